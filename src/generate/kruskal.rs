@@ -1,0 +1,52 @@
+//! Randomised Kruskal: interior walls in an unbiased random order, each opened when it joins
+//! two components (union-find).
+//!
+//! The order is drawn lazily: step `i` of a Fisher–Yates shuffle swaps a uniformly chosen wall
+//! from the unprocessed tail into place `i` and processes it at once. That is the same
+//! distribution over orders as shuffling the whole list first, and it lets us stop as soon as
+//! `W·H − 1` unions have been made.
+
+use super::Scratch;
+use crate::grid::{Dir, Maze};
+use crate::rng::Rng;
+
+/// Carve a perfect maze by randomised Kruskal.
+pub fn generate(maze: &mut Maze, s: &mut Scratch, rng: &mut Rng) {
+    let (w, h) = (maze.width(), maze.height());
+    let n = maze.cells();
+    // The wall list is rebuilt every maze (a linear write) so each maze's order depends only on
+    // its own draws, not on the previous maze's shuffle.
+    s.walls.clear();
+    for y in 0..h {
+        let row = y * w;
+        for x in 0..w {
+            let c = row + x;
+            if x + 1 < w {
+                s.walls.push(2 * c);
+            }
+            if y + 1 < h {
+                s.walls.push(2 * c + 1);
+            }
+        }
+    }
+    s.dsu.reset(n);
+    let len = s.walls.len() as u32;
+    let mut need = n - 1;
+    let mut i = 0u32;
+    while need > 0 {
+        let j = i + rng.below(len - i);
+        s.walls.swap(i as usize, j as usize);
+        let wall = s.walls[i as usize];
+        i += 1;
+        let a = wall >> 1;
+        let (b, d) = if wall & 1 == 0 {
+            (a + 1, Dir::East)
+        } else {
+            (a + w, Dir::South)
+        };
+        if s.dsu.union(a, b) {
+            maze.carve(a, d);
+            need -= 1;
+        }
+    }
+}

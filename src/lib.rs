@@ -1,0 +1,25 @@
+//! batchgen: perfect mazes by the million, each one measured.
+//!
+//! The pipeline, per maze:
+//!
+//! ```text
+//! seed = rng::maze_seed(seed, algo, width, height, index)   // one RNG per maze, derived
+//! algo.generate(&mut maze, &mut scratch, &mut Rng::from_maze_seed(seed))
+//! row  = metrics::measure(&maze, ends, &mut metrics_scratch)
+//! batch::run → ordered rayon chunks → sink::parquet (one row per maze)
+//! ```
+//!
+//! `grid`, `dsu` and `rng` depend on nothing of ours; `generate` on those; `metrics` on `grid`;
+//! `batch` on `generate` + `metrics`; `sink` only consumes; the binary's `cmd` layer wires them.
+#![deny(missing_docs)]
+
+pub mod dsu;
+pub mod generate;
+pub mod grid;
+pub mod metrics;
+pub mod rng;
+
+pub use generate::Algorithm;
+pub use grid::Maze;
+pub use metrics::{measure, Ends, Metrics};
+pub use rng::Rng;
