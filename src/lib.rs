@@ -22,4 +22,4 @@ pub mod rng;
 pub use generate::Algorithm;
 pub use grid::Maze;
 pub use metrics::{measure, Ends, Metrics};
-pub use rng::Rng;
+pub use rng::{RandomSource, Rng};

@@ -69,6 +69,46 @@ pub fn maze_seed(seed: u64, algo: &str, width: u32, height: u32, index: u64) -> 
     maze_seed_from_base(maze_seed_base(seed, algo, width, height), index)
 }
 
+/// What a generator may ask of its randomness. Generators are generic over it: the batch uses
+/// [`Rng`]; the uniformity lab substitutes a source that enumerates every outcome of every
+/// draw, so the exact distribution is computed from the very code the batch runs.
+///
+/// Every method is a uniform draw over a finite range, except [`RandomSource::unit_f64`], which
+/// enumerating sources cannot branch on (generators that use it are sampled, not enumerated).
+pub trait RandomSource {
+    /// A uniform integer in `0..n` (`n > 0`), unbiased.
+    fn below(&mut self, n: u32) -> u32;
+    /// A uniform integer in `0..2^k` (`1 <= k <= 8`).
+    fn bits(&mut self, k: u32) -> u32;
+    /// A uniform `f64` in `[0, 1)`.
+    fn unit_f64(&mut self) -> f64;
+    /// A uniform value in `0..4`: a random direction.
+    #[inline]
+    fn dir4(&mut self) -> u32 {
+        self.bits(2)
+    }
+    /// A fair coin.
+    #[inline]
+    fn coin(&mut self) -> bool {
+        self.bits(1) == 1
+    }
+}
+
+impl RandomSource for Rng {
+    #[inline]
+    fn below(&mut self, n: u32) -> u32 {
+        Rng::below(self, n)
+    }
+    #[inline]
+    fn bits(&mut self, k: u32) -> u32 {
+        Rng::bits(self, k)
+    }
+    #[inline]
+    fn unit_f64(&mut self) -> f64 {
+        Rng::unit_f64(self)
+    }
+}
+
 /// The random source of one maze: Xoshiro256PlusPlus plus a small bit buffer for cheap
 /// power-of-two draws.
 #[derive(Clone, Debug)]

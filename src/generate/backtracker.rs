@@ -8,10 +8,10 @@
 
 use super::Scratch;
 use crate::grid::{Dir, Maze};
-use crate::rng::Rng;
+use crate::rng::RandomSource;
 
 /// Carve a perfect maze by randomised DFS.
-pub fn generate(maze: &mut Maze, s: &mut Scratch, rng: &mut Rng) {
+pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let w = maze.width();
     let n = maze.cells();
     s.mark.clear();

@@ -8,10 +8,10 @@
 
 use super::Scratch;
 use crate::grid::{Dir, Maze};
-use crate::rng::Rng;
+use crate::rng::RandomSource;
 
 /// Carve a perfect maze by randomised Kruskal.
-pub fn generate(maze: &mut Maze, s: &mut Scratch, rng: &mut Rng) {
+pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
     let n = maze.cells();
     // The wall list is rebuilt every maze (a linear write) so each maze's order depends only on

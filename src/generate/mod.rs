@@ -1,9 +1,11 @@
 //! Maze generators: the [`Algorithm`] enum (canonical names, parsing, descriptions) and the
 //! dispatch from an algorithm to its generator, one file per generator.
 //!
-//! Every generator has the signature `fn generate(&mut Maze, &mut Scratch, &mut Rng)`: the maze
+//! Every generator has the signature
+//! `fn generate<R: RandomSource>(&mut Maze, &mut Scratch, &mut R)`: the maze
 //! arrives sized and with every wall closed, the scratch buffers are the worker's and are reused
-//! for every maze, and all randomness comes from the per-maze [`Rng`]. Generators never recurse
+//! for every maze, and all randomness comes from the per-maze random source (a [`crate::Rng`] in the batch, an
+//! enumerating source in the uniformity lab). Generators never recurse
 //! and never allocate once the scratch has grown to the grid size.
 
 mod backtracker;
@@ -12,7 +14,7 @@ mod wilson;
 
 use crate::dsu::Dsu;
 use crate::grid::Maze;
-use crate::rng::Rng;
+use crate::rng::RandomSource;
 
 /// Buffers a generator may use, owned by one worker and reused across mazes. Each generator
 /// resizes what it needs with `clear` + `resize`, which keeps the capacity.
@@ -146,7 +148,7 @@ impl Algorithm {
 
     /// Generate one maze into `maze` (its size is kept, its walls are reset first).
     #[inline]
-    pub fn generate(&self, maze: &mut Maze, scratch: &mut Scratch, rng: &mut Rng) {
+    pub fn generate<R: RandomSource>(&self, maze: &mut Maze, scratch: &mut Scratch, rng: &mut R) {
         maze.clear();
         match self {
             Algorithm::Backtracker => backtracker::generate(maze, scratch, rng),

@@ -13,10 +13,10 @@
 
 use super::Scratch;
 use crate::grid::{Dir, Maze};
-use crate::rng::Rng;
+use crate::rng::RandomSource;
 
 /// Carve a uniform spanning tree by loop-erased random walks.
-pub fn generate(maze: &mut Maze, s: &mut Scratch, rng: &mut Rng) {
+pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
     let n = maze.cells() as usize;
     s.mark.clear();
