@@ -13,11 +13,13 @@
 //! `batch` on `generate` + `metrics`; `sink` only consumes; the binary's `cmd` layer wires them.
 #![deny(missing_docs)]
 
+pub mod batch;
 pub mod dsu;
 pub mod generate;
 pub mod grid;
 pub mod metrics;
 pub mod rng;
+pub mod sink;
 
 pub use generate::Algorithm;
 pub use grid::Maze;

@@ -58,13 +58,19 @@ impl Ends {
     }
 }
 
-/// Buffers for [`measure`], reused across mazes.
+/// Buffers for [`measure`], reused across mazes. Everything is indexed by BFS position
+/// (the order cells leave the queue), not by cell id, so no per-cell array has to be reset.
 #[derive(Debug, Default)]
 pub struct Scratch {
+    /// Cells in BFS order.
     queue: Vec<u32>,
+    /// BFS position of each position's parent (the root is its own parent).
     parent: Vec<u32>,
-    dist: Vec<u32>,
+    /// The wall-mask bit pointing back to the parent (E=1, S=2, W=4, N=8; 0 for the root).
+    back: Vec<u8>,
+    /// Longest descent below each position, in edges.
     height: Vec<u32>,
+    /// The cell at the end of that descent.
     deepest: Vec<u32>,
 }
 
@@ -74,98 +80,117 @@ impl Scratch {
         Scratch::default()
     }
 
-    /// The BFS parent of each cell from the last [`measure`] call (the entrance is its own
-    /// parent). Following it from the exit gives the solution path.
-    pub fn parents(&self) -> &[u32] {
-        &self.parent
+    /// The solution path of the last [`measure`] call, from the exit back to the entrance
+    /// (cell ids, both ends included).
+    pub fn solution_path(&self, exit: u32) -> Vec<u32> {
+        let mut out = Vec::new();
+        let Some(mut pos) = self.queue.iter().position(|&c| c == exit) else {
+            return out;
+        };
+        loop {
+            out.push(self.queue[pos]);
+            if pos == 0 {
+                return out;
+            }
+            pos = self.parent[pos] as usize;
+        }
     }
 }
 
-const UNSEEN: u32 = u32::MAX;
+/// The open walls of `v` as a mask: E=1, S=2, W=4, N=8.
+#[inline(always)]
+fn open_mask(words: &[u64], v: u32, w: u32) -> u32 {
+    let bit = |b: u32| (words[(b >> 6) as usize] >> (b & 63)) as u32 & 1;
+    let own = (words[(v >> 5) as usize] >> ((v & 31) * 2)) as u32 & 3;
+    let west = if v > 0 { bit(2 * v - 2) } else { 0 };
+    let north = if v >= w { bit(2 * (v - w) + 1) } else { 0 };
+    own | west << 2 | north << 3
+}
 
-/// Measure a perfect maze. `ends` must be cells of the maze. The maze is assumed to be a tree
-/// (every generator guarantees it); on a disconnected maze unreachable cells are not counted.
+/// Measure a perfect maze. `ends` must be cells of the maze.
+///
+/// # Panics
+/// If the maze is not a tree (a loop makes the search revisit cells); every generator produces
+/// trees, so this indicates a bug.
 pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     let w = maze.width();
     let n = maze.cells() as usize;
-    s.queue.clear();
-    s.parent.clear();
-    s.parent.resize(n, UNSEEN);
-    s.dist.clear();
-    s.dist.resize(n, 0);
-    s.height.clear();
-    s.height.resize(n, 0);
-    s.deepest.clear();
-    s.deepest.extend(0..n as u32);
+    let words = maze.words();
+    // Room for up to four speculative writes past the last real entry.
+    for v in [&mut s.queue, &mut s.parent, &mut s.height, &mut s.deepest] {
+        v.clear();
+        v.resize(n + 4, 0);
+    }
+    s.back.clear();
+    s.back.resize(n + 4, 0);
 
     let (mut dead_ends, mut junctions, mut corridors, mut straights) = (0u32, 0u32, 0u32, 0u32);
     let root = ends.entrance;
-    s.parent[root as usize] = root;
-    s.queue.push(root);
-    let mut head = 0;
-    while head < s.queue.len() {
+    s.queue[0] = root;
+    s.deepest[0] = root;
+    let mut tail = 1usize;
+    let mut head = 0usize;
+    // The four directions: mask bit, cell offset, the back bit seen from the neighbour.
+    let steps = [
+        (1u32, 1u32, 4u8),
+        (2, w, 8),
+        (4, 1u32.wrapping_neg(), 1),
+        (8, w.wrapping_neg(), 2),
+    ];
+    while head < tail {
         let v = s.queue[head];
+        let m = open_mask(words, v, w);
+        let deg = m.count_ones();
+        dead_ends += (deg == 1) as u32;
+        junctions += (deg >= 3) as u32;
+        corridors += (deg == 2) as u32;
+        straights += (m == 5 || m == 10) as u32;
+        let fwd = m & !(s.back[head] as u32);
+        for &(bit, off, back) in &steps {
+            // Branch-free push: always write the slot, advance only if the wall is open.
+            s.queue[tail] = v.wrapping_add(off);
+            s.parent[tail] = head as u32;
+            s.back[tail] = back;
+            s.deepest[tail] = v.wrapping_add(off);
+            tail += (fwd & bit != 0) as usize;
+        }
+        assert!(
+            tail <= n,
+            "measure: the maze has a loop (not a perfect maze)"
+        );
         head += 1;
-        let dv = s.dist[v as usize] + 1;
-        let e = maze.east_open(v);
-        let so = maze.south_open(v);
-        let we = v > 0 && maze.east_open(v - 1);
-        let no = v >= w && maze.south_open(v - w);
-        let deg = e as u32 + so as u32 + we as u32 + no as u32;
-        match deg {
-            1 => dead_ends += 1,
-            2 => {
-                corridors += 1;
-                if (e && we) || (so && no) {
-                    straights += 1;
-                }
-            }
-            0 => {}
-            _ => junctions += 1,
-        }
-        for (open, nb) in [
-            (e, v + 1),
-            (so, v + w),
-            (we, v.wrapping_sub(1)),
-            (no, v.wrapping_sub(w)),
-        ] {
-            if open && s.parent[nb as usize] == UNSEEN {
-                s.parent[nb as usize] = v;
-                s.dist[nb as usize] = dv;
-                s.queue.push(nb);
-            }
-        }
     }
 
-    // Tree DP in reverse BFS order: height = deepest descent below a cell, deepest = that leaf.
+    // Tree DP in reverse BFS order: the longest path is the best sum of the two deepest
+    // descents met at one position.
     let (mut diameter, mut d_start, mut d_end) = (0u32, root, root);
-    for &v in s.queue[1..].iter().rev() {
-        let p = s.parent[v as usize];
-        let cand = s.height[v as usize] + 1;
-        let through = s.height[p as usize] + cand;
+    for pos in (1..tail).rev() {
+        let p = s.parent[pos] as usize;
+        let cand = s.height[pos] + 1;
+        let through = s.height[p] + cand;
         if through > diameter {
             diameter = through;
-            d_start = s.deepest[p as usize];
-            d_end = s.deepest[v as usize];
+            d_start = s.deepest[p];
+            d_end = s.deepest[pos];
         }
-        if cand > s.height[p as usize] {
-            s.height[p as usize] = cand;
-            s.deepest[p as usize] = s.deepest[v as usize];
+        if cand > s.height[p] {
+            s.height[p] = cand;
+            s.deepest[p] = s.deepest[pos];
         }
     }
 
-    // Solution: walk parents from the exit, counting direction changes.
-    let mut turns = 0u32;
-    let mut v = ends.exit;
-    let mut last_step = 0u32;
-    while v != root && s.parent[v as usize] != UNSEEN {
-        let p = s.parent[v as usize];
-        let step = v.wrapping_sub(p);
-        if last_step != 0 && step != last_step {
-            turns += 1;
+    // Solution: walk parents from the exit, counting edges and direction changes.
+    let (mut length, mut turns) = (0u32, 0u32);
+    if let Some(mut pos) = s.queue[..tail].iter().position(|&c| c == ends.exit) {
+        let mut last_step = 0u32;
+        while pos != 0 {
+            let p = s.parent[pos] as usize;
+            let step = s.queue[pos].wrapping_sub(s.queue[p]);
+            turns += (last_step != 0 && step != last_step) as u32;
+            last_step = step;
+            length += 1;
+            pos = p;
         }
-        last_step = step;
-        v = p;
     }
 
     Metrics {
@@ -174,7 +199,7 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
         diameter,
         diameter_start: d_start,
         diameter_end: d_end,
-        solution_length: s.dist[ends.exit as usize],
+        solution_length: length,
         junctions,
         corridors,
         straights,

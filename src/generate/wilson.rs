@@ -8,60 +8,83 @@
 //! Choices that keep it uniform (any root and any order of start cells do): the root is the
 //! cell nearest the centre, `(W/2, H/2)`, which roughly halves the walks on a grid compared with
 //! a corner root; start cells are taken in row-major order. A random neighbour is drawn as a
-//! uniform direction from 2 buffered bits, redrawn when it points off the grid: rejection keeps
+//! uniform direction from 2 random bits, redrawn when it points off the grid: rejection keeps
 //! the choice uniform among the existing neighbours.
+//!
+//! Speed: the walk runs on a padded `(W+2)×(H+2)` state array whose border cells are marked
+//! "outside", so a step needs no coordinates and no bounds test beyond one byte read; the tree's
+//! edges are written to the maze in one linear pass at the end.
 
 use super::Scratch;
 use crate::grid::{Dir, Maze};
 use crate::rng::RandomSource;
 
+const FREE: u8 = 0;
+const IN_TREE: u8 = 1;
+const OUTSIDE: u8 = 2;
+
+/// Mark the border of a padded `(w+2)×(h+2)` state array as outside, everything else free.
+pub(crate) fn padded_marks(mark: &mut Vec<u8>, w: u32, h: u32) {
+    let pw = (w + 2) as usize;
+    let ph = (h + 2) as usize;
+    mark.clear();
+    mark.resize(pw * ph, FREE);
+    mark[..pw].fill(OUTSIDE);
+    mark[(ph - 1) * pw..].fill(OUTSIDE);
+    for y in 1..ph - 1 {
+        mark[y * pw] = OUTSIDE;
+        mark[y * pw + pw - 1] = OUTSIDE;
+    }
+}
+
 /// Carve a uniform spanning tree by loop-erased random walks.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
-    let n = maze.cells() as usize;
-    s.mark.clear();
-    s.mark.resize(n, 0);
+    let pw = w + 2;
+    padded_marks(&mut s.mark, w, h);
     s.next.clear();
-    s.next.resize(n, 0);
-    let root = (h / 2) * w + w / 2;
-    s.mark[root as usize] = 1;
-    let delta = [1u32, w, 1u32.wrapping_neg(), w.wrapping_neg()];
-    for y in 0..h {
-        for x in 0..w {
-            let start = y * w + x;
-            if s.mark[start as usize] != 0 {
+    s.next.resize(s.mark.len(), 0);
+    let delta = [1u32, pw, 1u32.wrapping_neg(), pw.wrapping_neg()];
+    let root = (h / 2 + 1) * pw + w / 2 + 1;
+    s.mark[root as usize] = IN_TREE;
+    for y in 1..=h {
+        for x in 1..=w {
+            let start = y * pw + x;
+            if s.mark[start as usize] != FREE {
                 continue;
             }
             // Random walk until the tree is hit.
-            let (mut u, mut ux, mut uy) = (start, x, y);
-            while s.mark[u as usize] == 0 {
-                let valid = (ux + 1 < w) as u32
-                    | ((uy + 1 < h) as u32) << 1
-                    | ((ux > 0) as u32) << 2
-                    | ((uy > 0) as u32) << 3;
-                let d = loop {
-                    let d = rng.dir4();
-                    if valid >> d & 1 != 0 {
-                        break d;
-                    }
-                };
+            let mut u = start;
+            loop {
+                let d = rng.dir4();
+                let nb = u.wrapping_add(delta[d as usize]);
+                let m = s.mark[nb as usize];
+                if m == OUTSIDE {
+                    continue;
+                }
                 s.next[u as usize] = d as u8;
-                u = u.wrapping_add(delta[d as usize]);
-                match d {
-                    0 => ux += 1,
-                    1 => uy += 1,
-                    2 => ux -= 1,
-                    _ => uy -= 1,
+                u = nb;
+                if m == IN_TREE {
+                    break;
                 }
             }
             // Retrace the loop-erased path and add it to the tree.
             let mut u = start;
-            while s.mark[u as usize] == 0 {
-                s.mark[u as usize] = 1;
-                let d = s.next[u as usize] as u32;
-                maze.carve(u, Dir::from_index(d));
-                u = u.wrapping_add(delta[d as usize]);
+            while s.mark[u as usize] == FREE {
+                s.mark[u as usize] = IN_TREE;
+                u = u.wrapping_add(delta[s.next[u as usize] as usize]);
             }
+        }
+    }
+    // Every cell but the root points to its parent: open those walls.
+    let mut c = 0u32;
+    for y in 1..=h {
+        for x in 1..=w {
+            let p = y * pw + x;
+            if p != root {
+                maze.carve(c, Dir::from_index(s.next[p as usize] as u32));
+            }
+            c += 1;
         }
     }
 }

@@ -1,0 +1,257 @@
+//! The command line: clap definitions, and their validation into a [`Config`] before any work
+//! starts. Every bad value is reported with the flag and the value, and exits with status 2.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use batchgen::grid::MAX_CELLS;
+use batchgen::{Algorithm, Ends};
+
+use crate::cmd::UsageError;
+
+/// Default master seed when `--seed` is not given (always recorded in the output).
+pub const DEFAULT_SEED: u64 = 42;
+
+/// batchgen: generate perfect mazes by the million, measure every one, write Parquet.
+#[derive(Parser, Debug)]
+#[command(
+    name = "batchgen",
+    version,
+    about,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
+pub struct Cli {
+    /// A subcommand; without one, batchgen runs the main job (generate, measure, write).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// The main job's flags.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// Subcommands besides the main job.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List every generator with its texture and whether it samples uniformly.
+    ListAlgos,
+}
+
+/// Flags of the main job.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Generators: a comma list of names, or `all` (see `--list-algos`).
+    #[arg(long, default_value = "all", value_name = "LIST")]
+    pub algo: String,
+    /// Grid size, width x height in cells.
+    #[arg(long, default_value = "64x64", value_name = "WxH")]
+    pub size: String,
+    /// Mazes per algorithm.
+    #[arg(long, default_value = "1000", value_name = "N")]
+    pub count: String,
+    /// Master seed; every maze's own seed is derived from it, the algorithm, the size and the
+    /// maze index.
+    #[arg(long, default_value_t = DEFAULT_SEED, value_name = "S")]
+    pub seed: u64,
+    /// Output Parquet file (written to a temporary file, renamed when complete).
+    #[arg(long, value_name = "FILE", required_unless_present = "list_algos")]
+    pub out: Option<PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<String>,
+    /// Entrance cell `X,Y` for solution_length and solution_turns (default: 0,0, top-left).
+    #[arg(long, value_name = "X,Y")]
+    pub entrance: Option<String>,
+    /// Exit cell `X,Y` (default: the bottom-right cell).
+    #[arg(long, value_name = "X,Y")]
+    pub exit: Option<String>,
+    /// No progress bar and no closing line.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// List every generator with its texture and whether it is uniform, then exit.
+    #[arg(long)]
+    pub list_algos: bool,
+}
+
+/// The main job, validated.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Generators in canonical order.
+    pub algos: Vec<Algorithm>,
+    /// Grid width.
+    pub width: u32,
+    /// Grid height.
+    pub height: u32,
+    /// Mazes per algorithm.
+    pub count: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Output path.
+    pub out: PathBuf,
+    /// Worker threads.
+    pub threads: usize,
+    /// Entrance and exit cells.
+    pub ends: Ends,
+    /// How `ends` was chosen, for the file metadata.
+    pub ends_rule: String,
+    /// Suppress progress and the closing line.
+    pub quiet: bool,
+}
+
+/// Parse `WxH` into a size, refusing zero sides and grids over [`MAX_CELLS`] (before anything
+/// is allocated).
+pub fn parse_size(flag: &str, s: &str) -> Result<(u32, u32), UsageError> {
+    let bad = |why: &str| UsageError::flag(flag, s, why);
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| bad("expected WIDTHxHEIGHT, e.g. 64x64"))?;
+    let side = |v: &str| -> Result<u64, UsageError> {
+        v.trim()
+            .parse::<u64>()
+            .map_err(|_| bad("expected WIDTHxHEIGHT with whole numbers, e.g. 64x64"))
+    };
+    let (w, h) = (side(w)?, side(h)?);
+    if w == 0 || h == 0 {
+        return Err(bad("width and height must be at least 1"));
+    }
+    let cells = w.saturating_mul(h);
+    if cells > MAX_CELLS || w > u32::MAX as u64 || h > u32::MAX as u64 {
+        return Err(bad(&format!(
+            "too big: {cells} cells; the largest maze has {MAX_CELLS} cells (e.g. 8192x8192)"
+        )));
+    }
+    Ok((w as u32, h as u32))
+}
+
+/// Parse `X,Y` into a cell id of a `width × height` grid.
+pub fn parse_cell(flag: &str, s: &str, width: u32, height: u32) -> Result<u32, UsageError> {
+    let bad = |why: String| UsageError::flag(flag, s, why);
+    let (x, y) = s
+        .split_once(',')
+        .ok_or_else(|| bad("expected X,Y, e.g. 0,0".into()))?;
+    let (x, y) = match (x.trim().parse::<u32>(), y.trim().parse::<u32>()) {
+        (Ok(x), Ok(y)) => (x, y),
+        _ => return Err(bad("expected X,Y with whole numbers, e.g. 0,0".into())),
+    };
+    if x >= width || y >= height {
+        return Err(bad(format!(
+            "outside the {width}x{height} grid (x must be < {width}, y < {height})"
+        )));
+    }
+    Ok(y * width + x)
+}
+
+/// Parse a count (a whole number ≥ 0).
+pub fn parse_count(flag: &str, s: &str) -> Result<u64, UsageError> {
+    s.trim()
+        .replace('_', "")
+        .parse::<u64>()
+        .map_err(|_| UsageError::flag(flag, s, "expected a whole number ≥ 0"))
+}
+
+impl RunArgs {
+    /// Validate every flag; nothing has been written or allocated when this fails.
+    pub fn validate(&self) -> Result<Config, UsageError> {
+        let algos = Algorithm::parse_list(&self.algo)
+            .map_err(|e| UsageError::flag("--algo", &self.algo, e))?;
+        let (width, height) = parse_size("--size", &self.size)?;
+        let count = parse_count("--count", &self.count)?;
+        let threads = match &self.threads {
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            Some(t) => match t.trim().parse::<usize>() {
+                Ok(n) if (1..=1024).contains(&n) => n,
+                _ => {
+                    return Err(UsageError::flag(
+                        "--threads",
+                        t,
+                        "expected a whole number from 1 to 1024",
+                    ))
+                }
+            },
+        };
+        let mut ends = Ends::corners(width, height);
+        if let Some(e) = &self.entrance {
+            ends.entrance = parse_cell("--entrance", e, width, height)?;
+        }
+        if let Some(e) = &self.exit {
+            ends.exit = parse_cell("--exit", e, width, height)?;
+        }
+        let ends_rule = format!(
+            "entrance={},{} exit={},{} (x,y; cell id = y*width+x)",
+            ends.entrance % width,
+            ends.entrance / width,
+            ends.exit % width,
+            ends.exit / width
+        );
+        let out = self
+            .out
+            .clone()
+            .ok_or_else(|| UsageError("the main job needs --out FILE".into()))?;
+        check_out(&out)?;
+        Ok(Config {
+            algos,
+            width,
+            height,
+            count,
+            seed: self.seed,
+            out,
+            threads,
+            ends,
+            ends_rule,
+            quiet: self.quiet,
+        })
+    }
+}
+
+/// The output's folder must exist and the output must not be a folder. (Writability is
+/// proved by creating the temporary file, still before any maze is generated.)
+fn check_out(out: &std::path::Path) -> Result<(), UsageError> {
+    let shown = out.display().to_string();
+    if out.is_dir() {
+        return Err(UsageError::flag(
+            "--out",
+            &shown,
+            "is a folder, expected a file path",
+        ));
+    }
+    let dir = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(UsageError::flag(
+            "--out",
+            &shown,
+            format!("folder '{}' does not exist", dir.display()),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("--size", "64x32").unwrap(), (64, 32));
+        assert_eq!(parse_size("--size", "1X1").unwrap(), (1, 1));
+        for bad in ["0x5", "5x0", "abc", "100000x100000", "3x", "-1x4"] {
+            let e = parse_size("--size", bad).unwrap_err().to_string();
+            assert!(e.contains("--size") && e.contains(bad), "{e}");
+        }
+        assert!(parse_size("--size", "100000x100000")
+            .unwrap_err()
+            .to_string()
+            .contains("too big"));
+    }
+
+    #[test]
+    fn cells() {
+        assert_eq!(parse_cell("--exit", "2,1", 3, 2).unwrap(), 5);
+        assert!(parse_cell("--exit", "3,0", 3, 2).is_err());
+        assert!(parse_cell("--exit", "0,2", 3, 2).is_err());
+        assert!(parse_cell("--exit", "a,b", 3, 2).is_err());
+    }
+}

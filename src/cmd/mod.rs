@@ -1,0 +1,28 @@
+//! The command layer: one file per subcommand, each turning validated arguments into work.
+//!
+//! Errors here are `anyhow`; a [`UsageError`] inside one means the user's input was wrong and
+//! the process exits with status 2 before any work started.
+
+pub mod generate;
+pub mod list_algos;
+
+use std::fmt;
+
+/// Bad input from the command line: reported as `error: <message>` with exit status 2.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl UsageError {
+    /// A usage error naming the flag and the offending value.
+    pub fn flag(flag: &str, value: &str, why: impl fmt::Display) -> UsageError {
+        UsageError(format!("invalid value '{value}' for '{flag}': {why}"))
+    }
+}
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}

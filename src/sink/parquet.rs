@@ -1,0 +1,273 @@
+//! The Parquet sink: the column schema of DESIGN.md and a writer that only ever shows a
+//! complete file.
+//!
+//! Rows are written through arrow's `ArrowWriter` into a temporary file next to the target
+//! (`.NAME.tmp-PID`), which is fsynced and renamed into place by [`ParquetSink::finish`]. If the
+//! run fails, or the sink is dropped unfinished, the temporary file is removed: an interrupted
+//! run never leaves a file that looks finished.
+//!
+//! Encodings: `algo` is dictionary-encoded (one distinct value per generator); `index` is
+//! `DELTA_BINARY_PACKED` without dictionary (consecutive numbers compress to almost nothing);
+//! `maze_seed` and `maze_hash` are random 64-bit values, stored plain without dictionary;
+//! everything is zstd-compressed. Row groups hold at most [`ROW_GROUP_ROWS`] rows.
+
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arrow_array::builder::{Float64Builder, StringBuilder, UInt32Builder, UInt64Builder};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, Encoding, ZstdLevel};
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
+
+use crate::batch::Row;
+
+/// Rows per Parquet row group (bounds the writer's memory).
+pub const ROW_GROUP_ROWS: usize = 1 << 18;
+
+/// Failure while writing the Parquet file.
+#[derive(Debug, thiserror::Error)]
+pub enum SinkError {
+    /// The temporary output file could not be created (missing or read-only folder, …).
+    #[error("cannot create output file in '{dir}': {source}")]
+    Create {
+        /// The folder the file was to be written in.
+        dir: PathBuf,
+        /// The OS error.
+        source: io::Error,
+    },
+    /// Encoding or writing failed.
+    #[error("writing parquet: {0}")]
+    Parquet(#[from] parquet::errors::ParquetError),
+    /// Building a record batch failed.
+    #[error("building arrow batch: {0}")]
+    Arrow(#[from] arrow_schema::ArrowError),
+    /// Finishing the file (sync, rename) failed.
+    #[error("finishing '{path}': {source}")]
+    Finish {
+        /// The final path.
+        path: PathBuf,
+        /// The OS error.
+        source: io::Error,
+    },
+}
+
+/// Run-level facts recorded in the file's key-value metadata.
+#[derive(Clone, Debug, Default)]
+pub struct RunInfo {
+    /// The command line that made the file.
+    pub command_line: String,
+    /// How entrance and exit were chosen, e.g. `entrance=0,0 exit=63,63`.
+    pub ends_rule: String,
+    /// Any further `(key, value)` pairs.
+    pub extra: Vec<(String, String)>,
+}
+
+/// The Arrow schema of a metrics file: the DESIGN.md columns, in order.
+pub fn schema() -> SchemaRef {
+    use DataType::{Float64, UInt32, UInt64, Utf8};
+    let f = |name: &str, t: DataType| Field::new(name, t, false);
+    Arc::new(Schema::new(vec![
+        f("algo", Utf8),
+        f("width", UInt32),
+        f("height", UInt32),
+        f("seed", UInt64),
+        f("index", UInt64),
+        f("maze_seed", UInt64),
+        f("dead_ends", UInt32),
+        f("dead_end_share", Float64),
+        f("diameter", UInt32),
+        f("diameter_start", UInt32),
+        f("diameter_end", UInt32),
+        f("solution_length", UInt32),
+        f("junctions", UInt32),
+        f("corridors", UInt32),
+        f("straights", UInt32),
+        f("solution_turns", UInt32),
+        f("maze_hash", UInt64),
+        f("gen_ns", UInt64),
+    ]))
+}
+
+/// The metadata keys written to every file, with their values for this build.
+pub fn base_metadata(info: &RunInfo) -> Vec<(String, String)> {
+    let mut kv = vec![
+        ("batchgen.version".into(), env!("CARGO_PKG_VERSION").into()),
+        (
+            "batchgen.seeding_scheme".into(),
+            crate::rng::SEEDING_SCHEME.to_string(),
+        ),
+        ("batchgen.rng".into(), crate::rng::RNG_NAME.into()),
+        ("batchgen.ends".into(), info.ends_rule.clone()),
+        ("batchgen.command_line".into(), info.command_line.clone()),
+    ];
+    kv.extend(info.extra.iter().cloned());
+    kv
+}
+
+/// A Parquet file being written; see the module docs for the temporary-file protocol.
+pub struct ParquetSink {
+    writer: Option<ArrowWriter<File>>,
+    schema: SchemaRef,
+    tmp_path: PathBuf,
+    final_path: PathBuf,
+    rows: u64,
+}
+
+impl std::fmt::Debug for ParquetSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParquetSink")
+            .field("tmp_path", &self.tmp_path)
+            .field("final_path", &self.final_path)
+            .field("rows", &self.rows)
+            .finish()
+    }
+}
+
+/// The temporary path used while writing `path`.
+pub fn temp_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    path.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
+}
+
+impl ParquetSink {
+    /// Start writing `path` (through a temporary file in the same folder).
+    pub fn create(path: &Path, info: &RunInfo) -> Result<ParquetSink, SinkError> {
+        let tmp_path = temp_path(path);
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let file = File::create(&tmp_path).map_err(|source| SinkError::Create { dir, source })?;
+        let kv = base_metadata(info)
+            .into_iter()
+            .map(|(k, v)| KeyValue::new(k, v))
+            .collect();
+        let props = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
+            .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+            .set_created_by(format!("batchgen {}", env!("CARGO_PKG_VERSION")))
+            .set_key_value_metadata(Some(kv))
+            .set_dictionary_enabled(false)
+            .set_column_dictionary_enabled(ColumnPath::from("algo"), true)
+            .set_column_encoding(ColumnPath::from("index"), Encoding::DELTA_BINARY_PACKED)
+            .build();
+        let schema = schema();
+        let writer = match ArrowWriter::try_new(file, schema.clone(), Some(props)) {
+            Ok(w) => w,
+            Err(e) => {
+                let _ = std::fs::remove_file(&tmp_path);
+                return Err(e.into());
+            }
+        };
+        Ok(ParquetSink {
+            writer: Some(writer),
+            schema,
+            tmp_path,
+            final_path: path.to_path_buf(),
+            rows: 0,
+        })
+    }
+
+    /// Append one chunk of rows of one algorithm.
+    pub fn write(
+        &mut self,
+        algo: &str,
+        width: u32,
+        height: u32,
+        seed: u64,
+        rows: &[Row],
+    ) -> Result<(), SinkError> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let n = rows.len();
+        let mut algo_col = StringBuilder::with_capacity(n, n * algo.len());
+        for _ in 0..n {
+            algo_col.append_value(algo);
+        }
+        let u32col = |f: &dyn Fn(&Row) -> u32| -> ArrayRef {
+            let mut b = UInt32Builder::with_capacity(n);
+            b.extend(rows.iter().map(|r| Some(f(r))));
+            Arc::new(b.finish())
+        };
+        let u64col = |f: &dyn Fn(&Row) -> u64| -> ArrayRef {
+            let mut b = UInt64Builder::with_capacity(n);
+            b.extend(rows.iter().map(|r| Some(f(r))));
+            Arc::new(b.finish())
+        };
+        let mut share = Float64Builder::with_capacity(n);
+        share.extend(rows.iter().map(|r| Some(r.metrics.dead_end_share)));
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(algo_col.finish()),
+            u32col(&|_| width),
+            u32col(&|_| height),
+            u64col(&|_| seed),
+            u64col(&|r| r.index),
+            u64col(&|r| r.maze_seed),
+            u32col(&|r| r.metrics.dead_ends),
+            Arc::new(share.finish()),
+            u32col(&|r| r.metrics.diameter),
+            u32col(&|r| r.metrics.diameter_start),
+            u32col(&|r| r.metrics.diameter_end),
+            u32col(&|r| r.metrics.solution_length),
+            u32col(&|r| r.metrics.junctions),
+            u32col(&|r| r.metrics.corridors),
+            u32col(&|r| r.metrics.straights),
+            u32col(&|r| r.metrics.solution_turns),
+            u64col(&|r| r.metrics.maze_hash),
+            u64col(&|r| r.gen_ns),
+        ];
+        let batch = RecordBatch::try_new(self.schema.clone(), columns)?;
+        self.writer
+            .as_mut()
+            .expect("sink used after finish")
+            .write(&batch)?;
+        self.rows += n as u64;
+        Ok(())
+    }
+
+    /// Rows written so far.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// Add a key-value pair to the footer (e.g. a count known only at the end).
+    pub fn add_metadata(&mut self, key: &str, value: &str) {
+        if let Some(w) = self.writer.as_mut() {
+            w.append_key_value_metadata(KeyValue::new(key.to_string(), value.to_string()));
+        }
+    }
+
+    /// Write the footer, sync, and rename the file into place. Returns the file size in bytes.
+    pub fn finish(mut self) -> Result<u64, SinkError> {
+        let writer = self.writer.take().expect("sink finished twice");
+        let file = writer.into_inner()?;
+        let finish_err = |source| SinkError::Finish {
+            path: self.final_path.clone(),
+            source,
+        };
+        file.sync_all().map_err(finish_err)?;
+        let size = file.metadata().map_err(finish_err)?.len();
+        drop(file);
+        std::fs::rename(&self.tmp_path, &self.final_path).map_err(finish_err)?;
+        Ok(size)
+    }
+}
+
+impl Drop for ParquetSink {
+    fn drop(&mut self) {
+        if self.writer.is_some() {
+            // Unfinished: never leave a partial file behind.
+            let _ = std::fs::remove_file(&self.tmp_path);
+        }
+    }
+}

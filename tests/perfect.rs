@@ -1,0 +1,191 @@
+//! Every generator makes perfect mazes (W·H−1 passages and every cell reachable) on many sizes
+//! and seeds, and on small grids every metric equals an independent brute-force recomputation
+//! (BFS from every cell for the diameter).
+
+use std::collections::VecDeque;
+
+use batchgen::generate::Scratch;
+use batchgen::grid::Dir;
+use batchgen::{metrics, rng, Algorithm, Ends, Maze, Metrics, Rng};
+
+const SIZES: [(u32, u32); 14] = [
+    (1, 1),
+    (1, 2),
+    (2, 1),
+    (1, 9),
+    (9, 1),
+    (2, 2),
+    (2, 3),
+    (3, 2),
+    (3, 3),
+    (4, 4),
+    (5, 7),
+    (8, 3),
+    (10, 10),
+    (17, 6),
+];
+
+fn make(algo: &Algorithm, w: u32, h: u32, seed: u64, i: u64, s: &mut Scratch) -> Maze {
+    let mut m = Maze::new(w, h);
+    let mut r = Rng::from_maze_seed(rng::maze_seed(seed, &algo.name(), w, h, i));
+    algo.generate(&mut m, s, &mut r);
+    m
+}
+
+/// Plain adjacency lists built from `is_open`, independent of the metric code.
+fn adjacency(m: &Maze) -> Vec<Vec<u32>> {
+    (0..m.cells())
+        .map(|c| {
+            Dir::ALL
+                .iter()
+                .filter(|&&d| m.is_open(c, d))
+                .map(|&d| m.neighbour(c, d))
+                .collect()
+        })
+        .collect()
+}
+
+fn bfs(adj: &[Vec<u32>], from: u32) -> (Vec<u32>, Vec<u32>) {
+    let mut dist = vec![u32::MAX; adj.len()];
+    let mut parent = vec![u32::MAX; adj.len()];
+    dist[from as usize] = 0;
+    let mut q = VecDeque::from([from]);
+    while let Some(v) = q.pop_front() {
+        for &n in &adj[v as usize] {
+            if dist[n as usize] == u32::MAX {
+                dist[n as usize] = dist[v as usize] + 1;
+                parent[n as usize] = v;
+                q.push_back(n);
+            }
+        }
+    }
+    (dist, parent)
+}
+
+fn brute_force_check(m: &Maze, ends: Ends, got: &Metrics) {
+    let adj = adjacency(m);
+    let n = m.cells() as usize;
+    let w = m.width();
+    let deg: Vec<usize> = adj.iter().map(|a| a.len()).collect();
+    assert_eq!(
+        got.dead_ends as usize,
+        deg.iter().filter(|&&d| d == 1).count()
+    );
+    assert_eq!(
+        got.junctions as usize,
+        deg.iter().filter(|&&d| d >= 3).count()
+    );
+    assert_eq!(
+        got.corridors as usize,
+        deg.iter().filter(|&&d| d == 2).count()
+    );
+    let straights = (0..n as u32)
+        .filter(|&c| {
+            deg[c as usize] == 2
+                && ((m.is_open(c, Dir::East) && m.is_open(c, Dir::West))
+                    || (m.is_open(c, Dir::North) && m.is_open(c, Dir::South)))
+        })
+        .count();
+    assert_eq!(got.straights as usize, straights);
+    assert_eq!(got.dead_end_share, got.dead_ends as f64 / n as f64);
+    let mut diameter = 0;
+    for c in 0..n as u32 {
+        let (d, _) = bfs(&adj, c);
+        diameter = diameter.max(*d.iter().max().unwrap());
+    }
+    assert_eq!(got.diameter, diameter);
+    let (ds, _) = bfs(&adj, got.diameter_start);
+    assert_eq!(
+        ds[got.diameter_end as usize], diameter,
+        "endpoints are a farthest pair"
+    );
+    let (de, parent) = bfs(&adj, ends.entrance);
+    assert_eq!(got.solution_length, de[ends.exit as usize]);
+    // Turns: walk the unique path and compare successive moves as (dx, dy).
+    let mut path = vec![ends.exit];
+    while *path.last().unwrap() != ends.entrance {
+        path.push(parent[*path.last().unwrap() as usize]);
+    }
+    let moves: Vec<(i64, i64)> = path
+        .windows(2)
+        .map(|p| {
+            let (a, b) = (p[0] as i64, p[1] as i64);
+            (a % w as i64 - b % w as i64, a / w as i64 - b / w as i64)
+        })
+        .collect();
+    let turns = moves.windows(2).filter(|m| m[0] != m[1]).count();
+    assert_eq!(got.solution_turns as usize, turns);
+    assert_eq!(got.maze_hash, m.hash());
+}
+
+#[test]
+fn every_generator_is_perfect_on_many_sizes() {
+    let mut s = Scratch::new();
+    for algo in Algorithm::all() {
+        for (w, h) in SIZES {
+            for i in 0..300 {
+                let m = make(&algo, w, h, 11, i, &mut s);
+                assert_eq!(
+                    m.passages(),
+                    (w * h - 1) as u64,
+                    "{} {w}x{h} #{i}",
+                    algo.name()
+                );
+                assert!(m.is_perfect(), "{} {w}x{h} #{i} not connected", algo.name());
+            }
+        }
+    }
+}
+
+#[test]
+fn perfect_on_larger_odd_and_flat_grids() {
+    let mut s = Scratch::new();
+    for algo in Algorithm::all() {
+        for (w, h) in [
+            (63, 65),
+            (200, 3),
+            (3, 200),
+            (128, 128),
+            (1, 1000),
+            (1000, 1),
+        ] {
+            for i in 0..5 {
+                let m = make(&algo, w, h, 3, i, &mut s);
+                assert!(m.is_perfect(), "{} {w}x{h} #{i}", algo.name());
+            }
+        }
+    }
+}
+
+#[test]
+fn metrics_equal_brute_force_on_small_grids() {
+    let mut s = Scratch::new();
+    let mut ms = metrics::Scratch::new();
+    for algo in Algorithm::all() {
+        for (w, h) in SIZES {
+            for i in 0..40 {
+                let m = make(&algo, w, h, 5, i, &mut s);
+                let corners = Ends::corners(w, h);
+                let got = metrics::measure(&m, corners, &mut ms);
+                brute_force_check(&m, corners, &got);
+                // Also an arbitrary interior entrance / exit pair.
+                let ends = Ends {
+                    entrance: (i as u32 * 7) % (w * h),
+                    exit: (i as u32 * 13 + 1) % (w * h),
+                };
+                let got = metrics::measure(&m, ends, &mut ms);
+                brute_force_check(&m, ends, &got);
+            }
+        }
+    }
+}
+
+#[test]
+fn measure_refuses_a_maze_with_a_loop() {
+    let mut m = Maze::new(2, 2);
+    m.open_all();
+    let r = std::panic::catch_unwind(|| {
+        metrics::measure(&m, Ends::corners(2, 2), &mut metrics::Scratch::new())
+    });
+    assert!(r.is_err());
+}
