@@ -45,10 +45,20 @@ pub struct RunArgs {
     #[arg(long, default_value = "all", value_name = "LIST")]
     pub algo: String,
     /// Grid size, width x height in cells.
-    #[arg(long, default_value = "64x64", value_name = "WxH")]
+    #[arg(
+        long,
+        default_value = "64x64",
+        value_name = "WxH",
+        allow_hyphen_values = true
+    )]
     pub size: String,
     /// Mazes per algorithm.
-    #[arg(long, default_value = "1000", value_name = "N")]
+    #[arg(
+        long,
+        default_value = "1000",
+        value_name = "N",
+        allow_hyphen_values = true
+    )]
     pub count: String,
     /// Master seed; every maze's own seed is derived from it, the algorithm, the size and the
     /// maze index.
@@ -58,13 +68,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE", required_unless_present = "list_algos")]
     pub out: Option<PathBuf>,
     /// Worker threads (default: one per core).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub threads: Option<String>,
     /// Entrance cell `X,Y` for solution_length and solution_turns (default: 0,0, top-left).
-    #[arg(long, value_name = "X,Y")]
+    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
     pub entrance: Option<String>,
     /// Exit cell `X,Y` (default: the bottom-right cell).
-    #[arg(long, value_name = "X,Y")]
+    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
     pub exit: Option<String>,
     /// No progress bar and no closing line.
     #[arg(long, short)]

@@ -1,0 +1,277 @@
+//! The command line end to end: determinism across threads, counts and `--algo` order; the
+//! Parquet file's schema, types and metadata; bad input refused with exit code 2, a message
+//! naming the flag and value, and no output file.
+
+mod common;
+
+use arrow_schema::DataType;
+use common::{batchgen, read, run};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use predicates::str::contains;
+
+#[test]
+fn rows_are_identical_for_any_thread_count() {
+    let d = tempfile::tempdir().unwrap();
+    let args = [
+        "--algo", "all", "--size", "13x9", "--count", "3000", "--seed", "7",
+    ];
+    let one = run(
+        d.path(),
+        "t1.parquet",
+        &[&args[..], &["--threads", "1"]].concat(),
+    );
+    let two = run(
+        d.path(),
+        "t2.parquet",
+        &[&args[..], &["--threads", "2"]].concat(),
+    );
+    let dflt = run(d.path(), "td.parquet", &args);
+    assert_eq!(one.rows.len(), 3000 * batchgen::Algorithm::all().len());
+    assert_eq!(one.without_timing(), two.without_timing());
+    assert_eq!(one.without_timing(), dflt.without_timing());
+}
+
+#[test]
+fn a_short_run_is_a_prefix_of_a_long_one() {
+    let d = tempfile::tempdir().unwrap();
+    let long = run(
+        d.path(),
+        "l.parquet",
+        &["--algo", "kruskal", "--size", "8x8", "--count", "5000"],
+    );
+    let short = run(
+        d.path(),
+        "s.parquet",
+        &["--algo", "kruskal", "--size", "8x8", "--count", "123"],
+    );
+    assert_eq!(long.without_timing()[..123], short.without_timing()[..]);
+}
+
+#[test]
+fn algo_order_does_not_matter() {
+    let d = tempfile::tempdir().unwrap();
+    let a = run(
+        d.path(),
+        "a.parquet",
+        &[
+            "--algo",
+            "wilson,backtracker",
+            "--size",
+            "6x5",
+            "--count",
+            "200",
+        ],
+    );
+    let b = run(
+        d.path(),
+        "b.parquet",
+        &[
+            "--algo",
+            "backtracker,wilson",
+            "--size",
+            "6x5",
+            "--count",
+            "200",
+        ],
+    );
+    assert_eq!(a.without_timing(), b.without_timing());
+    // And each algorithm's rows equal a run of that algorithm alone.
+    let w = run(
+        d.path(),
+        "w.parquet",
+        &["--algo", "wilson", "--size", "6x5", "--count", "200"],
+    );
+    let algo = a.col("algo");
+    let only_w: Vec<_> = a
+        .without_timing()
+        .into_iter()
+        .filter(|r| r[algo] == "wilson")
+        .collect();
+    assert_eq!(only_w, w.without_timing());
+}
+
+#[test]
+fn parquet_schema_types_rows_and_metadata() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("m.parquet");
+    batchgen()
+        .args([
+            "--algo",
+            "backtracker,kruskal",
+            "--size",
+            "10x7",
+            "--count",
+            "777",
+            "--seed",
+            "99",
+        ])
+        .args(["--entrance", "1,2", "--exit", "9,0", "--out"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(contains("wrote 1554 mazes"));
+    let reader =
+        ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap()).unwrap();
+    use DataType::{Float64, UInt32, UInt64, Utf8};
+    let expect = [
+        ("algo", Utf8),
+        ("width", UInt32),
+        ("height", UInt32),
+        ("seed", UInt64),
+        ("index", UInt64),
+        ("maze_seed", UInt64),
+        ("dead_ends", UInt32),
+        ("dead_end_share", Float64),
+        ("diameter", UInt32),
+        ("diameter_start", UInt32),
+        ("diameter_end", UInt32),
+        ("solution_length", UInt32),
+        ("junctions", UInt32),
+        ("corridors", UInt32),
+        ("straights", UInt32),
+        ("solution_turns", UInt32),
+        ("maze_hash", UInt64),
+        ("gen_ns", UInt64),
+    ];
+    let fields = reader.schema().fields().clone();
+    assert_eq!(fields.len(), expect.len());
+    for (f, (name, t)) in fields.iter().zip(expect) {
+        assert_eq!((f.name().as_str(), f.data_type()), (name, &t));
+    }
+    // The algo column is dictionary-encoded in the file.
+    let md = reader.metadata().clone();
+    let algo_chunk = md.row_group(0).column(0);
+    assert!(
+        algo_chunk.dictionary_page_offset().is_some(),
+        "algo is dictionary-encoded"
+    );
+
+    let t = read(&out);
+    assert_eq!(t.rows.len(), 1554);
+    assert_eq!(t.meta["batchgen.version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(t.meta["batchgen.seeding_scheme"], "1");
+    assert!(t.meta["batchgen.rng"].contains("Xoshiro256PlusPlus"));
+    assert!(t.meta["batchgen.ends"].starts_with("entrance=1,2 exit=9,0"));
+    assert!(t.meta["batchgen.command_line"].contains("--seed 99"));
+    // Row identity columns and the derived seed.
+    let (idx, ms, seed) = (t.col("index"), t.col("maze_seed"), t.col("seed"));
+    for (k, r) in t.rows.iter().enumerate() {
+        let algo = &r[0];
+        let i = (k % 777) as u64;
+        assert_eq!(r[idx], i.to_string());
+        assert_eq!(r[seed], "99");
+        assert_eq!(
+            r[ms],
+            batchgen::rng::maze_seed(99, algo, 10, 7, i).to_string()
+        );
+        assert_eq!(algo, if k < 777 { "backtracker" } else { "kruskal" });
+    }
+    // No temporary file is left next to the output.
+    let leftovers: Vec<_> = std::fs::read_dir(d.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers, vec![std::ffi::OsString::from("m.parquet")]);
+}
+
+#[test]
+fn count_zero_writes_a_valid_empty_file() {
+    let d = tempfile::tempdir().unwrap();
+    let t = run(d.path(), "z.parquet", &["--count", "0"]);
+    assert_eq!(t.rows.len(), 0);
+    assert_eq!(t.columns.len(), 18);
+}
+
+fn refuse(args: &[&str], out: &std::path::Path, needles: &[&str]) {
+    let mut cmd = batchgen();
+    cmd.args(args).arg("--out").arg(out);
+    let mut a = cmd.assert().code(2);
+    for n in needles {
+        a = a.stderr(contains(*n));
+    }
+    assert!(!out.exists(), "no output file after refusing {args:?}");
+}
+
+#[test]
+fn bad_input_exits_2_naming_flag_and_value() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("x.parquet");
+    refuse(&["--size", "0x5"], &out, &["--size", "0x5"]);
+    refuse(&["--size", "5x0"], &out, &["--size", "5x0"]);
+    refuse(&["--size", "abc"], &out, &["--size", "abc"]);
+    refuse(
+        &["--size", "100000x100000"],
+        &out,
+        &["--size", "100000x100000", "too big"],
+    );
+    refuse(
+        &["--algo", "nope"],
+        &out,
+        &["--algo", "nope", "backtracker", "kruskal", "wilson"],
+    );
+    refuse(
+        &["--entrance", "64,0"],
+        &out,
+        &["--entrance", "64,0", "outside"],
+    );
+    refuse(
+        &["--exit", "3,99", "--size", "5x5"],
+        &out,
+        &["--exit", "3,99"],
+    );
+    refuse(&["--count", "ten"], &out, &["--count", "ten"]);
+    refuse(&["--count", "-3"], &out, &["--count", "-3"]);
+    refuse(&["--threads", "0"], &out, &["--threads", "0"]);
+    assert_eq!(
+        std::fs::read_dir(d.path()).unwrap().count(),
+        0,
+        "nothing written at all"
+    );
+}
+
+#[test]
+fn out_into_a_missing_folder_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("missing").join("m.parquet");
+    refuse(
+        &["--count", "5"],
+        &out,
+        &["--out", "missing", "does not exist"],
+    );
+}
+
+#[test]
+fn out_into_a_read_only_folder_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = tempfile::tempdir().unwrap();
+    let ro = d.path().join("ro");
+    std::fs::create_dir(&ro).unwrap();
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+    // Root ignores permission bits; then use a folder on a read-only mount instead.
+    let ro = if std::fs::File::create(ro.join("probe")).is_err() {
+        ro
+    } else {
+        let sys = std::path::PathBuf::from("/sys");
+        assert!(
+            std::fs::File::create(sys.join("batchgen-probe")).is_err(),
+            "need a read-only folder for this test: neither a 0555 folder nor /sys refuses writes"
+        );
+        sys
+    };
+    let out = ro.join("m.parquet");
+    refuse(
+        &["--count", "5"],
+        &out,
+        &["--out", &out.display().to_string(), "cannot create"],
+    );
+}
+
+#[test]
+fn list_algos_names_every_generator() {
+    let a = batchgen().arg("--list-algos").assert().success();
+    let text = String::from_utf8(a.get_output().stdout.clone()).unwrap();
+    for algo in batchgen::Algorithm::all() {
+        let line = text.lines().find(|l| l.starts_with(&algo.name())).unwrap();
+        assert!(line.contains(if algo.is_uniform() { "yes" } else { "no" }));
+    }
+}

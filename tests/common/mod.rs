@@ -1,0 +1,173 @@
+//! Helpers shared by the integration tests: run the binary, read a metrics file back with the
+//! parquet crate's arrow reader.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::path::Path;
+
+use arrow_array::{Array, Float64Array, StringArray, UInt32Array, UInt64Array};
+use assert_cmd::Command;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+/// The batchgen binary.
+pub fn batchgen() -> Command {
+    Command::cargo_bin("batchgen").unwrap()
+}
+
+/// A metrics file read back: one `Vec<String>` per row (every column rendered as text, in
+/// schema order), the column names, and the key-value metadata.
+pub struct Table {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    pub meta: HashMap<String, String>,
+}
+
+impl Table {
+    pub fn col(&self, name: &str) -> usize {
+        self.columns.iter().position(|c| c == name).unwrap()
+    }
+
+    /// Rows without the `gen_ns` column (timing differs between runs).
+    pub fn without_timing(&self) -> Vec<Vec<String>> {
+        let t = self.col("gen_ns");
+        self.rows
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != t)
+                    .map(|(_, v)| v.clone())
+                    .collect()
+            })
+            .collect()
+    }
+
+    pub fn f64s(&self, name: &str) -> Vec<f64> {
+        let c = self.col(name);
+        self.rows.iter().map(|r| r[c].parse().unwrap()).collect()
+    }
+}
+
+pub fn read(path: &Path) -> Table {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path).unwrap()).unwrap();
+    let meta = builder
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .map(|kv| {
+            kv.iter()
+                .map(|k| (k.key.clone(), k.value.clone().unwrap_or_default()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let columns = builder
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    let mut rows = Vec::new();
+    for batch in builder.build().unwrap() {
+        let batch = batch.unwrap();
+        for r in 0..batch.num_rows() {
+            let row = batch
+                .columns()
+                .iter()
+                .map(|c| {
+                    let a = c.as_any();
+                    if let Some(s) = a.downcast_ref::<StringArray>() {
+                        s.value(r).to_string()
+                    } else if let Some(v) = a.downcast_ref::<UInt32Array>() {
+                        v.value(r).to_string()
+                    } else if let Some(v) = a.downcast_ref::<UInt64Array>() {
+                        v.value(r).to_string()
+                    } else if let Some(v) = a.downcast_ref::<Float64Array>() {
+                        v.value(r).to_string()
+                    } else {
+                        panic!("unexpected column type {:?}", c.data_type())
+                    }
+                })
+                .collect();
+            rows.push(row);
+        }
+    }
+    Table {
+        columns,
+        rows,
+        meta,
+    }
+}
+
+/// Run the main job into `dir/name` with extra args and read the result.
+pub fn run(dir: &Path, name: &str, args: &[&str]) -> Table {
+    let out = dir.join(name);
+    batchgen()
+        .args(args)
+        .arg("--out")
+        .arg(&out)
+        .arg("--quiet")
+        .assert()
+        .success();
+    read(&out)
+}
+
+/// A Python interpreter with the packages of `data/requirements-interop.txt` (DuckDB, pandas,
+/// pyarrow, numpy). `BATCHGEN_PYTHON` may name one; otherwise a virtual environment is created
+/// under the target folder on first use (PyPI is reachable wherever the tests run) and reused.
+pub fn python() -> std::path::PathBuf {
+    use std::sync::Mutex;
+    static LOCK: Mutex<Option<std::path::PathBuf>> = Mutex::new(None);
+    let mut guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(p) = guard.as_ref() {
+        return p.clone();
+    }
+    let ok = |py: &Path| {
+        std::process::Command::new(py)
+            .args(["-c", "import duckdb, pandas, pyarrow, numpy"])
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false)
+    };
+    let py = if let Ok(p) = std::env::var("BATCHGEN_PYTHON") {
+        let p = std::path::PathBuf::from(p);
+        assert!(
+            ok(&p),
+            "BATCHGEN_PYTHON={} lacks duckdb/pandas/pyarrow/numpy",
+            p.display()
+        );
+        p
+    } else {
+        let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("interop-venv");
+        let py = venv.join("bin").join("python");
+        if !ok(&py) {
+            let st = std::process::Command::new("python3")
+                .args(["-m", "venv"])
+                .arg(&venv)
+                .status()
+                .expect("python3 is needed for the interop tests");
+            assert!(st.success(), "python3 -m venv failed");
+            let req = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/requirements-interop.txt");
+            let st = std::process::Command::new(&py)
+                .args([
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                    "-r",
+                ])
+                .arg(req)
+                .status()
+                .unwrap();
+            assert!(
+                st.success(),
+                "pip install of the interop requirements failed"
+            );
+            assert!(ok(&py));
+        }
+        py
+    };
+    *guard = Some(py.clone());
+    py
+}

@@ -1,0 +1,145 @@
+//! Golden values: the maze for a given (algo, size, seed, index) never changes. If one of these
+//! fails, either a generator, the seeding scheme or the hash changed: existing Parquet rows
+//! could no longer be regenerated. Bump `SEEDING_SCHEME` (or the generator's documented version)
+//! and update these values deliberately, never casually.
+
+use batchgen::generate::Scratch;
+use batchgen::{metrics, rng, Algorithm, Ends, Maze, Rng};
+
+fn hash_of(algo: &str, w: u32, h: u32, seed: u64, index: u64) -> (u64, u64) {
+    let a = Algorithm::parse(algo).unwrap();
+    let ms = rng::maze_seed(seed, algo, w, h, index);
+    let mut m = Maze::new(w, h);
+    a.generate(&mut m, &mut Scratch::new(), &mut Rng::from_maze_seed(ms));
+    let got = metrics::measure(&m, Ends::corners(w, h), &mut metrics::Scratch::new());
+    (ms, got.maze_hash)
+}
+
+/// (algo, width, height, seed, index, maze_seed, maze_hash)
+const GOLDEN: [(&str, u32, u32, u64, u64, u64, u64); 7] = [
+    (
+        "backtracker",
+        64,
+        64,
+        42,
+        17,
+        0xb871773d81cf7717,
+        0x5eb2fc75693872f3,
+    ),
+    (
+        "kruskal",
+        64,
+        64,
+        42,
+        17,
+        0x26060205612e5b01,
+        0x599757f313dffc3c,
+    ),
+    (
+        "wilson",
+        64,
+        64,
+        42,
+        17,
+        0xceae8b9ce6fa31df,
+        0x99ba83b400c1eae5,
+    ),
+    (
+        "backtracker",
+        20,
+        20,
+        1,
+        0,
+        0xf602f1a8917d67ab,
+        0xbc52f9eb69888b10,
+    ),
+    (
+        "kruskal",
+        7,
+        3,
+        9,
+        123456,
+        0x563d7e52c90e3589,
+        0x44e211e9c8a7c112,
+    ),
+    ("wilson", 1, 1, 0, 0, 0xf79b548ce199ff87, 0x29280ece071c1ca4),
+    (
+        "wilson",
+        33,
+        5,
+        u64::MAX,
+        999,
+        0xe1e0b597e03807de,
+        0x886d96bc86876df1,
+    ),
+];
+
+#[test]
+fn seeds_and_mazes_are_pinned() {
+    for (algo, w, h, seed, index, want_seed, want_hash) in GOLDEN {
+        let (ms, hash) = hash_of(algo, w, h, seed, index);
+        assert_eq!(
+            ms, want_seed,
+            "maze_seed of {algo} {w}x{h} seed {seed} index {index}"
+        );
+        assert_eq!(
+            hash, want_hash,
+            "maze_hash of {algo} {w}x{h} seed {seed} index {index}"
+        );
+    }
+}
+
+#[test]
+fn the_binary_writes_the_pinned_rows() {
+    // The same values must come out of the CLI, whatever else is in the run.
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("g.parquet");
+    assert_cmd::Command::cargo_bin("batchgen")
+        .unwrap()
+        .args([
+            "--algo",
+            "wilson,kruskal,backtracker",
+            "--size",
+            "64x64",
+            "--count",
+            "18",
+        ])
+        .args(["--seed", "42", "--quiet", "--threads", "2", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let file = std::fs::File::open(&out).unwrap();
+    let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut found = 0;
+    for batch in reader {
+        let batch = batch.unwrap();
+        let col = |name: &str| batch.column(batch.schema().index_of(name).unwrap()).clone();
+        let algo = col("algo");
+        let algo = algo
+            .as_any()
+            .downcast_ref::<arrow_array::StringArray>()
+            .unwrap();
+        let index = col("index");
+        let index = index
+            .as_any()
+            .downcast_ref::<arrow_array::UInt64Array>()
+            .unwrap();
+        let hash = col("maze_hash");
+        let hash = hash
+            .as_any()
+            .downcast_ref::<arrow_array::UInt64Array>()
+            .unwrap();
+        for r in 0..batch.num_rows() {
+            for (a, w, _, seed, i, _, want) in GOLDEN {
+                if w == 64 && seed == 42 && index.value(r) == i && algo.value(r) == a {
+                    assert_eq!(hash.value(r), want, "{a} index {i}");
+                    found += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(found, 3);
+}
