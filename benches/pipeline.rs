@@ -1,1 +1,90 @@
-fn main() {}
+//! The whole pipeline minus the disk: generate + measure through `batch::run` with 1 and 2
+//! threads (the thread-scaling claim), and Parquet encoding of the resulting rows.
+//!
+//! Run: `cargo bench --bench pipeline`.
+
+use std::hint::black_box;
+
+use batchgen::batch::{self, Job, Row};
+use batchgen::sink::{ParquetSink, RunInfo};
+use batchgen::{Algorithm, Ends};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+
+const COUNT: u64 = 1024;
+
+fn job(algo: Algorithm, side: u32) -> Job {
+    Job {
+        algos: vec![algo],
+        width: side,
+        height: side,
+        count: COUNT,
+        seed: 1,
+        ends: Ends::corners(side, side),
+    }
+}
+
+fn generate_and_measure(c: &mut Criterion) {
+    for side in [20u32, 64] {
+        let mut g = c.benchmark_group(format!("pipeline/{side}x{side}"));
+        g.throughput(Throughput::Elements(COUNT));
+        g.sample_size(10);
+        for algo in [
+            Algorithm::Backtracker,
+            Algorithm::Kruskal,
+            Algorithm::Wilson,
+        ] {
+            for threads in [1usize, 2] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let j = job(algo, side);
+                g.bench_function(BenchmarkId::new(algo.name(), format!("{threads}t")), |b| {
+                    b.iter(|| {
+                        let mut n = 0u64;
+                        batch::run::<()>(&j, &pool, |_, rows| {
+                            n += rows.iter().map(|r| r.metrics.diameter as u64).sum::<u64>();
+                            Ok(())
+                        })
+                        .unwrap();
+                        black_box(n)
+                    })
+                });
+            }
+        }
+        g.finish();
+    }
+}
+
+fn parquet_encode(c: &mut Criterion) {
+    let rows: Vec<Row> = (0..65_536u64)
+        .map(|i| Row {
+            index: i,
+            maze_seed: batchgen::rng::splitmix64(i),
+            gen_ns: 20_000 + i % 977,
+            metrics: batchgen::Metrics {
+                dead_ends: (i % 1200) as u32,
+                dead_end_share: (i % 1200) as f64 / 4096.0,
+                diameter: (i % 900) as u32,
+                maze_hash: batchgen::rng::splitmix64(!i),
+                ..Default::default()
+            },
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let mut g = c.benchmark_group("parquet");
+    g.throughput(Throughput::Elements(rows.len() as u64));
+    g.sample_size(10);
+    g.bench_function("write_65536_rows", |b| {
+        b.iter(|| {
+            let path = dir.path().join("bench.parquet");
+            let mut sink = ParquetSink::create(&path, &RunInfo::default()).unwrap();
+            sink.write("kruskal", 64, 64, 1, &rows).unwrap();
+            black_box(sink.finish().unwrap())
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, generate_and_measure, parquet_encode);
+criterion_main!(benches);

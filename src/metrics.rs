@@ -70,7 +70,7 @@ pub struct Scratch {
     back: Vec<u8>,
     /// Longest descent below each position, in edges.
     height: Vec<u32>,
-    /// The cell at the end of that descent.
+    /// The cell at the end of that descent (meaningful once `height` > 0; a leaf is its own).
     deepest: Vec<u32>,
 }
 
@@ -117,17 +117,18 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     let n = maze.cells() as usize;
     let words = maze.words();
     // Room for up to four speculative writes past the last real entry.
-    for v in [&mut s.queue, &mut s.parent, &mut s.height, &mut s.deepest] {
-        v.clear();
+    // Only `height` must start at zero; the other arrays are written before they are read.
+    for v in [&mut s.queue, &mut s.parent, &mut s.deepest] {
         v.resize(n + 4, 0);
     }
-    s.back.clear();
     s.back.resize(n + 4, 0);
+    s.back[0] = 0;
+    s.height.clear();
+    s.height.resize(n + 4, 0);
 
     let (mut dead_ends, mut junctions, mut corridors, mut straights) = (0u32, 0u32, 0u32, 0u32);
     let root = ends.entrance;
     s.queue[0] = root;
-    s.deepest[0] = root;
     let mut tail = 1usize;
     let mut head = 0usize;
     // The four directions: mask bit, cell offset, the back bit seen from the neighbour.
@@ -137,8 +138,12 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
         (4, 1u32.wrapping_neg(), 1),
         (8, w.wrapping_neg(), 2),
     ];
+    let mut exit_pos = usize::MAX;
     while head < tail {
         let v = s.queue[head];
+        if v == ends.exit {
+            exit_pos = head;
+        }
         let m = open_mask(words, v, w);
         let deg = m.count_ones();
         dead_ends += (deg == 1) as u32;
@@ -151,7 +156,6 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
             s.queue[tail] = v.wrapping_add(off);
             s.parent[tail] = head as u32;
             s.back[tail] = back;
-            s.deepest[tail] = v.wrapping_add(off);
             tail += (fwd & bit != 0) as usize;
         }
         assert!(
@@ -166,22 +170,26 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     let (mut diameter, mut d_start, mut d_end) = (0u32, root, root);
     for pos in (1..tail).rev() {
         let p = s.parent[pos] as usize;
-        let cand = s.height[pos] + 1;
-        let through = s.height[p] + cand;
+        let h = s.height[pos];
+        let leaf = if h == 0 { s.queue[pos] } else { s.deepest[pos] };
+        let cand = h + 1;
+        let hp = s.height[p];
+        let through = hp + cand;
         if through > diameter {
             diameter = through;
-            d_start = s.deepest[p];
-            d_end = s.deepest[pos];
+            d_start = if hp == 0 { s.queue[p] } else { s.deepest[p] };
+            d_end = leaf;
         }
-        if cand > s.height[p] {
-            s.height[p] = cand;
-            s.deepest[p] = s.deepest[pos];
-        }
+        // Branch-free max: which child is deepest is data-dependent and unpredictable.
+        let better = cand > hp;
+        s.height[p] = if better { cand } else { hp };
+        s.deepest[p] = if better { leaf } else { s.deepest[p] };
     }
 
     // Solution: walk parents from the exit, counting edges and direction changes.
     let (mut length, mut turns) = (0u32, 0u32);
-    if let Some(mut pos) = s.queue[..tail].iter().position(|&c| c == ends.exit) {
+    if exit_pos != usize::MAX {
+        let mut pos = exit_pos;
         let mut last_step = 0u32;
         while pos != 0 {
             let p = s.parent[pos] as usize;
