@@ -5,22 +5,16 @@
 
 use std::hint::black_box;
 
+use batchgen::accept::Accept;
 use batchgen::batch::{self, Job, Row};
 use batchgen::sink::{ParquetSink, RunInfo};
-use batchgen::{Algorithm, Ends};
+use batchgen::Algorithm;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 const COUNT: u64 = 1024;
 
 fn job(algo: Algorithm, side: u32) -> Job {
-    Job {
-        algos: vec![algo],
-        width: side,
-        height: side,
-        count: COUNT,
-        seed: 1,
-        ends: Ends::corners(side, side),
-    }
+    Job::new(vec![algo], side, side, COUNT, 1)
 }
 
 fn generate_and_measure(c: &mut Criterion) {
@@ -42,8 +36,12 @@ fn generate_and_measure(c: &mut Criterion) {
                 g.bench_function(BenchmarkId::new(algo.name(), format!("{threads}t")), |b| {
                     b.iter(|| {
                         let mut n = 0u64;
-                        batch::run::<()>(&j, &pool, |_, rows| {
-                            n += rows.iter().map(|r| r.metrics.diameter as u64).sum::<u64>();
+                        batch::run::<()>(&j, &pool, |c| {
+                            n += c
+                                .rows
+                                .iter()
+                                .map(|r| r.metrics.diameter as u64)
+                                .sum::<u64>();
                             Ok(())
                         })
                         .unwrap();
@@ -54,6 +52,44 @@ fn generate_and_measure(c: &mut Criterion) {
         }
         g.finish();
     }
+}
+
+/// Candidate throughput with and without an accept filter (the filter must cost < 10%).
+fn accept_overhead(c: &mut Criterion) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let mut g = c.benchmark_group("accept/64x64/kruskal");
+    g.throughput(Throughput::Elements(COUNT));
+    g.sample_size(10);
+    let filters = [
+        ("none", None),
+        ("pass_all", Some("dead_ends >= 0 || diameter > 1e9")),
+        (
+            "half",
+            Some("dead_end_share <= 0.305 && solution_length >= 0"),
+        ),
+    ];
+    for (name, expr) in filters {
+        let mut j = job(Algorithm::Kruskal, 64);
+        if let Some(e) = expr {
+            j.accept = Some(Accept::parse(e).unwrap());
+            j.max_candidates = COUNT;
+        }
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let mut n = 0usize;
+                batch::run::<()>(&j, &pool, |c| {
+                    n += c.rows.len();
+                    Ok(())
+                })
+                .unwrap();
+                black_box(n)
+            })
+        });
+    }
+    g.finish();
 }
 
 fn parquet_encode(c: &mut Criterion) {
@@ -86,5 +122,10 @@ fn parquet_encode(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, generate_and_measure, parquet_encode);
+criterion_group!(
+    benches,
+    generate_and_measure,
+    accept_overhead,
+    parquet_encode
+);
 criterion_main!(benches);

@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::accept::{Accept, Candidate};
 use crate::generate::{self, Algorithm};
 use crate::grid::Maze;
 use crate::metrics::{self, Ends, Metrics};
@@ -95,12 +96,60 @@ pub struct Job {
     pub width: u32,
     /// Grid height.
     pub height: u32,
-    /// Mazes per algorithm.
+    /// Mazes per algorithm (accepted mazes, when there is a filter).
     pub count: u64,
     /// Master seed.
     pub seed: u64,
     /// Entrance and exit for `solution_length` / `solution_turns`.
     pub ends: Ends,
+    /// Keep only candidates that pass this filter (tried in index order).
+    pub accept: Option<Accept>,
+    /// Give up on an algorithm after this many candidates (only matters with a filter).
+    pub max_candidates: u64,
+    /// Hand each chunk's wall words to the caller too (for the maze store).
+    pub keep_walls: bool,
+}
+
+impl Job {
+    /// A job without filter that keeps no walls.
+    pub fn new(algos: Vec<Algorithm>, width: u32, height: u32, count: u64, seed: u64) -> Job {
+        Job {
+            algos,
+            width,
+            height,
+            count,
+            seed,
+            ends: Ends::corners(width, height),
+            accept: None,
+            max_candidates: count,
+            keep_walls: false,
+        }
+    }
+}
+
+/// One chunk of finished rows of one algorithm, in index order.
+#[derive(Debug)]
+pub struct Chunk<'a> {
+    /// The generator.
+    pub algo: &'a Algorithm,
+    /// The (accepted) rows.
+    pub rows: &'a [Row],
+    /// With [`Job::keep_walls`]: the wall words of each row's maze, `words_per_maze` each, in
+    /// row order (as [`Maze::words`]); otherwise empty.
+    pub walls: &'a [u64],
+    /// Words per maze in `walls`.
+    pub words_per_maze: usize,
+    /// Candidates tried so far for this algorithm, this chunk included.
+    pub candidates: u64,
+}
+
+/// Per-algorithm totals of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Candidates generated and measured (indices `0..candidates`).
+    pub candidates: u64,
+    /// Rows delivered.
+    pub accepted: u64,
 }
 
 /// Mazes per chunk for a grid of `cells` cells: about 16M cells of work per chunk (tens of
@@ -109,42 +158,110 @@ pub fn chunk_len(cells: u64, threads: usize) -> u64 {
     ((1u64 << 24) / cells.max(1)).clamp(4 * threads as u64, 65_536)
 }
 
-/// Run `job` on `pool`, calling `on_chunk(algo, rows)` for each chunk in order (indices
-/// ascending within an algorithm, algorithms in job order). Stops at the first error from
+/// Run `job` on `pool`, calling `on_chunk` for each chunk in order (indices ascending within an
+/// algorithm, algorithms in job order). Candidates are tried in index order; with a filter,
+/// the first `count` that pass are delivered (keeping their candidate index), so the accepted
+/// set does not depend on threads or chunking. Returns each algorithm's tally; an algorithm
+/// that ran out of `max_candidates` has `accepted < count`. Stops at the first error from
 /// `on_chunk` and returns it.
 pub fn run<E>(
     job: &Job,
     pool: &rayon::ThreadPool,
-    mut on_chunk: impl FnMut(&Algorithm, &[Row]) -> Result<(), E>,
-) -> Result<(), E> {
+    mut on_chunk: impl FnMut(&Chunk<'_>) -> Result<(), E>,
+) -> Result<Vec<Tally>, E> {
     let threads = pool.current_num_threads();
     let workers: Vec<Mutex<Worker>> = (0..threads)
         .map(|_| Mutex::new(Worker::new(job.width, job.height)))
         .collect();
     let chunk = chunk_len(job.width as u64 * job.height as u64, threads);
-    let mut rows: Vec<Row> = Vec::with_capacity(chunk.min(job.count) as usize);
+    let wpm = Maze::new(job.width, job.height).words().len();
+    let limit = match job.accept {
+        Some(_) => job.max_candidates,
+        None => job.count,
+    };
+    let mut rows: Vec<Row> = Vec::new();
+    let mut walls: Vec<u64> = Vec::new();
+    let mut tallies = Vec::with_capacity(job.algos.len());
     for algo in &job.algos {
         let base = rng::maze_seed_base(job.seed, &algo.name(), job.width, job.height);
+        let mut tally = Tally::default();
         let mut start = 0u64;
-        while start < job.count {
-            let end = (start + chunk).min(job.count);
+        while tally.accepted < job.count && start < limit {
+            let end = (start + chunk).min(limit);
+            let len = (end - start) as usize;
+            rows.clear();
+            rows.resize(len, Row::default());
+            walls.clear();
+            if job.keep_walls {
+                walls.resize(len * wpm, 0);
+            }
+            let make = |i: usize, row: &mut Row, words: Option<&mut [u64]>| {
+                let t = rayon::current_thread_index().unwrap_or(0);
+                // Each pool thread only ever locks its own worker: never contended.
+                let mut w = workers[t].lock().unwrap_or_else(|e| e.into_inner());
+                *row = w.row(algo, base, start + i as u64, job.ends);
+                if let Some(words) = words {
+                    words.copy_from_slice(w.maze.words());
+                }
+            };
             pool.install(|| {
-                (0..(end - start) as usize)
-                    .into_par_iter()
-                    .with_min_len(16)
-                    .map(|i| {
-                        let t = rayon::current_thread_index().unwrap_or(0);
-                        // Each pool thread only ever locks its own worker: never contended.
-                        let mut w = workers[t].lock().unwrap_or_else(|e| e.into_inner());
-                        w.row(algo, base, start + i as u64, job.ends)
-                    })
-                    .collect_into_vec(&mut rows)
+                if job.keep_walls {
+                    rows.par_iter_mut()
+                        .zip(walls.par_chunks_mut(wpm))
+                        .enumerate()
+                        .with_min_len(16)
+                        .for_each(|(i, (r, wd))| make(i, r, Some(wd)));
+                } else {
+                    rows.par_iter_mut()
+                        .enumerate()
+                        .with_min_len(16)
+                        .for_each(|(i, r)| make(i, r, None));
+                }
             });
-            on_chunk(algo, &rows)?;
+            // Keep the first passing candidates, in index order, up to the count.
+            let mut kept = 0usize;
+            let mut tried = len;
+            for i in 0..len {
+                if tally.accepted + kept as u64 == job.count {
+                    tried = i;
+                    break;
+                }
+                let pass = job.accept.as_ref().is_none_or(|a| {
+                    a.eval(&Candidate {
+                        index: rows[i].index,
+                        width: job.width,
+                        height: job.height,
+                        metrics: &rows[i].metrics,
+                    })
+                });
+                if pass {
+                    if kept != i {
+                        rows[kept] = rows[i];
+                        if job.keep_walls {
+                            walls.copy_within(i * wpm..(i + 1) * wpm, kept * wpm);
+                        }
+                    }
+                    kept += 1;
+                }
+            }
+            tally.candidates = start + tried as u64;
+            tally.accepted += kept as u64;
+            on_chunk(&Chunk {
+                algo,
+                rows: &rows[..kept],
+                walls: if job.keep_walls {
+                    &walls[..kept * wpm]
+                } else {
+                    &[]
+                },
+                words_per_maze: wpm,
+                candidates: tally.candidates,
+            })?;
             start = end;
         }
+        tallies.push(tally);
     }
-    Ok(())
+    Ok(tallies)
 }
 
 #[cfg(test)]
@@ -157,11 +274,11 @@ mod tests {
             .build()
             .unwrap();
         let mut out = Vec::new();
-        run::<()>(job, &pool, |a, rows| {
-            out.extend(rows.iter().map(|r| {
+        run::<()>(job, &pool, |c| {
+            out.extend(c.rows.iter().map(|r| {
                 let mut r = *r;
                 r.gen_ns = 0;
-                (a.name(), r)
+                (c.algo.name(), r)
             }));
             Ok(())
         })
@@ -171,14 +288,7 @@ mod tests {
 
     #[test]
     fn rows_do_not_depend_on_threads() {
-        let job = Job {
-            algos: Algorithm::all(),
-            width: 9,
-            height: 7,
-            count: 300,
-            seed: 5,
-            ends: Ends::corners(9, 7),
-        };
+        let job = Job::new(Algorithm::all(), 9, 7, 300, 5);
         let one = collect(&job, 1);
         assert_eq!(one.len(), 300 * job.algos.len());
         assert_eq!(one, collect(&job, 3));
@@ -186,5 +296,70 @@ mod tests {
             .iter()
             .enumerate()
             .all(|(k, (_, r))| r.index == k as u64 % 300));
+    }
+}
+
+#[cfg(test)]
+mod accept_tests {
+    use super::*;
+
+    #[test]
+    fn filtered_runs_keep_candidate_indices_and_walls() {
+        let mut job = Job::new(
+            vec![Algorithm::Kruskal, Algorithm::Backtracker],
+            6,
+            6,
+            50,
+            3,
+        );
+        job.accept = Some(Accept::parse("dead_ends >= 9").unwrap());
+        job.max_candidates = 1_000_000;
+        job.keep_walls = true;
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut seen = Vec::new();
+            let tallies = run::<()>(&job, &pool, |c| {
+                for (k, r) in c.rows.iter().enumerate() {
+                    assert!(r.metrics.dead_ends >= 9);
+                    let words = &c.walls[k * c.words_per_maze..(k + 1) * c.words_per_maze];
+                    let mut w = Worker::new(6, 6);
+                    let ms = rng::maze_seed(3, &c.algo.name(), 6, 6, r.index);
+                    assert_eq!(w.generate(c.algo, ms).words(), words);
+                    seen.push((c.algo.name(), r.index));
+                }
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(seen.len(), 100);
+            assert!(tallies.iter().all(|t| t.accepted == 50));
+            // The last accepted index is the last candidate tried.
+            assert_eq!(tallies[0].candidates, seen[49].1 + 1);
+        }
+    }
+
+    #[test]
+    fn impossible_filters_stop_at_the_limit() {
+        let mut job = Job::new(vec![Algorithm::Wilson], 4, 4, 10, 1);
+        job.accept = Some(Accept::parse("dead_ends > 100").unwrap());
+        job.max_candidates = 5000;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let t = run::<()>(&job, &pool, |c| {
+            assert!(c.rows.is_empty());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(
+            t,
+            vec![Tally {
+                candidates: 5000,
+                accepted: 0
+            }]
+        );
     }
 }

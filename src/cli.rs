@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use batchgen::accept::Accept;
 use batchgen::grid::MAX_CELLS;
 use batchgen::{Algorithm, Ends};
 
@@ -76,6 +77,22 @@ pub struct RunArgs {
     /// Exit cell `X,Y` (default: the bottom-right cell).
     #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
     pub exit: Option<String>,
+    /// Keep only mazes whose metrics pass this expression, e.g.
+    /// 'dead_end_share <= 0.12 && solution_length >= 300'; `--count` then counts accepted mazes
+    /// (candidates are tried in index order and keep their index).
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
+    pub accept: Option<String>,
+    /// With --accept: give up on an algorithm after this many candidates (default: 1000 per
+    /// requested maze, at least 100000).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub max_candidates: Option<String>,
+    /// Where the solution runs: `corners` (default; or set --entrance/--exit) or `diameter`
+    /// (a farthest pair, so the solution is a longest path).
+    #[arg(long, value_name = "RULE")]
+    pub ends: Option<String>,
+    /// Also write every (accepted) maze's walls to this maze store file (see README).
+    #[arg(long, value_name = "FILE")]
+    pub mazes: Option<PathBuf>,
     /// No progress bar and no closing line.
     #[arg(long, short)]
     pub quiet: bool,
@@ -107,6 +124,12 @@ pub struct Config {
     pub ends_rule: String,
     /// Suppress progress and the closing line.
     pub quiet: bool,
+    /// Accept filter.
+    pub accept: Option<Accept>,
+    /// Candidate limit per algorithm (with a filter).
+    pub max_candidates: u64,
+    /// Maze store output.
+    pub mazes: Option<PathBuf>,
 }
 
 /// Parse `WxH` into a size, refusing zero sides and grids over [`MAX_CELLS`] (before anything
@@ -180,25 +203,44 @@ impl RunArgs {
                 }
             },
         };
-        let mut ends = Ends::corners(width, height);
-        if let Some(e) = &self.entrance {
-            ends.entrance = parse_cell("--entrance", e, width, height)?;
+        let (ends, ends_rule) = self.ends_rule(width, height)?;
+        let accept = match &self.accept {
+            None => None,
+            Some(e) => Some(Accept::parse(e).map_err(|err| UsageError::flag("--accept", e, err))?),
+        };
+        let max_candidates = match &self.max_candidates {
+            None => count.saturating_mul(1000).max(100_000),
+            Some(m) => match parse_count("--max-candidates", m)? {
+                0 => {
+                    return Err(UsageError::flag(
+                        "--max-candidates",
+                        m,
+                        "must be at least 1",
+                    ))
+                }
+                n => n,
+            },
+        };
+        if self.max_candidates.is_some() && accept.is_none() {
+            return Err(UsageError(
+                "--max-candidates only applies with --accept".into(),
+            ));
         }
-        if let Some(e) = &self.exit {
-            ends.exit = parse_cell("--exit", e, width, height)?;
-        }
-        let ends_rule = format!(
-            "entrance={},{} exit={},{} (x,y; cell id = y*width+x)",
-            ends.entrance % width,
-            ends.entrance / width,
-            ends.exit % width,
-            ends.exit / width
-        );
         let out = self
             .out
             .clone()
             .ok_or_else(|| UsageError("the main job needs --out FILE".into()))?;
-        check_out(&out)?;
+        check_out("--out", &out)?;
+        if let Some(m) = &self.mazes {
+            check_out("--mazes", m)?;
+            if m == &out {
+                return Err(UsageError::flag(
+                    "--mazes",
+                    &m.display().to_string(),
+                    "is the same file as --out",
+                ));
+            }
+        }
         Ok(Config {
             algos,
             width,
@@ -210,17 +252,63 @@ impl RunArgs {
             ends,
             ends_rule,
             quiet: self.quiet,
+            accept,
+            max_candidates,
+            mazes: self.mazes.clone(),
         })
+    }
+
+    /// The entrance/exit rule from `--ends`, `--entrance` and `--exit`, and its description
+    /// for the file metadata.
+    fn ends_rule(&self, width: u32, height: u32) -> Result<(Ends, String), UsageError> {
+        match self.ends.as_deref() {
+            Some("diameter") => {
+                if self.entrance.is_some() || self.exit.is_some() {
+                    return Err(UsageError(
+                        "--ends diameter chooses the entrance and exit itself; drop --entrance/--exit"
+                            .into(),
+                    ));
+                }
+                return Ok((
+                    Ends::Diameter,
+                    "diameter: entrance=diameter_start exit=diameter_end (a farthest pair)".into(),
+                ));
+            }
+            None | Some("corners") => {}
+            Some(other) => {
+                return Err(UsageError::flag(
+                    "--ends",
+                    other,
+                    "expected 'corners' or 'diameter'",
+                ))
+            }
+        }
+        let mut entrance = 0;
+        let mut exit = width * height - 1;
+        if let Some(e) = &self.entrance {
+            entrance = parse_cell("--entrance", e, width, height)?;
+        }
+        if let Some(e) = &self.exit {
+            exit = parse_cell("--exit", e, width, height)?;
+        }
+        let rule = format!(
+            "entrance={},{} exit={},{} (x,y; cell id = y*width+x)",
+            entrance % width,
+            entrance / width,
+            exit % width,
+            exit / width
+        );
+        Ok((Ends::cells(entrance, exit), rule))
     }
 }
 
 /// The output's folder must exist and the output must not be a folder. (Writability is
 /// proved by creating the temporary file, still before any maze is generated.)
-fn check_out(out: &std::path::Path) -> Result<(), UsageError> {
+pub fn check_out(flag: &str, out: &std::path::Path) -> Result<(), UsageError> {
     let shown = out.display().to_string();
     if out.is_dir() {
         return Err(UsageError::flag(
-            "--out",
+            flag,
             &shown,
             "is a folder, expected a file path",
         ));
@@ -231,7 +319,7 @@ fn check_out(out: &std::path::Path) -> Result<(), UsageError> {
     };
     if !dir.is_dir() {
         return Err(UsageError::flag(
-            "--out",
+            flag,
             &shown,
             format!("folder '{}' does not exist", dir.display()),
         ));

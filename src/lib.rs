@@ -13,6 +13,7 @@
 //! `batch` on `generate` + `metrics`; `sink` only consumes; the binary's `cmd` layer wires them.
 #![deny(missing_docs)]
 
+pub mod accept;
 pub mod batch;
 pub mod dsu;
 pub mod generate;
@@ -20,6 +21,7 @@ pub mod grid;
 pub mod metrics;
 pub mod rng;
 pub mod sink;
+pub mod store;
 
 pub use generate::Algorithm;
 pub use grid::Maze;

@@ -39,22 +39,33 @@ pub struct Metrics {
     pub maze_hash: u64,
 }
 
-/// Where the solution starts and ends, as cell ids.
+/// Where the solution starts and ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Ends {
-    /// Entrance cell id.
-    pub entrance: u32,
-    /// Exit cell id.
-    pub exit: u32,
+pub enum Ends {
+    /// Fixed cells (ids).
+    Cells {
+        /// Entrance cell id.
+        entrance: u32,
+        /// Exit cell id.
+        exit: u32,
+    },
+    /// The farthest pair found for the diameter: the solution is a longest path, so
+    /// `solution_length == diameter` and the entrance/exit are `diameter_start`/`diameter_end`.
+    Diameter,
 }
 
 impl Ends {
     /// The default rule: top-left cell to bottom-right cell.
     pub fn corners(width: u32, height: u32) -> Ends {
-        Ends {
+        Ends::Cells {
             entrance: 0,
             exit: width * height - 1,
         }
+    }
+
+    /// Fixed entrance and exit cells.
+    pub fn cells(entrance: u32, exit: u32) -> Ends {
+        Ends::Cells { entrance, exit }
     }
 }
 
@@ -70,8 +81,10 @@ pub struct Scratch {
     back: Vec<u8>,
     /// Longest descent below each position, in edges.
     height: Vec<u32>,
-    /// The cell at the end of that descent (meaningful once `height` > 0; a leaf is its own).
+    /// BFS position at the end of that descent (meaningful once `height` > 0).
     deepest: Vec<u32>,
+    /// BFS positions of the last solution's two ends (start, end).
+    solution: (u32, u32),
 }
 
 impl Scratch {
@@ -80,20 +93,24 @@ impl Scratch {
         Scratch::default()
     }
 
-    /// The solution path of the last [`measure`] call, from the exit back to the entrance
-    /// (cell ids, both ends included).
-    pub fn solution_path(&self, exit: u32) -> Vec<u32> {
-        let mut out = Vec::new();
-        let Some(mut pos) = self.queue.iter().position(|&c| c == exit) else {
-            return out;
-        };
-        loop {
-            out.push(self.queue[pos]);
-            if pos == 0 {
-                return out;
+    /// The solution path of the last [`measure`] call, entrance first, exit last (cell ids,
+    /// both ends included).
+    pub fn solution_path(&self) -> Vec<u32> {
+        let (mut a, mut b) = (self.solution.0 as usize, self.solution.1 as usize);
+        let mut head = Vec::new();
+        let mut tail = Vec::new();
+        while a != b {
+            if a > b {
+                head.push(self.queue[a]);
+                a = self.parent[a] as usize;
+            } else {
+                tail.push(self.queue[b]);
+                b = self.parent[b] as usize;
             }
-            pos = self.parent[pos] as usize;
         }
+        head.push(self.queue[a]);
+        head.extend(tail.iter().rev());
+        head
     }
 }
 
@@ -107,7 +124,7 @@ fn open_mask(words: &[u64], v: u32, w: u32) -> u32 {
     own | west << 2 | north << 3
 }
 
-/// Measure a perfect maze. `ends` must be cells of the maze.
+/// Measure a perfect maze. Fixed `ends` must be cells of the maze.
 ///
 /// # Panics
 /// If the maze is not a tree (a loop makes the search revisit cells); every generator produces
@@ -116,7 +133,6 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     let w = maze.width();
     let n = maze.cells() as usize;
     let words = maze.words();
-    // Room for up to four speculative writes past the last real entry.
     // Only `height` must start at zero; the other arrays are written before they are read.
     for v in [&mut s.queue, &mut s.parent, &mut s.deepest] {
         v.resize(n + 4, 0);
@@ -126,9 +142,13 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     s.height.clear();
     s.height.resize(n + 4, 0);
 
+    let (root, exit) = match ends {
+        Ends::Cells { entrance, exit } => (entrance, exit),
+        Ends::Diameter => (0, u32::MAX),
+    };
     let (mut dead_ends, mut junctions, mut corridors, mut straights) = (0u32, 0u32, 0u32, 0u32);
-    let root = ends.entrance;
     s.queue[0] = root;
+    s.parent[0] = 0;
     let mut tail = 1usize;
     let mut head = 0usize;
     // The four directions: mask bit, cell offset, the back bit seen from the neighbour.
@@ -138,10 +158,10 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
         (4, 1u32.wrapping_neg(), 1),
         (8, w.wrapping_neg(), 2),
     ];
-    let mut exit_pos = usize::MAX;
+    let mut exit_pos = 0usize;
     while head < tail {
         let v = s.queue[head];
-        if v == ends.exit {
+        if v == exit {
             exit_pos = head;
         }
         let m = open_mask(words, v, w);
@@ -167,18 +187,18 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
 
     // Tree DP in reverse BFS order: the longest path is the best sum of the two deepest
     // descents met at one position.
-    let (mut diameter, mut d_start, mut d_end) = (0u32, root, root);
+    let (mut diameter, mut d_start, mut d_end) = (0u32, 0usize, 0usize);
     for pos in (1..tail).rev() {
         let p = s.parent[pos] as usize;
         let h = s.height[pos];
-        let leaf = if h == 0 { s.queue[pos] } else { s.deepest[pos] };
+        let leaf = if h == 0 { pos as u32 } else { s.deepest[pos] };
         let cand = h + 1;
         let hp = s.height[p];
         let through = hp + cand;
         if through > diameter {
             diameter = through;
-            d_start = if hp == 0 { s.queue[p] } else { s.deepest[p] };
-            d_end = leaf;
+            d_start = if hp == 0 { p } else { s.deepest[p] as usize };
+            d_end = leaf as usize;
         }
         // Branch-free max: which child is deepest is data-dependent and unpredictable.
         let better = cand > hp;
@@ -186,27 +206,50 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
         s.deepest[p] = if better { leaf } else { s.deepest[p] };
     }
 
-    // Solution: walk parents from the exit, counting edges and direction changes.
+    // The solution joins two BFS positions; walk both up to their meeting point (a parent's
+    // position is always smaller than its child's), counting edges and direction changes.
+    // Moves from the start side are taken upwards, those of the end side downwards, so both
+    // are oriented from start to end; a turn is a change between consecutive moves.
+    let (a, b) = match ends {
+        Ends::Cells { .. } => (exit_pos, 0),
+        Ends::Diameter => (d_start, d_end),
+    };
+    s.solution = match ends {
+        Ends::Cells { .. } => (0, exit_pos as u32),
+        Ends::Diameter => (d_start as u32, d_end as u32),
+    };
     let (mut length, mut turns) = (0u32, 0u32);
-    if exit_pos != usize::MAX {
-        let mut pos = exit_pos;
-        let mut last_step = 0u32;
-        while pos != 0 {
-            let p = s.parent[pos] as usize;
-            let step = s.queue[pos].wrapping_sub(s.queue[p]);
-            turns += (last_step != 0 && step != last_step) as u32;
-            last_step = step;
-            length += 1;
-            pos = p;
+    let (mut x, mut y) = (a, b);
+    let (mut last_up, mut last_down) = (0u32, 0u32);
+    while x != y {
+        if x > y {
+            let px = s.parent[x] as usize;
+            let step = s.queue[px].wrapping_sub(s.queue[x]);
+            turns += (last_up != 0 && step != last_up) as u32;
+            last_up = step;
+            x = px;
+        } else {
+            let py = s.parent[y] as usize;
+            // Seen from the start, this move goes from the parent down to the child; walking
+            // upwards we meet them in reverse order, so compare with the previous one seen.
+            let step = s.queue[y].wrapping_sub(s.queue[py]);
+            turns += (last_down != 0 && step != last_down) as u32;
+            last_down = step;
+            y = py;
         }
+        length += 1;
     }
+    // The two halves meet at the top: one more turn if the last upward move and the first
+    // downward move (the last one met) differ.
+    turns += (last_up != 0 && last_down != 0 && last_up != last_down) as u32;
 
+    let (diameter_start, diameter_end) = (s.queue[d_start], s.queue[d_end]);
     Metrics {
         dead_ends,
         dead_end_share: dead_ends as f64 / n as f64,
         diameter,
-        diameter_start: d_start,
-        diameter_end: d_end,
+        diameter_start,
+        diameter_end,
         solution_length: length,
         junctions,
         corridors,

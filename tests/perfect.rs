@@ -62,7 +62,7 @@ fn bfs(adj: &[Vec<u32>], from: u32) -> (Vec<u32>, Vec<u32>) {
     (dist, parent)
 }
 
-fn brute_force_check(m: &Maze, ends: Ends, got: &Metrics) {
+fn brute_force_check(m: &Maze, ends: Ends, got: &Metrics, path_seen: &[u32]) {
     let adj = adjacency(m);
     let n = m.cells() as usize;
     let w = m.width();
@@ -99,13 +99,19 @@ fn brute_force_check(m: &Maze, ends: Ends, got: &Metrics) {
         ds[got.diameter_end as usize], diameter,
         "endpoints are a farthest pair"
     );
-    let (de, parent) = bfs(&adj, ends.entrance);
-    assert_eq!(got.solution_length, de[ends.exit as usize]);
+    let (entrance, exit) = match ends {
+        Ends::Cells { entrance, exit } => (entrance, exit),
+        Ends::Diameter => (got.diameter_start, got.diameter_end),
+    };
+    let (de, parent) = bfs(&adj, entrance);
+    assert_eq!(got.solution_length, de[exit as usize]);
     // Turns: walk the unique path and compare successive moves as (dx, dy).
-    let mut path = vec![ends.exit];
-    while *path.last().unwrap() != ends.entrance {
+    let mut path = vec![exit];
+    while *path.last().unwrap() != entrance {
         path.push(parent[*path.last().unwrap() as usize]);
     }
+    let forward: Vec<u32> = path.iter().rev().copied().collect();
+    assert_eq!(path_seen, &forward[..], "solution path, entrance first");
     let moves: Vec<(i64, i64)> = path
         .windows(2)
         .map(|p| {
@@ -167,14 +173,14 @@ fn metrics_equal_brute_force_on_small_grids() {
                 let m = make(&algo, w, h, 5, i, &mut s);
                 let corners = Ends::corners(w, h);
                 let got = metrics::measure(&m, corners, &mut ms);
-                brute_force_check(&m, corners, &got);
-                // Also an arbitrary interior entrance / exit pair.
-                let ends = Ends {
-                    entrance: (i as u32 * 7) % (w * h),
-                    exit: (i as u32 * 13 + 1) % (w * h),
-                };
+                brute_force_check(&m, corners, &got, &ms.solution_path());
+                // An arbitrary entrance / exit pair, and the farthest pair.
+                let ends = Ends::cells((i as u32 * 7) % (w * h), (i as u32 * 13 + 1) % (w * h));
                 let got = metrics::measure(&m, ends, &mut ms);
-                brute_force_check(&m, ends, &got);
+                brute_force_check(&m, ends, &got, &ms.solution_path());
+                let got = metrics::measure(&m, Ends::Diameter, &mut ms);
+                assert_eq!(got.solution_length, got.diameter);
+                brute_force_check(&m, Ends::Diameter, &got, &ms.solution_path());
             }
         }
     }

@@ -4,7 +4,7 @@
 //! seed's 200-maze figures). Runs through the same batch pipeline the binary uses.
 
 use batchgen::batch::{self, Job};
-use batchgen::{Algorithm, Ends};
+use batchgen::Algorithm;
 
 fn mean_and_se(xs: &[f64]) -> (f64, f64) {
     let n = xs.len() as f64;
@@ -20,21 +20,14 @@ fn twenty_by_twenty_texture_matches_reference() {
         (Algorithm::Kruskal, 0.3030, 81.93),
         (Algorithm::Wilson, 0.2904, 91.97),
     ];
-    let job = Job {
-        algos: refs.iter().map(|r| r.0).collect(),
-        width: 20,
-        height: 20,
-        count: 20_000,
-        seed: 2026,
-        ends: Ends::corners(20, 20),
-    };
+    let job = Job::new(refs.iter().map(|r| r.0).collect(), 20, 20, 20_000, 2026);
     let pool = rayon::ThreadPoolBuilder::new().build().unwrap();
     let mut share = vec![Vec::new(); 3];
     let mut diam = vec![Vec::new(); 3];
-    batch::run::<()>(&job, &pool, |algo, rows| {
-        let k = refs.iter().position(|r| r.0 == *algo).unwrap();
-        share[k].extend(rows.iter().map(|r| r.metrics.dead_end_share));
-        diam[k].extend(rows.iter().map(|r| r.metrics.diameter as f64));
+    batch::run::<()>(&job, &pool, |c| {
+        let k = refs.iter().position(|r| r.0 == *c.algo).unwrap();
+        share[k].extend(c.rows.iter().map(|r| r.metrics.dead_end_share));
+        diam[k].extend(c.rows.iter().map(|r| r.metrics.diameter as f64));
         Ok(())
     })
     .unwrap();

@@ -1,0 +1,172 @@
+//! Accept filters end to end: accepted rows satisfy the expression and are exactly the first
+//! passing candidates in index order (the rejected ones did not pass), whatever the thread
+//! count; impossible filters stop with the counts and a non-zero exit; parse errors exit 2.
+
+mod common;
+
+use predicates::str::contains;
+
+const EXPR: &str = "dead_end_share <= 0.3 && solution_length >= 20 || diameter > 60";
+
+#[test]
+fn accepted_rows_are_the_first_passing_candidates() {
+    let d = tempfile::tempdir().unwrap();
+    let base = [
+        "--algo",
+        "kruskal,backtracker",
+        "--size",
+        "11x8",
+        "--seed",
+        "4",
+    ];
+    let acc = common::run(
+        d.path(),
+        "a.parquet",
+        &[
+            &base[..],
+            &["--count", "150", "--accept", EXPR, "--threads", "1"],
+        ]
+        .concat(),
+    );
+    let acc2 = common::run(
+        d.path(),
+        "b.parquet",
+        &[&base[..], &["--count", "150", "--accept", EXPR]].concat(),
+    );
+    assert_eq!(
+        acc.without_timing(),
+        acc2.without_timing(),
+        "same set for any thread count"
+    );
+    // Every candidate, unfiltered (enough of them to cover the accepted range).
+    let all = common::run(
+        d.path(),
+        "all.parquet",
+        &[&base[..], &["--count", "2000"]].concat(),
+    );
+    let c = |t: &common::Table, n: &str| t.col(n);
+    let pass = |t: &common::Table, r: &Vec<String>| {
+        let f = |n: &str| r[c(t, n)].parse::<f64>().unwrap();
+        f("dead_end_share") <= 0.3 && f("solution_length") >= 20.0 || f("diameter") > 60.0
+    };
+    for algo in ["kruskal", "backtracker"] {
+        let want: Vec<Vec<String>> = all
+            .without_timing()
+            .into_iter()
+            .zip(&all.rows)
+            .filter(|(_, r)| r[c(&all, "algo")] == algo && pass(&all, r))
+            .map(|(w, _)| w)
+            .take(150)
+            .collect();
+        assert_eq!(want.len(), 150, "enough passing candidates among 2000");
+        let got: Vec<Vec<String>> = acc
+            .without_timing()
+            .into_iter()
+            .filter(|r| r[c(&acc, "algo")] == algo)
+            .collect();
+        assert_eq!(
+            got, want,
+            "{algo}: accepted = first 150 passing candidates, indices kept"
+        );
+        let last = want.last().unwrap()[c(&acc, "index")].clone();
+        let tried: u64 = last.parse::<u64>().unwrap() + 1;
+        assert_eq!(
+            acc.meta[&format!("batchgen.candidates.{algo}")],
+            tried.to_string()
+        );
+        assert_eq!(acc.meta[&format!("batchgen.accepted.{algo}")], "150");
+        assert!(acc
+            .meta
+            .contains_key(&format!("batchgen.acceptance_rate.{algo}")));
+    }
+    assert_eq!(acc.meta["batchgen.accept"], EXPR);
+}
+
+#[test]
+fn closing_line_reports_the_acceptance_rate() {
+    let d = tempfile::tempdir().unwrap();
+    common::batchgen()
+        .args([
+            "--algo",
+            "wilson",
+            "--size",
+            "8x8",
+            "--count",
+            "10",
+            "--accept",
+            "index >= 90",
+        ])
+        .arg("--out")
+        .arg(d.path().join("r.parquet"))
+        .assert()
+        .success()
+        .stderr(contains("accepted 10 of 100 candidates (10.00%"));
+}
+
+#[test]
+fn an_impossible_filter_stops_with_counts_and_writes_nothing() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("never.parquet");
+    let store = d.path().join("never.bgm");
+    common::batchgen()
+        .args(["--algo", "wilson,kruskal", "--size", "6x6", "--count", "5"])
+        .args([
+            "--accept",
+            "dead_ends > 1000",
+            "--max-candidates",
+            "3000",
+            "--quiet",
+        ])
+        .arg("--mazes")
+        .arg(&store)
+        .arg("--out")
+        .arg(&out)
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .code(1)
+        .stderr(contains("wilson: 0 of 3000 candidates"))
+        .stderr(contains("kruskal: 0 of 3000 candidates"))
+        .stderr(contains("nothing was written"));
+    assert_eq!(
+        std::fs::read_dir(d.path()).unwrap().count(),
+        0,
+        "no file, no temp file"
+    );
+}
+
+#[test]
+fn parse_errors_point_at_the_position_and_list_columns() {
+    let d = tempfile::tempdir().unwrap();
+    common::batchgen()
+        .args([
+            "--accept",
+            "dead_end_share <= 0.12 && solutoin_length >= 300",
+            "--out",
+        ])
+        .arg(d.path().join("x.parquet"))
+        .assert()
+        .code(2)
+        .stderr(contains("--accept"))
+        .stderr(contains("unknown column 'solutoin_length' at position 27"))
+        .stderr(contains("valid columns: index, width, height, dead_ends"));
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn ends_diameter_makes_the_solution_a_longest_path() {
+    let d = tempfile::tempdir().unwrap();
+    let t = common::run(
+        d.path(),
+        "e.parquet",
+        &["--size", "12x9", "--count", "300", "--ends", "diameter"],
+    );
+    let (s, di) = (t.col("solution_length"), t.col("diameter"));
+    assert!(t.rows.iter().all(|r| r[s] == r[di]));
+    assert!(t.meta["batchgen.ends"].starts_with("diameter"));
+    common::batchgen()
+        .args(["--ends", "diameter", "--exit", "1,1", "--out"])
+        .arg(d.path().join("y.parquet"))
+        .assert()
+        .code(2)
+        .stderr(contains("--ends diameter"));
+}
