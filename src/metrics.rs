@@ -73,12 +73,11 @@ impl Ends {
 /// (the order cells leave the queue), not by cell id, so no per-cell array has to be reset.
 #[derive(Debug, Default)]
 pub struct Scratch {
-    /// Cells in BFS order.
-    queue: Vec<u32>,
-    /// BFS position of each position's parent (the root is its own parent).
-    parent: Vec<u32>,
-    /// The wall-mask bit pointing back to the parent (E=1, S=2, W=4, N=8; 0 for the root).
-    back: Vec<u8>,
+    /// The BFS queue, one packed word per position: the cell id (bits 0..26), the wall-mask
+    /// bit pointing back to the parent (bits 26..30; E=1, S=2, W=4, N=8; 0 for the root) and
+    /// the parent's BFS position (bits 32..64; the root is its own parent). One store per
+    /// speculative push instead of three.
+    queue: Vec<u64>,
     /// Longest descent below each position, in edges.
     height: Vec<u32>,
     /// BFS position at the end of that descent (meaningful once `height` > 0).
@@ -101,17 +100,40 @@ impl Scratch {
         let mut tail = Vec::new();
         while a != b {
             if a > b {
-                head.push(self.queue[a]);
-                a = self.parent[a] as usize;
+                head.push(cell(self.queue[a]));
+                a = parent(self.queue[a]);
             } else {
-                tail.push(self.queue[b]);
-                b = self.parent[b] as usize;
+                tail.push(cell(self.queue[b]));
+                b = parent(self.queue[b]);
             }
         }
-        head.push(self.queue[a]);
+        head.push(cell(self.queue[a]));
         head.extend(tail.iter().rev());
         head
     }
+}
+
+// Cell ids must fit the 26 bits `pack` gives them.
+const _: () = assert!(crate::grid::MAX_CELLS <= 1 << 26);
+
+#[inline(always)]
+fn pack(cell: u32, back: u32, parent: usize) -> u64 {
+    cell as u64 | (back as u64) << 26 | (parent as u64) << 32
+}
+
+#[inline(always)]
+fn cell(e: u64) -> u32 {
+    (e & ((1 << 26) - 1)) as u32
+}
+
+#[inline(always)]
+fn back(e: u64) -> u32 {
+    (e >> 26) as u32 & 15
+}
+
+#[inline(always)]
+fn parent(e: u64) -> usize {
+    (e >> 32) as usize
 }
 
 /// The open walls of `v` as a mask: E=1, S=2, W=4, N=8.
@@ -134,11 +156,8 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     let n = maze.cells() as usize;
     let words = maze.words();
     // Only `height` must start at zero; the other arrays are written before they are read.
-    for v in [&mut s.queue, &mut s.parent, &mut s.deepest] {
-        v.resize(n + 4, 0);
-    }
-    s.back.resize(n + 4, 0);
-    s.back[0] = 0;
+    s.queue.resize(n + 4, 0);
+    s.deepest.resize(n + 4, 0);
     s.height.clear();
     s.height.resize(n + 4, 0);
 
@@ -147,20 +166,20 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
         Ends::Diameter => (0, u32::MAX),
     };
     let (mut dead_ends, mut junctions, mut corridors, mut straights) = (0u32, 0u32, 0u32, 0u32);
-    s.queue[0] = root;
-    s.parent[0] = 0;
+    s.queue[0] = root as u64;
     let mut tail = 1usize;
     let mut head = 0usize;
     // The four directions: mask bit, cell offset, the back bit seen from the neighbour.
     let steps = [
-        (1u32, 1u32, 4u8),
+        (1u32, 1u32, 4u32),
         (2, w, 8),
         (4, 1u32.wrapping_neg(), 1),
         (8, w.wrapping_neg(), 2),
     ];
     let mut exit_pos = 0usize;
     while head < tail {
-        let v = s.queue[head];
+        let e = s.queue[head];
+        let v = cell(e);
         if v == exit {
             exit_pos = head;
         }
@@ -170,12 +189,10 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
         junctions += (deg >= 3) as u32;
         corridors += (deg == 2) as u32;
         straights += (m == 5 || m == 10) as u32;
-        let fwd = m & !(s.back[head] as u32);
+        let fwd = m & !back(e);
         for &(bit, off, back) in &steps {
             // Branch-free push: always write the slot, advance only if the wall is open.
-            s.queue[tail] = v.wrapping_add(off);
-            s.parent[tail] = head as u32;
-            s.back[tail] = back;
+            s.queue[tail] = pack(v.wrapping_add(off), back, head);
             tail += (fwd & bit != 0) as usize;
         }
         assert!(
@@ -189,7 +206,7 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     // descents met at one position.
     let (mut diameter, mut d_start, mut d_end) = (0u32, 0usize, 0usize);
     for pos in (1..tail).rev() {
-        let p = s.parent[pos] as usize;
+        let p = parent(s.queue[pos]);
         let h = s.height[pos];
         let leaf = if h == 0 { pos as u32 } else { s.deepest[pos] };
         let cand = h + 1;
@@ -223,16 +240,16 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     let (mut last_up, mut last_down) = (0u32, 0u32);
     while x != y {
         if x > y {
-            let px = s.parent[x] as usize;
-            let step = s.queue[px].wrapping_sub(s.queue[x]);
+            let px = parent(s.queue[x]);
+            let step = cell(s.queue[px]).wrapping_sub(cell(s.queue[x]));
             turns += (last_up != 0 && step != last_up) as u32;
             last_up = step;
             x = px;
         } else {
-            let py = s.parent[y] as usize;
+            let py = parent(s.queue[y]);
             // Seen from the start, this move goes from the parent down to the child; walking
             // upwards we meet them in reverse order, so compare with the previous one seen.
-            let step = s.queue[y].wrapping_sub(s.queue[py]);
+            let step = cell(s.queue[y]).wrapping_sub(cell(s.queue[py]));
             turns += (last_down != 0 && step != last_down) as u32;
             last_down = step;
             y = py;
@@ -243,7 +260,7 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     // downward move (the last one met) differ.
     turns += (last_up != 0 && last_down != 0 && last_up != last_down) as u32;
 
-    let (diameter_start, diameter_end) = (s.queue[d_start], s.queue[d_end]);
+    let (diameter_start, diameter_end) = (cell(s.queue[d_start]), cell(s.queue[d_end]));
     Metrics {
         dead_ends,
         dead_end_share: dead_ends as f64 / n as f64,
