@@ -27,7 +27,7 @@
 //!   memory does not grow with the image height.
 
 use std::fmt;
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::str::FromStr;
 
@@ -170,8 +170,9 @@ impl From<png::EncodingError> for RenderError {
 /// Draw `maze` (with `solution`, if given) in `format` to `out`.
 ///
 /// `out` receives exactly the document: for ascii and unicode the text with a final newline,
-/// for SVG the XML, for PNG the image bytes. Nothing is written if the solution or the style is
-/// invalid.
+/// for SVG the XML, for PNG the image bytes. Output is streamed through an internal buffer
+/// (memory stays proportional to one line or one pixel row, not the whole picture) and `out` is
+/// flushed at the end. Nothing is written if the solution or the style is invalid.
 pub fn render<W: Write + ?Sized>(
     maze: &Maze,
     solution: Option<&[u32]>,
@@ -180,9 +181,19 @@ pub fn render<W: Write + ?Sized>(
     out: &mut W,
 ) -> Result<(), RenderError> {
     match format {
-        Format::Ascii => out.write_all(ascii(maze, solution)?.as_bytes())?,
-        Format::Unicode => out.write_all(unicode(maze, solution)?.as_bytes())?,
-        Format::Svg => out.write_all(svg(maze, solution, style.px_for(format))?.as_bytes())?,
+        Format::Ascii | Format::Unicode => {
+            let g = Grid::new(maze, solution)?;
+            let mut buf = BufWriter::new(&mut *out);
+            write_text(&g, format == Format::Unicode, &mut buf)?;
+            buf.flush()?;
+        }
+        Format::Svg => {
+            let px = style.px_for(format);
+            check_svg(maze, solution, px)?;
+            let mut buf = BufWriter::new(&mut *out);
+            write_svg(maze, solution, px, &mut buf)?;
+            buf.flush()?;
+        }
         Format::Png => png_to(maze, solution, style.px_for(format), out)?,
     }
     out.flush()?;
@@ -194,56 +205,70 @@ pub fn render<W: Write + ?Sized>(
 pub fn ascii(maze: &Maze, solution: Option<&[u32]>) -> Result<String, RenderError> {
     let g = Grid::new(maze, solution)?;
     let (rows, cols) = g.dims();
-    let mut s = String::with_capacity((rows as usize) * (cols as usize + 1));
-    for r in 0..rows {
-        for c in 0..cols {
-            s.push(match g.kind(r, c) {
-                Kind::Wall => '#',
-                Kind::Open => ' ',
-                Kind::Path => '.',
-            });
-        }
-        s.push('\n');
-    }
-    Ok(s)
+    let mut v = Vec::with_capacity(rows as usize * (cols as usize + 1));
+    write_text(&g, false, &mut v)?;
+    Ok(String::from_utf8(v).expect("ascii output is UTF-8"))
 }
 
 /// The box-drawing picture (layout in the module docs): `2H+1` lines of `4W+1` characters, each
 /// ending in `\n`.
 pub fn unicode(maze: &Maze, solution: Option<&[u32]>) -> Result<String, RenderError> {
     let g = Grid::new(maze, solution)?;
+    let mut v = Vec::new();
+    write_text(&g, true, &mut v)?;
+    Ok(String::from_utf8(v).expect("unicode output is UTF-8"))
+}
+
+/// Write the ascii or unicode picture line by line, building each line in one reused buffer.
+fn write_text<W: Write + ?Sized>(g: &Grid, unicode: bool, out: &mut W) -> std::io::Result<()> {
     let (rows, cols) = g.dims();
-    // Box-drawing characters are 3 bytes in UTF-8.
-    let mut s = String::with_capacity(rows as usize * (3 * (2 * cols as usize) + 1));
+    let mut line = String::new();
     for r in 0..rows {
+        line.clear();
         for c in 0..cols {
+            let kind = g.kind(r, c);
+            if !unicode {
+                line.push(match kind {
+                    Kind::Wall => '#',
+                    Kind::Open => ' ',
+                    Kind::Path => '.',
+                });
+                continue;
+            }
             match (r % 2 == 0, c % 2 == 0) {
-                (true, true) => s.push(g.post(r, c)),
-                (true, false) => s.push_str(match g.kind(r, c) {
+                (true, true) => line.push(g.post(r, c)),
+                (true, false) => line.push_str(match kind {
                     Kind::Wall => "───",
                     Kind::Open => "   ",
                     Kind::Path => " • ",
                 }),
-                (false, true) => s.push(match g.kind(r, c) {
+                (false, true) => line.push(match kind {
                     Kind::Wall => '│',
                     Kind::Open => ' ',
                     Kind::Path => '•',
                 }),
-                (false, false) => s.push_str(match g.kind(r, c) {
+                (false, false) => line.push_str(match kind {
                     Kind::Path => " • ",
                     _ => "   ",
                 }),
             }
         }
-        s.push('\n');
+        line.push('\n');
+        out.write_all(line.as_bytes())?;
     }
-    Ok(s)
+    Ok(())
 }
 
 /// A standalone SVG document; `cell_px` is the side of one maze cell in pixels (at least 1).
 pub fn svg(maze: &Maze, solution: Option<&[u32]>, cell_px: u32) -> Result<String, RenderError> {
-    use std::fmt::Write as _;
+    check_svg(maze, solution, cell_px)?;
+    let mut v = Vec::new();
+    write_svg(maze, solution, cell_px, &mut v)?;
+    Ok(String::from_utf8(v).expect("SVG output is ASCII"))
+}
 
+/// Everything that can make an SVG fail other than writing: the cell size and the solution.
+fn check_svg(maze: &Maze, solution: Option<&[u32]>, cell_px: u32) -> Result<(), RenderError> {
     if cell_px == 0 {
         return Err(RenderError::Size(
             "cell size must be at least 1 pixel".into(),
@@ -252,14 +277,33 @@ pub fn svg(maze: &Maze, solution: Option<&[u32]>, cell_px: u32) -> Result<String
     if let Some(path) = solution {
         path_marks(maze, path)?;
     }
+    Ok(())
+}
+
+/// Write the SVG document (inputs already checked by [`check_svg`]), streaming the wall runs.
+fn write_svg<W: Write + ?Sized>(
+    maze: &Maze,
+    solution: Option<&[u32]>,
+    cell_px: u32,
+    out: &mut W,
+) -> std::io::Result<()> {
     let (w, h) = (maze.width() as u64, maze.height() as u64);
     let c = cell_px as u64;
     let pad = c.div_ceil(2);
     let stroke = (c / 5).max(1);
     let (vw, vh) = (w * c + 2 * pad, h * c + 2 * pad);
 
-    let mut d = String::new();
-    // Horizontal wall lines, merged into runs.
+    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+    writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{vw}" height="{vh}" viewBox="0 0 {vw} {vh}">"#
+    )?;
+    writeln!(
+        out,
+        r##"<rect x="0" y="0" width="{vw}" height="{vh}" fill="#ffffff"/>"##
+    )?;
+    write!(out, r#"<path id="walls" d=""#)?;
+    // Horizontal wall lines, each merged into maximal runs.
     for i in 0..=h {
         let y = pad + i * c;
         let mut run: Option<u64> = None;
@@ -268,7 +312,7 @@ pub fn svg(maze: &Maze, solution: Option<&[u32]>, cell_px: u32) -> Result<String
             match (wall, run) {
                 (true, None) => run = Some(x),
                 (false, Some(x0)) => {
-                    let _ = write!(d, "M{} {}H{}", pad + x0 * c, y, pad + x * c);
+                    write!(out, "M{} {}H{}", pad + x0 * c, y, pad + x * c)?;
                     run = None;
                 }
                 _ => {}
@@ -284,55 +328,37 @@ pub fn svg(maze: &Maze, solution: Option<&[u32]>, cell_px: u32) -> Result<String
             match (wall, run) {
                 (true, None) => run = Some(y),
                 (false, Some(y0)) => {
-                    let _ = write!(d, "M{} {}V{}", x, pad + y0 * c, pad + y * c);
+                    write!(out, "M{} {}V{}", x, pad + y0 * c, pad + y * c)?;
                     run = None;
                 }
                 _ => {}
             }
         }
     }
-
-    let mut s = String::with_capacity(d.len() + 512);
-    let _ = writeln!(s, r#"<?xml version="1.0" encoding="UTF-8"?>"#);
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{vw}" height="{vh}" viewBox="0 0 {vw} {vh}">"#
-    );
-    let _ = writeln!(
-        s,
-        r##"<rect x="0" y="0" width="{vw}" height="{vh}" fill="#ffffff"/>"##
-    );
-    let _ = writeln!(
-        s,
-        r##"<path id="walls" d="{d}" fill="none" stroke="#000000" stroke-width="{stroke}" stroke-linecap="square"/>"##
-    );
+    writeln!(
+        out,
+        r##"" fill="none" stroke="#000000" stroke-width="{stroke}" stroke-linecap="square"/>"##
+    )?;
     if let Some(path) = solution.filter(|p| !p.is_empty()) {
-        // Cell centres in half-pixel units, so odd cell sizes stay exact.
-        let half = |units: u64| {
-            if units.is_multiple_of(2) {
-                format!("{}", units / 2)
-            } else {
-                format!("{}.5", units / 2)
-            }
-        };
-        let mut pd = String::new();
+        write!(out, r#"<path id="solution" d=""#)?;
         for (k, &cell) in path.iter().enumerate() {
             let (x, y) = (cell as u64 % w, cell as u64 / w);
-            let cx = half(2 * (pad + x * c) + c);
-            let cy = half(2 * (pad + y * c) + c);
-            let _ = write!(pd, "{}{} {}", if k == 0 { 'M' } else { 'L' }, cx, cy);
+            // Cell centres in half-pixel units, so odd cell sizes stay exact.
+            let (cx, cy) = (2 * (pad + x * c) + c, 2 * (pad + y * c) + c);
+            let half = |u: u64| if u % 2 == 1 { ".5" } else { "" };
+            let cmd = if k == 0 { 'M' } else { 'L' };
+            write!(out, "{cmd}{}{} {}{}", cx / 2, half(cx), cy / 2, half(cy))?;
         }
         if path.len() == 1 {
-            pd.push_str("h0"); // a zero-length segment: round caps draw it as a dot
+            write!(out, "h0")?; // a zero-length segment: round caps draw it as a dot
         }
         let sw = (c * 2 / 5).max(1);
-        let _ = writeln!(
-            s,
-            r##"<path id="solution" d="{pd}" fill="none" stroke="#dc0000" stroke-width="{sw}" stroke-linecap="round" stroke-linejoin="round"/>"##
-        );
+        writeln!(
+            out,
+            r##"" fill="none" stroke="#dc0000" stroke-width="{sw}" stroke-linecap="round" stroke-linejoin="round"/>"##
+        )?;
     }
-    s.push_str("</svg>\n");
-    Ok(s)
+    writeln!(out, "</svg>")
 }
 
 /// Encode the wall grid as an RGB PNG, `scale` pixels per grid square, streaming rows.

@@ -418,3 +418,20 @@ fn unicode_shape_and_characters() {
         }
     }
 }
+
+/// `render` streams the same bytes as the string functions, and takes a `&mut dyn Write`.
+#[test]
+fn render_matches_string_functions_and_accepts_dyn_write() {
+    let mut s = Scratch::new();
+    let m = make(&Algorithm::Backtracker, 9, 4, 3, 1, &mut s);
+    let sol = solve(&m);
+    let mut v = Vec::new();
+    {
+        let out: &mut dyn std::io::Write = &mut v;
+        let style = Style { cell_px: Some(12) };
+        render::render(&m, Some(&sol), Format::Svg, &style, out).unwrap();
+    }
+    assert_eq!(v, render::svg(&m, Some(&sol), 12).unwrap().as_bytes());
+    let default_svg = bytes(&m, None, Format::Svg, &Style::default());
+    assert_eq!(default_svg, render::svg(&m, None, 10).unwrap().as_bytes());
+}
