@@ -6,8 +6,8 @@
 //! even are *posts* (corners), always wall, and the outer border is always wall.
 //!
 //! A solution is a slice of cell ids in path order, each consecutive pair adjacent with the wall
-//! between them open (it is checked: [`RenderError::Solution`] otherwise). Its cells and the open
-//! walls between consecutive path cells are drawn as path.
+//! between them open (it is checked: [`RenderError::Solution`] otherwise; an empty slice draws
+//! nothing). Its cells and the open walls between consecutive path cells are drawn as path.
 //!
 //! - **ascii** ([`ascii`]): exactly `2H+1` lines of `2W+1` characters, each ending in `\n`: `#`
 //!   wall, space open, `.` path. [`parse_ascii`] reads it back, so scripts can use it too.
@@ -20,11 +20,14 @@
 //! - **svg**: a standalone SVG document: a white background `<rect>`, the walls as one `<path
 //!   id="walls">` of merged `M`/`H`/`V` runs (black, square caps), and with a solution a `<path
 //!   id="solution">` through the cell centres (red). A maze cell is [`Style::cell_px`] wide
-//!   (default 10); the drawing has a half-cell margin.
+//!   (default 10); the drawing has a half-cell margin, walls are a fifth of a cell thick and the
+//!   solution two fifths (at least 1 px each).
 //! - **png**: an 8-bit RGB image of the wall grid, each grid position a square of
 //!   [`Style::cell_px`] pixels (default 4), so the image is `(2W+1)·k × (2H+1)·k`: walls black,
-//!   passages white, path red. Rows are streamed to the encoder from one reused row buffer, so
-//!   memory does not grow with the image height.
+//!   passages white, path red ([`PNG_WALL`], [`PNG_PASSAGE`], [`PNG_SOLUTION`]). Rows are
+//!   streamed to the encoder from one reused row buffer, so memory does not grow with the image
+//!   height. The encoder's default (balanced) compression is used: a 2000×2000 maze at scale 4
+//!   (16004² pixels) takes about 5 s and 6 MB.
 
 use std::fmt;
 use std::io::{BufWriter, Write};
