@@ -10,7 +10,8 @@
 //! ```
 //!
 //! `grid`, `dsu` and `rng` depend on nothing of ours; `generate` on those; `metrics` on `grid`;
-//! `batch` on `generate` + `metrics`; `sink` only consumes; the binary's `cmd` layer wires them.
+//! `batch` on `generate` + `metrics`; `sink` and `render` only consume; the binary's `cmd` layer
+//! wires them.
 #![deny(missing_docs)]
 
 pub mod accept;
@@ -19,6 +20,7 @@ pub mod dsu;
 pub mod generate;
 pub mod grid;
 pub mod metrics;
+pub mod render;
 pub mod rng;
 pub mod sink;
 pub mod store;
