@@ -37,6 +37,9 @@ pub struct Cli {
 pub enum Command {
     /// List every generator with its texture and whether it samples uniformly.
     ListAlgos,
+    /// Draw one maze (from a maze store, or regenerated from its algo, size, seed and index)
+    /// as ascii, unicode, svg or png.
+    Render(crate::cmd::render::RenderArgs),
 }
 
 /// Flags of the main job.
@@ -203,7 +206,13 @@ impl RunArgs {
                 }
             },
         };
-        let (ends, ends_rule) = self.ends_rule(width, height)?;
+        let (ends, ends_rule) = resolve_ends(
+            self.ends.as_deref(),
+            self.entrance.as_deref(),
+            self.exit.as_deref(),
+            width,
+            height,
+        )?;
         let accept = match &self.accept {
             None => None,
             Some(e) => Some(Accept::parse(e).map_err(|err| UsageError::flag("--accept", e, err))?),
@@ -257,49 +266,55 @@ impl RunArgs {
             mazes: self.mazes.clone(),
         })
     }
+}
 
-    /// The entrance/exit rule from `--ends`, `--entrance` and `--exit`, and its description
-    /// for the file metadata.
-    fn ends_rule(&self, width: u32, height: u32) -> Result<(Ends, String), UsageError> {
-        match self.ends.as_deref() {
-            Some("diameter") => {
-                if self.entrance.is_some() || self.exit.is_some() {
-                    return Err(UsageError(
-                        "--ends diameter chooses the entrance and exit itself; drop --entrance/--exit"
-                            .into(),
-                    ));
-                }
-                return Ok((
-                    Ends::Diameter,
-                    "diameter: entrance=diameter_start exit=diameter_end (a farthest pair)".into(),
+/// The entrance/exit rule from `--ends`, `--entrance` and `--exit`, and its description for
+/// the file metadata.
+pub fn resolve_ends(
+    ends: Option<&str>,
+    entrance: Option<&str>,
+    exit: Option<&str>,
+    width: u32,
+    height: u32,
+) -> Result<(Ends, String), UsageError> {
+    match ends {
+        Some("diameter") => {
+            if entrance.is_some() || exit.is_some() {
+                return Err(UsageError(
+                    "--ends diameter chooses the entrance and exit itself; drop --entrance/--exit"
+                        .into(),
                 ));
             }
-            None | Some("corners") => {}
-            Some(other) => {
-                return Err(UsageError::flag(
-                    "--ends",
-                    other,
-                    "expected 'corners' or 'diameter'",
-                ))
-            }
+            return Ok((
+                Ends::Diameter,
+                "diameter: entrance=diameter_start exit=diameter_end (a farthest pair)".into(),
+            ));
         }
-        let mut entrance = 0;
-        let mut exit = width * height - 1;
-        if let Some(e) = &self.entrance {
-            entrance = parse_cell("--entrance", e, width, height)?;
+        None | Some("corners") => {}
+        Some(other) => {
+            return Err(UsageError::flag(
+                "--ends",
+                other,
+                "expected 'corners' or 'diameter'",
+            ))
         }
-        if let Some(e) = &self.exit {
-            exit = parse_cell("--exit", e, width, height)?;
-        }
-        let rule = format!(
-            "entrance={},{} exit={},{} (x,y; cell id = y*width+x)",
-            entrance % width,
-            entrance / width,
-            exit % width,
-            exit / width
-        );
-        Ok((Ends::cells(entrance, exit), rule))
     }
+    let entrance = match entrance {
+        Some(e) => parse_cell("--entrance", e, width, height)?,
+        None => 0,
+    };
+    let exit = match exit {
+        Some(e) => parse_cell("--exit", e, width, height)?,
+        None => width * height - 1,
+    };
+    let rule = format!(
+        "entrance={},{} exit={},{} (x,y; cell id = y*width+x)",
+        entrance % width,
+        entrance / width,
+        exit % width,
+        exit / width
+    );
+    Ok((Ends::cells(entrance, exit), rule))
 }
 
 /// The output's folder must exist and the output must not be a folder. (Writability is

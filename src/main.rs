@@ -25,6 +25,7 @@ fn main() -> ExitCode {
         .join(" ");
     let result = match &cli.command {
         Some(Command::ListAlgos) => cmd::list_algos::run(),
+        Some(Command::Render(args)) => cmd::render::run(args),
         None if cli.run.list_algos => cmd::list_algos::run(),
         None => cli
             .run

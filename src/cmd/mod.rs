@@ -5,6 +5,7 @@
 
 pub mod generate;
 pub mod list_algos;
+pub mod render;
 
 use std::fmt;
 

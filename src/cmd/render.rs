@@ -1,0 +1,167 @@
+//! `batchgen render`: draw one maze, read from a maze store by record number or regenerated
+//! from (algo, size, seed, index), optionally with its solution path, to stdout or a file.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Args;
+
+use batchgen::batch::Worker;
+use batchgen::render::{self, Format, Style};
+use batchgen::store::{StoreError, StoreReader};
+use batchgen::{metrics, rng, Algorithm};
+
+use crate::cli::{check_out, parse_count, parse_size, resolve_ends, DEFAULT_SEED};
+use crate::cmd::UsageError;
+
+/// Flags of `batchgen render`.
+#[derive(Args, Debug)]
+pub struct RenderArgs {
+    /// Read the maze from this maze store (made with `--mazes`) ...
+    #[arg(long, value_name = "FILE", requires = "record", conflicts_with_all = ["algo", "size", "index"])]
+    pub store: Option<PathBuf>,
+    /// ... at this record number (0-based).
+    #[arg(long, value_name = "K", requires = "store", allow_hyphen_values = true)]
+    pub record: Option<String>,
+    /// Or regenerate it: the generator's canonical name ...
+    #[arg(long, value_name = "ALGO", requires_all = ["size", "index"])]
+    pub algo: Option<String>,
+    /// ... the grid size ...
+    #[arg(long, value_name = "WxH", allow_hyphen_values = true)]
+    pub size: Option<String>,
+    /// ... the run's master seed (default 42, as the main job) ...
+    #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// ... and the maze index.
+    #[arg(long, value_name = "I", allow_hyphen_values = true)]
+    pub index: Option<String>,
+    /// Output format: ascii, unicode, svg or png (default: from the -o extension, else ascii).
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<String>,
+    /// Draw the solution path (entrance to exit).
+    #[arg(long)]
+    pub solution: bool,
+    /// Entrance cell X,Y for --solution (default 0,0).
+    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
+    pub entrance: Option<String>,
+    /// Exit cell X,Y for --solution (default: bottom-right).
+    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
+    pub exit: Option<String>,
+    /// `corners` or `diameter` (draw a longest path).
+    #[arg(long, value_name = "RULE")]
+    pub ends: Option<String>,
+    /// Pixels per cell (svg, default 10) or per wall-grid square (png, default 4).
+    #[arg(long, value_name = "PX", allow_hyphen_values = true)]
+    pub cell_px: Option<String>,
+    /// Write here instead of stdout (through a temporary file renamed when complete).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// Run `batchgen render`.
+pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
+    let format = match (&args.format, &args.output) {
+        (Some(f), _) => f
+            .parse::<Format>()
+            .map_err(|_| UsageError::flag("--format", f, "expected ascii, unicode, svg or png"))?,
+        (None, Some(p)) => Format::from_path(p).unwrap_or(Format::Ascii),
+        (None, None) => Format::Ascii,
+    };
+    let style = Style {
+        cell_px: match &args.cell_px {
+            None => None,
+            Some(p) => match p.trim().parse::<u32>() {
+                Ok(n) if n >= 1 => Some(n),
+                _ => {
+                    return Err(
+                        UsageError::flag("--cell-px", p, "expected a whole number ≥ 1").into(),
+                    )
+                }
+            },
+        },
+    };
+    if let Some(o) = &args.output {
+        check_out("--output", o)?;
+    } else if format.is_binary() && std::io::stdout().is_terminal() {
+        return Err(UsageError(format!(
+            "refusing to write {} to a terminal: use -o FILE or redirect stdout",
+            format.name()
+        ))
+        .into());
+    }
+
+    let maze = if let Some(path) = &args.store {
+        let record = args.record.as_deref().unwrap_or("0");
+        let k = parse_count("--record", record)?;
+        let store = StoreReader::open(path).map_err(|e| match e {
+            StoreError::Io { .. } | StoreError::Foreign { .. } | StoreError::Truncated { .. } => {
+                anyhow::Error::new(UsageError::flag("--store", &path.display().to_string(), e))
+            }
+            other => anyhow::Error::new(other),
+        })?;
+        store.maze(k).map_err(|e| match e {
+            StoreError::NoSuchRecord { .. } => {
+                anyhow::Error::new(UsageError::flag("--record", record, e))
+            }
+            other => anyhow::Error::new(other),
+        })?
+    } else {
+        let (Some(a), Some(size), Some(index)) = (&args.algo, &args.size, &args.index) else {
+            return Err(UsageError(
+                "render needs either --store FILE --record K, or --algo A --size WxH --index I \
+                 [--seed S]"
+                    .into(),
+            )
+            .into());
+        };
+        let algo = Algorithm::parse(a).map_err(|e| UsageError::flag("--algo", a, e))?;
+        let (w, h) = parse_size("--size", size)?;
+        let index = parse_count("--index", index)?;
+        let mut worker = Worker::new(w, h);
+        worker
+            .generate(&algo, rng::maze_seed(args.seed, &algo.name(), w, h, index))
+            .clone()
+    };
+
+    let (ends, _) = resolve_ends(
+        args.ends.as_deref(),
+        args.entrance.as_deref(),
+        args.exit.as_deref(),
+        maze.width(),
+        maze.height(),
+    )?;
+    let path = if args.solution {
+        let mut scratch = metrics::Scratch::new();
+        metrics::measure(&maze, ends, &mut scratch);
+        Some(scratch.solution_path())
+    } else {
+        None
+    };
+
+    match &args.output {
+        None => {
+            let stdout = std::io::stdout();
+            let mut lock = stdout.lock();
+            render::render(&maze, path.as_deref(), format, &style, &mut lock)?;
+            lock.flush()?;
+        }
+        Some(out) => {
+            let tmp = batchgen::sink::parquet::temp_path(out);
+            let write = || -> anyhow::Result<()> {
+                let mut f = std::fs::File::create(&tmp)
+                    .map_err(|e| UsageError::flag("--output", &out.display().to_string(), e))?;
+                render::render(&maze, path.as_deref(), format, &style, &mut f)?;
+                f.sync_all()?;
+                std::fs::rename(&tmp, out)
+                    .with_context(|| format!("renaming into {}", out.display()))?;
+                Ok(())
+            };
+            if let Err(e) = write() {
+                let _ = std::fs::remove_file(&tmp);
+                return Err(e);
+            }
+        }
+    }
+    Ok(())
+}
