@@ -39,7 +39,7 @@ pub enum Command {
     ListAlgos,
     /// Draw one maze (from a maze store, or regenerated from its algo, size, seed and index)
     /// as ascii, unicode, svg or png.
-    Render(crate::cmd::render::RenderArgs),
+    Render(Box<crate::cmd::render::RenderArgs>),
 }
 
 /// Flags of the main job.
