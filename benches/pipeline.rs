@@ -8,6 +8,7 @@ use std::hint::black_box;
 use batchgen::accept::Accept;
 use batchgen::batch::{self, Job, Row};
 use batchgen::sink::{ParquetSink, RunInfo};
+use batchgen::store::StoreWriter;
 use batchgen::Algorithm;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
@@ -122,10 +123,33 @@ fn parquet_encode(c: &mut Criterion) {
     g.finish();
 }
 
+/// Raw maze-store write speed (records of 64×64 mazes through the buffered writer, fsync and
+/// rename included), to compare with the disk's own sequential write speed.
+fn store_write(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let walls = vec![0x5555_5555_5555_5555u64; 128];
+    let records = 20_000u64;
+    let mut g = c.benchmark_group("store");
+    g.throughput(Throughput::Bytes(records * (24 + 8 * 128)));
+    g.sample_size(10);
+    g.bench_function("write_20000_records_64x64", |b| {
+        b.iter(|| {
+            let path = dir.path().join("bench.bgm");
+            let mut w = StoreWriter::create(&path, 64, 64, 1, &["kruskal".to_string()]).unwrap();
+            for i in 0..records {
+                w.append(0, i, i, &walls).unwrap();
+            }
+            black_box(w.finish().unwrap())
+        })
+    });
+    g.finish();
+}
+
 criterion_group!(
     benches,
     generate_and_measure,
     accept_overhead,
-    parquet_encode
+    parquet_encode,
+    store_write
 );
 criterion_main!(benches);
