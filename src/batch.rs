@@ -187,7 +187,17 @@ pub fn run<E>(
         let mut tally = Tally::default();
         let mut start = 0u64;
         while tally.accepted < job.count && start < limit {
-            let end = (start + chunk).min(limit);
+            // With a filter, size the chunk to the candidates still likely needed (from the
+            // acceptance rate so far) so little work is thrown away past the last acceptance.
+            let step = match job.accept {
+                None => chunk,
+                Some(_) => {
+                    let rate = (tally.accepted.max(1) as f64) / (start.max(1) as f64);
+                    let need = (job.count - tally.accepted) as f64 / rate.min(1.0);
+                    ((need * 1.25) as u64).clamp(16 * threads as u64, chunk)
+                }
+            };
+            let end = (start + step).min(limit);
             let len = (end - start) as usize;
             rows.clear();
             rows.resize(len, Row::default());

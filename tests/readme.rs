@@ -1,0 +1,139 @@
+//! The README is the front door, so it must stay true: its SQL and pandas snippets are the files
+//! the interop test runs, its test command is the one CI runs, and every `batchgen` command it
+//! shows runs successfully (the main job with a smaller `--count`; CI runs it as written).
+
+mod common;
+
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+}
+
+/// The fenced blocks of one language.
+fn blocks(text: &str, lang: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur: Option<String> = None;
+    for line in text.lines() {
+        match &mut cur {
+            None if line.trim() == format!("```{lang}") => cur = Some(String::new()),
+            Some(b) if line.trim() == "```" => {
+                out.push(std::mem::take(b));
+                cur = None;
+            }
+            Some(b) => {
+                b.push_str(line);
+                b.push('\n');
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+/// Split a shell command line into words (single and double quotes, backslash-newline).
+fn words(cmd: &str) -> Vec<String> {
+    let cmd = cmd.replace("\\\n", " ");
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote: Option<char> = None;
+    let mut any = false;
+    for c in cmd.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => cur.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                any = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if any || !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                any = false;
+            }
+            (None, c) => cur.push(c),
+        }
+    }
+    if any || !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+#[test]
+fn snippets_are_the_files_the_tests_run() {
+    let text = readme();
+    let sql = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/per_algo_stats.sql"
+    ))
+    .unwrap();
+    let py = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/per_algo_stats.py"
+    ))
+    .unwrap();
+    assert!(
+        blocks(&text, "sql").contains(&sql),
+        "README's SQL block must equal data/per_algo_stats.sql"
+    );
+    assert!(
+        blocks(&text, "python").contains(&py),
+        "README's pandas block must equal data/per_algo_stats.py"
+    );
+    assert!(
+        !text.contains("README_"),
+        "a placeholder was left in the README"
+    );
+}
+
+#[test]
+fn the_test_command_is_what_ci_runs() {
+    let text = readme();
+    let sh = blocks(&text, "sh").join("");
+    assert!(sh.lines().any(|l| l.trim() == "cargo test --release"));
+    let ci = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.ci/run")).unwrap();
+    assert!(ci.lines().any(|l| l.trim() == "cargo test --release"));
+}
+
+#[test]
+fn every_batchgen_command_in_the_readme_runs() {
+    let d = tempfile::tempdir().unwrap();
+    let mut ran = 0;
+    for block in blocks(&readme(), "sh") {
+        let joined = block.replace("\\\n", " ");
+        for line in joined.lines() {
+            let w = words(line);
+            let args: Vec<String> = match w.first().map(String::as_str) {
+                Some("batchgen") => w[1..].to_vec(),
+                Some("cargo") if w.get(1).map(String::as_str) == Some("run") => {
+                    let dash = w.iter().position(|x| x == "--").unwrap();
+                    w[dash + 1..].to_vec()
+                }
+                _ => continue,
+            };
+            // The headline job makes millions of mazes; CI runs it as written.
+            let args: Vec<String> = args
+                .iter()
+                .map(|a| {
+                    if a == "1000000" {
+                        "500".to_string()
+                    } else {
+                        a.clone()
+                    }
+                })
+                .collect();
+            let out = common::batchgen()
+                .args(&args)
+                .current_dir(d.path())
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "README command failed: {line}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            ran += 1;
+        }
+    }
+    assert!(ran >= 5, "found only {ran} commands");
+}
