@@ -18,6 +18,7 @@ pub mod generate;
 pub mod grid;
 pub mod metrics;
 pub mod rng;
+pub mod uniformity;
 
 pub use generate::Algorithm;
 pub use grid::Maze;
