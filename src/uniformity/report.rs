@@ -1,1 +1,942 @@
-//! stub
+//! The whole study for one grid size: plan (with time estimates, refusing what would run for
+//! hours unless forced), run, and render as a human table or JSON.
+
+use super::enumerate::{self, ExactDistribution, NotEnumerable};
+use super::json::Value;
+use super::kirchhoff;
+use super::kruskal_orders::{self, OrderCounts};
+use super::sample::{self, ChiSquare, SampleCounts};
+use super::wall_bias;
+use super::{interior_walls, tree_code, Wall};
+use crate::generate::{Algorithm, Scratch};
+use crate::grid::Maze;
+use crate::rng::{maze_seed, Rng};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
+use std::fmt::Write as _;
+use std::time::Instant;
+
+/// Estimated seconds above which an exhaustive part (all Kruskal orders, a choice-tree walk)
+/// is skipped with a note unless forced.
+pub const EXHAUSTIVE_BUDGET_SECONDS: f64 = 600.0;
+/// Estimated seconds of sampling above which the whole request is refused unless forced.
+pub const SAMPLING_BUDGET_SECONDS: f64 = 1800.0;
+/// A chi-square over trees is reported only when every tree is expected at least this often.
+pub const MIN_EXPECTED_PER_TREE: u64 = 5;
+/// Significance level of the verdicts.
+pub const ALPHA: f64 = 0.001;
+
+/// What to study.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Grid width in cells.
+    pub width: u32,
+    /// Grid height in cells.
+    pub height: u32,
+    /// Generators, in canonical order.
+    pub algos: Vec<Algorithm>,
+    /// Mazes sampled per generator (0: no sampling).
+    pub samples: u64,
+    /// Master seed of the sampling (as the batch's `--seed`).
+    pub seed: u64,
+    /// Run exhaustive parts and long sampling even when estimated to take too long.
+    pub force: bool,
+}
+
+/// The request would run too long; nothing was done.
+#[derive(Debug, thiserror::Error)]
+#[error("{what}: estimated {} on this machine; {hint}", human_duration(*.seconds))]
+pub struct Refused {
+    /// What would take too long.
+    pub what: String,
+    /// The estimate in seconds.
+    pub seconds: f64,
+    /// How to proceed anyway.
+    pub hint: String,
+}
+
+/// A part of the study that ran, or why it did not.
+#[derive(Clone, Debug)]
+pub enum Part<T> {
+    /// It ran; wall-clock seconds.
+    Done(T, f64),
+    /// It did not run, for this reason.
+    Skipped(String),
+}
+
+/// Exact per-wall probabilities under the uniform distribution.
+#[derive(Clone, Debug)]
+pub enum UniformWalls {
+    /// Exact rationals.
+    Exact(Vec<BigRational>),
+    /// Floating point (grid too large for exact arithmetic).
+    Float(Vec<f64>),
+    /// Not computed (grid too large), with the reason.
+    Unavailable(String),
+}
+
+impl UniformWalls {
+    /// The probabilities as floats, when available.
+    pub fn as_f64(&self) -> Option<Vec<f64>> {
+        match self {
+            UniformWalls::Exact(v) => {
+                Some(v.iter().map(|p| p.to_f64().unwrap_or(f64::NAN)).collect())
+            }
+            UniformWalls::Float(v) => Some(v.clone()),
+            UniformWalls::Unavailable(_) => None,
+        }
+    }
+}
+
+/// Sampling results of one generator.
+#[derive(Clone, Debug)]
+pub struct Sampled {
+    /// The counts.
+    pub counts: SampleCounts,
+    /// The chi-square test over trees, when meaningful.
+    pub chi: Option<ChiSquare>,
+}
+
+/// Everything about one generator.
+#[derive(Clone, Debug)]
+pub struct AlgoReport {
+    /// The generator.
+    pub algo: Algorithm,
+    /// Its exact distribution over trees, or why it is not available.
+    pub exact: Part<ExactDistribution>,
+    /// Its sampled distribution (absent when `--samples 0`).
+    pub sample: Option<Sampled>,
+}
+
+/// The full study of one grid size.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The options it ran with.
+    pub options: Options,
+    /// Interior walls, in Kruskal's order.
+    pub walls: Vec<Wall>,
+    /// τ exactly, when the grid is small enough.
+    pub tau: Option<BigInt>,
+    /// log10 τ (always).
+    pub log10_tau: f64,
+    /// Per-wall open probability under the uniform distribution.
+    pub uniform_walls: UniformWalls,
+    /// Kruskal over every wall order (absent when Kruskal was not asked for).
+    pub orders: Option<Part<OrderCounts>>,
+    /// One entry per generator.
+    pub algos: Vec<AlgoReport>,
+    /// Remarks on what was skipped and why.
+    pub notes: Vec<String>,
+    /// Total wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// `"1.2 s"`, `"3.4 min"`, `"5.6 h"`, `"7.8 days"`, `"9.0e3 years"`.
+pub fn human_duration(s: f64) -> String {
+    if !s.is_finite() {
+        "forever".into()
+    } else if s < 60.0 {
+        format!("{s:.1} s")
+    } else if s < 3600.0 {
+        format!("{:.1} min", s / 60.0)
+    } else if s < 86400.0 * 2.0 {
+        format!("{:.1} h", s / 3600.0)
+    } else if s < 86400.0 * 365.0 {
+        format!("{:.1} days", s / 86400.0)
+    } else {
+        format!("{:.1e} years", s / 86400.0 / 365.25)
+    }
+}
+
+/// `5040` → `"5,040"`.
+pub fn group<T: ToString>(n: T) -> String {
+    let s = n.to_string();
+    let (sign, digits) = s.strip_prefix('-').map_or(("", s.as_str()), |d| ("-", d));
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    format!("{sign}{out}")
+}
+
+fn ratio_str(r: &BigRational) -> String {
+    if r.denom().is_one() {
+        r.numer().to_string()
+    } else {
+        format!("{}/{}", r.numer(), r.denom())
+    }
+}
+
+fn threads() -> usize {
+    rayon::current_num_threads().max(1)
+}
+
+/// Seconds per maze of `algo` at this size, single thread (a short timing run).
+fn seconds_per_maze(algo: &Algorithm, width: u32, height: u32) -> f64 {
+    let cells = (width as u64 * height as u64).max(1);
+    let runs = (2_000_000 / cells).clamp(5, 2000);
+    let mut maze = Maze::new(width, height);
+    let mut scratch = Scratch::new();
+    let t = Instant::now();
+    for i in 0..runs {
+        let mut rng = Rng::from_maze_seed(maze_seed(0, &algo.name(), width, height, i));
+        algo.generate(&mut maze, &mut scratch, &mut rng);
+    }
+    // Counting per tree and per wall costs about as much again on small grids.
+    t.elapsed().as_secs_f64() / runs as f64 * 1.5 + 1e-7
+}
+
+/// Plan and run the study, printing one-line progress messages through `progress`. Refuses
+/// up front (before any long work) when sampling would exceed [`SAMPLING_BUDGET_SECONDS`].
+pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Refused> {
+    let t0 = Instant::now();
+    let (w, h) = (opts.width, opts.height);
+    let cells = w as u64 * h as u64;
+    let walls = interior_walls(w, h);
+    let mut notes = Vec::new();
+
+    // Plan the sampling first: it is the part whose size the user chose.
+    if opts.samples > 0 {
+        let est: f64 = opts
+            .algos
+            .iter()
+            .map(|a| seconds_per_maze(a, w, h) * opts.samples as f64 / threads() as f64)
+            .sum();
+        if est > SAMPLING_BUDGET_SECONDS && !opts.force {
+            return Err(Refused {
+                what: format!(
+                    "sampling {} mazes of {w}x{h} for each of {} generator(s)",
+                    group(opts.samples),
+                    opts.algos.len()
+                ),
+                seconds: est,
+                hint: "lower --samples, choose fewer generators with --algo, or pass --force"
+                    .into(),
+            });
+        }
+    }
+
+    let log10_tau = kirchhoff::log10_spanning_trees(w, h);
+    let tau = (cells <= 400).then(|| kirchhoff::spanning_trees(w, h));
+    if tau.is_none() {
+        notes.push(format!(
+            "τ ≈ 10^{log10_tau:.2} from the eigenvalue product (exact determinant only up to 400 cells)"
+        ));
+    }
+    let tau_u64 = tau.as_ref().and_then(|t| t.to_u64());
+
+    let uniform_walls = if cells <= wall_bias::EXACT_WALL_MAX_CELLS {
+        UniformWalls::Exact(wall_bias::uniform_open_exact(w, h))
+    } else if cells <= wall_bias::FLOAT_WALL_MAX_CELLS {
+        UniformWalls::Float(wall_bias::uniform_open_f64(w, h))
+    } else {
+        UniformWalls::Unavailable(format!(
+            "per-wall uniform probabilities are computed only up to {} cells",
+            wall_bias::FLOAT_WALL_MAX_CELLS
+        ))
+    };
+
+    // Kruskal over every order.
+    let orders = opts.algos.contains(&Algorithm::Kruskal).then(|| {
+        let e = walls.len();
+        let feasible = e <= kruskal_orders::MAX_WALLS && cells <= 32;
+        let est = if e <= 32 && cells <= 32 {
+            kruskal_orders::estimate_seconds(w, h, threads())
+        } else {
+            f64::INFINITY
+        };
+        if !feasible {
+            Part::Skipped(format!(
+                "{e}! ≈ 10^{:.1} wall orders: estimated {}; exhaustive orders only up to {} walls",
+                (1..=e).map(|k| (k as f64).log10()).sum::<f64>(),
+                human_duration(est),
+                kruskal_orders::MAX_WALLS
+            ))
+        } else if est > EXHAUSTIVE_BUDGET_SECONDS && !opts.force {
+            Part::Skipped(format!(
+                "{e}! wall orders: estimated {} (over the {} budget; --force runs it)",
+                human_duration(est),
+                human_duration(EXHAUSTIVE_BUDGET_SECONDS)
+            ))
+        } else {
+            progress(&format!(
+                "kruskal: running all {} wall orders (estimated {})",
+                group(kruskal_orders::factorial(e)),
+                human_duration(est)
+            ));
+            let t = Instant::now();
+            let r = kruskal_orders::count_all_orders(w, h);
+            Part::Done(r, t.elapsed().as_secs_f64())
+        }
+    });
+
+    let track_trees =
+        matches!(tau_u64, Some(t) if t.saturating_mul(MIN_EXPECTED_PER_TREE) <= opts.samples);
+    if opts.samples > 0 && !track_trees {
+        notes.push(format!(
+            "τ ≈ 10^{log10_tau:.1} trees but only {} samples: a chi-square over trees needs about {} samples per tree, so it is meaningless here; per-wall bias is reported instead",
+            group(opts.samples),
+            MIN_EXPECTED_PER_TREE
+        ));
+    }
+
+    let mut algos = Vec::new();
+    for algo in &opts.algos {
+        let name = algo.name();
+        let exact = match enumerate::estimate(algo, w, h, 2000) {
+            Err(e) => Part::Skipped(format!("not enumerable: {e}")),
+            Ok(est) => {
+                let secs = est.seconds(threads());
+                if secs > EXHAUSTIVE_BUDGET_SECONDS && !opts.force {
+                    Part::Skipped(
+                        NotEnumerable::TooLarge {
+                            leaves: est.leaves,
+                            seconds: secs,
+                            budget: EXHAUSTIVE_BUDGET_SECONDS,
+                        }
+                        .to_string(),
+                    )
+                } else {
+                    if secs > 1.0 {
+                        progress(&format!(
+                            "{name}: walking about {:.3e} branches of its random choices (estimated {})",
+                            est.leaves,
+                            human_duration(secs)
+                        ));
+                    }
+                    let t = Instant::now();
+                    match enumerate::exact_distribution(algo, w, h) {
+                        Ok(d) => Part::Done(d, t.elapsed().as_secs_f64()),
+                        Err(e) => Part::Skipped(format!("not enumerable: {e}")),
+                    }
+                }
+            }
+        };
+        let sample = (opts.samples > 0).then(|| {
+            progress(&format!("{name}: sampling {} mazes", group(opts.samples)));
+            let counts = sample::sample(algo, w, h, opts.samples, opts.seed, track_trees);
+            let chi = match (&counts.trees, tau_u64) {
+                (Some(t), Some(tau)) => {
+                    let c: Vec<u64> = t.iter().map(|x| x.1).collect();
+                    Some(sample::chi_square(&c, tau))
+                }
+                _ => None,
+            };
+            Sampled { counts, chi }
+        });
+        algos.push(AlgoReport {
+            algo: *algo,
+            exact,
+            sample,
+        });
+    }
+    Ok(Report {
+        options: opts.clone(),
+        walls,
+        tau,
+        log10_tau,
+        uniform_walls,
+        orders,
+        algos,
+        notes,
+        seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
+fn p_str(p: f64) -> String {
+    if p == 0.0 {
+        "< 1e-300".into()
+    } else if p >= 0.001 {
+        format!("{p:.4}")
+    } else {
+        format!("{p:.2e}")
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+impl Report {
+    fn tau_big(&self) -> Option<&BigInt> {
+        self.tau.as_ref()
+    }
+
+    /// Kruskal's exact distribution from the orders, as probabilities `count / E!`.
+    pub fn orders_distribution(&self) -> Option<ExactDistribution> {
+        match &self.orders {
+            Some(Part::Done(o, _)) => {
+                let total = BigInt::from(o.orders.clone());
+                Some(ExactDistribution {
+                    trees: o
+                        .trees
+                        .iter()
+                        .map(|(k, c)| {
+                            (k.clone(), BigRational::new(BigInt::from(*c), total.clone()))
+                        })
+                        .collect(),
+                    leaves: 0,
+                    max_depth: o.walls,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The wall whose Kruskal open-probability (over all orders) deviates most from uniform:
+    /// `(index, open orders)`.
+    fn most_biased_wall_in_orders(&self) -> Option<(usize, u64)> {
+        let (Some(Part::Done(o, _)), UniformWalls::Exact(u)) = (&self.orders, &self.uniform_walls)
+        else {
+            return None;
+        };
+        let open = o.open_orders(&self.walls);
+        let total = o.orders.to_f64()?;
+        (0..open.len())
+            .max_by(|&a, &b| {
+                let da = (open[a] as f64 / total - u[a].to_f64().unwrap_or(0.0)).abs();
+                let db = (open[b] as f64 / total - u[b].to_f64().unwrap_or(0.0)).abs();
+                da.total_cmp(&db)
+            })
+            .map(|i| (i, open[i]))
+    }
+
+    /// The human-readable report.
+    pub fn table(&self) -> String {
+        let o = &self.options;
+        let (w, h) = (o.width, o.height);
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "Uniformity of maze generators on a {w}x{h} grid ({} cells, {} interior walls)",
+            w * h,
+            self.walls.len()
+        );
+        match self.tau_big() {
+            Some(t) => {
+                let _ = writeln!(
+                    s,
+                    "Spanning trees: τ = {} (matrix-tree theorem, exact)",
+                    group(t)
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "Spanning trees: τ ≈ 10^{:.2} (eigenvalue product)",
+                    self.log10_tau
+                );
+            }
+        }
+
+        // Kruskal over all orders.
+        if let Some(part) = &self.orders {
+            let _ = writeln!(s);
+            match part {
+                Part::Done(r, secs) => {
+                    let _ = writeln!(
+                        s,
+                        "Kruskal over all {}! = {} wall orders ({:.2} s):",
+                        r.walls,
+                        group(&r.orders),
+                        secs
+                    );
+                    let hist = r.histogram();
+                    let parts: Vec<String> = hist
+                        .iter()
+                        .rev()
+                        .map(|(c, n)| format!("{n} produced by {} orders each", group(c)))
+                        .collect();
+                    let _ = writeln!(s, "  {} trees: {}", r.trees.len(), parts.join(", "));
+                    if let Some(t) = self.tau_big() {
+                        let uni = BigRational::new(BigInt::from(r.orders.clone()), t.clone());
+                        let _ = writeln!(
+                            s,
+                            "  uniform would be {} orders per tree{}",
+                            if uni.denom().is_one() {
+                                group(uni.numer())
+                            } else {
+                                format!("{:.1}", uni.to_f64().unwrap_or(0.0))
+                            },
+                            if hist.len() > 1 {
+                                ": Kruskal is NOT uniform"
+                            } else {
+                                ""
+                            }
+                        );
+                    }
+                    if let (Some((i, open)), UniformWalls::Exact(u), Some(t)) = (
+                        self.most_biased_wall_in_orders(),
+                        &self.uniform_walls,
+                        self.tau_big(),
+                    ) {
+                        let total = r.orders.to_f64().unwrap_or(1.0);
+                        let trees_with = &u[i] * BigRational::from_integer(t.clone());
+                        let _ = writeln!(
+                            s,
+                            "  most biased wall {}: open in {} of {} orders ({}) vs {} of {} trees ({}) under uniform",
+                            self.walls[i].label(w),
+                            group(open),
+                            group(&r.orders),
+                            pct(open as f64 / total),
+                            ratio_str(&trees_with),
+                            group(t),
+                            pct(u[i].to_f64().unwrap_or(0.0)),
+                        );
+                    }
+                }
+                Part::Skipped(why) => {
+                    let _ = writeln!(s, "Kruskal over all wall orders: skipped ({why})");
+                }
+            }
+        }
+
+        // Exact distributions.
+        let _ = writeln!(s);
+        let _ = writeln!(s, "Exact distributions (every branch of each generator's random choices, run through the generator code):");
+        let nw = self
+            .algos
+            .iter()
+            .map(|a| a.algo.name().len())
+            .max()
+            .unwrap_or(4)
+            .max(9);
+        let _ = writeln!(
+            s,
+            "  {:nw$}  {:>12}  {:>8}  {:>8}  {:>8}  {:>8}  {:>22}  verdict",
+            "generator", "runs", "trees", "never", "min p·τ", "max p·τ", "TV from uniform"
+        );
+        let orders_dist = self.orders_distribution();
+        for a in &self.algos {
+            let name = a.algo.name();
+            match (&a.exact, self.tau_big()) {
+                (Part::Done(d, _), Some(t)) => {
+                    let tf = t.to_f64().unwrap_or(f64::NAN);
+                    let ps: Vec<f64> = d
+                        .trees
+                        .iter()
+                        .map(|x| x.1.to_f64().unwrap_or(0.0) * tf)
+                        .collect();
+                    let never = d.never_produced(t);
+                    let minp = if never.is_zero() {
+                        ps.iter().cloned().fold(f64::INFINITY, f64::min)
+                    } else {
+                        0.0
+                    };
+                    let maxp = ps.iter().cloned().fold(0.0, f64::max);
+                    let tv = d.tv_from_uniform(t);
+                    let tvs = if tv.is_zero() {
+                        "0".to_string()
+                    } else {
+                        let r = ratio_str(&tv);
+                        if r.len() <= 12 {
+                            format!("{r} ≈ {:.4}", tv.to_f64().unwrap_or(0.0))
+                        } else {
+                            format!("{:.6}", tv.to_f64().unwrap_or(0.0))
+                        }
+                    };
+                    let mut verdict = if tv.is_zero() {
+                        "uniform (exact)".to_string()
+                    } else {
+                        "biased".to_string()
+                    };
+                    if d.total() != BigRational::one() {
+                        verdict.push_str(" [probabilities do not sum to 1!]");
+                    }
+                    if a.algo == Algorithm::Kruskal {
+                        if let Some(od) = &orders_dist {
+                            verdict.push_str(if od.trees == d.trees {
+                                "; = all orders ✓"
+                            } else {
+                                "; DIFFERS from all orders ✗"
+                            });
+                        }
+                    }
+                    let _ = writeln!(
+                        s,
+                        "  {name:nw$}  {:>12}  {:>8}  {:>8}  {:>8.3}  {:>8.3}  {tvs:>22}  {verdict}",
+                        group(d.leaves),
+                        group(d.trees.len()),
+                        group(&never),
+                        minp,
+                        maxp
+                    );
+                }
+                (Part::Done(..), None) => {
+                    let _ = writeln!(s, "  {name:nw$}  (τ not known exactly)");
+                }
+                (Part::Skipped(why), _) => {
+                    let _ = writeln!(s, "  {name:nw$}  {why}");
+                }
+            }
+        }
+
+        // Sampling.
+        if o.samples > 0 {
+            let _ = writeln!(s);
+            let _ = writeln!(
+                s,
+                "Sampling: {} mazes per generator, seed {} (maze i is the batch's maze i), chi-square vs uniform at α = {ALPHA}:",
+                group(o.samples),
+                o.seed
+            );
+            let _ = writeln!(
+                s,
+                "  {:nw$}  {:>8}  {:>8}  {:>12}  {:>6}  {:>9}  {:>7}  {:>8}  verdict",
+                "generator", "seen", "never", "chi-square", "df", "p-value", "TV", "time"
+            );
+            for a in &self.algos {
+                let Some(sm) = &a.sample else { continue };
+                let name = a.algo.name();
+                let c = &sm.counts;
+                match &sm.chi {
+                    Some(chi) => {
+                        let verdict = if chi.p_value < ALPHA {
+                            "NOT uniform"
+                        } else {
+                            "consistent with uniform"
+                        };
+                        let _ = writeln!(
+                            s,
+                            "  {name:nw$}  {:>8}  {:>8}  {:>12.1}  {:>6}  {:>9}  {:>7.4}  {:>7.2}s  {verdict}",
+                            group(c.trees.as_ref().map_or(0, |t| t.len())),
+                            group(chi.unseen),
+                            chi.statistic,
+                            chi.df,
+                            p_str(chi.p_value),
+                            chi.tv,
+                            c.seconds
+                        );
+                    }
+                    None => {
+                        let _ = writeln!(
+                            s,
+                            "  {name:nw$}  (no test over trees: see note)  {:>7.2}s",
+                            c.seconds
+                        );
+                    }
+                }
+                if c.imperfect > 0 {
+                    let _ = writeln!(
+                        s,
+                        "  {name:nw$}  WARNING: {} mazes were not perfect",
+                        c.imperfect
+                    );
+                }
+            }
+        }
+
+        // Per-wall bias.
+        if let Some(u) = self.uniform_walls.as_f64() {
+            let _ = writeln!(s);
+            let exact = matches!(self.uniform_walls, UniformWalls::Exact(_));
+            let _ = writeln!(
+                s,
+                "Per-wall open frequency (uniform = {} effective resistance; sums to W·H−1 = {}):",
+                if exact { "exact" } else { "floating-point" },
+                w * h - 1
+            );
+            let sampled: Vec<&AlgoReport> =
+                self.algos.iter().filter(|a| a.sample.is_some()).collect();
+            let order_open = match &self.orders {
+                Some(Part::Done(r, _)) => {
+                    Some((r.open_orders(&self.walls), r.orders.to_f64().unwrap_or(1.0)))
+                }
+                _ => None,
+            };
+            let mut rows: Vec<usize> = (0..self.walls.len()).collect();
+            let limit = 24;
+            if rows.len() > limit {
+                // Keep the walls where some generator deviates most (in standard errors).
+                let n = o.samples.max(1) as f64;
+                let score = |i: usize| -> f64 {
+                    sampled
+                        .iter()
+                        .map(|a| {
+                            let f = a
+                                .sample
+                                .as_ref()
+                                .map_or(0.0, |sm| sm.counts.wall_open[i] as f64 / n);
+                            let se = (u[i] * (1.0 - u[i]) / n).sqrt().max(1e-12);
+                            ((f - u[i]) / se).abs()
+                        })
+                        .fold(0.0, f64::max)
+                };
+                rows.sort_by(|&a, &b| score(b).total_cmp(&score(a)));
+                rows.truncate(limit);
+                let _ = writeln!(s, "  ({limit} of {} walls shown: those with the largest deviations; --format json lists all)", self.walls.len());
+            }
+            let mut head = format!("  {:8}  {:>22}", "wall", "uniform");
+            if order_open.is_some() {
+                let _ = write!(head, "  {:>14}", "kruskal orders");
+            }
+            for a in &sampled {
+                let _ = write!(
+                    head,
+                    "  {:>w$}",
+                    a.algo.name(),
+                    w = a.algo.name().len().max(7)
+                );
+            }
+            let _ = writeln!(s, "{head}");
+            for i in rows {
+                let uni = match &self.uniform_walls {
+                    UniformWalls::Exact(v) => {
+                        let r = ratio_str(&v[i]);
+                        if r.len() <= 12 {
+                            format!("{r} = {:.4}", u[i])
+                        } else {
+                            format!("{:.6}", u[i])
+                        }
+                    }
+                    _ => format!("{:.6}", u[i]),
+                };
+                let mut line = format!("  {:8}  {uni:>22}", self.walls[i].label(w));
+                if let Some((oo, total)) = &order_open {
+                    let _ = write!(line, "  {:>14.4}", oo[i] as f64 / total);
+                }
+                for a in &sampled {
+                    let f = a
+                        .sample
+                        .as_ref()
+                        .map_or(0.0, |sm| sm.counts.wall_open[i] as f64 / o.samples as f64);
+                    let _ = write!(line, "  {:>w$.4}", f, w = a.algo.name().len().max(7));
+                }
+                let _ = writeln!(s, "{line}");
+            }
+        } else if let UniformWalls::Unavailable(why) = &self.uniform_walls {
+            let _ = writeln!(s);
+            let _ = writeln!(s, "Per-wall bias: {why}");
+        }
+
+        for n in &self.notes {
+            let _ = writeln!(s, "\nNote: {n}");
+        }
+        let _ = writeln!(
+            s,
+            "\nTotal time {:.1} s on {} threads.",
+            self.seconds,
+            threads()
+        );
+        s
+    }
+
+    /// The machine-readable report.
+    pub fn to_json(&self) -> Value {
+        let o = &self.options;
+        let (w, h) = (o.width, o.height);
+        let uf = self.uniform_walls.as_f64();
+        let walls: Vec<Value> = self
+            .walls
+            .iter()
+            .enumerate()
+            .map(|(i, wall)| {
+                let mut v = vec![
+                    ("wall", Value::str(wall.label(w))),
+                    ("a", Value::Int(wall.a as i128)),
+                    ("b", Value::Int(wall.b as i128)),
+                    ("bit", Value::Int(wall.bit as i128)),
+                ];
+                if let UniformWalls::Exact(e) = &self.uniform_walls {
+                    v.push(("uniform_open", Value::str(ratio_str(&e[i]))));
+                }
+                if let Some(f) = &uf {
+                    v.push(("uniform_open_f64", Value::Float(f[i])));
+                }
+                Value::obj(v)
+            })
+            .collect();
+        let orders = match &self.orders {
+            None => Value::Null,
+            Some(Part::Skipped(why)) => Value::obj([
+                ("status", Value::str("skipped")),
+                ("reason", Value::str(why.clone())),
+            ]),
+            Some(Part::Done(r, secs)) => Value::obj([
+                ("status", Value::str("done")),
+                ("walls", Value::Int(r.walls as i128)),
+                ("orders", Value::str(r.orders.to_string())),
+                ("seconds", Value::Float(*secs)),
+                ("trees", Value::Int(r.trees.len() as i128)),
+                (
+                    "histogram",
+                    Value::Arr(
+                        r.histogram()
+                            .into_iter()
+                            .map(|(c, n)| {
+                                Value::obj([
+                                    ("orders", Value::Int(c as i128)),
+                                    ("trees", Value::Int(n as i128)),
+                                ])
+                            })
+                            .collect(),
+                    ),
+                ),
+                (
+                    "wall_open_orders",
+                    Value::Arr(
+                        r.open_orders(&self.walls)
+                            .into_iter()
+                            .map(|x| Value::Int(x as i128))
+                            .collect(),
+                    ),
+                ),
+                (
+                    "tree_orders",
+                    Value::Arr(
+                        r.trees
+                            .iter()
+                            .map(|(k, c)| {
+                                Value::obj([
+                                    ("tree", Value::str(tree_code(k))),
+                                    ("orders", Value::Int(*c as i128)),
+                                ])
+                            })
+                            .collect(),
+                    ),
+                ),
+            ]),
+        };
+        let gens: Vec<Value> = self
+            .algos
+            .iter()
+            .map(|a| {
+                let exact = match &a.exact {
+                    Part::Skipped(why) => Value::obj([
+                        ("status", Value::str("skipped")),
+                        ("reason", Value::str(why.clone())),
+                    ]),
+                    Part::Done(d, secs) => {
+                        let mut v = vec![
+                            ("status", Value::str("done")),
+                            ("seconds", Value::Float(*secs)),
+                            ("runs", Value::Int(d.leaves as i128)),
+                            ("max_draws", Value::Int(d.max_depth as i128)),
+                            ("trees_produced", Value::Int(d.trees.len() as i128)),
+                            ("sum", Value::str(ratio_str(&d.total()))),
+                        ];
+                        if let Some(t) = self.tau_big() {
+                            let tv = d.tv_from_uniform(t);
+                            v.push((
+                                "never_produced",
+                                Value::str(d.never_produced(t).to_string()),
+                            ));
+                            v.push(("tv_from_uniform", Value::str(ratio_str(&tv))));
+                            v.push((
+                                "tv_from_uniform_f64",
+                                Value::Float(tv.to_f64().unwrap_or(f64::NAN)),
+                            ));
+                        }
+                        v.push((
+                            "distribution",
+                            Value::Arr(
+                                d.trees
+                                    .iter()
+                                    .map(|(k, p)| {
+                                        Value::obj([
+                                            ("tree", Value::str(tree_code(k))),
+                                            ("p", Value::str(ratio_str(p))),
+                                        ])
+                                    })
+                                    .collect(),
+                            ),
+                        ));
+                        Value::obj(v)
+                    }
+                };
+                let sample = match &a.sample {
+                    None => Value::Null,
+                    Some(sm) => {
+                        let c = &sm.counts;
+                        let mut v = vec![
+                            ("samples", Value::Int(c.samples as i128)),
+                            ("seed", Value::Int(c.seed as i128)),
+                            ("seconds", Value::Float(c.seconds)),
+                            ("imperfect", Value::Int(c.imperfect as i128)),
+                        ];
+                        if let Some(chi) = &sm.chi {
+                            v.push((
+                                "trees_seen",
+                                Value::Int(c.trees.as_ref().map_or(0, |t| t.len()) as i128),
+                            ));
+                            v.push(("never_seen", Value::Int(chi.unseen as i128)));
+                            v.push(("chi_square", Value::Float(chi.statistic)));
+                            v.push(("df", Value::Float(chi.df)));
+                            v.push(("p_value", Value::Float(chi.p_value)));
+                            v.push(("uniform_at_alpha_0_001", Value::Bool(chi.p_value >= ALPHA)));
+                            v.push(("tv", Value::Float(chi.tv)));
+                        }
+                        v.push((
+                            "wall_open",
+                            Value::Arr(
+                                c.wall_open.iter().map(|&x| Value::Int(x as i128)).collect(),
+                            ),
+                        ));
+                        if let Some(t) = &c.trees {
+                            v.push((
+                                "tree_counts",
+                                Value::Arr(
+                                    t.iter()
+                                        .map(|(k, n)| {
+                                            Value::obj([
+                                                ("tree", Value::str(tree_code(k))),
+                                                ("count", Value::Int(*n as i128)),
+                                            ])
+                                        })
+                                        .collect(),
+                                ),
+                            ));
+                        }
+                        Value::obj(v)
+                    }
+                };
+                Value::obj([
+                    ("algo", Value::str(a.algo.name())),
+                    ("claims_uniform", Value::Bool(a.algo.is_uniform())),
+                    ("exact", exact),
+                    ("sample", sample),
+                ])
+            })
+            .collect();
+        Value::obj([
+            (
+                "grid",
+                Value::obj([
+                    ("width", Value::Int(w as i128)),
+                    ("height", Value::Int(h as i128)),
+                    ("cells", Value::Int((w * h) as i128)),
+                    ("interior_walls", Value::Int(self.walls.len() as i128)),
+                ]),
+            ),
+            (
+                "spanning_trees",
+                Value::obj([
+                    (
+                        "exact",
+                        self.tau_big()
+                            .map_or(Value::Null, |t| Value::str(t.to_string())),
+                    ),
+                    ("log10", Value::Float(self.log10_tau)),
+                ]),
+            ),
+            (
+                "tree_code",
+                Value::str(
+                    "hex of the maze's wall words (bit 2*cell = east wall open, 2*cell+1 = south)",
+                ),
+            ),
+            ("walls", Value::Arr(walls)),
+            ("kruskal_orders", orders),
+            ("generators", Value::Arr(gens)),
+            (
+                "notes",
+                Value::Arr(self.notes.iter().map(|n| Value::str(n.clone())).collect()),
+            ),
+            ("seconds", Value::Float(self.seconds)),
+        ])
+    }
+}
