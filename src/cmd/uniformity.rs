@@ -62,9 +62,9 @@ pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
 /// Run `batchgen uniformity`.
 pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
     let (width, height) =
-        parse_size(&args.size).map_err(|why| UsageError::flag("--size", &args.size, &why))?;
-    let algos = Algorithm::parse_list(&args.algo)
-        .map_err(|e| UsageError::flag("--algo", &args.algo, &e.to_string()))?;
+        parse_size(&args.size).map_err(|why| UsageError::flag("--size", &args.size, why))?;
+    let algos =
+        Algorithm::parse_list(&args.algo).map_err(|e| UsageError::flag("--algo", &args.algo, e))?;
     let opts = Options {
         width,
         height,

@@ -164,6 +164,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn adjugate_inverts() {
         let l = reduced_laplacian(3, 3);
         let (d, adj) = det_and_adjugate(&l);

@@ -396,12 +396,10 @@ impl Report {
         };
         let open = o.open_orders(&self.walls);
         let total = o.orders.to_f64()?;
+        let dev = |i: usize| (open[i] as f64 / total - u[i].to_f64().unwrap_or(0.0)).abs();
+        // The first wall with the largest deviation (walls tie by symmetry).
         (0..open.len())
-            .max_by(|&a, &b| {
-                let da = (open[a] as f64 / total - u[a].to_f64().unwrap_or(0.0)).abs();
-                let db = (open[b] as f64 / total - u[b].to_f64().unwrap_or(0.0)).abs();
-                da.total_cmp(&db)
-            })
+            .reduce(|best, i| if dev(i) > dev(best) + 1e-12 { i } else { best })
             .map(|i| (i, open[i]))
     }
 

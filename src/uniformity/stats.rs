@@ -112,6 +112,46 @@ pub fn chi_square_uniform(observed: &[u64], categories: u64) -> f64 {
     seen + unseen
 }
 
+/// The upper-`alpha` quantile of the chi-square distribution with `df` degrees of freedom
+/// (bisection on [`chi_square_p_value`]).
+pub fn chi_square_critical(df: f64, alpha: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0, df + 100.0 * (2.0 * df).sqrt() + 100.0);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if chi_square_p_value(mid, df) > alpha {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// Noncentrality per sample of Pearson's statistic against uniform when the true distribution
+/// over `tau` categories is `p` (categories absent from `p` have probability 0):
+/// `λ / N = τ · Σ (p_i − 1/τ)²`. With N samples the statistic is approximately noncentral
+/// chi-square with `τ − 1` degrees of freedom and noncentrality `λ = N · this`.
+pub fn noncentrality_per_sample(p: &[f64], tau: u64) -> f64 {
+    let u = 1.0 / tau as f64;
+    let t = tau as f64;
+    let seen: f64 = p.iter().map(|&x| (x - u) * (x - u)).sum();
+    let unseen = tau.saturating_sub(p.len() as u64) as f64 * u * u;
+    t * (seen + unseen)
+}
+
+/// Power of the chi-square test at level `alpha` against noncentrality `lambda` (normal
+/// approximation of the noncentral chi-square: mean `df + λ`, variance `2(df + 2λ)`).
+pub fn chi_square_power(df: f64, lambda: f64, alpha: f64) -> f64 {
+    let c = chi_square_critical(df, alpha);
+    let z = (df + lambda - c) / (2.0 * (df + 2.0 * lambda)).sqrt();
+    // Φ(z) = 1 − Q(1/2, z²/2)/2 for z ≥ 0.
+    if z >= 0.0 {
+        1.0 - 0.5 * gamma_q(0.5, z * z / 2.0)
+    } else {
+        0.5 * gamma_q(0.5, z * z / 2.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,6 +206,18 @@ mod tests {
         }
         assert_eq!(chi_square_p_value(0.0, 5.0), 1.0);
         assert!(close(gamma_p(3.0, 2.0) + gamma_q(3.0, 2.0), 1.0, 1e-15));
+    }
+
+    #[test]
+    fn critical_values_and_power() {
+        assert!((chi_square_critical(1.0, 0.05) - 3.841_458_820_694_124).abs() < 1e-9);
+        assert!((chi_square_critical(14.0, 0.001) - 36.123_273_680_398_13).abs() < 1e-8);
+        // No effect: power = alpha (up to the normal approximation); huge effect: power 1.
+        assert!(chi_square_power(191.0, 2000.0, 0.001) > 0.999_999);
+        assert!(chi_square_power(191.0, 0.0, 0.001) < 0.01);
+        // A distribution with half the categories empty: λ/N = τ · τ/2 · (1/τ)² · 2 = 1.
+        let p = vec![0.25; 4];
+        assert!((noncentrality_per_sample(&p, 8) - 1.0).abs() < 1e-12);
     }
 
     #[test]
