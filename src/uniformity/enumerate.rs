@@ -42,7 +42,7 @@ pub enum NotEnumerable {
         cap: usize,
     },
     /// The tree is finite but too large for the time budget.
-    #[error("about {leaves:.3e} branches, estimated {seconds:.0} s on this machine (over the {budget:.0} s budget; --force runs it)")]
+    #[error("{}, estimated {} on this machine (over the {} budget; --force runs it)", branches(*.leaves), super::human_duration(*.seconds), super::human_duration(*.budget))]
     TooLarge {
         /// Estimated number of leaves.
         leaves: f64,
@@ -51,9 +51,28 @@ pub enum NotEnumerable {
         /// The budget in seconds.
         budget: f64,
     },
+    /// Replaying the same draws did not reproduce the same requests: the generator depends on
+    /// something besides its draws (e.g. stale scratch state), which is a generator bug.
+    #[error("replaying draw {draw} asked for {got} outcomes where the recorded run had {recorded}: the generator is not a function of its draws")]
+    Nondeterministic {
+        /// Index of the draw.
+        draw: usize,
+        /// Arity recorded on the first run.
+        recorded: u32,
+        /// Arity asked for on the replay.
+        got: u32,
+    },
     /// A path's probability denominator does not fit in 128 bits.
     #[error("a branch probability's denominator overflows 128 bits")]
     DenominatorOverflow,
+}
+
+fn branches(leaves: f64) -> String {
+    if leaves.is_finite() {
+        format!("about {leaves:.3e} branches")
+    } else {
+        "more than 10^308 branches".into()
+    }
 }
 
 /// A random source that enumerates every outcome of every draw (see the module docs).
@@ -86,11 +105,14 @@ impl EnumSource {
         }
         if self.pos < self.path.len() {
             let (c, a) = self.path[self.pos];
-            assert_eq!(
-                a, arity,
-                "generator is not deterministic given its draws (draw {})",
-                self.pos
-            );
+            if a != arity {
+                self.abort = Some(NotEnumerable::Nondeterministic {
+                    draw: self.pos,
+                    recorded: a,
+                    got: arity,
+                });
+                return self.fallback.below(arity);
+            }
             self.pos += 1;
             return c;
         }

@@ -95,6 +95,23 @@ pub fn tree_code(words: &[u64]) -> String {
     s
 }
 
+/// `"1.2 s"`, `"3.4 min"`, `"5.6 h"`, `"7.8 days"`, `"9.0e3 years"`.
+pub fn human_duration(s: f64) -> String {
+    if !s.is_finite() {
+        "forever".into()
+    } else if s < 60.0 {
+        format!("{s:.1} s")
+    } else if s < 3600.0 {
+        format!("{:.1} min", s / 60.0)
+    } else if s < 86400.0 * 2.0 {
+        format!("{:.1} h", s / 3600.0)
+    } else if s < 86400.0 * 365.0 {
+        format!("{:.1} days", s / 86400.0)
+    } else {
+        format!("{:.1e} years", s / 86400.0 / 365.25)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,15 +2,14 @@
 //! hours unless forced), run, and render as a human table or JSON.
 
 use super::enumerate::{self, ExactDistribution, NotEnumerable};
+pub use super::human_duration;
 use super::json::Value;
 use super::kirchhoff;
 use super::kruskal_orders::{self, OrderCounts};
 use super::sample::{self, ChiSquare, SampleCounts};
 use super::wall_bias;
 use super::{interior_walls, tree_code, Wall};
-use crate::generate::{Algorithm, Scratch};
-use crate::grid::Maze;
-use crate::rng::{maze_seed, Rng};
+use crate::generate::Algorithm;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
@@ -132,23 +131,6 @@ pub struct Report {
     pub seconds: f64,
 }
 
-/// `"1.2 s"`, `"3.4 min"`, `"5.6 h"`, `"7.8 days"`, `"9.0e3 years"`.
-pub fn human_duration(s: f64) -> String {
-    if !s.is_finite() {
-        "forever".into()
-    } else if s < 60.0 {
-        format!("{s:.1} s")
-    } else if s < 3600.0 {
-        format!("{:.1} min", s / 60.0)
-    } else if s < 86400.0 * 2.0 {
-        format!("{:.1} h", s / 3600.0)
-    } else if s < 86400.0 * 365.0 {
-        format!("{:.1} days", s / 86400.0)
-    } else {
-        format!("{:.1e} years", s / 86400.0 / 365.25)
-    }
-}
-
 /// `5040` → `"5,040"`.
 pub fn group<T: ToString>(n: T) -> String {
     let s = n.to_string();
@@ -175,21 +157,6 @@ fn threads() -> usize {
     rayon::current_num_threads().max(1)
 }
 
-/// Seconds per maze of `algo` at this size, single thread (a short timing run).
-fn seconds_per_maze(algo: &Algorithm, width: u32, height: u32) -> f64 {
-    let cells = (width as u64 * height as u64).max(1);
-    let runs = (2_000_000 / cells).clamp(5, 2000);
-    let mut maze = Maze::new(width, height);
-    let mut scratch = Scratch::new();
-    let t = Instant::now();
-    for i in 0..runs {
-        let mut rng = Rng::from_maze_seed(maze_seed(0, &algo.name(), width, height, i));
-        algo.generate(&mut maze, &mut scratch, &mut rng);
-    }
-    // Counting per tree and per wall costs about as much again on small grids.
-    t.elapsed().as_secs_f64() / runs as f64 * 1.5 + 1e-7
-}
-
 /// Plan and run the study, printing one-line progress messages through `progress`. Refuses
 /// up front (before any long work) when sampling would exceed [`SAMPLING_BUDGET_SECONDS`].
 pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Refused> {
@@ -199,12 +166,34 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
     let walls = interior_walls(w, h);
     let mut notes = Vec::new();
 
-    // Plan the sampling first: it is the part whose size the user chose.
+    let log10_tau = kirchhoff::log10_spanning_trees(w, h);
+    let tau = (cells <= 400).then(|| kirchhoff::spanning_trees(w, h));
+    if tau.is_none() {
+        notes.push(format!(
+            "τ ≈ 10^{log10_tau:.2} from the eigenvalue product (exact determinant only up to 400 cells)"
+        ));
+    }
+    let tau_u64 = tau.as_ref().and_then(|t| t.to_u64());
+
+    let track_trees =
+        matches!(tau_u64, Some(t) if t.saturating_mul(MIN_EXPECTED_PER_TREE) <= opts.samples);
+    if opts.samples > 0 && !track_trees {
+        notes.push(format!(
+            "τ ≈ 10^{log10_tau:.1} trees but only {} samples: a chi-square over trees needs about {} samples per tree, so it is meaningless here; per-wall bias is reported instead",
+            group(opts.samples),
+            MIN_EXPECTED_PER_TREE
+        ));
+    }
+
+    // Plan the sampling before any long work: it is the part whose size the user chose.
     if opts.samples > 0 {
         let est: f64 = opts
             .algos
             .iter()
-            .map(|a| seconds_per_maze(a, w, h) * opts.samples as f64 / threads() as f64)
+            .map(|a| {
+                sample::seconds_per_maze(a, w, h, track_trees) * opts.samples as f64
+                    / threads() as f64
+            })
             .sum();
         if est > SAMPLING_BUDGET_SECONDS && !opts.force {
             return Err(Refused {
@@ -220,23 +209,15 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
         }
     }
 
-    let log10_tau = kirchhoff::log10_spanning_trees(w, h);
-    let tau = (cells <= 400).then(|| kirchhoff::spanning_trees(w, h));
-    if tau.is_none() {
-        notes.push(format!(
-            "τ ≈ 10^{log10_tau:.2} from the eigenvalue product (exact determinant only up to 400 cells)"
-        ));
-    }
-    let tau_u64 = tau.as_ref().and_then(|t| t.to_u64());
-
     let uniform_walls = if cells <= wall_bias::EXACT_WALL_MAX_CELLS {
         UniformWalls::Exact(wall_bias::uniform_open_exact(w, h))
-    } else if cells <= wall_bias::FLOAT_WALL_MAX_CELLS {
+    } else if wall_bias::float_work(w, h) <= wall_bias::FLOAT_WALL_MAX_WORK {
         UniformWalls::Float(wall_bias::uniform_open_f64(w, h))
     } else {
         UniformWalls::Unavailable(format!(
-            "per-wall uniform probabilities are computed only up to {} cells",
-            wall_bias::FLOAT_WALL_MAX_CELLS
+            "per-wall uniform probabilities are computed only up to about 100x100 cells \
+             ({w}x{h} needs {:.1e} floating-point steps)",
+            wall_bias::float_work(w, h)
         ))
     };
 
@@ -274,20 +255,11 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
         }
     });
 
-    let track_trees =
-        matches!(tau_u64, Some(t) if t.saturating_mul(MIN_EXPECTED_PER_TREE) <= opts.samples);
-    if opts.samples > 0 && !track_trees {
-        notes.push(format!(
-            "τ ≈ 10^{log10_tau:.1} trees but only {} samples: a chi-square over trees needs about {} samples per tree, so it is meaningless here; per-wall bias is reported instead",
-            group(opts.samples),
-            MIN_EXPECTED_PER_TREE
-        ));
-    }
-
     let mut algos = Vec::new();
     for algo in &opts.algos {
         let name = algo.name();
-        let exact = match enumerate::estimate(algo, w, h, 2000) {
+        let probes = (2_000_000 / cells.max(1)).clamp(20, 2000) as u32;
+        let exact = match enumerate::estimate(algo, w, h, probes) {
             Err(e) => Part::Skipped(format!("not enumerable: {e}")),
             Ok(est) => {
                 let secs = est.seconds(threads());
@@ -626,6 +598,52 @@ impl Report {
                     );
                 }
             }
+            if let Some(t) = self.tau.as_ref().and_then(|t| t.to_f64()) {
+                if self
+                    .algos
+                    .iter()
+                    .any(|a| a.sample.as_ref().is_some_and(|x| x.chi.is_some()))
+                {
+                    let _ = writeln!(
+                        s,
+                        "  (sampling noise alone gives a uniform sampler a TV of about {:.4} at this N)",
+                        0.5 * (2.0 * t / (std::f64::consts::PI * o.samples as f64)).sqrt()
+                    );
+                }
+            }
+            if let Some(u) = self.uniform_walls.as_f64() {
+                let _ = writeln!(s);
+                let _ = writeln!(
+                    s,
+                    "Per-wall test (each wall's open count vs its uniform probability; worst wall, Bonferroni over walls, α = {ALPHA}):"
+                );
+                let _ = writeln!(
+                    s,
+                    "  {:nw$}  {:>8}  {:>9}  {:>9}  {:>8}  {:>9}  verdict",
+                    "generator", "wall", "observed", "uniform", "z", "p-value"
+                );
+                for a in &self.algos {
+                    let Some(sm) = &a.sample else { continue };
+                    let Some(t) = wall_bias::wall_test(&sm.counts.wall_open, o.samples, &u) else {
+                        continue;
+                    };
+                    let verdict = if t.p_bonferroni < ALPHA {
+                        "NOT uniform"
+                    } else {
+                        "consistent with uniform"
+                    };
+                    let _ = writeln!(
+                        s,
+                        "  {:nw$}  {:>8}  {:>9.4}  {:>9.4}  {:>8.1}  {:>9}  {verdict}",
+                        a.algo.name(),
+                        self.walls[t.worst].label(w),
+                        t.observed,
+                        t.expected,
+                        t.z,
+                        p_str(t.p_bonferroni)
+                    );
+                }
+            }
         }
 
         // Per-wall bias.
@@ -867,6 +885,21 @@ impl Report {
                             v.push(("p_value", Value::Float(chi.p_value)));
                             v.push(("uniform_at_alpha_0_001", Value::Bool(chi.p_value >= ALPHA)));
                             v.push(("tv", Value::Float(chi.tv)));
+                        }
+                        if let Some(t) = uf
+                            .as_ref()
+                            .and_then(|u| wall_bias::wall_test(&c.wall_open, c.samples, u))
+                        {
+                            v.push((
+                                "wall_test",
+                                Value::obj([
+                                    ("worst_wall", Value::str(self.walls[t.worst].label(w))),
+                                    ("observed", Value::Float(t.observed)),
+                                    ("uniform", Value::Float(t.expected)),
+                                    ("z", Value::Float(t.z)),
+                                    ("p_bonferroni", Value::Float(t.p_bonferroni)),
+                                ]),
+                            ));
                         }
                         v.push((
                             "wall_open",

@@ -34,6 +34,63 @@ pub struct SampleCounts {
     pub seconds: f64,
 }
 
+/// Per-worker counts: trees (optional), open walls by wall bit, imperfect mazes.
+struct Tally {
+    trees: HashMap<TreeKey, u64>,
+    by_bit: Vec<u64>,
+    bad: u64,
+    need: u64,
+    track: bool,
+}
+
+impl Tally {
+    fn new(width: u32, height: u32, track: bool) -> Tally {
+        let cells = width as usize * height as usize;
+        Tally {
+            trees: HashMap::new(),
+            by_bit: vec![0; cells.div_ceil(32) * 64],
+            bad: 0,
+            need: cells as u64 - 1,
+            track,
+        }
+    }
+
+    /// Count one maze: visit only its open walls (set bits), so the cost is one increment per
+    /// passage rather than one test per wall.
+    #[inline]
+    fn add(&mut self, words: &[u64]) {
+        let mut open = 0u64;
+        for (i, &w) in words.iter().enumerate() {
+            let mut x = w;
+            open += x.count_ones() as u64;
+            while x != 0 {
+                self.by_bit[i * 64 + x.trailing_zeros() as usize] += 1;
+                x &= x - 1;
+            }
+        }
+        if open != self.need {
+            self.bad += 1;
+        }
+        if self.track {
+            if let Some(n) = self.trees.get_mut(words) {
+                *n += 1;
+            } else {
+                self.trees.insert(words.into(), 1);
+            }
+        }
+    }
+
+    fn merge(&mut self, other: Tally) {
+        for (k, n) in other.trees {
+            *self.trees.entry(k).or_insert(0) += n;
+        }
+        for (x, y) in self.by_bit.iter_mut().zip(other.by_bit) {
+            *x += y;
+        }
+        self.bad += other.bad;
+    }
+}
+
 /// Draw `samples` mazes of `algo` at `width × height` with master `seed`, exactly as the batch
 /// would (maze `i` is the batch's maze `i`). Per-tree counts are kept when `track_trees`.
 pub fn sample(
@@ -48,49 +105,27 @@ pub fn sample(
     let walls = interior_walls(width, height);
     let base = maze_seed_base(seed, &algo.name(), width, height);
     let chunks = samples.div_ceil(CHUNK);
-    let need = (width * height) as u64 - 1;
-    type Part = (HashMap<TreeKey, u64>, Vec<u64>, u64);
-    let parts: Vec<Part> = (0..chunks)
+    let parts: Vec<Tally> = (0..chunks)
         .into_par_iter()
         .map(|c| {
             let mut maze = Maze::new(width, height);
             let mut scratch = Scratch::new();
-            let mut trees: HashMap<TreeKey, u64> = HashMap::new();
-            let mut open = vec![0u64; walls.len()];
-            let mut bad = 0u64;
+            let mut tally = Tally::new(width, height, track_trees);
             for i in c * CHUNK..((c + 1) * CHUNK).min(samples) {
                 let mut rng = Rng::from_maze_seed(maze_seed_from_base(base, i));
                 algo.generate(&mut maze, &mut scratch, &mut rng);
-                let words = maze.words();
-                if maze.passages() != need {
-                    bad += 1;
-                }
-                super::wall_bias::add_open_counts(&walls, words, 1, &mut open);
-                if track_trees {
-                    if let Some(n) = trees.get_mut(words) {
-                        *n += 1;
-                    } else {
-                        trees.insert(words.into(), 1);
-                    }
-                }
+                tally.add(maze.words());
             }
-            (trees, open, bad)
+            tally
         })
         .collect();
-    let mut trees: HashMap<TreeKey, u64> = HashMap::new();
-    let mut open = vec![0u64; walls.len()];
-    let mut imperfect = 0;
-    for (t, o, b) in parts {
-        for (k, n) in t {
-            *trees.entry(k).or_insert(0) += n;
-        }
-        for (x, y) in open.iter_mut().zip(o) {
-            *x += y;
-        }
-        imperfect += b;
+    let mut total = Tally::new(width, height, track_trees);
+    for p in parts {
+        total.merge(p);
     }
+    let wall_open = walls.iter().map(|w| total.by_bit[w.bit as usize]).collect();
     let trees = track_trees.then(|| {
-        let mut v: Vec<(TreeKey, u64)> = trees.into_iter().collect();
+        let mut v: Vec<(TreeKey, u64)> = total.trees.into_iter().collect();
         v.sort_by(|a, b| a.0.cmp(&b.0));
         v
     });
@@ -98,10 +133,28 @@ pub fn sample(
         samples,
         seed,
         trees,
-        wall_open: open,
-        imperfect,
+        wall_open,
+        imperfect: total.bad,
         seconds: t.elapsed().as_secs_f64(),
     }
+}
+
+/// Measured single-thread seconds per sampled maze of `algo` at this size (generation plus
+/// counting, a short timing run), for planning.
+pub fn seconds_per_maze(algo: &Algorithm, width: u32, height: u32, track_trees: bool) -> f64 {
+    let cells = (width as u64 * height as u64).max(1);
+    let runs = (2_000_000 / cells).clamp(5, 4000);
+    let mut maze = Maze::new(width, height);
+    let mut scratch = Scratch::new();
+    let mut tally = Tally::new(width, height, track_trees);
+    let base = maze_seed_base(0xca1b, &algo.name(), width, height);
+    let t = Instant::now();
+    for i in 0..runs {
+        let mut rng = Rng::from_maze_seed(maze_seed_from_base(base, i));
+        algo.generate(&mut maze, &mut scratch, &mut rng);
+        tally.add(maze.words());
+    }
+    t.elapsed().as_secs_f64() / runs as f64
 }
 
 /// Chi-square test of sampled tree counts against uniform over `tau` trees.

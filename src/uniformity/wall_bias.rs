@@ -7,7 +7,7 @@
 //! exact integer matrix ([`super::kirchhoff::det_and_adjugate`]), so each probability is an exact
 //! rational with denominator dividing τ. They sum to `W·H − 1` (Foster's theorem: a spanning
 //! tree has that many edges). For grids too large for exact arithmetic, [`uniform_open_f64`]
-//! solves the same system in floating point.
+//! solves the same system in floating point with a banded Cholesky factor.
 
 use super::kirchhoff::{det_and_adjugate, reduced_laplacian};
 use super::{interior_walls, Wall};
@@ -17,8 +17,9 @@ use num_traits::Zero;
 
 /// Largest grid (cells) whose per-wall probabilities are computed exactly by default.
 pub const EXACT_WALL_MAX_CELLS: u64 = 144;
-/// Largest grid (cells) whose per-wall probabilities are computed in floating point.
-pub const FLOAT_WALL_MAX_CELLS: u64 = 1600;
+/// Largest [`float_work`] for which per-wall probabilities are computed in floating point
+/// (about 10 s on 2 cores; 100×100 is 1.0·10¹⁰).
+pub const FLOAT_WALL_MAX_WORK: f64 = 1.2e10;
 
 /// The exact probability that each interior wall (in [`interior_walls`] order) is open in a
 /// uniformly random spanning tree.
@@ -46,50 +47,77 @@ pub fn uniform_open_exact(width: u32, height: u32) -> Vec<BigRational> {
         .collect()
 }
 
-/// The same probabilities as [`uniform_open_exact`], by floating-point Gauss–Jordan inversion of
-/// the reduced Laplacian (for grids up to [`FLOAT_WALL_MAX_CELLS`] cells).
+/// Floating-point work of [`uniform_open_f64`] on a `width × height` grid (multiply-adds).
+pub fn float_work(width: u32, height: u32) -> f64 {
+    let n = width as f64 * height as f64;
+    let walls = (width as f64 - 1.0) * height as f64 + (height as f64 - 1.0) * width as f64;
+    n * width as f64 * width as f64 + walls * n * width as f64 / 2.0
+}
+
+/// The same probabilities as [`uniform_open_exact`] in floating point, for grids up to
+/// [`FLOAT_WALL_MAX_WORK`] of [`float_work`]: the reduced Laplacian (row-major cells) is banded
+/// with bandwidth W, so its Cholesky factor `L` (`A = L Lᵀ`) costs `n·W²`, and each wall's
+/// resistance is `‖L⁻¹(e_a − e_b)‖²`, one banded forward solve starting at cell `a` (rayon
+/// over walls).
 pub fn uniform_open_f64(width: u32, height: u32) -> Vec<f64> {
+    use rayon::prelude::*;
     let walls = interior_walls(width, height);
-    if width * height == 1 {
+    let n = (width * height) as usize;
+    if n == 1 {
         return Vec::new();
     }
-    let l = reduced_laplacian(width, height);
-    let n = l.len();
-    let mut m: Vec<Vec<f64>> = l
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let mut row: Vec<f64> = r.iter().map(|&x| x as f64).collect();
-            row.extend((0..n).map(|j| if i == j { 1.0 } else { 0.0 }));
-            row
-        })
-        .collect();
-    for k in 0..n {
-        let p = m[k][k];
-        for v in m[k].iter_mut() {
-            *v /= p;
-        }
-        let pr = m[k].clone();
-        for (i, row) in m.iter_mut().enumerate() {
-            if i != k && row[k] != 0.0 {
-                let f = row[k];
-                for (x, y) in row.iter_mut().zip(&pr) {
-                    *x -= f * y;
-                }
-            }
-        }
-    }
-    let g = n as u32;
-    let at = |i: u32, j: u32| {
-        if i == g || j == g {
-            0.0
+    let m = n - 1; // unknowns: every cell but the last (ground)
+    let bw = (width as usize).min(m - 1).max(1);
+    let stride = bw + 1;
+    // a(i, j) for j in i−bw..=i.
+    let a = |i: usize, j: usize| -> f64 {
+        if i == j {
+            let (x, y) = ((i as u32) % width, (i as u32) / width);
+            ((x > 0) as u32 + (x + 1 < width) as u32 + (y > 0) as u32 + (y + 1 < height) as u32)
+                as f64
+        } else if (i - j == 1 && !(i as u32).is_multiple_of(width)) || i - j == width as usize {
+            -1.0
         } else {
-            m[i as usize][n + j as usize]
+            0.0
         }
     };
+    let mut l = vec![0.0f64; m * stride];
+    let at = |i: usize, j: usize| i * stride + (j + bw - i);
+    for i in 0..m {
+        for j in i.saturating_sub(bw)..=i {
+            let k0 = i.saturating_sub(bw).max(j.saturating_sub(bw));
+            let mut s = a(i, j);
+            for k in k0..j {
+                s -= l[at(i, k)] * l[at(j, k)];
+            }
+            l[at(i, j)] = if i == j { s.sqrt() } else { s / l[at(j, j)] };
+        }
+    }
     walls
-        .iter()
-        .map(|w| at(w.a, w.a) + at(w.b, w.b) - 2.0 * at(w.a, w.b))
+        .par_iter()
+        .map_init(
+            || vec![0.0f64; m],
+            |y, w| {
+                let (a, b) = (w.a as usize, w.b as usize);
+                let mut r = 0.0;
+                for i in a..m {
+                    let rhs = if i == a {
+                        1.0
+                    } else if i == b {
+                        -1.0
+                    } else {
+                        0.0
+                    };
+                    let mut s = rhs;
+                    for k in i.saturating_sub(bw).max(a)..i {
+                        s -= l[at(i, k)] * y[k];
+                    }
+                    y[i] = s / l[at(i, i)];
+                    r += y[i] * y[i];
+                }
+                r
+            },
+        )
         .collect()
 }
 
@@ -101,6 +129,66 @@ pub fn add_open_counts(walls: &[Wall], words: &[u64], weight: u64, counts: &mut 
             *c += weight;
         }
     }
+}
+
+/// The per-wall test of a sample against the uniform marginals: each wall's open count is
+/// binomial(N, p) under uniformity; the wall with the largest |z| is reported with its two-sided
+/// normal p-value times the number of walls tested (Bonferroni). Unlike a chi-square over trees,
+/// this is meaningful on any grid size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WallTest {
+    /// Index (in [`interior_walls`] order) of the wall deviating most.
+    pub worst: usize,
+    /// Its observed open frequency.
+    pub observed: f64,
+    /// Its uniform probability.
+    pub expected: f64,
+    /// `(observed − expected) / sqrt(expected (1 − expected) / N)`.
+    pub z: f64,
+    /// `min(1, walls tested × P(|Z| ≥ |z|))`.
+    pub p_bonferroni: f64,
+}
+
+/// Run the per-wall test on `open` counts out of `n` mazes against `uniform` probabilities.
+/// `None` when there is no sample or no wall with `0 < p < 1`.
+pub fn wall_test(open: &[u64], n: u64, uniform: &[f64]) -> Option<WallTest> {
+    if n == 0 {
+        return None;
+    }
+    let nf = n as f64;
+    let mut best: Option<WallTest> = None;
+    let mut tested = 0usize;
+    for (i, (&o, &p)) in open.iter().zip(uniform).enumerate() {
+        let f = o as f64 / nf;
+        let var = p * (1.0 - p) / nf;
+        let z = if var > 1e-15 {
+            tested += 1;
+            (f - p) / var.sqrt()
+        } else if (f - p).abs() > 1e-12 {
+            tested += 1;
+            f64::INFINITY.copysign(f - p)
+        } else {
+            continue;
+        };
+        if best.is_none_or(|b| z.abs() > b.z.abs()) {
+            best = Some(WallTest {
+                worst: i,
+                observed: f,
+                expected: p,
+                z,
+                p_bonferroni: 0.0,
+            });
+        }
+    }
+    best.map(|mut b| {
+        let two_sided = if b.z.is_finite() {
+            super::stats::gamma_q(0.5, b.z * b.z / 2.0)
+        } else {
+            0.0
+        };
+        b.p_bonferroni = (two_sided * tested as f64).min(1.0);
+        b
+    })
 }
 
 #[cfg(test)]
@@ -125,11 +213,30 @@ mod tests {
     }
 
     #[test]
+    fn wall_test_finds_the_biased_wall() {
+        let u = [0.5, 0.5, 1.0];
+        let t = wall_test(&[5000, 5600, 10_000], 10_000, &u).unwrap();
+        assert_eq!(t.worst, 1);
+        assert!((t.z - 12.0).abs() < 1e-9);
+        assert!(t.p_bonferroni < 1e-20);
+        let t = wall_test(&[5000, 5010, 10_000], 10_000, &u).unwrap();
+        assert!(t.p_bonferroni > 0.5);
+    }
+
+    #[test]
     fn float_matches_exact() {
-        let e = uniform_open_exact(4, 3);
-        let f = uniform_open_f64(4, 3);
-        for (a, b) in e.iter().zip(&f) {
-            assert!((a.to_f64().unwrap() - b).abs() < 1e-12);
+        for (w, h) in [(1, 2), (2, 1), (4, 3), (3, 4), (1, 5), (6, 6)] {
+            let e = uniform_open_exact(w, h);
+            let f = uniform_open_f64(w, h);
+            assert_eq!(e.len(), f.len());
+            for (a, b) in e.iter().zip(&f) {
+                assert!(
+                    (a.to_f64().unwrap() - b).abs() < 1e-12,
+                    "{w}x{h}: {a} vs {b}"
+                );
+            }
         }
+        let s: f64 = uniform_open_f64(64, 64).iter().sum();
+        assert!((s - 4095.0).abs() < 1e-6, "{s}");
     }
 }
