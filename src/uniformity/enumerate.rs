@@ -454,6 +454,30 @@ mod tests {
     }
 
     #[test]
+    fn source_branches_and_flags_what_it_cannot_enumerate() {
+        let mut s = EnumSource::new(vec![(2, 3)], 10);
+        assert_eq!(s.below(3), 2); // replayed
+        assert_eq!(s.bits(2), 0); // new draw: first outcome, arity 4 recorded
+        assert_eq!(s.path, vec![(2, 3), (0, 4)]);
+        assert!(s.abort.is_none());
+        let _ = s.unit_f64();
+        assert_eq!(s.abort, Some(NotEnumerable::UsesFloat));
+        // A replay that asks for a different arity is reported, not panicked on.
+        let mut s = EnumSource::new(vec![(1, 2)], 10);
+        let _ = s.below(5);
+        assert!(matches!(
+            s.abort,
+            Some(NotEnumerable::Nondeterministic { .. })
+        ));
+        // Past the cap: flagged, and draws keep coming (from a real RNG) so loops can end.
+        let mut s = EnumSource::new(Vec::new(), 2);
+        for _ in 0..100 {
+            assert!(s.below(4) < 4);
+        }
+        assert_eq!(s.abort, Some(NotEnumerable::Unbounded { cap: 2 }));
+    }
+
+    #[test]
     fn wilson_is_unbounded() {
         let e = exact_distribution(&Algorithm::Wilson, 2, 2).unwrap_err();
         assert!(matches!(e, NotEnumerable::Unbounded { .. }));

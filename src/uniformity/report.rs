@@ -457,6 +457,10 @@ impl Report {
                             group(t),
                             pct(u[i].to_f64().unwrap_or(0.0)),
                         );
+                        let _ = writeln!(
+                            s,
+                            "  (E(x,y) is the vertical wall east of cell (x,y), S(x,y) the horizontal wall south of it; (0,0) is top-left)"
+                        );
                     }
                 }
                 Part::Skipped(why) => {
