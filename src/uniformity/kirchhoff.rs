@@ -14,8 +14,9 @@
 use num_bigint::BigInt;
 use num_traits::{One, Zero};
 
-/// Largest grid (in cells) whose τ is computed exactly by default; `(n−1)³` big-integer steps.
-pub const EXACT_TAU_MAX_CELLS: u64 = 1024;
+/// Largest grid (in cells) whose τ is computed exactly by default (20×20 takes ~2 s; the
+/// `(n−1)³` big-integer steps grow with the digits too).
+pub const EXACT_TAU_MAX_CELLS: u64 = 400;
 
 /// The reduced Laplacian of the `width × height` grid (last cell removed), as small integers.
 pub fn reduced_laplacian(width: u32, height: u32) -> Vec<Vec<i64>> {

@@ -167,10 +167,11 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
     let mut notes = Vec::new();
 
     let log10_tau = kirchhoff::log10_spanning_trees(w, h);
-    let tau = (cells <= 400).then(|| kirchhoff::spanning_trees(w, h));
+    let tau = (cells <= kirchhoff::EXACT_TAU_MAX_CELLS).then(|| kirchhoff::spanning_trees(w, h));
     if tau.is_none() {
         notes.push(format!(
-            "τ ≈ 10^{log10_tau:.2} from the eigenvalue product (exact determinant only up to 400 cells)"
+            "τ ≈ 10^{log10_tau:.2} from the eigenvalue product (exact determinant only up to {} cells)",
+            kirchhoff::EXACT_TAU_MAX_CELLS
         ));
     }
     let tau_u64 = tau.as_ref().and_then(|t| t.to_u64());
