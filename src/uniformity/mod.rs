@@ -12,12 +12,14 @@
 //! * [`kruskal_orders`]: Kruskal over every one of the E! wall orders (brute force, parallel);
 //! * [`sample`]: N mazes per generator, seeded exactly as the batch seeds them, with Pearson's
 //!   chi-square against uniform ([`stats`] has the p-value);
-//! * [`report`]: the whole study for one grid size, as a table or JSON ([`json`]).
+//! * [`report`]: the whole study for one grid size (plan, estimates, run); [`render`] prints it
+//!   as a table or as JSON ([`json`]).
 
 pub mod enumerate;
 pub mod json;
 pub mod kirchhoff;
 pub mod kruskal_orders;
+pub mod render;
 pub mod report;
 pub mod sample;
 pub mod stats;
