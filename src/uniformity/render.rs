@@ -2,6 +2,7 @@
 //! ([`Report::to_json`], exact numbers as strings).
 
 use super::json::Value;
+use super::kruskal_orders::Method;
 use super::report::{group, ratio_str, threads, AlgoReport, Part, Report, UniformWalls, ALPHA};
 use super::{tree_code, wall_bias};
 use crate::generate::Algorithm;
@@ -58,20 +59,49 @@ impl Report {
             let _ = writeln!(s);
             match part {
                 Part::Done(r, secs) => {
+                    let how = match r.method {
+                        Method::BruteForce => "each one run",
+                        Method::LinearExtensions => {
+                            "counted per tree as linear extensions of the cycle property"
+                        }
+                    };
                     let _ = writeln!(
                         s,
-                        "Kruskal over all {}! = {} wall orders ({:.2} s):",
+                        "Kruskal over all {}! = {} wall orders ({how}, {:.2} s):",
                         r.walls,
                         group(&r.orders),
                         secs
                     );
+                    match self.orders_cross_check {
+                        Some(true) => {
+                            let _ = writeln!(s, "  brute force = linear-extension count ✓");
+                        }
+                        Some(false) => {
+                            let _ = writeln!(
+                                s,
+                                "  brute force DIFFERS from the linear-extension count ✗"
+                            );
+                        }
+                        None => {}
+                    }
                     let hist = r.histogram();
                     let parts: Vec<String> = hist
                         .iter()
                         .rev()
                         .map(|(c, n)| format!("{n} produced by {} orders each", group(c)))
                         .collect();
-                    let _ = writeln!(s, "  {} trees: {}", r.trees.len(), parts.join(", "));
+                    if parts.len() <= 10 {
+                        let _ = writeln!(s, "  {} trees: {}", r.trees.len(), parts.join(", "));
+                    } else {
+                        let _ = writeln!(
+                            s,
+                            "  {} trees, {} different order counts: most {}, …, least {} (--format json lists every tree)",
+                            r.trees.len(),
+                            parts.len(),
+                            parts[0],
+                            parts[parts.len() - 1]
+                        );
+                    }
                     if let Some(t) = self.tau_big() {
                         let uni = BigRational::new(BigInt::from(r.orders.clone()), t.clone());
                         let _ = writeln!(
@@ -80,7 +110,7 @@ impl Report {
                             if uni.denom().is_one() {
                                 group(uni.numer())
                             } else {
-                                format!("{:.1}", uni.to_f64().unwrap_or(0.0))
+                                format!("≈ {}", group(uni.numer() / uni.denom()))
                             },
                             if hist.len() > 1 {
                                 ": Kruskal is NOT uniform"
@@ -171,7 +201,10 @@ impl Report {
                     if d.total() != BigRational::one() {
                         verdict.push_str(" [probabilities do not sum to 1!]");
                     }
-                    if a.algo == Algorithm::Kruskal {
+                    if let Some(n) = &a.exact_note {
+                        verdict.push_str(&format!(" ({n})"));
+                    }
+                    if a.algo == Algorithm::Kruskal && a.exact_note.is_none() {
                         if let Some(od) = &orders_dist {
                             verdict.push_str(if od.trees == d.trees {
                                 "; = all orders ✓"
@@ -183,7 +216,7 @@ impl Report {
                     let _ = writeln!(
                         s,
                         "  {name:nw$}  {:>12}  {:>8}  {:>8}  {:>8.3}  {:>8.3}  {tvs:>22}  {verdict}",
-                        group(d.leaves),
+                        if d.leaves == 0 { "—".to_string() } else { group(d.leaves) },
                         group(d.trees.len()),
                         group(&never),
                         minp,
@@ -428,6 +461,17 @@ impl Report {
             ]),
             Some(Part::Done(r, secs)) => Value::obj([
                 ("status", Value::str("done")),
+                (
+                    "method",
+                    Value::str(match r.method {
+                        Method::BruteForce => "brute_force",
+                        Method::LinearExtensions => "linear_extensions",
+                    }),
+                ),
+                (
+                    "cross_check_linear_extensions",
+                    self.orders_cross_check.map_or(Value::Null, Value::Bool),
+                ),
                 ("walls", Value::Int(r.walls as i128)),
                 ("orders", Value::str(r.orders.to_string())),
                 ("seconds", Value::Float(*secs)),

@@ -17,6 +17,9 @@ use std::time::Instant;
 /// Estimated seconds above which an exhaustive part (all Kruskal orders, a choice-tree walk)
 /// is skipped with a note unless forced.
 pub const EXHAUSTIVE_BUDGET_SECONDS: f64 = 600.0;
+/// Largest `τ · 2^E · E` for which Kruskal's order counts are computed as linear extensions
+/// (about a minute on 2 cores).
+pub const LINEAR_EXTENSION_MAX_WORK: f64 = 3e10;
 /// Estimated seconds of sampling above which the whole request is refused unless forced.
 pub const SAMPLING_BUDGET_SECONDS: f64 = 1800.0;
 /// A chi-square over trees is reported only when every tree is expected at least this often.
@@ -102,6 +105,8 @@ pub struct AlgoReport {
     pub algo: Algorithm,
     /// Its exact distribution over trees, or why it is not available.
     pub exact: Part<ExactDistribution>,
+    /// Where the exact distribution came from when not from the choice-tree walk.
+    pub exact_note: Option<String>,
     /// Its sampled distribution (absent when `--samples 0`).
     pub sample: Option<Sampled>,
 }
@@ -121,6 +126,8 @@ pub struct Report {
     pub uniform_walls: UniformWalls,
     /// Kruskal over every wall order (absent when Kruskal was not asked for).
     pub orders: Option<Part<OrderCounts>>,
+    /// Whether the brute force and the linear-extension count agreed (when both ran).
+    pub orders_cross_check: Option<bool>,
     /// One entry per generator.
     pub algos: Vec<AlgoReport>,
     /// Remarks on what was skipped and why.
@@ -221,6 +228,9 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
     };
 
     // Kruskal over every order.
+    // Kruskal over every order: brute force when affordable, otherwise (and as a cross-check)
+    // the linear-extension count, which needs only τ · 2^E · E steps.
+    let mut orders_cross_check = None;
     let orders = opts.algos.contains(&Algorithm::Kruskal).then(|| {
         let e = walls.len();
         let feasible = e <= kruskal_orders::MAX_WALLS && cells <= 32;
@@ -229,20 +239,18 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
         } else {
             f64::INFINITY
         };
-        if !feasible {
-            Part::Skipped(format!(
-                "{e}! ≈ 10^{:.1} wall orders: estimated {}; exhaustive orders only up to {} walls",
-                (1..=e).map(|k| (k as f64).log10()).sum::<f64>(),
-                human_duration(est),
-                kruskal_orders::MAX_WALLS
-            ))
-        } else if est > EXHAUSTIVE_BUDGET_SECONDS && !opts.force {
-            Part::Skipped(format!(
-                "{e}! wall orders: estimated {} (over the {} budget; --force runs it)",
-                human_duration(est),
-                human_duration(EXHAUSTIVE_BUDGET_SECONDS)
-            ))
-        } else {
+        let le_work = tau_u64.and_then(|t| kruskal_orders::linear_extension_work(w, h, t));
+        let le_ok = le_work.is_some_and(|x| x <= LINEAR_EXTENSION_MAX_WORK || opts.force);
+        let linear = |progress: &mut dyn FnMut(&str)| {
+            progress(&format!(
+                "kruskal: counting the orders of each of the {} trees as linear extensions",
+                group(tau_u64.unwrap_or(0))
+            ));
+            let t = Instant::now();
+            let r = kruskal_orders::count_by_linear_extensions(w, h);
+            (r, t.elapsed().as_secs_f64())
+        };
+        if feasible && (est <= EXHAUSTIVE_BUDGET_SECONDS || opts.force) {
             progress(&format!(
                 "kruskal: running all {} wall orders (estimated {})",
                 group(kruskal_orders::factorial(e)),
@@ -250,7 +258,28 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
             ));
             let t = Instant::now();
             let r = kruskal_orders::count_all_orders(w, h);
-            Part::Done(r, t.elapsed().as_secs_f64())
+            let secs = t.elapsed().as_secs_f64();
+            if le_ok {
+                let (l, _) = linear(progress);
+                orders_cross_check = Some(l.trees == r.trees);
+            }
+            Part::Done(r, secs)
+        } else if le_ok {
+            let (r, secs) = linear(progress);
+            Part::Done(r, secs)
+        } else if !feasible {
+            Part::Skipped(format!(
+                "{e}! ≈ 10^{:.1} wall orders: estimated {}; exact counts only up to {} walls",
+                (1..=e).map(|k| (k as f64).log10()).sum::<f64>(),
+                human_duration(est),
+                kruskal_orders::MAX_WALLS
+            ))
+        } else {
+            Part::Skipped(format!(
+                "{e}! wall orders: estimated {} (over the {} budget; --force runs it)",
+                human_duration(est),
+                human_duration(EXHAUSTIVE_BUDGET_SECONDS)
+            ))
         }
     });
 
@@ -299,9 +328,19 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
             };
             Sampled { counts, chi }
         });
+        // Kruskal's distribution is also known exactly from its order counts.
+        let mut exact_note = None;
+        let exact = match (exact, &orders) {
+            (Part::Skipped(why), Some(Part::Done(o, secs))) if *algo == Algorithm::Kruskal => {
+                exact_note = Some(format!("from the order counts; choice tree: {why}"));
+                Part::Done(o.distribution(), *secs)
+            }
+            (e, _) => e,
+        };
         algos.push(AlgoReport {
             algo: *algo,
             exact,
+            exact_note,
             sample,
         });
     }
@@ -312,6 +351,7 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
         log10_tau,
         uniform_walls,
         orders,
+        orders_cross_check,
         algos,
         notes,
         seconds: t0.elapsed().as_secs_f64(),
@@ -326,20 +366,7 @@ impl Report {
     /// Kruskal's exact distribution from the orders, as probabilities `count / E!`.
     pub fn orders_distribution(&self) -> Option<ExactDistribution> {
         match &self.orders {
-            Some(Part::Done(o, _)) => {
-                let total = BigInt::from(o.orders.clone());
-                Some(ExactDistribution {
-                    trees: o
-                        .trees
-                        .iter()
-                        .map(|(k, c)| {
-                            (k.clone(), BigRational::new(BigInt::from(*c), total.clone()))
-                        })
-                        .collect(),
-                    leaves: 0,
-                    max_depth: o.walls,
-                })
-            }
+            Some(Part::Done(o, _)) => Some(o.distribution()),
             _ => None,
         }
     }
