@@ -40,6 +40,9 @@ pub enum Command {
     /// Draw one maze (from a maze store, or regenerated from its algo, size, seed and index)
     /// as ascii, unicode, svg or png.
     Render(Box<crate::cmd::render::RenderArgs>),
+    /// Show exactly which generators are biased on a small grid: spanning-tree count,
+    /// exhaustive Kruskal orders, exact distributions, chi-square sampling, per-wall bias.
+    Uniformity(crate::cmd::uniformity::UniformityArgs),
 }
 
 /// Flags of the main job.

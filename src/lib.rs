@@ -24,6 +24,7 @@ pub mod render;
 pub mod rng;
 pub mod sink;
 pub mod store;
+pub mod uniformity;
 
 pub use generate::Algorithm;
 pub use grid::Maze;

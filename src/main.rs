@@ -26,6 +26,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Some(Command::ListAlgos) => cmd::list_algos::run(),
         Some(Command::Render(args)) => cmd::render::run(args),
+        Some(Command::Uniformity(args)) => cmd::uniformity::run(args),
         None if cli.run.list_algos => cmd::list_algos::run(),
         None => cli
             .run

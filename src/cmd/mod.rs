@@ -6,6 +6,7 @@
 pub mod generate;
 pub mod list_algos;
 pub mod render;
+pub mod uniformity;
 
 use std::fmt;
 

@@ -1,0 +1,83 @@
+//! `batchgen uniformity`: which generators sample every spanning tree with equal probability,
+//! and how far from it the others are (exact where feasible, sampled otherwise).
+//!
+//! Parses and validates the flags into [`batchgen::uniformity::report::Options`], runs the study
+//! (progress on stderr) and prints the report as a table or JSON on stdout. Requests that would
+//! run for hours are refused up front with the estimate (exit 2) unless `--force`.
+
+use super::UsageError;
+use batchgen::generate::Algorithm;
+use batchgen::grid::MAX_CELLS;
+use batchgen::uniformity::report::{self, Options};
+
+/// Output format of the report.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Human-readable tables.
+    Table,
+    /// One JSON document (exact numbers as strings).
+    Json,
+}
+
+/// Flags of `batchgen uniformity`.
+#[derive(clap::Args, Debug)]
+pub struct UniformityArgs {
+    /// Grid size WIDTHxHEIGHT in cells, e.g. 2x3 or 3x3.
+    #[arg(long, value_name = "WxH")]
+    pub size: String,
+    /// Generators: a comma list of canonical names, or `all`.
+    #[arg(long, value_name = "LIST", default_value = "all")]
+    pub algo: String,
+    /// Mazes sampled per generator (0 skips sampling).
+    #[arg(long, value_name = "N", default_value_t = 504_000)]
+    pub samples: u64,
+    /// Master seed of the sampled mazes (the batch's --seed: maze i is the batch's maze i).
+    #[arg(long, value_name = "S", default_value_t = 42)]
+    pub seed: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Run even what is estimated to take too long (exhaustive parts, long sampling).
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Parse `WxH` into `(width, height)`, both at least 1 and within [`MAX_CELLS`].
+pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (a, b) = s
+        .trim()
+        .split_once(['x', 'X', '×'])
+        .ok_or_else(|| "expected WIDTHxHEIGHT, e.g. 3x3".to_string())?;
+    let w: u32 = a.trim().parse().map_err(|_| format!("bad width '{a}'"))?;
+    let h: u32 = b.trim().parse().map_err(|_| format!("bad height '{b}'"))?;
+    if w == 0 || h == 0 {
+        return Err("width and height must be at least 1".into());
+    }
+    if w as u64 * h as u64 > MAX_CELLS {
+        return Err(format!("at most {MAX_CELLS} cells"));
+    }
+    Ok((w, h))
+}
+
+/// Run `batchgen uniformity`.
+pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
+    let (width, height) =
+        parse_size(&args.size).map_err(|why| UsageError::flag("--size", &args.size, why))?;
+    let algos =
+        Algorithm::parse_list(&args.algo).map_err(|e| UsageError::flag("--algo", &args.algo, e))?;
+    let opts = Options {
+        width,
+        height,
+        algos,
+        samples: args.samples,
+        seed: args.seed,
+        force: args.force,
+    };
+    let mut progress = |m: &str| eprintln!("batchgen uniformity: {m}");
+    let rep = report::run(&opts, &mut progress).map_err(|e| UsageError(format!("refused: {e}")))?;
+    match args.format {
+        Format::Table => print!("{}", rep.table()),
+        Format::Json => print!("{}", rep.to_json().pretty()),
+    }
+    Ok(())
+}

@@ -1,0 +1,130 @@
+//! The uniformity lab: how far is each generator from "every spanning tree equally likely"?
+//!
+//! A perfect maze on a W×H grid is a spanning tree of the grid graph. This module measures, for
+//! every generator in [`crate::Algorithm::all`], how its mazes are distributed over those trees:
+//!
+//! * [`kirchhoff`]: τ(G), the number of spanning trees (matrix-tree theorem, exact big
+//!   integers), and the integer adjugate of the reduced Laplacian;
+//! * [`wall_bias`]: each interior wall's exact probability of being open in a uniform spanning
+//!   tree (its effective resistance, exact rationals);
+//! * [`enumerate`]: an enumerating [`crate::RandomSource`] that drives the real generator code
+//!   over every branch of its random choices, giving the exact distribution over trees;
+//! * [`kruskal_orders`]: Kruskal over every one of the E! wall orders (brute force, parallel);
+//! * [`sample`]: N mazes per generator, seeded exactly as the batch seeds them, with Pearson's
+//!   chi-square against uniform ([`stats`] has the p-value);
+//! * [`report`]: the whole study for one grid size (plan, estimates, run); [`render`] prints it
+//!   as a table or as JSON ([`json`]).
+
+pub mod enumerate;
+pub mod json;
+pub mod kirchhoff;
+pub mod kruskal_orders;
+pub mod render;
+pub mod report;
+pub mod sample;
+pub mod stats;
+pub mod wall_bias;
+
+/// One interior wall of the grid: the two cells it separates and its bit in [`crate::Maze::words`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wall {
+    /// The west or north cell.
+    pub a: u32,
+    /// The east or south cell.
+    pub b: u32,
+    /// Bit index in the maze's wall words (`2*a` east, `2*a+1` south).
+    pub bit: u32,
+}
+
+impl Wall {
+    /// Is this an east wall (between horizontal neighbours)?
+    pub fn is_east(&self) -> bool {
+        self.bit & 1 == 0
+    }
+
+    /// A short label: `E(x,y)` for the east wall of cell (x,y), `S(x,y)` for its south wall.
+    pub fn label(&self, width: u32) -> String {
+        let (x, y) = (self.a % width, self.a / width);
+        format!("{}({x},{y})", if self.is_east() { "E" } else { "S" })
+    }
+
+    /// Is this wall open in the given wall words?
+    pub fn open_in(&self, words: &[u64]) -> bool {
+        words[(self.bit >> 6) as usize] >> (self.bit & 63) & 1 != 0
+    }
+}
+
+/// Every interior wall of a `width × height` grid, in the order Kruskal lists them (row-major
+/// cells, east wall before south wall).
+pub fn interior_walls(width: u32, height: u32) -> Vec<Wall> {
+    let mut v = Vec::new();
+    for y in 0..height {
+        for x in 0..width {
+            let c = y * width + x;
+            if x + 1 < width {
+                v.push(Wall {
+                    a: c,
+                    b: c + 1,
+                    bit: 2 * c,
+                });
+            }
+            if y + 1 < height {
+                v.push(Wall {
+                    a: c,
+                    b: c + width,
+                    bit: 2 * c + 1,
+                });
+            }
+        }
+    }
+    v
+}
+
+/// A tree (maze) as its wall words, for use as a map key.
+pub type TreeKey = Box<[u64]>;
+
+/// Write the tree with the given wall words as a compact code: the open walls' bits as one
+/// hexadecimal number per word, most significant word first (`0x…`).
+pub fn tree_code(words: &[u64]) -> String {
+    let mut s = String::from("0x");
+    for (i, w) in words.iter().rev().enumerate() {
+        if i == 0 {
+            s.push_str(&format!("{w:x}"));
+        } else {
+            s.push_str(&format!("{w:016x}"));
+        }
+    }
+    s
+}
+
+/// `"1.2 s"`, `"3.4 min"`, `"5.6 h"`, `"7.8 days"`, `"9.0e3 years"`.
+pub fn human_duration(s: f64) -> String {
+    if !s.is_finite() {
+        "forever".into()
+    } else if s < 60.0 {
+        format!("{s:.1} s")
+    } else if s < 3600.0 {
+        format!("{:.1} min", s / 60.0)
+    } else if s < 86400.0 * 2.0 {
+        format!("{:.1} h", s / 3600.0)
+    } else if s < 86400.0 * 365.0 {
+        format!("{:.1} days", s / 86400.0)
+    } else {
+        format!("{:.1e} years", s / 86400.0 / 365.25)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wall_counts() {
+        assert_eq!(interior_walls(3, 2).len(), 7);
+        assert_eq!(interior_walls(3, 3).len(), 12);
+        assert_eq!(interior_walls(8, 8).len(), 112);
+        let w = interior_walls(3, 2);
+        assert_eq!(w[0].label(3), "E(0,0)");
+        assert_eq!(w[1].label(3), "S(0,0)");
+    }
+}

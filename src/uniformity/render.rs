@@ -1,0 +1,671 @@
+//! Rendering a [`Report`]: human-readable tables ([`Report::table`]) and JSON
+//! ([`Report::to_json`], exact numbers as strings).
+
+use super::json::Value;
+use super::kruskal_orders::Method;
+use super::report::{group, ratio_str, threads, AlgoReport, Part, Report, UniformWalls, ALPHA};
+use super::{tree_code, wall_bias};
+use crate::generate::Algorithm;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
+use std::fmt::Write as _;
+
+fn p_str(p: f64) -> String {
+    if p == 0.0 {
+        "< 1e-300".into()
+    } else if p >= 0.001 {
+        format!("{p:.4}")
+    } else {
+        format!("{p:.2e}")
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+impl Report {
+    /// The human-readable report.
+    pub fn table(&self) -> String {
+        let o = &self.options;
+        let (w, h) = (o.width, o.height);
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "Uniformity of maze generators on a {w}x{h} grid ({} cells, {} interior walls)",
+            w * h,
+            self.walls.len()
+        );
+        match self.tau_big() {
+            Some(t) => {
+                let _ = writeln!(
+                    s,
+                    "Spanning trees: τ = {} (matrix-tree theorem, exact)",
+                    group(t)
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "Spanning trees: τ ≈ 10^{:.2} (eigenvalue product)",
+                    self.log10_tau
+                );
+            }
+        }
+
+        // Kruskal over all orders.
+        if let Some(part) = &self.orders {
+            let _ = writeln!(s);
+            match part {
+                Part::Done(r, secs) => {
+                    let how = match r.method {
+                        Method::BruteForce => "each one run",
+                        Method::LinearExtensions => {
+                            "counted per tree as linear extensions of the cycle property"
+                        }
+                    };
+                    let _ = writeln!(
+                        s,
+                        "Kruskal over all {}! = {} wall orders ({how}, {:.2} s):",
+                        r.walls,
+                        group(&r.orders),
+                        secs
+                    );
+                    match self.orders_cross_check {
+                        Some(true) => {
+                            let _ = writeln!(s, "  brute force = linear-extension count ✓");
+                        }
+                        Some(false) => {
+                            let _ = writeln!(
+                                s,
+                                "  brute force DIFFERS from the linear-extension count ✗"
+                            );
+                        }
+                        None => {}
+                    }
+                    let hist = r.histogram();
+                    let parts: Vec<String> = hist
+                        .iter()
+                        .rev()
+                        .map(|(c, n)| format!("{n} produced by {} orders each", group(c)))
+                        .collect();
+                    if parts.len() <= 10 {
+                        let _ = writeln!(s, "  {} trees: {}", r.trees.len(), parts.join(", "));
+                    } else {
+                        let _ = writeln!(
+                            s,
+                            "  {} trees, {} different order counts: most {}, …, least {} (--format json lists every tree)",
+                            r.trees.len(),
+                            parts.len(),
+                            parts[0],
+                            parts[parts.len() - 1]
+                        );
+                    }
+                    if let Some(t) = self.tau_big() {
+                        let uni = BigRational::new(BigInt::from(r.orders.clone()), t.clone());
+                        let _ = writeln!(
+                            s,
+                            "  uniform would be {} orders per tree{}",
+                            if uni.denom().is_one() {
+                                group(uni.numer())
+                            } else {
+                                format!("≈ {}", group(uni.numer() / uni.denom()))
+                            },
+                            if hist.len() > 1 {
+                                ": Kruskal is NOT uniform"
+                            } else {
+                                ""
+                            }
+                        );
+                    }
+                    if let (Some((i, open)), UniformWalls::Exact(u), Some(t)) = (
+                        self.most_biased_wall_in_orders(),
+                        &self.uniform_walls,
+                        self.tau_big(),
+                    ) {
+                        let total = r.orders.to_f64().unwrap_or(1.0);
+                        let trees_with = &u[i] * BigRational::from_integer(t.clone());
+                        let _ = writeln!(
+                            s,
+                            "  most biased wall {}: open in {} of {} orders ({}) vs {} of {} trees ({}) under uniform",
+                            self.walls[i].label(w),
+                            group(open),
+                            group(&r.orders),
+                            pct(open as f64 / total),
+                            ratio_str(&trees_with),
+                            group(t),
+                            pct(u[i].to_f64().unwrap_or(0.0)),
+                        );
+                        let _ = writeln!(
+                            s,
+                            "  (E(x,y) is the vertical wall east of cell (x,y), S(x,y) the horizontal wall south of it; (0,0) is top-left)"
+                        );
+                    }
+                }
+                Part::Skipped(why) => {
+                    let _ = writeln!(s, "Kruskal over all wall orders: skipped ({why})");
+                }
+            }
+        }
+
+        // Exact distributions.
+        let _ = writeln!(s);
+        let _ = writeln!(s, "Exact distributions (every branch of each generator's random choices, run through the generator code):");
+        let nw = self
+            .algos
+            .iter()
+            .map(|a| a.algo.name().len())
+            .max()
+            .unwrap_or(4)
+            .max(9);
+        let _ = writeln!(
+            s,
+            "  {:nw$}  {:>12}  {:>8}  {:>8}  {:>8}  {:>8}  {:>22}  verdict",
+            "generator", "runs", "trees", "never", "min p·τ", "max p·τ", "TV from uniform"
+        );
+        let orders_dist = self.orders_distribution();
+        for a in &self.algos {
+            let name = a.algo.name();
+            match (&a.exact, self.tau_big()) {
+                (Part::Done(d, _), Some(t)) => {
+                    let tf = t.to_f64().unwrap_or(f64::NAN);
+                    let ps: Vec<f64> = d
+                        .trees
+                        .iter()
+                        .map(|x| x.1.to_f64().unwrap_or(0.0) * tf)
+                        .collect();
+                    let never = d.never_produced(t);
+                    let minp = if never.is_zero() {
+                        ps.iter().cloned().fold(f64::INFINITY, f64::min)
+                    } else {
+                        0.0
+                    };
+                    let maxp = ps.iter().cloned().fold(0.0, f64::max);
+                    let tv = d.tv_from_uniform(t);
+                    let tvs = if tv.is_zero() {
+                        "0".to_string()
+                    } else {
+                        let r = ratio_str(&tv);
+                        if r.len() <= 12 {
+                            format!("{r} ≈ {:.4}", tv.to_f64().unwrap_or(0.0))
+                        } else {
+                            format!("{:.6}", tv.to_f64().unwrap_or(0.0))
+                        }
+                    };
+                    let mut verdict = if tv.is_zero() {
+                        "uniform (exact)".to_string()
+                    } else {
+                        "biased".to_string()
+                    };
+                    if d.total() != BigRational::one() {
+                        verdict.push_str(" [probabilities do not sum to 1!]");
+                    }
+                    if let Some(n) = &a.exact_note {
+                        verdict.push_str(&format!(" ({n})"));
+                    }
+                    if a.algo == Algorithm::Kruskal && a.exact_note.is_none() {
+                        if let Some(od) = &orders_dist {
+                            verdict.push_str(if od.trees == d.trees {
+                                "; = all orders ✓"
+                            } else {
+                                "; DIFFERS from all orders ✗"
+                            });
+                        }
+                    }
+                    let _ = writeln!(
+                        s,
+                        "  {name:nw$}  {:>12}  {:>8}  {:>8}  {:>8.3}  {:>8.3}  {tvs:>22}  {verdict}",
+                        if d.leaves == 0 { "—".to_string() } else { group(d.leaves) },
+                        group(d.trees.len()),
+                        group(&never),
+                        minp,
+                        maxp
+                    );
+                }
+                (Part::Done(..), None) => {
+                    let _ = writeln!(s, "  {name:nw$}  (τ not known exactly)");
+                }
+                (Part::Skipped(why), _) => {
+                    let _ = writeln!(s, "  {name:nw$}  {why}");
+                }
+            }
+        }
+
+        // Sampling.
+        if o.samples > 0 {
+            let _ = writeln!(s);
+            let _ = writeln!(
+                s,
+                "Sampling: {} mazes per generator, seed {} (maze i is the batch's maze i), chi-square vs uniform at α = {ALPHA}:",
+                group(o.samples),
+                o.seed
+            );
+            let _ = writeln!(
+                s,
+                "  {:nw$}  {:>8}  {:>8}  {:>12}  {:>6}  {:>9}  {:>7}  {:>8}  verdict",
+                "generator", "seen", "never", "chi-square", "df", "p-value", "TV", "time"
+            );
+            for a in &self.algos {
+                let Some(sm) = &a.sample else { continue };
+                let name = a.algo.name();
+                let c = &sm.counts;
+                match &sm.chi {
+                    Some(chi) => {
+                        let verdict = if chi.p_value < ALPHA {
+                            "NOT uniform"
+                        } else {
+                            "consistent with uniform"
+                        };
+                        let _ = writeln!(
+                            s,
+                            "  {name:nw$}  {:>8}  {:>8}  {:>12.1}  {:>6}  {:>9}  {:>7.4}  {:>7.2}s  {verdict}",
+                            group(c.trees.as_ref().map_or(0, |t| t.len())),
+                            group(chi.unseen),
+                            chi.statistic,
+                            chi.df,
+                            p_str(chi.p_value),
+                            chi.tv,
+                            c.seconds
+                        );
+                    }
+                    None => {
+                        let _ = writeln!(
+                            s,
+                            "  {name:nw$}  (no test over trees: see note)  {:>7.2}s",
+                            c.seconds
+                        );
+                    }
+                }
+                if c.imperfect > 0 {
+                    let _ = writeln!(
+                        s,
+                        "  {name:nw$}  WARNING: {} mazes were not perfect",
+                        c.imperfect
+                    );
+                }
+            }
+            if let Some(t) = self.tau.as_ref().and_then(|t| t.to_f64()) {
+                if self
+                    .algos
+                    .iter()
+                    .any(|a| a.sample.as_ref().is_some_and(|x| x.chi.is_some()))
+                {
+                    let _ = writeln!(
+                        s,
+                        "  (sampling noise alone gives a uniform sampler a TV of about {:.4} at this N)",
+                        0.5 * (2.0 * t / (std::f64::consts::PI * o.samples as f64)).sqrt()
+                    );
+                }
+            }
+            if let Some(u) = self.uniform_walls.as_f64() {
+                let _ = writeln!(s);
+                let _ = writeln!(
+                    s,
+                    "Per-wall test (each wall's open count vs its uniform probability; worst wall, Bonferroni over walls, α = {ALPHA}):"
+                );
+                let _ = writeln!(
+                    s,
+                    "  {:nw$}  {:>8}  {:>9}  {:>9}  {:>8}  {:>9}  verdict",
+                    "generator", "wall", "observed", "uniform", "z", "p-value"
+                );
+                for a in &self.algos {
+                    let Some(sm) = &a.sample else { continue };
+                    let Some(t) = wall_bias::wall_test(&sm.counts.wall_open, o.samples, &u) else {
+                        continue;
+                    };
+                    let verdict = if t.p_bonferroni < ALPHA {
+                        "NOT uniform"
+                    } else {
+                        "consistent with uniform"
+                    };
+                    let _ = writeln!(
+                        s,
+                        "  {:nw$}  {:>8}  {:>9.4}  {:>9.4}  {:>8.1}  {:>9}  {verdict}",
+                        a.algo.name(),
+                        self.walls[t.worst].label(w),
+                        t.observed,
+                        t.expected,
+                        t.z,
+                        p_str(t.p_bonferroni)
+                    );
+                }
+            }
+        }
+
+        // Per-wall bias.
+        if let Some(u) = self.uniform_walls.as_f64() {
+            let _ = writeln!(s);
+            let exact = matches!(self.uniform_walls, UniformWalls::Exact(_));
+            let _ = writeln!(
+                s,
+                "Per-wall open frequency (uniform = {} effective resistance; sums to W·H−1 = {}):",
+                if exact { "exact" } else { "floating-point" },
+                w * h - 1
+            );
+            let sampled: Vec<&AlgoReport> =
+                self.algos.iter().filter(|a| a.sample.is_some()).collect();
+            let order_open = match &self.orders {
+                Some(Part::Done(r, _)) => {
+                    Some((r.open_orders(&self.walls), r.orders.to_f64().unwrap_or(1.0)))
+                }
+                _ => None,
+            };
+            let mut rows: Vec<usize> = (0..self.walls.len()).collect();
+            let limit = 24;
+            if rows.len() > limit {
+                // Keep the walls where some generator deviates most (in standard errors).
+                let n = o.samples.max(1) as f64;
+                let score = |i: usize| -> f64 {
+                    sampled
+                        .iter()
+                        .map(|a| {
+                            let f = a
+                                .sample
+                                .as_ref()
+                                .map_or(0.0, |sm| sm.counts.wall_open[i] as f64 / n);
+                            let se = (u[i] * (1.0 - u[i]) / n).sqrt().max(1e-12);
+                            ((f - u[i]) / se).abs()
+                        })
+                        .fold(0.0, f64::max)
+                };
+                rows.sort_by(|&a, &b| score(b).total_cmp(&score(a)));
+                rows.truncate(limit);
+                let _ = writeln!(s, "  ({limit} of {} walls shown: those with the largest deviations; --format json lists all)", self.walls.len());
+            }
+            let mut head = format!("  {:8}  {:>22}", "wall", "uniform");
+            if order_open.is_some() {
+                let _ = write!(head, "  {:>14}", "kruskal orders");
+            }
+            for a in &sampled {
+                let _ = write!(
+                    head,
+                    "  {:>w$}",
+                    a.algo.name(),
+                    w = a.algo.name().len().max(7)
+                );
+            }
+            let _ = writeln!(s, "{head}");
+            for i in rows {
+                let uni = match &self.uniform_walls {
+                    UniformWalls::Exact(v) => {
+                        let r = ratio_str(&v[i]);
+                        if r.len() <= 12 {
+                            format!("{r} = {:.4}", u[i])
+                        } else {
+                            format!("{:.6}", u[i])
+                        }
+                    }
+                    _ => format!("{:.6}", u[i]),
+                };
+                let mut line = format!("  {:8}  {uni:>22}", self.walls[i].label(w));
+                if let Some((oo, total)) = &order_open {
+                    let _ = write!(line, "  {:>14.4}", oo[i] as f64 / total);
+                }
+                for a in &sampled {
+                    let f = a
+                        .sample
+                        .as_ref()
+                        .map_or(0.0, |sm| sm.counts.wall_open[i] as f64 / o.samples as f64);
+                    let _ = write!(line, "  {:>w$.4}", f, w = a.algo.name().len().max(7));
+                }
+                let _ = writeln!(s, "{line}");
+            }
+        } else if let UniformWalls::Unavailable(why) = &self.uniform_walls {
+            let _ = writeln!(s);
+            let _ = writeln!(s, "Per-wall bias: {why}");
+        }
+
+        for n in &self.notes {
+            let _ = writeln!(s, "\nNote: {n}");
+        }
+        let _ = writeln!(
+            s,
+            "\nTotal time {:.1} s on {} threads.",
+            self.seconds,
+            threads()
+        );
+        s
+    }
+
+    /// The machine-readable report.
+    pub fn to_json(&self) -> Value {
+        let o = &self.options;
+        let (w, h) = (o.width, o.height);
+        let uf = self.uniform_walls.as_f64();
+        let walls: Vec<Value> = self
+            .walls
+            .iter()
+            .enumerate()
+            .map(|(i, wall)| {
+                let mut v = vec![
+                    ("wall", Value::str(wall.label(w))),
+                    ("a", Value::Int(wall.a as i128)),
+                    ("b", Value::Int(wall.b as i128)),
+                    ("bit", Value::Int(wall.bit as i128)),
+                ];
+                if let UniformWalls::Exact(e) = &self.uniform_walls {
+                    v.push(("uniform_open", Value::str(ratio_str(&e[i]))));
+                }
+                if let Some(f) = &uf {
+                    v.push(("uniform_open_f64", Value::Float(f[i])));
+                }
+                Value::obj(v)
+            })
+            .collect();
+        let orders = match &self.orders {
+            None => Value::Null,
+            Some(Part::Skipped(why)) => Value::obj([
+                ("status", Value::str("skipped")),
+                ("reason", Value::str(why.clone())),
+            ]),
+            Some(Part::Done(r, secs)) => Value::obj([
+                ("status", Value::str("done")),
+                (
+                    "method",
+                    Value::str(match r.method {
+                        Method::BruteForce => "brute_force",
+                        Method::LinearExtensions => "linear_extensions",
+                    }),
+                ),
+                (
+                    "cross_check_linear_extensions",
+                    self.orders_cross_check.map_or(Value::Null, Value::Bool),
+                ),
+                ("walls", Value::Int(r.walls as i128)),
+                ("orders", Value::str(r.orders.to_string())),
+                ("seconds", Value::Float(*secs)),
+                ("trees", Value::Int(r.trees.len() as i128)),
+                (
+                    "histogram",
+                    Value::Arr(
+                        r.histogram()
+                            .into_iter()
+                            .map(|(c, n)| {
+                                Value::obj([
+                                    ("orders", Value::Int(c as i128)),
+                                    ("trees", Value::Int(n as i128)),
+                                ])
+                            })
+                            .collect(),
+                    ),
+                ),
+                (
+                    "wall_open_orders",
+                    Value::Arr(
+                        r.open_orders(&self.walls)
+                            .into_iter()
+                            .map(|x| Value::Int(x as i128))
+                            .collect(),
+                    ),
+                ),
+                (
+                    "tree_orders",
+                    Value::Arr(
+                        r.trees
+                            .iter()
+                            .map(|(k, c)| {
+                                Value::obj([
+                                    ("tree", Value::str(tree_code(k))),
+                                    ("orders", Value::Int(*c as i128)),
+                                ])
+                            })
+                            .collect(),
+                    ),
+                ),
+            ]),
+        };
+        let gens: Vec<Value> = self
+            .algos
+            .iter()
+            .map(|a| {
+                let exact = match &a.exact {
+                    Part::Skipped(why) => Value::obj([
+                        ("status", Value::str("skipped")),
+                        ("reason", Value::str(why.clone())),
+                    ]),
+                    Part::Done(d, secs) => {
+                        let mut v = vec![
+                            ("status", Value::str("done")),
+                            ("seconds", Value::Float(*secs)),
+                            ("runs", Value::Int(d.leaves as i128)),
+                            ("max_draws", Value::Int(d.max_depth as i128)),
+                            ("trees_produced", Value::Int(d.trees.len() as i128)),
+                            ("sum", Value::str(ratio_str(&d.total()))),
+                        ];
+                        if let Some(t) = self.tau_big() {
+                            let tv = d.tv_from_uniform(t);
+                            v.push((
+                                "never_produced",
+                                Value::str(d.never_produced(t).to_string()),
+                            ));
+                            v.push(("tv_from_uniform", Value::str(ratio_str(&tv))));
+                            v.push((
+                                "tv_from_uniform_f64",
+                                Value::Float(tv.to_f64().unwrap_or(f64::NAN)),
+                            ));
+                        }
+                        v.push((
+                            "distribution",
+                            Value::Arr(
+                                d.trees
+                                    .iter()
+                                    .map(|(k, p)| {
+                                        Value::obj([
+                                            ("tree", Value::str(tree_code(k))),
+                                            ("p", Value::str(ratio_str(p))),
+                                        ])
+                                    })
+                                    .collect(),
+                            ),
+                        ));
+                        Value::obj(v)
+                    }
+                };
+                let sample = match &a.sample {
+                    None => Value::Null,
+                    Some(sm) => {
+                        let c = &sm.counts;
+                        let mut v = vec![
+                            ("samples", Value::Int(c.samples as i128)),
+                            ("seed", Value::Int(c.seed as i128)),
+                            ("seconds", Value::Float(c.seconds)),
+                            ("imperfect", Value::Int(c.imperfect as i128)),
+                        ];
+                        if let Some(chi) = &sm.chi {
+                            v.push((
+                                "trees_seen",
+                                Value::Int(c.trees.as_ref().map_or(0, |t| t.len()) as i128),
+                            ));
+                            v.push(("never_seen", Value::Int(chi.unseen as i128)));
+                            v.push(("chi_square", Value::Float(chi.statistic)));
+                            v.push(("df", Value::Float(chi.df)));
+                            v.push(("p_value", Value::Float(chi.p_value)));
+                            v.push(("uniform_at_alpha_0_001", Value::Bool(chi.p_value >= ALPHA)));
+                            v.push(("tv", Value::Float(chi.tv)));
+                        }
+                        if let Some(t) = uf
+                            .as_ref()
+                            .and_then(|u| wall_bias::wall_test(&c.wall_open, c.samples, u))
+                        {
+                            v.push((
+                                "wall_test",
+                                Value::obj([
+                                    ("worst_wall", Value::str(self.walls[t.worst].label(w))),
+                                    ("observed", Value::Float(t.observed)),
+                                    ("uniform", Value::Float(t.expected)),
+                                    ("z", Value::Float(t.z)),
+                                    ("p_bonferroni", Value::Float(t.p_bonferroni)),
+                                ]),
+                            ));
+                        }
+                        v.push((
+                            "wall_open",
+                            Value::Arr(
+                                c.wall_open.iter().map(|&x| Value::Int(x as i128)).collect(),
+                            ),
+                        ));
+                        if let Some(t) = &c.trees {
+                            v.push((
+                                "tree_counts",
+                                Value::Arr(
+                                    t.iter()
+                                        .map(|(k, n)| {
+                                            Value::obj([
+                                                ("tree", Value::str(tree_code(k))),
+                                                ("count", Value::Int(*n as i128)),
+                                            ])
+                                        })
+                                        .collect(),
+                                ),
+                            ));
+                        }
+                        Value::obj(v)
+                    }
+                };
+                Value::obj([
+                    ("algo", Value::str(a.algo.name())),
+                    ("claims_uniform", Value::Bool(a.algo.is_uniform())),
+                    ("exact", exact),
+                    ("sample", sample),
+                ])
+            })
+            .collect();
+        Value::obj([
+            (
+                "grid",
+                Value::obj([
+                    ("width", Value::Int(w as i128)),
+                    ("height", Value::Int(h as i128)),
+                    ("cells", Value::Int((w * h) as i128)),
+                    ("interior_walls", Value::Int(self.walls.len() as i128)),
+                ]),
+            ),
+            (
+                "spanning_trees",
+                Value::obj([
+                    (
+                        "exact",
+                        self.tau_big()
+                            .map_or(Value::Null, |t| Value::str(t.to_string())),
+                    ),
+                    ("log10", Value::Float(self.log10_tau)),
+                ]),
+            ),
+            (
+                "tree_code",
+                Value::str(
+                    "hex of the maze's wall words (bit 2*cell = east wall open, 2*cell+1 = south)",
+                ),
+            ),
+            ("walls", Value::Arr(walls)),
+            ("kruskal_orders", orders),
+            ("generators", Value::Arr(gens)),
+            (
+                "notes",
+                Value::Arr(self.notes.iter().map(|n| Value::str(n.clone())).collect()),
+            ),
+            ("seconds", Value::Float(self.seconds)),
+        ])
+    }
+}

@@ -1,0 +1,389 @@
+//! The whole study for one grid size: plan (with time estimates, refusing what would run for
+//! hours unless forced) and run; [`super::render`] prints the result as a table or JSON.
+
+use super::enumerate::{self, ExactDistribution, NotEnumerable};
+pub use super::human_duration;
+use super::kirchhoff;
+use super::kruskal_orders::{self, OrderCounts};
+use super::sample::{self, ChiSquare, SampleCounts};
+use super::wall_bias;
+use super::{interior_walls, Wall};
+use crate::generate::Algorithm;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive};
+use std::time::Instant;
+
+/// Estimated seconds above which an exhaustive part (all Kruskal orders, a choice-tree walk)
+/// is skipped with a note unless forced.
+pub const EXHAUSTIVE_BUDGET_SECONDS: f64 = 600.0;
+/// Largest `τ · 2^E · E` for which Kruskal's order counts are computed as linear extensions
+/// (about a minute on 2 cores).
+pub const LINEAR_EXTENSION_MAX_WORK: f64 = 3e10;
+/// Estimated seconds of sampling above which the whole request is refused unless forced.
+pub const SAMPLING_BUDGET_SECONDS: f64 = 1800.0;
+/// A chi-square over trees is reported only when every tree is expected at least this often.
+pub const MIN_EXPECTED_PER_TREE: u64 = 5;
+/// Significance level of the verdicts.
+pub const ALPHA: f64 = 0.001;
+
+/// What to study.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Grid width in cells.
+    pub width: u32,
+    /// Grid height in cells.
+    pub height: u32,
+    /// Generators, in canonical order.
+    pub algos: Vec<Algorithm>,
+    /// Mazes sampled per generator (0: no sampling).
+    pub samples: u64,
+    /// Master seed of the sampling (as the batch's `--seed`).
+    pub seed: u64,
+    /// Run exhaustive parts and long sampling even when estimated to take too long.
+    pub force: bool,
+}
+
+/// The request would run too long; nothing was done.
+#[derive(Debug, thiserror::Error)]
+#[error("{what}: estimated {} on this machine; {hint}", human_duration(*.seconds))]
+pub struct Refused {
+    /// What would take too long.
+    pub what: String,
+    /// The estimate in seconds.
+    pub seconds: f64,
+    /// How to proceed anyway.
+    pub hint: String,
+}
+
+/// A part of the study that ran, or why it did not.
+#[derive(Clone, Debug)]
+pub enum Part<T> {
+    /// It ran; wall-clock seconds.
+    Done(T, f64),
+    /// It did not run, for this reason.
+    Skipped(String),
+}
+
+/// Exact per-wall probabilities under the uniform distribution.
+#[derive(Clone, Debug)]
+pub enum UniformWalls {
+    /// Exact rationals.
+    Exact(Vec<BigRational>),
+    /// Floating point (grid too large for exact arithmetic).
+    Float(Vec<f64>),
+    /// Not computed (grid too large), with the reason.
+    Unavailable(String),
+}
+
+impl UniformWalls {
+    /// The probabilities as floats, when available.
+    pub fn as_f64(&self) -> Option<Vec<f64>> {
+        match self {
+            UniformWalls::Exact(v) => {
+                Some(v.iter().map(|p| p.to_f64().unwrap_or(f64::NAN)).collect())
+            }
+            UniformWalls::Float(v) => Some(v.clone()),
+            UniformWalls::Unavailable(_) => None,
+        }
+    }
+}
+
+/// Sampling results of one generator.
+#[derive(Clone, Debug)]
+pub struct Sampled {
+    /// The counts.
+    pub counts: SampleCounts,
+    /// The chi-square test over trees, when meaningful.
+    pub chi: Option<ChiSquare>,
+}
+
+/// Everything about one generator.
+#[derive(Clone, Debug)]
+pub struct AlgoReport {
+    /// The generator.
+    pub algo: Algorithm,
+    /// Its exact distribution over trees, or why it is not available.
+    pub exact: Part<ExactDistribution>,
+    /// Where the exact distribution came from when not from the choice-tree walk.
+    pub exact_note: Option<String>,
+    /// Its sampled distribution (absent when `--samples 0`).
+    pub sample: Option<Sampled>,
+}
+
+/// The full study of one grid size.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The options it ran with.
+    pub options: Options,
+    /// Interior walls, in Kruskal's order.
+    pub walls: Vec<Wall>,
+    /// τ exactly, when the grid is small enough.
+    pub tau: Option<BigInt>,
+    /// log10 τ (always).
+    pub log10_tau: f64,
+    /// Per-wall open probability under the uniform distribution.
+    pub uniform_walls: UniformWalls,
+    /// Kruskal over every wall order (absent when Kruskal was not asked for).
+    pub orders: Option<Part<OrderCounts>>,
+    /// Whether the brute force and the linear-extension count agreed (when both ran).
+    pub orders_cross_check: Option<bool>,
+    /// One entry per generator.
+    pub algos: Vec<AlgoReport>,
+    /// Remarks on what was skipped and why.
+    pub notes: Vec<String>,
+    /// Total wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// `5040` → `"5,040"`.
+pub fn group<T: ToString>(n: T) -> String {
+    let s = n.to_string();
+    let (sign, digits) = s.strip_prefix('-').map_or(("", s.as_str()), |d| ("-", d));
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    format!("{sign}{out}")
+}
+
+pub(super) fn ratio_str(r: &BigRational) -> String {
+    if r.denom().is_one() {
+        r.numer().to_string()
+    } else {
+        format!("{}/{}", r.numer(), r.denom())
+    }
+}
+
+pub(super) fn threads() -> usize {
+    rayon::current_num_threads().max(1)
+}
+
+/// Plan and run the study, printing one-line progress messages through `progress`. Refuses
+/// up front (before any long work) when sampling would exceed [`SAMPLING_BUDGET_SECONDS`].
+pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Refused> {
+    let t0 = Instant::now();
+    let (w, h) = (opts.width, opts.height);
+    let cells = w as u64 * h as u64;
+    let walls = interior_walls(w, h);
+    let mut notes = Vec::new();
+
+    let log10_tau = kirchhoff::log10_spanning_trees(w, h);
+    let tau = (cells <= kirchhoff::EXACT_TAU_MAX_CELLS).then(|| kirchhoff::spanning_trees(w, h));
+    if tau.is_none() {
+        notes.push(format!(
+            "τ ≈ 10^{log10_tau:.2} from the eigenvalue product (exact determinant only up to {} cells)",
+            kirchhoff::EXACT_TAU_MAX_CELLS
+        ));
+    }
+    let tau_u64 = tau.as_ref().and_then(|t| t.to_u64());
+
+    let track_trees =
+        matches!(tau_u64, Some(t) if t.saturating_mul(MIN_EXPECTED_PER_TREE) <= opts.samples);
+    if opts.samples > 0 && !track_trees {
+        notes.push(format!(
+            "τ ≈ 10^{log10_tau:.1} trees but only {} samples: a chi-square over trees needs about {} samples per tree, so it is meaningless here; per-wall bias is reported instead",
+            group(opts.samples),
+            MIN_EXPECTED_PER_TREE
+        ));
+    }
+
+    // Plan the sampling before any long work: it is the part whose size the user chose.
+    if opts.samples > 0 {
+        let est: f64 = opts
+            .algos
+            .iter()
+            .map(|a| {
+                sample::seconds_per_maze(a, w, h, track_trees) * opts.samples as f64
+                    / threads() as f64
+            })
+            .sum();
+        if est > SAMPLING_BUDGET_SECONDS && !opts.force {
+            return Err(Refused {
+                what: format!(
+                    "sampling {} mazes of {w}x{h} for each of {} generator(s)",
+                    group(opts.samples),
+                    opts.algos.len()
+                ),
+                seconds: est,
+                hint: "lower --samples, choose fewer generators with --algo, or pass --force"
+                    .into(),
+            });
+        }
+    }
+
+    let uniform_walls = if cells <= wall_bias::EXACT_WALL_MAX_CELLS {
+        UniformWalls::Exact(wall_bias::uniform_open_exact(w, h))
+    } else if wall_bias::float_work(w, h) <= wall_bias::FLOAT_WALL_MAX_WORK {
+        UniformWalls::Float(wall_bias::uniform_open_f64(w, h))
+    } else {
+        UniformWalls::Unavailable(format!(
+            "per-wall uniform probabilities are computed only up to about 100x100 cells \
+             ({w}x{h} needs {:.1e} floating-point steps)",
+            wall_bias::float_work(w, h)
+        ))
+    };
+
+    // Kruskal over every order.
+    // Kruskal over every order: brute force when affordable, otherwise (and as a cross-check)
+    // the linear-extension count, which needs only τ · 2^E · E steps.
+    let mut orders_cross_check = None;
+    let orders = opts.algos.contains(&Algorithm::Kruskal).then(|| {
+        let e = walls.len();
+        let feasible = e <= kruskal_orders::MAX_WALLS && cells <= 32;
+        let est = if e <= 32 && cells <= 32 {
+            kruskal_orders::estimate_seconds(w, h, threads())
+        } else {
+            f64::INFINITY
+        };
+        let le_work = tau_u64.and_then(|t| kruskal_orders::linear_extension_work(w, h, t));
+        let le_ok = le_work.is_some_and(|x| x <= LINEAR_EXTENSION_MAX_WORK || opts.force);
+        let linear = |progress: &mut dyn FnMut(&str)| {
+            progress(&format!(
+                "kruskal: counting the orders of each of the {} trees as linear extensions",
+                group(tau_u64.unwrap_or(0))
+            ));
+            let t = Instant::now();
+            let r = kruskal_orders::count_by_linear_extensions(w, h);
+            (r, t.elapsed().as_secs_f64())
+        };
+        if feasible && (est <= EXHAUSTIVE_BUDGET_SECONDS || opts.force) {
+            progress(&format!(
+                "kruskal: running all {} wall orders (estimated {})",
+                group(kruskal_orders::factorial(e)),
+                human_duration(est)
+            ));
+            let t = Instant::now();
+            let r = kruskal_orders::count_all_orders(w, h);
+            let secs = t.elapsed().as_secs_f64();
+            if le_ok {
+                let (l, _) = linear(progress);
+                orders_cross_check = Some(l.trees == r.trees);
+            }
+            Part::Done(r, secs)
+        } else if le_ok {
+            let (r, secs) = linear(progress);
+            Part::Done(r, secs)
+        } else if !feasible {
+            Part::Skipped(format!(
+                "{e}! ≈ 10^{:.1} wall orders: estimated {}; exact counts only up to {} walls",
+                (1..=e).map(|k| (k as f64).log10()).sum::<f64>(),
+                human_duration(est),
+                kruskal_orders::MAX_WALLS
+            ))
+        } else {
+            Part::Skipped(format!(
+                "{e}! wall orders: estimated {} (over the {} budget; --force runs it)",
+                human_duration(est),
+                human_duration(EXHAUSTIVE_BUDGET_SECONDS)
+            ))
+        }
+    });
+
+    let mut algos = Vec::new();
+    for algo in &opts.algos {
+        let name = algo.name();
+        let probes = (2_000_000 / cells.max(1)).clamp(20, 2000) as u32;
+        let exact = match enumerate::estimate(algo, w, h, probes) {
+            Err(e) => Part::Skipped(format!("not enumerable: {e}")),
+            Ok(est) => {
+                let secs = est.seconds(threads());
+                if secs > EXHAUSTIVE_BUDGET_SECONDS && !opts.force {
+                    Part::Skipped(
+                        NotEnumerable::TooLarge {
+                            leaves: est.leaves,
+                            seconds: secs,
+                            budget: EXHAUSTIVE_BUDGET_SECONDS,
+                        }
+                        .to_string(),
+                    )
+                } else {
+                    if secs > 1.0 {
+                        progress(&format!(
+                            "{name}: walking about {:.3e} branches of its random choices (estimated {})",
+                            est.leaves,
+                            human_duration(secs)
+                        ));
+                    }
+                    let t = Instant::now();
+                    match enumerate::exact_distribution(algo, w, h) {
+                        Ok(d) => Part::Done(d, t.elapsed().as_secs_f64()),
+                        Err(e) => Part::Skipped(format!("not enumerable: {e}")),
+                    }
+                }
+            }
+        };
+        let sample = (opts.samples > 0).then(|| {
+            progress(&format!("{name}: sampling {} mazes", group(opts.samples)));
+            let counts = sample::sample(algo, w, h, opts.samples, opts.seed, track_trees);
+            let chi = match (&counts.trees, tau_u64) {
+                (Some(t), Some(tau)) => {
+                    let c: Vec<u64> = t.iter().map(|x| x.1).collect();
+                    Some(sample::chi_square(&c, tau))
+                }
+                _ => None,
+            };
+            Sampled { counts, chi }
+        });
+        // Kruskal's distribution is also known exactly from its order counts.
+        let mut exact_note = None;
+        let exact = match (exact, &orders) {
+            (Part::Skipped(why), Some(Part::Done(o, secs))) if *algo == Algorithm::Kruskal => {
+                exact_note = Some(format!("from the order counts; choice tree: {why}"));
+                Part::Done(o.distribution(), *secs)
+            }
+            (e, _) => e,
+        };
+        algos.push(AlgoReport {
+            algo: *algo,
+            exact,
+            exact_note,
+            sample,
+        });
+    }
+    Ok(Report {
+        options: opts.clone(),
+        walls,
+        tau,
+        log10_tau,
+        uniform_walls,
+        orders,
+        orders_cross_check,
+        algos,
+        notes,
+        seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
+impl Report {
+    pub(super) fn tau_big(&self) -> Option<&BigInt> {
+        self.tau.as_ref()
+    }
+
+    /// Kruskal's exact distribution from the orders, as probabilities `count / E!`.
+    pub fn orders_distribution(&self) -> Option<ExactDistribution> {
+        match &self.orders {
+            Some(Part::Done(o, _)) => Some(o.distribution()),
+            _ => None,
+        }
+    }
+
+    /// The wall whose Kruskal open-probability (over all orders) deviates most from uniform:
+    /// `(index, open orders)`.
+    pub(super) fn most_biased_wall_in_orders(&self) -> Option<(usize, u64)> {
+        let (Some(Part::Done(o, _)), UniformWalls::Exact(u)) = (&self.orders, &self.uniform_walls)
+        else {
+            return None;
+        };
+        let open = o.open_orders(&self.walls);
+        let total = o.orders.to_f64()?;
+        let dev = |i: usize| (open[i] as f64 / total - u[i].to_f64().unwrap_or(0.0)).abs();
+        // The first wall with the largest deviation (walls tie by symmetry).
+        (0..open.len())
+            .reduce(|best, i| if dev(i) > dev(best) + 1e-12 { i } else { best })
+            .map(|i| (i, open[i]))
+    }
+}

@@ -1,0 +1,235 @@
+//! Sampling: N mazes per generator through the same generator code and seeding as the batch
+//! (`rng::maze_seed(seed, algo.name(), W, H, index)` then `Rng::from_maze_seed`), counted per
+//! tree (keyed by the wall words) and per open wall, in parallel chunks (rayon). Against the
+//! uniform distribution over τ trees it reports Pearson's chi-square with τ − 1 degrees of
+//! freedom and its p-value, the total-variation distance of the empirical distribution, and the
+//! trees never seen.
+
+use super::stats::{chi_square_p_value, chi_square_uniform};
+use super::{interior_walls, TreeKey};
+use crate::generate::{Algorithm, Scratch};
+use crate::grid::Maze;
+use crate::rng::{maze_seed_base, maze_seed_from_base, Rng};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// Mazes per parallel chunk.
+const CHUNK: u64 = 1 << 15;
+
+/// Counts from sampling one generator.
+#[derive(Clone, Debug)]
+pub struct SampleCounts {
+    /// Number of mazes drawn (indices `0..samples`).
+    pub samples: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Per tree seen, sorted by wall words, its count; `None` when trees were not tracked.
+    pub trees: Option<Vec<(TreeKey, u64)>>,
+    /// Per interior wall (in [`interior_walls`] order), how many mazes had it open.
+    pub wall_open: Vec<u64>,
+    /// Mazes that were not perfect (wrong passage count): must be 0.
+    pub imperfect: u64,
+    /// Wall-clock seconds spent.
+    pub seconds: f64,
+}
+
+/// Per-worker counts: trees (optional), open walls by wall bit, imperfect mazes.
+struct Tally {
+    trees: HashMap<TreeKey, u64>,
+    by_bit: Vec<u64>,
+    bad: u64,
+    need: u64,
+    track: bool,
+}
+
+impl Tally {
+    fn new(width: u32, height: u32, track: bool) -> Tally {
+        let cells = width as usize * height as usize;
+        Tally {
+            trees: HashMap::new(),
+            by_bit: vec![0; cells.div_ceil(32) * 64],
+            bad: 0,
+            need: cells as u64 - 1,
+            track,
+        }
+    }
+
+    /// Count one maze: visit only its open walls (set bits), so the cost is one increment per
+    /// passage rather than one test per wall.
+    #[inline]
+    fn add(&mut self, words: &[u64]) {
+        let mut open = 0u64;
+        for (i, &w) in words.iter().enumerate() {
+            let mut x = w;
+            open += x.count_ones() as u64;
+            while x != 0 {
+                self.by_bit[i * 64 + x.trailing_zeros() as usize] += 1;
+                x &= x - 1;
+            }
+        }
+        if open != self.need {
+            self.bad += 1;
+        }
+        if self.track {
+            if let Some(n) = self.trees.get_mut(words) {
+                *n += 1;
+            } else {
+                self.trees.insert(words.into(), 1);
+            }
+        }
+    }
+
+    fn merge(&mut self, other: Tally) {
+        for (k, n) in other.trees {
+            *self.trees.entry(k).or_insert(0) += n;
+        }
+        for (x, y) in self.by_bit.iter_mut().zip(other.by_bit) {
+            *x += y;
+        }
+        self.bad += other.bad;
+    }
+}
+
+/// Draw `samples` mazes of `algo` at `width × height` with master `seed`, exactly as the batch
+/// would (maze `i` is the batch's maze `i`). Per-tree counts are kept when `track_trees`.
+pub fn sample(
+    algo: &Algorithm,
+    width: u32,
+    height: u32,
+    samples: u64,
+    seed: u64,
+    track_trees: bool,
+) -> SampleCounts {
+    let t = Instant::now();
+    let walls = interior_walls(width, height);
+    let base = maze_seed_base(seed, &algo.name(), width, height);
+    let chunks = samples.div_ceil(CHUNK);
+    let parts: Vec<Tally> = (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let mut maze = Maze::new(width, height);
+            let mut scratch = Scratch::new();
+            let mut tally = Tally::new(width, height, track_trees);
+            for i in c * CHUNK..((c + 1) * CHUNK).min(samples) {
+                let mut rng = Rng::from_maze_seed(maze_seed_from_base(base, i));
+                algo.generate(&mut maze, &mut scratch, &mut rng);
+                tally.add(maze.words());
+            }
+            tally
+        })
+        .collect();
+    let mut total = Tally::new(width, height, track_trees);
+    for p in parts {
+        total.merge(p);
+    }
+    let wall_open = walls.iter().map(|w| total.by_bit[w.bit as usize]).collect();
+    let trees = track_trees.then(|| {
+        let mut v: Vec<(TreeKey, u64)> = total.trees.into_iter().collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    });
+    SampleCounts {
+        samples,
+        seed,
+        trees,
+        wall_open,
+        imperfect: total.bad,
+        seconds: t.elapsed().as_secs_f64(),
+    }
+}
+
+/// Measured single-thread seconds per sampled maze of `algo` at this size (generation plus
+/// counting, a short timing run), for planning.
+pub fn seconds_per_maze(algo: &Algorithm, width: u32, height: u32, track_trees: bool) -> f64 {
+    let cells = (width as u64 * height as u64).max(1);
+    let runs = (2_000_000 / cells).clamp(5, 4000);
+    let mut maze = Maze::new(width, height);
+    let mut scratch = Scratch::new();
+    let mut tally = Tally::new(width, height, track_trees);
+    let base = maze_seed_base(0xca1b, &algo.name(), width, height);
+    let t = Instant::now();
+    for i in 0..runs {
+        let mut rng = Rng::from_maze_seed(maze_seed_from_base(base, i));
+        algo.generate(&mut maze, &mut scratch, &mut rng);
+        tally.add(maze.words());
+    }
+    t.elapsed().as_secs_f64() / runs as f64
+}
+
+/// Chi-square test of sampled tree counts against uniform over `tau` trees.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChiSquare {
+    /// Pearson's statistic.
+    pub statistic: f64,
+    /// Degrees of freedom, τ − 1.
+    pub df: f64,
+    /// Upper-tail p-value.
+    pub p_value: f64,
+    /// Total-variation distance between the empirical distribution and uniform (includes
+    /// sampling noise: about `½·sqrt(2τ/(πN))` for a uniform generator).
+    pub tv: f64,
+    /// Spanning trees never seen.
+    pub unseen: u64,
+}
+
+/// The chi-square test of per-tree `counts` (trees seen) against uniform over `tau` trees.
+pub fn chi_square(counts: &[u64], tau: u64) -> ChiSquare {
+    let v: Vec<u64> = counts.to_vec();
+    let total: u64 = v.iter().sum();
+    let statistic = chi_square_uniform(&v, tau);
+    let df = (tau - 1) as f64;
+    let u = 1.0 / tau as f64;
+    let unseen = tau.saturating_sub(v.len() as u64);
+    let tv = 0.5
+        * (v.iter()
+            .map(|&c| (c as f64 / total as f64 - u).abs())
+            .sum::<f64>()
+            + unseen as f64 * u);
+    ChiSquare {
+        statistic,
+        df,
+        p_value: chi_square_p_value(statistic, df),
+        tv,
+        unseen,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sampling_is_reproducible_and_perfect() {
+        let a = sample(&Algorithm::Kruskal, 3, 2, 10_000, 7, true);
+        let b = sample(&Algorithm::Kruskal, 3, 2, 10_000, 7, true);
+        assert_eq!(a.trees, b.trees);
+        assert_eq!(a.imperfect, 0);
+        assert_eq!(a.trees.as_ref().unwrap().len(), 15);
+        let total: u64 = a.trees.unwrap().iter().map(|t| t.1).sum();
+        assert_eq!(total, 10_000);
+        // Every maze has W·H − 1 = 5 open walls.
+        assert_eq!(a.wall_open.iter().sum::<u64>(), 50_000);
+    }
+
+    #[test]
+    fn same_maze_as_the_batch_seeding() {
+        // Maze 5 of the sample is the maze the batch makes for index 5.
+        let s = sample(&Algorithm::Backtracker, 2, 2, 6, 42, true);
+        let mut maze = Maze::new(2, 2);
+        let mut scratch = Scratch::new();
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..6 {
+            let seed = crate::rng::maze_seed(42, "backtracker", 2, 2, i);
+            Algorithm::Backtracker.generate(
+                &mut maze,
+                &mut scratch,
+                &mut Rng::from_maze_seed(seed),
+            );
+            seen.insert(maze.words().to_vec());
+        }
+        let keys: std::collections::HashSet<Vec<u64>> =
+            s.trees.unwrap().iter().map(|t| t.0.to_vec()).collect();
+        assert_eq!(keys, seen);
+    }
+}

@@ -1,0 +1,242 @@
+//! Per-wall bias: how often each interior wall is open, against its exact probability under the
+//! uniform distribution over spanning trees.
+//!
+//! In a uniform spanning tree, edge `{a, b}` of a unit-weight graph is present with probability
+//! equal to the effective resistance between `a` and `b` (Kirchhoff). With the last cell as
+//! ground, `R(a,b) = G_aa + G_bb − 2 G_ab` where `G = L_r⁻¹ = adj(L_r) / τ`; the adjugate is an
+//! exact integer matrix ([`super::kirchhoff::det_and_adjugate`]), so each probability is an exact
+//! rational with denominator dividing τ. They sum to `W·H − 1` (Foster's theorem: a spanning
+//! tree has that many edges). For grids too large for exact arithmetic, [`uniform_open_f64`]
+//! solves the same system in floating point with a banded Cholesky factor.
+
+use super::kirchhoff::{det_and_adjugate, reduced_laplacian};
+use super::{interior_walls, Wall};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::Zero;
+
+/// Largest grid (cells) whose per-wall probabilities are computed exactly by default.
+pub const EXACT_WALL_MAX_CELLS: u64 = 144;
+/// Largest [`float_work`] for which per-wall probabilities are computed in floating point
+/// (about 10 s on 2 cores; 100×100 is 1.0·10¹⁰).
+pub const FLOAT_WALL_MAX_WORK: f64 = 1.2e10;
+
+/// The exact probability that each interior wall (in [`interior_walls`] order) is open in a
+/// uniformly random spanning tree.
+pub fn uniform_open_exact(width: u32, height: u32) -> Vec<BigRational> {
+    let walls = interior_walls(width, height);
+    if width * height == 1 {
+        return Vec::new();
+    }
+    let l = reduced_laplacian(width, height);
+    let g = l.len() as u32; // the ground cell's id: the last cell
+    let (tau, adj) = det_and_adjugate(&l);
+    let at = |i: u32, j: u32| -> BigInt {
+        if i == g || j == g {
+            BigInt::zero()
+        } else {
+            adj[i as usize][j as usize].clone()
+        }
+    };
+    walls
+        .iter()
+        .map(|w| {
+            let num = at(w.a, w.a) + at(w.b, w.b) - at(w.a, w.b) * 2;
+            BigRational::new(num, tau.clone())
+        })
+        .collect()
+}
+
+/// Floating-point work of [`uniform_open_f64`] on a `width × height` grid (multiply-adds).
+pub fn float_work(width: u32, height: u32) -> f64 {
+    let n = width as f64 * height as f64;
+    let walls = (width as f64 - 1.0) * height as f64 + (height as f64 - 1.0) * width as f64;
+    n * width as f64 * width as f64 + walls * n * width as f64 / 2.0
+}
+
+/// The same probabilities as [`uniform_open_exact`] in floating point, for grids up to
+/// [`FLOAT_WALL_MAX_WORK`] of [`float_work`]: the reduced Laplacian (row-major cells) is banded
+/// with bandwidth W, so its Cholesky factor `L` (`A = L Lᵀ`) costs `n·W²`, and each wall's
+/// resistance is `‖L⁻¹(e_a − e_b)‖²`, one banded forward solve starting at cell `a` (rayon
+/// over walls).
+pub fn uniform_open_f64(width: u32, height: u32) -> Vec<f64> {
+    use rayon::prelude::*;
+    let walls = interior_walls(width, height);
+    let n = (width * height) as usize;
+    if n == 1 {
+        return Vec::new();
+    }
+    let m = n - 1; // unknowns: every cell but the last (ground)
+    let bw = (width as usize).min(m - 1).max(1);
+    let stride = bw + 1;
+    // a(i, j) for j in i−bw..=i.
+    let a = |i: usize, j: usize| -> f64 {
+        if i == j {
+            let (x, y) = ((i as u32) % width, (i as u32) / width);
+            ((x > 0) as u32 + (x + 1 < width) as u32 + (y > 0) as u32 + (y + 1 < height) as u32)
+                as f64
+        } else if (i - j == 1 && !(i as u32).is_multiple_of(width)) || i - j == width as usize {
+            -1.0
+        } else {
+            0.0
+        }
+    };
+    let mut l = vec![0.0f64; m * stride];
+    let at = |i: usize, j: usize| i * stride + (j + bw - i);
+    for i in 0..m {
+        for j in i.saturating_sub(bw)..=i {
+            let k0 = i.saturating_sub(bw).max(j.saturating_sub(bw));
+            let mut s = a(i, j);
+            for k in k0..j {
+                s -= l[at(i, k)] * l[at(j, k)];
+            }
+            l[at(i, j)] = if i == j { s.sqrt() } else { s / l[at(j, j)] };
+        }
+    }
+    walls
+        .par_iter()
+        .map_init(
+            || vec![0.0f64; m],
+            |y, w| {
+                let (a, b) = (w.a as usize, w.b as usize);
+                let mut r = 0.0;
+                for i in a..m {
+                    let rhs = if i == a {
+                        1.0
+                    } else if i == b {
+                        -1.0
+                    } else {
+                        0.0
+                    };
+                    let mut s = rhs;
+                    for k in i.saturating_sub(bw).max(a)..i {
+                        s -= l[at(i, k)] * y[k];
+                    }
+                    y[i] = s / l[at(i, i)];
+                    r += y[i] * y[i];
+                }
+                r
+            },
+        )
+        .collect()
+}
+
+/// How many times each wall (in `walls` order) is open, weighted: `counts[i] += weight` for every
+/// open wall `i` of the tree `words`.
+pub fn add_open_counts(walls: &[Wall], words: &[u64], weight: u64, counts: &mut [u64]) {
+    for (c, w) in counts.iter_mut().zip(walls) {
+        if w.open_in(words) {
+            *c += weight;
+        }
+    }
+}
+
+/// The per-wall test of a sample against the uniform marginals: each wall's open count is
+/// binomial(N, p) under uniformity; the wall with the largest |z| is reported with its two-sided
+/// normal p-value times the number of walls tested (Bonferroni). Unlike a chi-square over trees,
+/// this is meaningful on any grid size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WallTest {
+    /// Index (in [`interior_walls`] order) of the wall deviating most.
+    pub worst: usize,
+    /// Its observed open frequency.
+    pub observed: f64,
+    /// Its uniform probability.
+    pub expected: f64,
+    /// `(observed − expected) / sqrt(expected (1 − expected) / N)`.
+    pub z: f64,
+    /// `min(1, walls tested × P(|Z| ≥ |z|))`.
+    pub p_bonferroni: f64,
+}
+
+/// Run the per-wall test on `open` counts out of `n` mazes against `uniform` probabilities.
+/// `None` when there is no sample or no wall with `0 < p < 1`.
+pub fn wall_test(open: &[u64], n: u64, uniform: &[f64]) -> Option<WallTest> {
+    if n == 0 {
+        return None;
+    }
+    let nf = n as f64;
+    let mut best: Option<WallTest> = None;
+    let mut tested = 0usize;
+    for (i, (&o, &p)) in open.iter().zip(uniform).enumerate() {
+        let f = o as f64 / nf;
+        let var = p * (1.0 - p) / nf;
+        let z = if var > 1e-15 {
+            tested += 1;
+            (f - p) / var.sqrt()
+        } else if (f - p).abs() > 1e-12 {
+            tested += 1;
+            f64::INFINITY.copysign(f - p)
+        } else {
+            continue;
+        };
+        if best.is_none_or(|b| z.abs() > b.z.abs()) {
+            best = Some(WallTest {
+                worst: i,
+                observed: f,
+                expected: p,
+                z,
+                p_bonferroni: 0.0,
+            });
+        }
+    }
+    best.map(|mut b| {
+        let two_sided = if b.z.is_finite() {
+            super::stats::gamma_q(0.5, b.z * b.z / 2.0)
+        } else {
+            0.0
+        };
+        b.p_bonferroni = (two_sided * tested as f64).min(1.0);
+        b
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_traits::ToPrimitive;
+
+    #[test]
+    fn central_wall_of_2x3_is_three_fifths() {
+        // 2 wide, 3 high: the wall shared by both 4-cycles is the vertical wall east of (0,1).
+        let p = uniform_open_exact(2, 3);
+        let walls = interior_walls(2, 3);
+        let i = walls.iter().position(|w| w.label(2) == "E(0,1)").unwrap();
+        assert_eq!(p[i], BigRational::new(3.into(), 5.into()));
+        // Transposed grid: the same edge is the south wall of (1,0).
+        let p = uniform_open_exact(3, 2);
+        let i = interior_walls(3, 2)
+            .iter()
+            .position(|w| w.label(3) == "S(1,0)")
+            .unwrap();
+        assert_eq!(p[i], BigRational::new(3.into(), 5.into()));
+    }
+
+    #[test]
+    fn wall_test_finds_the_biased_wall() {
+        let u = [0.5, 0.5, 1.0];
+        let t = wall_test(&[5000, 5600, 10_000], 10_000, &u).unwrap();
+        assert_eq!(t.worst, 1);
+        assert!((t.z - 12.0).abs() < 1e-9);
+        assert!(t.p_bonferroni < 1e-20);
+        let t = wall_test(&[5000, 5010, 10_000], 10_000, &u).unwrap();
+        assert!(t.p_bonferroni > 0.5);
+    }
+
+    #[test]
+    fn float_matches_exact() {
+        for (w, h) in [(1, 2), (2, 1), (4, 3), (3, 4), (1, 5), (6, 6)] {
+            let e = uniform_open_exact(w, h);
+            let f = uniform_open_f64(w, h);
+            assert_eq!(e.len(), f.len());
+            for (a, b) in e.iter().zip(&f) {
+                assert!(
+                    (a.to_f64().unwrap() - b).abs() < 1e-12,
+                    "{w}x{h}: {a} vs {b}"
+                );
+            }
+        }
+        let s: f64 = uniform_open_f64(64, 64).iter().sum();
+        assert!((s - 4095.0).abs() < 1e-6, "{s}");
+    }
+}
