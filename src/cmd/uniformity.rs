@@ -6,8 +6,8 @@
 //! run for hours are refused up front with the estimate (exit 2) unless `--force`.
 
 use super::UsageError;
+use crate::cli::parse_size;
 use batchgen::generate::Algorithm;
-use batchgen::grid::MAX_CELLS;
 use batchgen::uniformity::report::{self, Options};
 
 /// Output format of the report.
@@ -42,27 +42,9 @@ pub struct UniformityArgs {
     pub force: bool,
 }
 
-/// Parse `WxH` into `(width, height)`, both at least 1 and within [`MAX_CELLS`].
-pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let (a, b) = s
-        .trim()
-        .split_once(['x', 'X', '×'])
-        .ok_or_else(|| "expected WIDTHxHEIGHT, e.g. 3x3".to_string())?;
-    let w: u32 = a.trim().parse().map_err(|_| format!("bad width '{a}'"))?;
-    let h: u32 = b.trim().parse().map_err(|_| format!("bad height '{b}'"))?;
-    if w == 0 || h == 0 {
-        return Err("width and height must be at least 1".into());
-    }
-    if w as u64 * h as u64 > MAX_CELLS {
-        return Err(format!("at most {MAX_CELLS} cells"));
-    }
-    Ok((w, h))
-}
-
 /// Run `batchgen uniformity`.
 pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
-    let (width, height) =
-        parse_size(&args.size).map_err(|why| UsageError::flag("--size", &args.size, why))?;
+    let (width, height) = parse_size("--size", &args.size)?;
     let algos =
         Algorithm::parse_list(&args.algo).map_err(|e| UsageError::flag("--algo", &args.algo, e))?;
     let opts = Options {
