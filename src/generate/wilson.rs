@@ -15,6 +15,11 @@ use super::Scratch;
 use crate::grid::{Dir, Maze};
 use crate::rng::RandomSource;
 
+/// Column step per direction (east, south, west, north), as wrapping `u32` additions.
+const DX: [u32; 4] = [1, 0, u32::MAX, 0];
+/// Row step per direction.
+const DY: [u32; 4] = [0, 1, 0, u32::MAX];
+
 /// Carve a uniform spanning tree by loop-erased random walks.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
@@ -47,12 +52,10 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
                 };
                 s.next[u as usize] = d as u8;
                 u = u.wrapping_add(delta[d as usize]);
-                match d {
-                    0 => ux += 1,
-                    1 => uy += 1,
-                    2 => ux -= 1,
-                    _ => uy -= 1,
-                }
+                // Table steps instead of a `match`: the direction is random, so a branch
+                // would be mispredicted most of the time.
+                ux = ux.wrapping_add(DX[d as usize]);
+                uy = uy.wrapping_add(DY[d as usize]);
             }
             // Retrace the loop-erased path and add it to the tree.
             let mut u = start;
