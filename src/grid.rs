@@ -186,16 +186,21 @@ impl Maze {
     }
 
     /// Open every interior wall (a grid graph with all passages; recursive division starts
-    /// here).
+    /// here). Word-level: set every bit, then clear the padding, the east bits of the last
+    /// column and the south bits of the last row (no per-cell division).
     pub fn open_all(&mut self) {
-        for cell in 0..self.cells() {
-            let x = cell % self.width;
-            if x + 1 < self.width {
-                self.set_bit(2 * cell);
-            }
-            if cell + self.width < self.cells() {
-                self.set_bit(2 * cell + 1);
-            }
+        let (w, h) = (self.width, self.height);
+        self.walls.fill(!0);
+        let bits = 2 * self.cells();
+        if bits & 63 != 0 {
+            let last = self.walls.len() - 1;
+            self.walls[last] &= (1u64 << (bits & 63)) - 1;
+        }
+        for y in 0..h {
+            self.clear_bit(2 * (y * w + w - 1));
+        }
+        for c in (h - 1) * w..h * w {
+            self.clear_bit(2 * c + 1);
         }
     }
 

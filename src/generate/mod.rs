@@ -7,10 +7,41 @@
 //! for every maze, and all randomness comes from the per-maze random source (a [`crate::Rng`] in the batch, an
 //! enumerating source in the uniformity lab). Generators never recurse
 //! and never allocate once the scratch has grown to the grid size.
+//!
+//! # Names and parameters
+//!
+//! A name is a family, optionally followed by `:` and a parameter. The canonical name (what
+//! [`Algorithm::name`] returns, what goes in the `algo` column and into the per-maze seed)
+//! always spells the parameter out; [`Algorithm::parse`] accepts it back, and also accepts the
+//! bare family name for the default parameter.
+//!
+//! | name | parameter | default |
+//! |---|---|---|
+//! | `backtracker`, `kruskal`, `wilson`, `aldous-broder`, `prim`, `hunt-and-kill`, `eller`, `sidewinder`, `binary-tree`, `recursive-division`, `fractal` | none | |
+//! | `wilson-straight:P` | probability `0 ≤ P < 1` that the walk keeps its direction (at 1 a walk may never end) | `0.5` |
+//! | `wilson-turn:P` | probability `0 ≤ P ≤ 1` that the walk turns left or right | `0.5` |
+//! | `growing-tree:POLICY` | `newest`, `oldest`, `random`, or `mix:P` (newest with probability `P`, else random) | `mix:0.5` |
+//!
+//! Probabilities are printed in Rust's shortest round-trip form (`0.7`, `1`, `0.25`), so
+//! `wilson-straight:0.70` is read as `wilson-straight:0.7` and written back that way.
+//! Parameters never contain a comma, so a comma list (`--algo wilson,growing-tree:newest`)
+//! splits cleanly.
 
+mod aldous_broder;
 mod backtracker;
+mod binary_tree;
+mod eller;
+mod fractal;
+mod growing_tree;
+mod hunt_and_kill;
 mod kruskal;
+mod prim;
+mod recursive_division;
+mod sidewinder;
 mod wilson;
+mod wilson_biased;
+
+use std::fmt;
 
 use crate::dsu::Dsu;
 use crate::grid::Maze;
@@ -20,15 +51,21 @@ use crate::rng::RandomSource;
 /// resizes what it needs with `clear` + `resize`, which keeps the capacity.
 #[derive(Debug, Default)]
 pub struct Scratch {
-    /// A stack of packed `(cell << 32 | x)` entries (backtracker).
+    /// A stack or list of packed `(cell << 32 | x)` entries (backtracker, growing tree, Prim's
+    /// frontier, Eller's per-row roots).
     pub(crate) stack: Vec<u64>,
     /// One byte of per-cell state (visited / in-tree flags).
     pub(crate) mark: Vec<u8>,
-    /// One byte per cell: the direction a random walk last left it by (Wilson).
+    /// One byte per cell: the direction a random walk last left it by (Wilson); per-set flags
+    /// (Eller).
     pub(crate) next: Vec<u8>,
-    /// Wall ids `2 * cell + (0 east | 1 south)` (Kruskal's shuffled wall list).
+    /// Wall ids `2 * cell + (0 east | 1 south)` (Kruskal's shuffled wall list, fractal repair).
     pub(crate) walls: Vec<u32>,
-    /// Union-find over cells (Kruskal).
+    /// One `u32` per cell (Eller: members of a set in the current row).
+    pub(crate) count: Vec<u32>,
+    /// Rectangles `[x, y, width, height]` still to divide (recursive division).
+    pub(crate) rects: Vec<[u32; 4]>,
+    /// Union-find over cells (Kruskal, Eller, fractal repair).
     pub(crate) dsu: Dsu,
 }
 
@@ -36,6 +73,75 @@ impl Scratch {
     /// Empty scratch; buffers grow on first use.
     pub fn new() -> Scratch {
         Scratch::default()
+    }
+}
+
+/// Which active cell the growing-tree generator extends next.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Policy {
+    /// The most recently added cell (gives backtracker-like mazes).
+    Newest,
+    /// The least recently added cell (long straight spokes from the start).
+    Oldest,
+    /// A uniformly random active cell (gives Prim-like mazes).
+    Random,
+    /// The newest cell with probability `p`, otherwise a random one.
+    Mix(f64),
+}
+
+impl Policy {
+    /// The default policy, `mix:0.5`.
+    pub const DEFAULT: Policy = Policy::Mix(0.5);
+
+    fn parse(s: &str) -> Result<Policy, String> {
+        match s {
+            "newest" => Ok(Policy::Newest),
+            "oldest" => Ok(Policy::Oldest),
+            "random" => Ok(Policy::Random),
+            _ => match s.strip_prefix("mix:") {
+                Some(p) => parse_probability(p).map(Policy::Mix),
+                None => Err(format!(
+                    "unknown growing-tree policy '{s}' (expected newest, oldest, random or mix:P \
+                     with 0 <= P <= 1, e.g. growing-tree:mix:0.5)"
+                )),
+            },
+        }
+    }
+}
+
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Policy::Newest => write!(f, "newest"),
+            Policy::Oldest => write!(f, "oldest"),
+            Policy::Random => write!(f, "random"),
+            Policy::Mix(p) => write!(f, "mix:{p}"),
+        }
+    }
+}
+
+/// A probability parameter: a finite number in `[0, 1]`, `-0` normalised to `0` so the name
+/// it prints is unique.
+fn parse_probability(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p + 0.0),
+        _ => Err(format!(
+            "'{s}' is not a probability (expected a number with 0 <= P <= 1, e.g. 0.7)"
+        )),
+    }
+}
+
+/// The `wilson-straight` parameter: a probability below 1. At `P = 1` a walk only changes
+/// direction at the border, so a walk can stay on the border and the lines through its start
+/// forever and never reach the tree.
+fn parse_straight(s: &str) -> Result<f64, String> {
+    match parse_probability(s) {
+        Ok(p) if p < 1.0 => Ok(p),
+        Ok(_) => Err(format!(
+            "'{s}' is too large: wilson-straight needs 0 <= P < 1 (at P = 1 a walk only turns at \
+             the border and may never reach the tree)"
+        )),
+        Err(e) => Err(e.replace("<= P <= 1", "<= P < 1")),
     }
 }
 
@@ -48,52 +154,167 @@ pub enum Algorithm {
     Kruskal,
     /// Wilson's loop-erased random walks: uniform over all spanning trees.
     Wilson,
+    /// Aldous–Broder random walk (first-entrance edges): uniform over all spanning trees.
+    AldousBroder,
+    /// Wilson with a walk that keeps its direction with the given probability (`0 <= P < 1`):
+    /// not uniform. Construct it through [`Algorithm::parse`], which checks the range.
+    WilsonStraight(f64),
+    /// Wilson with a walk that turns left or right with the given probability (`0 <= P <= 1`):
+    /// not uniform.
+    WilsonTurn(f64),
+    /// Simplified randomised Prim: a uniformly random wall of the frontier wall list.
+    Prim,
+    /// Growing tree with the given selection policy.
+    GrowingTree(Policy),
+    /// Hunt-and-kill: random walk to unvisited cells, then hunt row by row.
+    HuntAndKill,
+    /// Eller's row-by-row algorithm with set merging.
+    Eller,
+    /// Sidewinder: runs along each row, each closed by one passage north.
+    Sidewinder,
+    /// Binary tree: every cell opens north or east.
+    BinaryTree,
+    /// Recursive division (with an explicit stack): walls with one opening split rooms.
+    RecursiveDivision,
+    /// Tessellation by doubling: four copies joined by three passages, cropped to any size.
+    Fractal,
 }
 
-/// `--algo` named no known generator.
-#[derive(Debug, thiserror::Error, PartialEq)]
-#[error("unknown algorithm '{name}' (valid: {valid})")]
+/// `--algo` named no known generator, or gave a generator a bad parameter.
+#[derive(Debug, PartialEq)]
 pub struct UnknownAlgorithm {
     /// What was asked for.
     pub name: String,
-    /// The valid names, comma separated.
+    /// The valid names, comma separated (parameterised families shown with their syntax).
     pub valid: String,
+    /// Set when the family is known but its parameter is not valid: what is wrong with it.
+    pub problem: Option<String>,
 }
 
+impl fmt::Display for UnknownAlgorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.problem {
+            Some(p) => write!(f, "bad algorithm '{}': {}", self.name, p),
+            None => write!(
+                f,
+                "unknown algorithm '{}' (valid: {})",
+                self.name, self.valid
+            ),
+        }
+    }
+}
+
+impl std::error::Error for UnknownAlgorithm {}
+
+/// Families in canonical order, with their parameter syntax for error messages.
+const FAMILIES: [&str; 14] = [
+    "backtracker",
+    "kruskal",
+    "wilson",
+    "aldous-broder",
+    "wilson-straight[:P]",
+    "wilson-turn[:P]",
+    "prim",
+    "growing-tree[:newest|oldest|random|mix:P]",
+    "hunt-and-kill",
+    "eller",
+    "sidewinder",
+    "binary-tree",
+    "recursive-division",
+    "fractal",
+];
+
 impl Algorithm {
-    /// Every generator with its default parameters, in canonical order (`--algo all`).
+    /// Every generator with its default parameters, in canonical order (`--algo all`): the
+    /// first three, the other uniform one, biased Wilson, the tree-growing family, the
+    /// row-by-row family, then the two that work on the whole grid at once.
     pub fn all() -> Vec<Algorithm> {
         vec![
             Algorithm::Backtracker,
             Algorithm::Kruskal,
             Algorithm::Wilson,
+            Algorithm::AldousBroder,
+            Algorithm::WilsonStraight(0.5),
+            Algorithm::WilsonTurn(0.5),
+            Algorithm::Prim,
+            Algorithm::GrowingTree(Policy::DEFAULT),
+            Algorithm::HuntAndKill,
+            Algorithm::Eller,
+            Algorithm::Sidewinder,
+            Algorithm::BinaryTree,
+            Algorithm::RecursiveDivision,
+            Algorithm::Fractal,
         ]
     }
 
     /// The canonical name, as written in the `algo` column; [`Algorithm::parse`] accepts it back.
+    /// Parameterised variants always include their parameter (`wilson-straight:0.7`).
     pub fn name(&self) -> String {
         match self {
-            Algorithm::Backtracker => "backtracker",
-            Algorithm::Kruskal => "kruskal",
-            Algorithm::Wilson => "wilson",
+            Algorithm::Backtracker => "backtracker".to_string(),
+            Algorithm::Kruskal => "kruskal".to_string(),
+            Algorithm::Wilson => "wilson".to_string(),
+            Algorithm::AldousBroder => "aldous-broder".to_string(),
+            Algorithm::WilsonStraight(p) => format!("wilson-straight:{p}"),
+            Algorithm::WilsonTurn(p) => format!("wilson-turn:{p}"),
+            Algorithm::Prim => "prim".to_string(),
+            Algorithm::GrowingTree(policy) => format!("growing-tree:{policy}"),
+            Algorithm::HuntAndKill => "hunt-and-kill".to_string(),
+            Algorithm::Eller => "eller".to_string(),
+            Algorithm::Sidewinder => "sidewinder".to_string(),
+            Algorithm::BinaryTree => "binary-tree".to_string(),
+            Algorithm::RecursiveDivision => "recursive-division".to_string(),
+            Algorithm::Fractal => "fractal".to_string(),
         }
-        .to_string()
     }
 
-    /// Parse a canonical name.
+    /// Parse a name, with or without its parameter (see the module docs for the syntax).
     pub fn parse(s: &str) -> Result<Algorithm, UnknownAlgorithm> {
         let s = s.trim();
-        Algorithm::all()
-            .into_iter()
-            .find(|a| a.name() == s)
-            .ok_or_else(|| UnknownAlgorithm {
-                name: s.to_string(),
-                valid: Algorithm::all()
-                    .iter()
-                    .map(|a| a.name())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })
+        let (family, param) = match s.split_once(':') {
+            Some((f, p)) => (f, Some(p)),
+            None => (s, None),
+        };
+        let err = |problem: Option<String>| UnknownAlgorithm {
+            name: s.to_string(),
+            valid: FAMILIES.join(", "),
+            problem,
+        };
+        let plain = match family {
+            "backtracker" => Some(Algorithm::Backtracker),
+            "kruskal" => Some(Algorithm::Kruskal),
+            "wilson" => Some(Algorithm::Wilson),
+            "aldous-broder" => Some(Algorithm::AldousBroder),
+            "prim" => Some(Algorithm::Prim),
+            "hunt-and-kill" => Some(Algorithm::HuntAndKill),
+            "eller" => Some(Algorithm::Eller),
+            "sidewinder" => Some(Algorithm::Sidewinder),
+            "binary-tree" => Some(Algorithm::BinaryTree),
+            "recursive-division" => Some(Algorithm::RecursiveDivision),
+            "fractal" => Some(Algorithm::Fractal),
+            _ => None,
+        };
+        if let Some(a) = plain {
+            return match param {
+                None => Ok(a),
+                Some(_) => Err(err(Some(format!("'{family}' takes no parameter")))),
+            };
+        }
+        let probability = |p: Option<&str>, check: fn(&str) -> Result<f64, String>| match p {
+            None => Ok(0.5),
+            Some(p) => check(p).map_err(|e| err(Some(format!("{e}; syntax: {family}:P")))),
+        };
+        match family {
+            "wilson-straight" => probability(param, parse_straight).map(Algorithm::WilsonStraight),
+            "wilson-turn" => probability(param, parse_probability).map(Algorithm::WilsonTurn),
+            "growing-tree" => match param {
+                None => Ok(Algorithm::GrowingTree(Policy::DEFAULT)),
+                Some(p) => Policy::parse(p)
+                    .map(Algorithm::GrowingTree)
+                    .map_err(|e| err(Some(e))),
+            },
+            _ => Err(err(None)),
+        }
     }
 
     /// Parse a comma list of names or `all`; the result is in canonical order without
@@ -138,22 +359,70 @@ impl Algorithm {
             Algorithm::Wilson => {
                 "uniform spanning tree: every maze equally likely (~29% dead ends)"
             }
+            Algorithm::AldousBroder => {
+                "uniform spanning tree by a covering random walk (~29% dead ends); slower than wilson"
+            }
+            Algorithm::WilsonStraight(_) => {
+                "biased Wilson: walks keep their direction with probability P; longer straights; not uniform"
+            }
+            Algorithm::WilsonTurn(_) => {
+                "biased Wilson: walks turn with probability P; twistier, fewer straights; not uniform"
+            }
+            Algorithm::Prim => {
+                "simplified Prim: very many short dead ends (~36%), radial texture, short solutions"
+            }
+            Algorithm::GrowingTree(_) => {
+                "growing tree: newest ~ backtracker, random ~ Prim, oldest = long spokes; mix blends"
+            }
+            Algorithm::HuntAndKill => {
+                "long winding corridors like backtracker (~10% dead ends), hunted branches in rows"
+            }
+            Algorithm::Eller => {
+                "row by row with set merging (~28% dead ends); horizontal runs, vertical links"
+            }
+            Algorithm::Sidewinder => {
+                "row runs closed by one passage north: open top corridor, upward bias (~27% dead ends)"
+            }
+            Algorithm::BinaryTree => {
+                "each cell opens north or east: open north and east borders, diagonal bias (~25%)"
+            }
+            Algorithm::RecursiveDivision => {
+                "long straight walls with one gap split the grid into rooms: boxy, many straights"
+            }
+            Algorithm::Fractal => {
+                "four copies of a smaller maze joined by three passages, repeated: self-similar blocks"
+            }
         }
     }
 
     /// Does this generator sample every spanning tree with equal probability?
     pub fn is_uniform(&self) -> bool {
-        matches!(self, Algorithm::Wilson)
+        matches!(self, Algorithm::Wilson | Algorithm::AldousBroder)
     }
 
     /// Generate one maze into `maze` (its size is kept, its walls are reset first).
     #[inline]
     pub fn generate<R: RandomSource>(&self, maze: &mut Maze, scratch: &mut Scratch, rng: &mut R) {
         maze.clear();
-        match self {
+        match *self {
             Algorithm::Backtracker => backtracker::generate(maze, scratch, rng),
             Algorithm::Kruskal => kruskal::generate(maze, scratch, rng),
             Algorithm::Wilson => wilson::generate(maze, scratch, rng),
+            Algorithm::AldousBroder => aldous_broder::generate(maze, scratch, rng),
+            Algorithm::WilsonStraight(p) => {
+                wilson_biased::generate(maze, scratch, rng, wilson_biased::Bias::Straight(p))
+            }
+            Algorithm::WilsonTurn(p) => {
+                wilson_biased::generate(maze, scratch, rng, wilson_biased::Bias::Turn(p))
+            }
+            Algorithm::Prim => prim::generate(maze, scratch, rng),
+            Algorithm::GrowingTree(policy) => growing_tree::generate(maze, scratch, rng, policy),
+            Algorithm::HuntAndKill => hunt_and_kill::generate(maze, scratch, rng),
+            Algorithm::Eller => eller::generate(maze, scratch, rng),
+            Algorithm::Sidewinder => sidewinder::generate(maze, scratch, rng),
+            Algorithm::BinaryTree => binary_tree::generate(maze, scratch, rng),
+            Algorithm::RecursiveDivision => recursive_division::generate(maze, scratch, rng),
+            Algorithm::Fractal => fractal::generate(maze, scratch, rng),
         }
     }
 }
@@ -177,5 +446,18 @@ mod tests {
         let b = Algorithm::parse_list("kruskal,wilson,kruskal").unwrap();
         assert_eq!(a, b);
         assert_eq!(Algorithm::parse_list("all").unwrap(), Algorithm::all());
+    }
+
+    #[test]
+    fn parameterised_lists_sort_by_family_then_name() {
+        let l = Algorithm::parse_list("growing-tree:newest,wilson-straight:0.7,kruskal").unwrap();
+        assert_eq!(
+            l,
+            vec![
+                Algorithm::Kruskal,
+                Algorithm::WilsonStraight(0.7),
+                Algorithm::GrowingTree(Policy::Newest)
+            ]
+        );
     }
 }

@@ -1,0 +1,64 @@
+//! Recursive division, with an explicit stack of rectangles instead of recursion (so a
+//! 1×4096 or 4096×4096 room cannot overflow the call stack).
+//!
+//! Start with every interior wall open ([`Maze::open_all`]): each room is a grid graph. A room
+//! at least 2 cells wide and tall is split by a straight wall across it with exactly one
+//! opening, into two rooms joined by that one passage; rooms 1 cell wide or tall are paths
+//! already. Splitting a connected room into two connected halves joined once, down to paths,
+//! leaves a tree. Choices: a room wider than tall is split by a vertical wall, taller than wide
+//! by a horizontal one, a square one by a coin; the wall line and the gap are uniform
+//! (`below`), so only exactly enumerable draws are used. Each closed wall is written once and
+//! every cell index is stepped by `+1` or `+W` (no division): the work is linear in the cells.
+
+use super::Scratch;
+use crate::grid::{Dir, Maze};
+use crate::rng::RandomSource;
+
+/// Carve a perfect maze by recursive division.
+pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
+    let (w, h) = (maze.width(), maze.height());
+    maze.open_all();
+    s.rects.clear();
+    if w >= 2 && h >= 2 {
+        s.rects.push([0, 0, w, h]);
+    }
+    while let Some([x0, y0, rw, rh]) = s.rects.pop() {
+        let vertical = if rw != rh { rw > rh } else { rng.coin() };
+        if vertical {
+            // Close the east walls of column x0 + i, except in row y0 + gap.
+            let i = if rw == 2 { 0 } else { rng.below(rw - 1) };
+            let gap = rng.below(rh);
+            let mut c = y0 * w + x0 + i;
+            for r in 0..rh {
+                if r != gap {
+                    maze.close(c, Dir::East);
+                }
+                c += w;
+            }
+            let (lw, right) = (i + 1, rw - i - 1);
+            if lw >= 2 {
+                s.rects.push([x0, y0, lw, rh]);
+            }
+            if right >= 2 {
+                s.rects.push([x0 + lw, y0, right, rh]);
+            }
+        } else {
+            // Close the south walls of row y0 + i, except in column x0 + gap.
+            let i = if rh == 2 { 0 } else { rng.below(rh - 1) };
+            let gap = rng.below(rw);
+            let start = (y0 + i) * w + x0;
+            for (r, c) in (start..start + rw).enumerate() {
+                if r as u32 != gap {
+                    maze.close(c, Dir::South);
+                }
+            }
+            let (th, bottom) = (i + 1, rh - i - 1);
+            if th >= 2 {
+                s.rects.push([x0, y0, rw, th]);
+            }
+            if bottom >= 2 {
+                s.rects.push([x0, y0 + th, rw, bottom]);
+            }
+        }
+    }
+}
