@@ -143,3 +143,50 @@ fn the_binary_writes_the_pinned_rows() {
     }
     assert_eq!(found, 3);
 }
+
+/// Every generator at 16×12, seed 7, index 3: (algo, maze_seed, maze_hash).
+const EVERY: [(&str, u64, u64); 14] = [
+    ("backtracker", 0x2f53fb1a2aeb5103, 0x6e7e748f046af399),
+    ("kruskal", 0x91f2596dbf64f607, 0xba28f534b8a9c6b3),
+    ("wilson", 0x8772d0641265aaa0, 0xf36152e3ef1e1657),
+    ("aldous-broder", 0xa05c960974a4b072, 0xb7f40ea2f31efd0b),
+    (
+        "wilson-straight:0.5",
+        0x2464504a3a3ec489,
+        0x0d422e78a30c1969,
+    ),
+    ("wilson-turn:0.5", 0xaaf15a3c9873b222, 0xd0d75cf1c4ef1843),
+    ("prim", 0xcee621e98656078e, 0x5e6b3c34ad66beb5),
+    (
+        "growing-tree:mix:0.5",
+        0x427a9728e843af0f,
+        0x9885587d9b076b05,
+    ),
+    ("hunt-and-kill", 0xedc15b839996490a, 0x7c9bff082a8085f8),
+    ("eller", 0xf3d3d0deeee44d0e, 0x8e4657e1536fdf1d),
+    ("sidewinder", 0x381211578077711a, 0xa263d1b5e58da40d),
+    ("binary-tree", 0xedb4067caa034b35, 0xa33289afbb8240f2),
+    ("recursive-division", 0x3e2dfd778519c189, 0xf3f878641cd36254),
+    ("fractal", 0xee3dcd33d3ff8f15, 0xd9589a674b019479),
+];
+
+#[test]
+fn every_generator_is_pinned() {
+    let names: Vec<String> = batchgen::Algorithm::all()
+        .iter()
+        .map(|a| a.name())
+        .collect();
+    let pinned: Vec<&str> = EVERY.iter().map(|e| e.0).collect();
+    assert_eq!(
+        names, pinned,
+        "a generator was added or renamed: pin it here"
+    );
+    for (algo, want_seed, want_hash) in EVERY {
+        let (ms, hash) = hash_of(algo, 16, 12, 7, 3);
+        assert_eq!(
+            (ms, hash),
+            (want_seed, want_hash),
+            "{algo} 16x12 seed 7 index 3"
+        );
+    }
+}
