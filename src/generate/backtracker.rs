@@ -10,9 +10,9 @@
 //! cell records the direction back to its parent, and the passages are written to the maze in
 //! one linear pass at the end.
 
-use super::wilson::padded_marks;
+use super::wilson::{carve_parent_links, padded_marks};
 use super::Scratch;
-use crate::grid::{Dir, Maze};
+use crate::grid::Maze;
 use crate::rng::RandomSource;
 
 const FREE: u8 = 0;
@@ -52,14 +52,5 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
         s.next[nb as usize] = ((d + 2) & 3) as u8;
         s.stack.push(nb as u64);
     }
-    let mut c = 0u32;
-    for y in 1..=h {
-        for x in 1..=w {
-            let p = y * pw + x;
-            if p != start {
-                maze.carve(c, Dir::from_index(s.next[p as usize] as u32));
-            }
-            c += 1;
-        }
-    }
+    carve_parent_links(maze, &s.next, start);
 }

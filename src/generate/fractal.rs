@@ -23,7 +23,7 @@
 //! (exactly enumerable).
 
 use super::Scratch;
-use crate::grid::{Dir, Maze};
+use crate::grid::Maze;
 use crate::rng::RandomSource;
 
 /// Copy the `cw × ch` block at the top-left onto the block at offset `(dx, dy)`, cropped to the
@@ -140,22 +140,5 @@ fn repair<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
             }
         }
     }
-    let len = s.walls.len() as u32;
-    let mut i = 0u32;
-    while need > 0 {
-        let j = i + rng.below(len - i);
-        s.walls.swap(i as usize, j as usize);
-        let wall = s.walls[i as usize];
-        i += 1;
-        let a = wall >> 1;
-        let (b, d) = if wall & 1 == 0 {
-            (a + 1, Dir::East)
-        } else {
-            (a + w, Dir::South)
-        };
-        if s.dsu.union(a, b) {
-            maze.carve(a, d);
-            need -= 1;
-        }
-    }
+    super::kruskal::join_in_random_order(maze, s, need, rng);
 }

@@ -30,8 +30,21 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
         }
     }
     s.dsu.reset(n);
+    join_in_random_order(maze, s, n - 1, rng);
+}
+
+/// Take the walls of `s.walls` in a lazily drawn uniform random order (step `i` of Fisher–Yates
+/// picks from the unprocessed tail), opening each one that joins two different sets of
+/// `s.dsu`, until `need` walls have been opened. Wall ids are `2 * cell + (0 east | 1 south)`.
+/// Kruskal runs it on every wall; fractal uses it to reconnect the pieces left after cropping.
+pub(crate) fn join_in_random_order<R: RandomSource>(
+    maze: &mut Maze,
+    s: &mut Scratch,
+    mut need: u32,
+    rng: &mut R,
+) {
+    let w = maze.width();
     let len = s.walls.len() as u32;
-    let mut need = n - 1;
     let mut i = 0u32;
     while need > 0 {
         let j = i + rng.below(len - i);

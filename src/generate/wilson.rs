@@ -77,12 +77,20 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
         }
     }
     // Every cell but the root points to its parent: open those walls.
+    carve_parent_links(maze, &s.next, root);
+}
+
+/// Open, for every cell but `root` (a padded index), the wall in the direction recorded for it
+/// in the padded `next` array: one linear pass that turns parent links into passages.
+pub(crate) fn carve_parent_links(maze: &mut Maze, next: &[u8], root: u32) {
+    let (w, h) = (maze.width(), maze.height());
+    let pw = w + 2;
     let mut c = 0u32;
     for y in 1..=h {
         for x in 1..=w {
             let p = y * pw + x;
             if p != root {
-                maze.carve(c, Dir::from_index(s.next[p as usize] as u32));
+                maze.carve(c, Dir::from_index(next[p as usize] as u32));
             }
             c += 1;
         }
