@@ -19,16 +19,19 @@ fn job(algo: Algorithm, side: u32) -> Job {
 }
 
 fn generate_and_measure(c: &mut Criterion) {
+    // Per core: every generator, one thread. Scaling: the first three with two threads too.
     for side in [20u32, 64] {
         let mut g = c.benchmark_group(format!("pipeline/{side}x{side}"));
         g.throughput(Throughput::Elements(COUNT));
         g.sample_size(10);
-        for algo in [
-            Algorithm::Backtracker,
-            Algorithm::Kruskal,
-            Algorithm::Wilson,
-        ] {
-            for threads in [1usize, 2] {
+        for algo in Algorithm::all() {
+            let threads: &[usize] = match algo {
+                Algorithm::Backtracker | Algorithm::Kruskal | Algorithm::Wilson if side == 64 => {
+                    &[1, 2]
+                }
+                _ => &[1],
+            };
+            for &threads in threads {
                 let pool = rayon::ThreadPoolBuilder::new()
                     .num_threads(threads)
                     .build()

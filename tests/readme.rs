@@ -137,3 +137,32 @@ fn every_batchgen_command_in_the_readme_runs() {
     }
     assert!(ran >= 5, "found only {ran} commands");
 }
+
+/// The `text` block that follows `marker` in the README.
+fn block_after(text: &str, marker: &str) -> String {
+    let at = text
+        .find(marker)
+        .unwrap_or_else(|| panic!("README lacks {marker:?}"));
+    blocks(&text[at..], "text").into_iter().next().unwrap()
+}
+
+#[test]
+fn shown_outputs_are_what_the_commands_print() {
+    let text = readme();
+    let list = common::batchgen().arg("--list-algos").output().unwrap();
+    assert_eq!(
+        block_after(&text, "`batchgen --list-algos`"),
+        String::from_utf8(list.stdout).unwrap()
+    );
+    let drawn = common::batchgen()
+        .args([
+            "render", "--algo", "wilson", "--size", "12x6", "--seed", "42", "--index", "17",
+        ])
+        .arg("--solution")
+        .output()
+        .unwrap();
+    assert_eq!(
+        block_after(&text, "The second command prints:"),
+        String::from_utf8(drawn.stdout).unwrap()
+    );
+}

@@ -369,7 +369,7 @@ impl Algorithm {
                 "biased Wilson: walks turn with probability P; twistier, fewer straights; not uniform"
             }
             Algorithm::Prim => {
-                "simplified Prim: very many short dead ends (~36%), radial texture, short solutions"
+                "simplified Prim: very many short dead ends (~32%), radial texture, short solutions"
             }
             Algorithm::GrowingTree(_) => {
                 "growing tree: newest ~ backtracker, random ~ Prim, oldest = long spokes; mix blends"
@@ -378,7 +378,7 @@ impl Algorithm {
                 "long winding corridors like backtracker (~10% dead ends), hunted branches in rows"
             }
             Algorithm::Eller => {
-                "row by row with set merging (~28% dead ends); horizontal runs, vertical links"
+                "row by row with set merging (~29% dead ends); horizontal runs, vertical links"
             }
             Algorithm::Sidewinder => {
                 "row runs closed by one passage north: open top corridor, upward bias (~27% dead ends)"
