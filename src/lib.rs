@@ -9,8 +9,26 @@
 //! batch::run → ordered rayon chunks → sink::parquet (one row per maze)
 //! ```
 //!
+//! The same, for one maze, as a program (this example is run by `cargo test`):
+//!
+//! ```
+//! use batchgen::{generate::Scratch, metrics, rng, Algorithm, Ends, Maze, Rng};
+//!
+//! let algo = Algorithm::parse("wilson").unwrap();
+//! let seed = rng::maze_seed(42, &algo.name(), 64, 64, 17);
+//! let mut maze = Maze::new(64, 64);
+//! algo.generate(&mut maze, &mut Scratch::new(), &mut Rng::from_maze_seed(seed));
+//! assert!(maze.is_perfect()); // 4095 passages, every cell reachable
+//!
+//! let mut scratch = metrics::Scratch::new();
+//! let m = metrics::measure(&maze, Ends::corners(64, 64), &mut scratch);
+//! assert_eq!(scratch.solution_path().len() as u32, m.solution_length + 1);
+//! assert!(m.diameter >= m.solution_length);
+//! ```
+//!
 //! `grid`, `dsu` and `rng` depend on nothing of ours; `generate` on those; `metrics` on `grid`;
-//! `batch` on `generate` + `metrics`; `sink` and `render` only consume; the binary's `cmd` layer
+//! `batch` on `generate` + `metrics` + `accept`; `sink`, `store` and `render` only consume;
+//! `uniformity` drives the generators with its own random sources; the binary's `cmd` layer
 //! wires them.
 #![deny(missing_docs)]
 

@@ -92,7 +92,10 @@ fn the_test_command_is_what_ci_runs() {
     let sh = blocks(&text, "sh").join("");
     assert!(sh.lines().any(|l| l.trim() == "cargo test --release"));
     let ci = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.ci/run")).unwrap();
-    assert!(ci.lines().any(|l| l.trim() == "cargo test --release"));
+    assert!(ci.lines().any(|l| {
+        let l = l.trim();
+        l == "cargo test --release" || l.starts_with("cargo test --release 2>&1 | tee ")
+    }));
 }
 
 #[test]

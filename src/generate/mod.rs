@@ -51,8 +51,8 @@ use crate::rng::RandomSource;
 /// resizes what it needs with `clear` + `resize`, which keeps the capacity.
 #[derive(Debug, Default)]
 pub struct Scratch {
-    /// A stack or list of packed `(cell << 32 | x)` entries (backtracker, growing tree, Prim's
-    /// frontier, Eller's per-row roots).
+    /// A stack or list of packed entries, each user choosing its layout (backtracker: padded
+    /// cell ids; growing tree, Prim's frontier, Eller's per-row roots: see their files).
     pub(crate) stack: Vec<u64>,
     /// One byte of per-cell state (visited / in-tree flags).
     pub(crate) mark: Vec<u8>,
