@@ -76,6 +76,17 @@ impl OrderCounts {
     }
 }
 
+/// The wall words of the tree whose open walls are the set bits of `mask` (bit `i` = `walls[i]`).
+fn tree_key(mask: u64, walls: &[Wall], words: usize) -> TreeKey {
+    let mut w = vec![0u64; words];
+    for (i, wall) in walls.iter().enumerate() {
+        if mask >> i & 1 != 0 {
+            w[(wall.bit >> 6) as usize] |= 1 << (wall.bit & 63);
+        }
+    }
+    w.into_boxed_slice()
+}
+
 /// `n!` as a big integer.
 pub fn factorial(n: usize) -> BigUint {
     (1..=n as u64).fold(BigUint::from(1u32), |a, k| a * k)
@@ -192,15 +203,7 @@ pub fn count_all_orders(width: u32, height: u32) -> OrderCounts {
         .iter()
         .enumerate()
         .filter(|(_, &c)| c > 0)
-        .map(|(mask, &c)| {
-            let mut w = vec![0u64; words];
-            for (i, wall) in walls.iter().enumerate() {
-                if mask >> i & 1 != 0 {
-                    w[(wall.bit >> 6) as usize] |= 1 << (wall.bit & 63);
-                }
-            }
-            (w.into_boxed_slice(), c)
-        })
+        .map(|(mask, &c)| (tree_key(mask as u64, &walls, words), c))
         .collect();
     trees.sort_by(|a, b| a.0.cmp(&b.0));
     OrderCounts {
@@ -322,15 +325,7 @@ pub fn count_by_linear_extensions(width: u32, height: u32) -> OrderCounts {
     let mut out: Vec<(TreeKey, u64)> = trees
         .iter()
         .zip(counts)
-        .map(|(&mask, c)| {
-            let mut w = vec![0u64; words];
-            for (i, wall) in walls.iter().enumerate() {
-                if mask >> i & 1 != 0 {
-                    w[(wall.bit >> 6) as usize] |= 1 << (wall.bit & 63);
-                }
-            }
-            (w.into_boxed_slice(), c)
-        })
+        .map(|(&mask, c)| (tree_key(mask as u64, &walls, words), c))
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
     OrderCounts {
