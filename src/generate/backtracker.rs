@@ -10,7 +10,7 @@
 //! cell records the direction back to its parent, and the passages are written to the maze in
 //! one linear pass at the end.
 
-use super::wilson::{carve_parent_links, padded_marks};
+use super::wilson::{carve_parent_links, padded_state};
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
@@ -21,10 +21,7 @@ const FREE: u8 = 0;
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
     let pw = w + 2;
-    padded_marks(&mut s.mark, w, h);
-    s.next.clear();
-    s.next.resize(s.mark.len(), 0);
-    let delta = [1u32, pw, 1u32.wrapping_neg(), pw.wrapping_neg()];
+    let delta = padded_state(s, w, h);
     let start = pw + 1;
     s.mark[start as usize] = 1;
     s.stack.clear();

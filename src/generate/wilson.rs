@@ -23,8 +23,19 @@ const FREE: u8 = 0;
 const IN_TREE: u8 = 1;
 const OUTSIDE: u8 = 2;
 
+/// Prepare the padded `(w+2)×(h+2)` state shared by Wilson and the backtracker: `s.mark` with
+/// its border outside and everything else free, `s.next` zeroed to the same length. Returns
+/// the index step for each direction (east, south, west, north) in the padded array.
+pub(crate) fn padded_state(s: &mut Scratch, w: u32, h: u32) -> [u32; 4] {
+    padded_marks(&mut s.mark, w, h);
+    s.next.clear();
+    s.next.resize(s.mark.len(), 0);
+    let pw = w + 2;
+    [1, pw, 1u32.wrapping_neg(), pw.wrapping_neg()]
+}
+
 /// Mark the border of a padded `(w+2)×(h+2)` state array as outside, everything else free.
-pub(crate) fn padded_marks(mark: &mut Vec<u8>, w: u32, h: u32) {
+fn padded_marks(mark: &mut Vec<u8>, w: u32, h: u32) {
     let pw = (w + 2) as usize;
     let ph = (h + 2) as usize;
     mark.clear();
@@ -41,10 +52,7 @@ pub(crate) fn padded_marks(mark: &mut Vec<u8>, w: u32, h: u32) {
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
     let pw = w + 2;
-    padded_marks(&mut s.mark, w, h);
-    s.next.clear();
-    s.next.resize(s.mark.len(), 0);
-    let delta = [1u32, pw, 1u32.wrapping_neg(), pw.wrapping_neg()];
+    let delta = padded_state(s, w, h);
     let root = (h / 2 + 1) * pw + w / 2 + 1;
     s.mark[root as usize] = IN_TREE;
     for y in 1..=h {
