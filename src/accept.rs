@@ -1,28 +1,47 @@
-//! Accept filters: a boolean expression over a maze's metric columns, parsed once and evaluated
-//! per candidate without allocation.
+//! Accept filters: the SQL boolean expression a user pastes from a DuckDB `WHERE` clause,
+//! parsed once, compiled to postfix code and evaluated per candidate without allocation.
+//! The main job's `--accept` and `batchgen summary --accept` share this evaluator.
 //!
-//! Grammar (usual precedence: `!` binds tightest, then comparisons, then `&&`, then `||`):
+//! Grammar (lowest precedence first; keywords in any case):
 //!
 //! ```text
-//! expr    := and ( "||" and )*
-//! and     := unary ( "&&" unary )*
-//! unary   := "!" unary | "(" expr ")" | compare
-//! compare := operand ( "<" | "<=" | ">" | ">=" | "==" | "!=" ) operand
-//! operand := COLUMN | NUMBER
+//! or        := and ( ("OR" | "||") and )*
+//! and       := not ( ("AND" | "&&") not )*
+//! not       := ("NOT" | "!") not | predicate
+//! predicate := sum [ cmp sum | ["NOT"] "BETWEEN" sum "AND" sum
+//!                  | ["NOT"] "IN" "(" sum ("," sum)* ")" | "IS" ["NOT"] "NULL" ]
+//! cmp       := "=" | "==" | "<>" | "!=" | "<" | "<=" | ">" | ">="
+//! sum       := product ( ("+" | "-") product )*
+//! product   := unary ( ("*" | "/" | "//" | "%") unary )*
+//! unary     := ("-" | "+") unary | postfix
+//! postfix   := primary ( "::" TYPE )*
+//! primary   := NUMBER | 'string' | NULL | TRUE | FALSE | COLUMN | "(" or ")"
+//!            | "CAST" "(" or "AS" TYPE ")"
+//! TYPE      := BIGINT | INTEGER | INT | HUGEINT | DOUBLE | FLOAT8 | REAL | FLOAT | FLOAT4
 //! ```
 //!
-//! Columns are the numeric Parquet columns that depend only on the maze (see [`COLUMNS`]);
-//! `gen_ns` is excluded because a filter on timing would make the accepted set
-//! non-reproducible, and the 64-bit hashes/seeds because they do not fit a float exactly.
-//! Comparisons are done in `f64`, exactly as a user would write them in SQL.
-//! The expression is compiled to postfix code and evaluated with a fixed-size stack, so a
-//! candidate costs a few dozen nanoseconds and no allocation.
+//! Columns are `algo` (compared with string literals) and the numeric Parquet columns that
+//! depend only on the maze ([`COLUMNS`]; their SQL types come from the file schema,
+//! [`crate::sink::parquet::schema`]). `gen_ns` is refused because a filter on timing would make the
+//! accepted set non-reproducible, and the 64-bit hashes/seeds because they do not fit a double.
+//!
+//! Semantics follow DuckDB 2.0 (checked row by row against DuckDB in `tests/accept_sql.rs`):
+//! numbers are doubles; `/` is float division even on integers, `x/0` is ±infinity and `0/0`
+//! is NaN; NaN sorts above every number and equals itself; `//` truncates on integers and is
+//! plain division on doubles; `%` is the truncated remainder; a NULL (the `NULL` literal, or
+//! `//`/`%` by zero on integers, where DuckDB stops with an error and `TRY(…)` gives NULL)
+//! makes comparisons NULL, `NOT NULL` is NULL, `AND`/`OR` are three-valued, and a row whose
+//! filter is NULL is rejected. Where DuckDB stops with "Out of Range" on unsigned arithmetic
+//! (`dead_ends - 1000` going negative), batchgen computes the true value, which is what DuckDB
+//! gives after `dead_ends::BIGINT - 1000`. A literal with a decimal point (`0.1`) is an exact
+//! DECIMAL in DuckDB and a double here: they agree except when decimal arithmetic on an
+//! integer column lands within rounding of a threshold (write `1e-1` for a double in both).
 
 use std::fmt;
 
 use crate::metrics::Metrics;
 
-/// The columns an accept filter may use.
+/// The numeric columns an accept filter may use, in the order of [`Candidate::column`].
 pub const COLUMNS: [&str; 13] = [
     "index",
     "width",
@@ -39,12 +58,18 @@ pub const COLUMNS: [&str; 13] = [
     "solution_turns",
 ];
 
-/// Deepest nesting allowed (bounds the evaluation stack).
+/// Deepest parse nesting and evaluation stack allowed.
 const MAX_DEPTH: usize = 64;
+/// String id standing for the candidate's `algo`.
+const ALGO: u16 = u16::MAX;
+/// Integers above this are not exact in a double.
+const MAX_EXACT: f64 = 9_007_199_254_740_992.0;
 
 /// What a filter sees of one candidate.
 #[derive(Clone, Copy, Debug)]
 pub struct Candidate<'a> {
+    /// Canonical generator name.
+    pub algo: &'a str,
     /// Maze index.
     pub index: u64,
     /// Grid width.
@@ -56,8 +81,9 @@ pub struct Candidate<'a> {
 }
 
 impl Candidate<'_> {
+    /// The value of column `COLUMNS[c]`.
     #[inline]
-    fn column(&self, c: u8) -> f64 {
+    pub fn column(&self, c: u8) -> f64 {
         let m = self.metrics;
         match c {
             0 => self.index as f64,
@@ -77,10 +103,30 @@ impl Candidate<'_> {
     }
 }
 
+/// Static SQL type of a sub-expression.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Operand {
-    Column(u8),
-    Number(f64),
+enum Ty {
+    /// Integer (DuckDB integer columns and literals): results are integral, zero is unsigned.
+    Int,
+    /// DOUBLE (or DECIMAL, approximated by a double).
+    Float,
+    Str,
+    Bool,
+    /// The NULL literal: fits where a number is expected.
+    Null,
+}
+
+impl Ty {
+    fn numeric(self) -> bool {
+        matches!(self, Ty::Int | Ty::Float | Ty::Null)
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Ty::Int | Ty::Float | Ty::Null => "a number",
+            Ty::Str => "a string",
+            Ty::Bool => "a true/false condition",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -93,12 +139,97 @@ enum Cmp {
     Ne,
 }
 
+impl Cmp {
+    #[inline]
+    fn test(self, o: std::cmp::Ordering) -> bool {
+        use std::cmp::Ordering::*;
+        match self {
+            Cmp::Lt => o == Less,
+            Cmp::Le => o != Greater,
+            Cmp::Gt => o == Greater,
+            Cmp::Ge => o != Less,
+            Cmp::Eq => o == Equal,
+            Cmp::Ne => o != Equal,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Arith {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    IntDiv,
+    Mod,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Op {
-    Compare(Operand, Cmp, Operand),
+    Num(f64),
+    Null,
+    Col(u8),
+    Str(u16),
+    /// Negation; `int` results have an unsigned zero.
+    Neg {
+        int: bool,
+    },
+    Arith {
+        op: Arith,
+        int: bool,
+    },
+    /// `::BIGINT`: round half away from zero (DuckDB's cast).
+    RoundInt,
+    /// `::REAL`: round to single precision.
+    RoundF32,
+    Cmp(Cmp),
+    StrCmp(Cmp),
     And,
     Or,
     Not,
+    IsNull {
+        negated: bool,
+    },
+}
+
+/// One evaluation stack slot: a number (booleans are 1 / 0), a string id, or NULL.
+#[derive(Clone, Copy)]
+struct V {
+    x: f64,
+    s: u16,
+    null: bool,
+}
+
+const NULL: V = V {
+    x: 0.0,
+    s: 0,
+    null: true,
+};
+
+impl V {
+    #[inline]
+    fn num(x: f64) -> V {
+        V {
+            x,
+            s: 0,
+            null: false,
+        }
+    }
+    #[inline]
+    fn truth(b: bool) -> V {
+        V::num(if b { 1.0 } else { 0.0 })
+    }
+}
+
+/// DuckDB's order on doubles: NaN above everything and equal to itself; -0 = 0.
+#[inline]
+fn order(a: f64, b: f64) -> std::cmp::Ordering {
+    match (a.is_nan(), b.is_nan()) {
+        (true, true) => std::cmp::Ordering::Equal,
+        (true, false) => std::cmp::Ordering::Greater,
+        (false, true) => std::cmp::Ordering::Less,
+        _ => a.partial_cmp(&b).unwrap_or(std::cmp::Ordering::Equal),
+    }
 }
 
 /// A compiled accept filter.
@@ -106,6 +237,8 @@ enum Op {
 pub struct Accept {
     source: String,
     code: Vec<Op>,
+    strings: Vec<String>,
+    uses: Vec<u8>,
 }
 
 /// A filter that does not parse: where, and why.
@@ -121,10 +254,14 @@ pub struct AcceptError {
 
 impl fmt::Display for AcceptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let col = self.expr[..self.pos.min(self.expr.len())].chars().count();
+        let pos = (0..=self.pos.min(self.expr.len()))
+            .rev()
+            .find(|&p| self.expr.is_char_boundary(p))
+            .unwrap_or(0);
+        let col = self.expr[..pos].chars().count();
         write!(
             f,
-            "{} at position {}\n  {}\n  {}^\nvalid columns: {}",
+            "{} at position {}\n  {}\n  {}^\nvalid columns: algo, {}",
             self.message,
             col + 1,
             self.expr,
@@ -136,14 +273,12 @@ impl fmt::Display for AcceptError {
 
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
-    Ident(String),
-    Num(f64),
-    Cmp(Cmp),
-    And,
-    Or,
-    Not,
-    Open,
-    Close,
+    /// Identifier or keyword; `true` when double-quoted (never a keyword).
+    Ident(String, bool),
+    /// Number, and whether it was written as an integer.
+    Num(f64, bool),
+    Str(String),
+    Sym(&'static str),
     End,
 }
 
@@ -151,6 +286,11 @@ struct Lexer<'a> {
     src: &'a str,
     pos: usize,
 }
+
+const SYMBOLS: [&str; 20] = [
+    "&&", "||", "<=", ">=", "==", "!=", "<>", "//", "::", "<", ">", "=", "!", "(", ")", ",", "+",
+    "-", "*", "/",
+];
 
 impl Lexer<'_> {
     fn err(&self, pos: usize, message: impl Into<String>) -> AcceptError {
@@ -163,63 +303,94 @@ impl Lexer<'_> {
 
     /// The next token and its start offset.
     fn next(&mut self) -> Result<(Tok, usize), AcceptError> {
-        let b = self.src.as_bytes();
-        while self.pos < b.len() && b[self.pos].is_ascii_whitespace() {
-            self.pos += 1;
-        }
-        let start = self.pos;
-        if start == b.len() {
+        let rest = self.src[self.pos..].trim_start();
+        let start = self.src.len() - rest.len();
+        self.pos = start;
+        let Some(c) = rest.chars().next() else {
             return Ok((Tok::End, start));
-        }
-        let two = |s: &Self, t: &str| s.src[s.pos..].starts_with(t);
-        let (tok, len) = if two(self, "&&") {
-            (Tok::And, 2)
-        } else if two(self, "||") {
-            (Tok::Or, 2)
-        } else if two(self, "<=") {
-            (Tok::Cmp(Cmp::Le), 2)
-        } else if two(self, ">=") {
-            (Tok::Cmp(Cmp::Ge), 2)
-        } else if two(self, "==") {
-            (Tok::Cmp(Cmp::Eq), 2)
-        } else if two(self, "!=") {
-            (Tok::Cmp(Cmp::Ne), 2)
-        } else {
-            match b[start] {
-                b'<' => (Tok::Cmp(Cmp::Lt), 1),
-                b'>' => (Tok::Cmp(Cmp::Gt), 1),
-                b'!' => (Tok::Not, 1),
-                b'(' => (Tok::Open, 1),
-                b')' => (Tok::Close, 1),
-                c if c.is_ascii_alphabetic() || c == b'_' => {
-                    let end = self.src[start..]
-                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                        .map_or(b.len(), |e| start + e);
-                    (Tok::Ident(self.src[start..end].to_string()), end - start)
-                }
-                c if c.is_ascii_digit() || c == b'.' || c == b'-' || c == b'+' => {
-                    let mut end = start + 1;
-                    while end < b.len()
-                        && (b[end].is_ascii_digit()
-                            || b[end] == b'.'
-                            || b[end] == b'e'
-                            || b[end] == b'E'
-                            || ((b[end] == b'-' || b[end] == b'+')
-                                && matches!(b[end - 1], b'e' | b'E')))
-                    {
-                        end += 1;
+        };
+        let (tok, len) = if c == '%' {
+            (Tok::Sym("%"), 1)
+        } else if let Some(s) = SYMBOLS.iter().find(|s| rest.starts_with(**s)) {
+            (Tok::Sym(s), s.len())
+        } else if c.is_alphabetic() || c == '_' {
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            (Tok::Ident(rest[..end].to_string(), false), end)
+        } else if c == '"' || c == '\'' {
+            // SQL quoting: a doubled quote stands for one.
+            let mut text = String::new();
+            let mut it = rest.char_indices().skip(1).peekable();
+            let mut end = None;
+            while let Some((i, ch)) = it.next() {
+                if ch == c {
+                    if it.peek().map(|p| p.1) == Some(c) {
+                        it.next();
+                    } else {
+                        end = Some(i + 1);
+                        break;
                     }
-                    let text = &self.src[start..end];
-                    let v: f64 = text
-                        .parse()
-                        .map_err(|_| self.err(start, format!("'{text}' is not a number")))?;
-                    (Tok::Num(v), end - start)
                 }
-                _ => {
-                    let c = self.src[start..].chars().next().unwrap_or(' ');
-                    return Err(self.err(start, format!("unexpected character '{c}'")));
+                text.push(ch);
+            }
+            let Some(end) = end else {
+                return Err(self.err(start, format!("unterminated {c}quote{c}")));
+            };
+            if c == '"' {
+                (Tok::Ident(text, true), end)
+            } else {
+                (Tok::Str(text), end)
+            }
+        } else if c.is_ascii_digit() || c == '.' {
+            let b = rest.as_bytes();
+            let mut end = 0;
+            let mut int = true;
+            while end < b.len() && b[end].is_ascii_digit() {
+                end += 1;
+            }
+            if end < b.len() && b[end] == b'.' {
+                int = false;
+                end += 1;
+                while end < b.len() && b[end].is_ascii_digit() {
+                    end += 1;
                 }
             }
+            if end < b.len() && matches!(b[end], b'e' | b'E') {
+                int = false;
+                end += 1;
+                if end < b.len() && matches!(b[end], b'+' | b'-') {
+                    end += 1;
+                }
+                while end < b.len() && b[end].is_ascii_digit() {
+                    end += 1;
+                }
+            }
+            // A literal runs to the next separator: `5abc` or `1.2.3` is one bad literal.
+            let whole = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+                .unwrap_or(rest.len())
+                .max(end);
+            let text = &rest[..whole];
+            let v: f64 = match text.parse() {
+                Ok(v) if whole == end => v,
+                _ => return Err(self.err(start, format!("'{text}' is not a number"))),
+            };
+            if !v.is_finite() {
+                return Err(self.err(
+                    start,
+                    format!("the number '{text}' is out of range (not a finite double)"),
+                ));
+            }
+            if int && v > MAX_EXACT {
+                return Err(self.err(
+                    start,
+                    format!("the integer '{text}' is above 2^53 and not exact in a double"),
+                ));
+            }
+            (Tok::Num(v, int), end)
+        } else {
+            return Err(self.err(start, format!("unexpected character '{c}'")));
         };
         self.pos = start + len;
         Ok((tok, start))
@@ -231,6 +402,8 @@ struct Parser<'a> {
     tok: Tok,
     at: usize,
     code: Vec<Op>,
+    strings: Vec<String>,
+    uses: Vec<u8>,
     depth: usize,
 }
 
@@ -242,92 +415,409 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn expr(&mut self) -> Result<(), AcceptError> {
+    fn err(&self, pos: usize, m: impl Into<String>) -> AcceptError {
+        self.lex.err(pos, m)
+    }
+
+    fn is_sym(&self, s: &str) -> bool {
+        matches!(self.tok, Tok::Sym(t) if t == s)
+    }
+
+    /// Is the current token the (unquoted, any case) keyword `kw`?
+    fn is_kw(&self, kw: &str) -> bool {
+        matches!(&self.tok, Tok::Ident(s, false) if s.eq_ignore_ascii_case(kw))
+    }
+
+    fn enter(&mut self) -> Result<(), AcceptError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(self.lex.err(self.at, "expression nested too deeply"));
+            return Err(self.err(self.at, "expression nested too deeply"));
         }
-        self.and()?;
-        while self.tok == Tok::Or {
+        Ok(())
+    }
+
+    fn expect_ty(&self, at: usize, got: Ty, want: Ty, what: &str) -> Result<(), AcceptError> {
+        let ok = match want {
+            Ty::Bool => got == Ty::Bool,
+            _ => got.numeric(),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(self.err(
+                at,
+                format!("{what} needs {}, found {}", want.name(), got.name()),
+            ))
+        }
+    }
+
+    fn or(&mut self) -> Result<Ty, AcceptError> {
+        self.enter()?;
+        let at = self.at;
+        let mut ty = self.and()?;
+        while self.is_kw("or") || self.is_sym("||") {
+            self.expect_ty(at, ty, Ty::Bool, "OR")?;
             self.bump()?;
-            self.and()?;
+            let r_at = self.at;
+            let r = self.and()?;
+            self.expect_ty(r_at, r, Ty::Bool, "OR")?;
             self.code.push(Op::Or);
+            ty = Ty::Bool;
         }
         self.depth -= 1;
-        Ok(())
+        Ok(ty)
     }
 
-    fn and(&mut self) -> Result<(), AcceptError> {
-        self.unary()?;
-        while self.tok == Tok::And {
+    fn and(&mut self) -> Result<Ty, AcceptError> {
+        let at = self.at;
+        let mut ty = self.not()?;
+        while self.is_kw("and") || self.is_sym("&&") {
+            self.expect_ty(at, ty, Ty::Bool, "AND")?;
             self.bump()?;
-            self.unary()?;
+            let r_at = self.at;
+            let r = self.not()?;
+            self.expect_ty(r_at, r, Ty::Bool, "AND")?;
             self.code.push(Op::And);
+            ty = Ty::Bool;
+        }
+        Ok(ty)
+    }
+
+    fn not(&mut self) -> Result<Ty, AcceptError> {
+        if self.is_kw("not") || self.is_sym("!") {
+            self.enter()?;
+            self.bump()?;
+            let at = self.at;
+            let ty = self.not()?;
+            self.expect_ty(at, ty, Ty::Bool, "NOT")?;
+            self.code.push(Op::Not);
+            self.depth -= 1;
+            return Ok(Ty::Bool);
+        }
+        self.predicate()
+    }
+
+    fn cmp_op(&self) -> Option<Cmp> {
+        match self.tok {
+            Tok::Sym("<") => Some(Cmp::Lt),
+            Tok::Sym("<=") => Some(Cmp::Le),
+            Tok::Sym(">") => Some(Cmp::Gt),
+            Tok::Sym(">=") => Some(Cmp::Ge),
+            Tok::Sym("=") | Tok::Sym("==") => Some(Cmp::Eq),
+            Tok::Sym("!=") | Tok::Sym("<>") => Some(Cmp::Ne),
+            _ => None,
+        }
+    }
+
+    /// Emit a comparison of two operands of types `a` and `b` (already on the stack).
+    fn compare(&mut self, at: usize, a: Ty, b: Ty, cmp: Cmp) -> Result<(), AcceptError> {
+        match (a, b) {
+            (Ty::Str, Ty::Str) => self.code.push(Op::StrCmp(cmp)),
+            (x, y) if x.numeric() && y.numeric() => self.code.push(Op::Cmp(cmp)),
+            _ => return Err(self.err(at, format!("cannot compare {} with {}", a.name(), b.name()))),
         }
         Ok(())
     }
 
-    fn unary(&mut self) -> Result<(), AcceptError> {
-        match self.tok {
-            Tok::Not => {
-                self.depth += 1;
-                if self.depth > MAX_DEPTH {
-                    return Err(self.lex.err(self.at, "expression nested too deeply"));
-                }
-                self.bump()?;
-                self.unary()?;
-                self.code.push(Op::Not);
-                self.depth -= 1;
-                Ok(())
+    fn predicate(&mut self) -> Result<Ty, AcceptError> {
+        let start = self.code.len();
+        let left = self.sum()?;
+        let left_code = start..self.code.len();
+        if let Some(cmp) = self.cmp_op() {
+            let op_at = self.at;
+            self.bump()?;
+            let right = self.sum()?;
+            self.compare(op_at, left, right, cmp)?;
+            if self.cmp_op().is_some() {
+                return Err(self.err(self.at, "comparisons do not chain; write 'a < b AND b < c'"));
             }
-            Tok::Open => {
-                let open_at = self.at;
+            return Ok(Ty::Bool);
+        }
+        let negated = self.is_kw("not");
+        if negated {
+            self.bump()?;
+            if !self.is_kw("between") && !self.is_kw("in") {
+                return Err(self.err(self.at, "expected BETWEEN or IN after NOT"));
+            }
+        }
+        if self.is_kw("between") {
+            // x BETWEEN a AND b  ≡  x >= a AND x <= b (x's code is emitted twice).
+            let op_at = self.at;
+            self.bump()?;
+            let lo = self.sum()?;
+            self.compare(op_at, left, lo, Cmp::Ge)?;
+            if !self.is_kw("and") {
+                return Err(self.err(self.at, "expected AND in 'x BETWEEN low AND high'"));
+            }
+            self.bump()?;
+            self.code.extend_from_within(left_code);
+            let hi = self.sum()?;
+            self.compare(op_at, left, hi, Cmp::Le)?;
+            self.code.push(Op::And);
+        } else if self.is_kw("in") {
+            // x IN (a, b, …)  ≡  x = a OR x = b OR …
+            let op_at = self.at;
+            self.bump()?;
+            if !self.is_sym("(") {
+                return Err(self.err(self.at, "expected '(' after IN"));
+            }
+            self.bump()?;
+            let mut first = true;
+            loop {
+                if !first {
+                    self.code.extend_from_within(left_code.clone());
+                }
+                let v = self.sum()?;
+                self.compare(op_at, left, v, Cmp::Eq)?;
+                if !first {
+                    self.code.push(Op::Or);
+                }
+                first = false;
+                if self.is_sym(",") {
+                    self.bump()?;
+                } else if self.is_sym(")") {
+                    self.bump()?;
+                    break;
+                } else {
+                    return Err(self.err(self.at, "expected ',' or ')' in the IN list"));
+                }
+            }
+        } else if self.is_kw("is") {
+            self.bump()?;
+            let negated = self.is_kw("not");
+            if negated {
                 self.bump()?;
-                self.expr()?;
-                if self.tok != Tok::Close {
-                    return Err(self.lex.err(
+            }
+            if !self.is_kw("null") {
+                return Err(self.err(self.at, "expected NULL after IS"));
+            }
+            self.bump()?;
+            self.code.push(Op::IsNull { negated });
+            return Ok(Ty::Bool);
+        } else {
+            return Ok(left);
+        }
+        if negated {
+            self.code.push(Op::Not);
+        }
+        Ok(Ty::Bool)
+    }
+
+    /// Result type of arithmetic on `a` and `b`.
+    fn arith(&mut self, at: usize, a: Ty, b: Ty, op: Arith) -> Result<Ty, AcceptError> {
+        for t in [a, b] {
+            if !t.numeric() {
+                return Err(self.err(at, format!("arithmetic needs numbers, found {}", t.name())));
+            }
+        }
+        let int = a != Ty::Float && b != Ty::Float;
+        self.code.push(Op::Arith { op, int });
+        Ok(if op == Arith::Div || !int {
+            Ty::Float
+        } else {
+            Ty::Int
+        })
+    }
+
+    fn sum(&mut self) -> Result<Ty, AcceptError> {
+        let mut ty = self.product()?;
+        loop {
+            let op = match self.tok {
+                Tok::Sym("+") => Arith::Add,
+                Tok::Sym("-") => Arith::Sub,
+                _ => return Ok(ty),
+            };
+            let at = self.at;
+            self.bump()?;
+            let r = self.product()?;
+            ty = self.arith(at, ty, r, op)?;
+        }
+    }
+
+    fn product(&mut self) -> Result<Ty, AcceptError> {
+        let mut ty = self.unary()?;
+        loop {
+            let op = match self.tok {
+                Tok::Sym("*") => Arith::Mul,
+                Tok::Sym("/") => Arith::Div,
+                Tok::Sym("//") => Arith::IntDiv,
+                Tok::Sym("%") => Arith::Mod,
+                _ => return Ok(ty),
+            };
+            let at = self.at;
+            self.bump()?;
+            let r = self.unary()?;
+            ty = self.arith(at, ty, r, op)?;
+        }
+    }
+
+    fn unary(&mut self) -> Result<Ty, AcceptError> {
+        if self.is_sym("-") || self.is_sym("+") {
+            let minus = self.is_sym("-");
+            let at = self.at;
+            self.enter()?;
+            self.bump()?;
+            let ty = self.unary()?;
+            if !ty.numeric() {
+                return Err(self.err(at, format!("'-' needs a number, found {}", ty.name())));
+            }
+            if minus {
+                self.code.push(Op::Neg { int: ty == Ty::Int });
+            }
+            self.depth -= 1;
+            return Ok(ty);
+        }
+        let mut ty = self.primary()?;
+        while self.is_sym("::") {
+            let at = self.at;
+            self.bump()?;
+            ty = self.cast(at, ty)?;
+        }
+        Ok(ty)
+    }
+
+    /// The type name after `::` or `AS`; emits the conversion.
+    fn cast(&mut self, at: usize, from: Ty) -> Result<Ty, AcceptError> {
+        let Tok::Ident(name, false) = &self.tok else {
+            return Err(self.err(self.at, "expected a type name (BIGINT, DOUBLE, …)"));
+        };
+        let name = name.to_ascii_lowercase();
+        if !from.numeric() {
+            return Err(self.err(
+                at,
+                format!("only numbers can be cast, found {}", from.name()),
+            ));
+        }
+        let ty = match name.as_str() {
+            "bigint" | "int8" | "long" | "integer" | "int" | "int4" | "hugeint" => {
+                if from == Ty::Float {
+                    self.code.push(Op::RoundInt);
+                }
+                Ty::Int
+            }
+            "double" | "float8" => Ty::Float,
+            "real" | "float" | "float4" => {
+                self.code.push(Op::RoundF32);
+                Ty::Float
+            }
+            _ => {
+                return Err(self.err(
+                    self.at,
+                    format!("unsupported type '{name}' (use BIGINT, INTEGER, DOUBLE or REAL)"),
+                ))
+            }
+        };
+        self.bump()?;
+        Ok(ty)
+    }
+
+    fn primary(&mut self) -> Result<Ty, AcceptError> {
+        let at = self.at;
+        let ty = match self.tok.clone() {
+            Tok::Num(v, int) => {
+                self.code.push(Op::Num(v));
+                if int {
+                    Ty::Int
+                } else {
+                    Ty::Float
+                }
+            }
+            Tok::Str(s) => {
+                let id = match self.strings.iter().position(|t| *t == s) {
+                    Some(i) => i,
+                    None => {
+                        self.strings.push(s);
+                        self.strings.len() - 1
+                    }
+                };
+                if id >= ALGO as usize {
+                    return Err(self.err(at, "too many string literals"));
+                }
+                self.code.push(Op::Str(id as u16));
+                Ty::Str
+            }
+            Tok::Sym("(") => {
+                self.bump()?;
+                let ty = self.or()?;
+                if !self.is_sym(")") {
+                    return Err(self.err(
                         self.at,
-                        format!("expected ')' to close the '(' at position {}", open_at + 1),
+                        format!("expected ')' to close the '(' at position {}", at + 1),
                     ));
                 }
-                self.bump()
+                ty
             }
-            _ => self.compare(),
-        }
-    }
-
-    fn operand(&mut self) -> Result<Operand, AcceptError> {
-        let op = match &self.tok {
-            Tok::Num(v) => Operand::Number(*v),
-            Tok::Ident(name) => match COLUMNS.iter().position(|c| c == name) {
-                Some(i) => Operand::Column(i as u8),
-                None => {
-                    let why = match name.as_str() {
-                        "gen_ns" => "'gen_ns' is a timing and would make the accepted set \
-                                     non-reproducible"
-                            .to_string(),
-                        _ => format!("unknown column '{name}'"),
-                    };
-                    return Err(self.lex.err(self.at, why));
+            Tok::Ident(name, quoted) => {
+                let lower = name.to_lowercase();
+                if !quoted && lower == "cast" {
+                    self.bump()?;
+                    if !self.is_sym("(") {
+                        return Err(self.err(self.at, "expected '(' after CAST"));
+                    }
+                    self.bump()?;
+                    let inner_at = self.at;
+                    let inner = self.or()?;
+                    if !self.is_kw("as") {
+                        return Err(self.err(self.at, "expected AS in CAST(x AS TYPE)"));
+                    }
+                    self.bump()?;
+                    let ty = self.cast(inner_at, inner)?;
+                    if !self.is_sym(")") {
+                        return Err(self.err(self.at, "expected ')' to close CAST("));
+                    }
+                    self.bump()?;
+                    return Ok(ty);
                 }
-            },
-            _ => return Err(self.lex.err(self.at, "expected a column name or a number")),
+                match (quoted, lower.as_str()) {
+                    (false, "null") => {
+                        self.code.push(Op::Null);
+                        Ty::Null
+                    }
+                    (false, "true") | (false, "false") => {
+                        self.code
+                            .push(Op::Num(if lower == "true" { 1.0 } else { 0.0 }));
+                        Ty::Bool
+                    }
+                    (_, "algo") => {
+                        self.code.push(Op::Str(ALGO));
+                        Ty::Str
+                    }
+                    _ => match COLUMNS.iter().position(|c| *c == lower) {
+                        Some(i) => {
+                            self.code.push(Op::Col(i as u8));
+                            if !self.uses.contains(&(i as u8)) {
+                                self.uses.push(i as u8);
+                            }
+                            column_ty(COLUMNS[i])
+                        }
+                        None => {
+                            let why = match lower.as_str() {
+                                "gen_ns" => "'gen_ns' is a timing and would make the accepted \
+                                             set non-reproducible"
+                                    .to_string(),
+                                "seed" | "maze_seed" | "maze_hash" => format!(
+                                    "'{lower}' is a 64-bit identifier and cannot be filtered on"
+                                ),
+                                _ => format!("unknown column '{name}'"),
+                            };
+                            return Err(self.err(at, why));
+                        }
+                    },
+                }
+            }
+            _ => return Err(self.err(at, "expected a column name, a number or '('")),
         };
         self.bump()?;
-        Ok(op)
+        Ok(ty)
     }
+}
 
-    fn compare(&mut self) -> Result<(), AcceptError> {
-        let left = self.operand()?;
-        let Tok::Cmp(cmp) = self.tok else {
-            return Err(self
-                .lex
-                .err(self.at, "expected a comparison (<, <=, >, >=, ==, !=)"));
-        };
-        self.bump()?;
-        let right = self.operand()?;
-        self.code.push(Op::Compare(left, cmp, right));
-        Ok(())
+/// A column's SQL type, from the metrics file schema (the one place types are declared).
+fn column_ty(name: &str) -> Ty {
+    let schema = crate::sink::parquet::schema();
+    match schema.field_with_name(name).map(|f| f.data_type().clone()) {
+        Ok(arrow_schema::DataType::Float64 | arrow_schema::DataType::Float32) => Ty::Float,
+        _ => Ty::Int,
     }
 }
 
@@ -339,21 +829,47 @@ impl Accept {
             tok: Tok::End,
             at: 0,
             code: Vec::new(),
+            strings: Vec::new(),
+            uses: Vec::new(),
             depth: 0,
         };
         p.bump()?;
         if p.tok == Tok::End {
-            return Err(p.lex.err(0, "empty expression"));
+            return Err(p.err(0, "empty expression"));
         }
-        p.expr()?;
+        let ty = p.or()?;
         if p.tok != Tok::End {
-            return Err(p
-                .lex
-                .err(p.at, "expected '&&', '||' or the end of the expression"));
+            return Err(p.err(
+                p.at,
+                "expected AND, OR, a comparison or the end of the expression",
+            ));
+        }
+        if ty != Ty::Bool {
+            return Err(p.err(
+                0,
+                format!(
+                    "the filter must be a condition (e.g. x > 3), found {}",
+                    ty.name()
+                ),
+            ));
+        }
+        // The stack depth the code needs must fit the fixed evaluation stack.
+        let mut sp = 0usize;
+        for op in &p.code {
+            match op {
+                Op::Num(_) | Op::Null | Op::Col(_) | Op::Str(_) => sp += 1,
+                Op::Arith { .. } | Op::Cmp(_) | Op::StrCmp(_) | Op::And | Op::Or => sp -= 1,
+                _ => {}
+            }
+            if sp > MAX_DEPTH {
+                return Err(p.err(0, "expression too large"));
+            }
         }
         Ok(Accept {
             source: src.to_string(),
             code: p.code,
+            strings: p.strings,
+            uses: p.uses,
         })
     }
 
@@ -362,42 +878,140 @@ impl Accept {
         &self.source
     }
 
+    /// Indices into [`COLUMNS`] of the numeric columns the expression reads.
+    pub fn columns_used(&self) -> &[u8] {
+        &self.uses
+    }
+
     /// Does this candidate pass?
     #[inline]
     pub fn eval(&self, c: &Candidate<'_>) -> bool {
-        let mut stack = [false; MAX_DEPTH + 2];
+        self.eval_with(c.algo, |i| c.column(i))
+    }
+
+    /// Does a row pass, given its `algo` and a function returning column `COLUMNS[i]`?
+    /// (A NULL result does not pass, as in a SQL `WHERE`.)
+    #[inline]
+    pub fn eval_with(&self, algo: &str, column: impl Fn(u8) -> f64) -> bool {
+        let mut stack = [NULL; MAX_DEPTH + 1];
         let mut sp = 0usize;
-        let value = |o: Operand| match o {
-            Operand::Column(i) => c.column(i),
-            Operand::Number(v) => v,
-        };
         for op in &self.code {
             match *op {
-                Op::Compare(a, cmp, b) => {
-                    let (a, b) = (value(a), value(b));
-                    stack[sp] = match cmp {
-                        Cmp::Lt => a < b,
-                        Cmp::Le => a <= b,
-                        Cmp::Gt => a > b,
-                        Cmp::Ge => a >= b,
-                        Cmp::Eq => a == b,
-                        Cmp::Ne => a != b,
+                Op::Num(x) => {
+                    stack[sp] = V::num(x);
+                    sp += 1;
+                }
+                Op::Null => {
+                    stack[sp] = NULL;
+                    sp += 1;
+                }
+                Op::Col(i) => {
+                    stack[sp] = V::num(column(i));
+                    sp += 1;
+                }
+                Op::Str(s) => {
+                    stack[sp] = V {
+                        x: 0.0,
+                        s,
+                        null: false,
                     };
                     sp += 1;
                 }
-                Op::Not => stack[sp - 1] = !stack[sp - 1],
-                Op::And => {
-                    sp -= 1;
-                    stack[sp - 1] &= stack[sp];
+                Op::Neg { int } => {
+                    let v = &mut stack[sp - 1];
+                    v.x = if int { 0.0 - v.x } else { -v.x };
                 }
-                Op::Or => {
+                Op::RoundInt => {
+                    let v = &mut stack[sp - 1];
+                    v.x = v.x.round() + 0.0;
+                }
+                Op::RoundF32 => {
+                    let v = &mut stack[sp - 1];
+                    v.x = v.x as f32 as f64;
+                }
+                Op::Arith { op, int } => {
                     sp -= 1;
-                    stack[sp - 1] |= stack[sp];
+                    let (a, b) = (stack[sp - 1], stack[sp]);
+                    stack[sp - 1] = if a.null || b.null {
+                        NULL
+                    } else {
+                        arith(op, int, a.x, b.x)
+                    };
+                }
+                Op::Cmp(cmp) => {
+                    sp -= 1;
+                    let (a, b) = (stack[sp - 1], stack[sp]);
+                    stack[sp - 1] = if a.null || b.null {
+                        NULL
+                    } else {
+                        V::truth(cmp.test(order(a.x, b.x)))
+                    };
+                }
+                Op::StrCmp(cmp) => {
+                    sp -= 1;
+                    let s = |id: u16| {
+                        if id == ALGO {
+                            algo
+                        } else {
+                            self.strings[id as usize].as_str()
+                        }
+                    };
+                    let (a, b) = (stack[sp - 1].s, stack[sp].s);
+                    stack[sp - 1] = V::truth(cmp.test(s(a).cmp(s(b))));
+                }
+                Op::And | Op::Or => {
+                    sp -= 1;
+                    let (a, b) = (stack[sp - 1], stack[sp]);
+                    // Kleene logic: the dominant value wins over NULL.
+                    let dominant = if *op == Op::And { 0.0 } else { 1.0 };
+                    stack[sp - 1] = if (!a.null && a.x == dominant) || (!b.null && b.x == dominant)
+                    {
+                        V::num(dominant)
+                    } else if a.null || b.null {
+                        NULL
+                    } else {
+                        V::num(1.0 - dominant)
+                    };
+                }
+                Op::Not => {
+                    let v = &mut stack[sp - 1];
+                    v.x = 1.0 - v.x;
+                }
+                Op::IsNull { negated } => {
+                    let v = &mut stack[sp - 1];
+                    *v = V::truth(v.null != negated);
                 }
             }
         }
-        stack[0]
+        !stack[0].null && stack[0].x == 1.0
     }
+}
+
+/// One arithmetic step in DuckDB's semantics (see the module docs).
+#[inline]
+fn arith(op: Arith, int: bool, a: f64, b: f64) -> V {
+    let x = match op {
+        Arith::Add => a + b,
+        Arith::Sub => a - b,
+        Arith::Mul => a * b,
+        Arith::Div => return V::num(a / b),
+        Arith::IntDiv if int => {
+            if b == 0.0 {
+                return NULL;
+            }
+            // Truncating integer division, exact below 2^53.
+            (a - a % b) / b
+        }
+        Arith::IntDiv => a / b,
+        Arith::Mod => {
+            if int && b == 0.0 {
+                return NULL;
+            }
+            a % b
+        }
+    };
+    // Integers have no negative zero.
+    V::num(if int { x + 0.0 } else { x })
 }
 
 #[cfg(test)]
@@ -406,6 +1020,7 @@ mod tests {
 
     fn cand(m: &Metrics) -> Candidate<'_> {
         Candidate {
+            algo: "wilson",
             index: 7,
             width: 10,
             height: 10,
@@ -431,13 +1046,56 @@ mod tests {
         assert!(!t("(1 < 2 || 3 > 4) && 5 > 6"));
         assert!(t("solution_length > 2.5e2 && width == 10 && height >= -1"));
         assert!(t("diameter >= solution_length"));
+        // SQL spellings.
+        assert!(t("dead_end_share <= 0.12 AND solution_length = 300"));
+        assert!(t("not dead_end_share < 0.1 and Index <> 8"));
+        assert!(t("solution_length BETWEEN 300 AND 301"));
+        assert!(!t("solution_length NOT BETWEEN 300 AND 301"));
+        assert!(t("diameter IN (1, 320, 5)"));
+        assert!(t("diameter NOT IN (1, 2)"));
+        assert!(t("solution_length / diameter > 0.9"));
+        assert!(t("-(diameter - 2 * solution_length) = 280"));
+        assert!(t(
+            "7 // 2 = 3 AND -7 // 2 = -3 AND 7.0 // 2 = 3.5 AND 7 % 3 = 1"
+        ));
+        assert!(t(
+            "algo = 'wilson' AND algo IN ('kruskal', 'wilson') AND algo <> 'prim'"
+        ));
+        assert!(t(
+            "\"DEAD_ENDS\" = 0 AND CAST(2.5 AS BIGINT) = 3 AND 2.5::BIGINT = 3"
+        ));
+    }
+
+    #[test]
+    fn sql_null_and_duckdb_division() {
+        let m = Metrics::default();
+        let t = |e: &str| Accept::parse(e).unwrap().eval(&cand(&m));
+        // x/0 is infinity, 0/0 is NaN, NaN is above every number and equal to itself.
+        assert!(t("1 / dead_ends > 1e308"));
+        assert!(t("-1 / dead_ends < -1e308"));
+        assert!(t("dead_ends / dead_ends > 1 / dead_ends"));
+        assert!(t("dead_ends / dead_ends = 0 / 0"));
+        // Integer // and % by zero give NULL; NOT NULL is NULL; NULL does not pass.
+        assert!(!t("1 // dead_ends = 0"));
+        assert!(!t("NOT (1 // dead_ends = 0)"));
+        assert!(t("1 // dead_ends IS NULL"));
+        assert!(t("1 % dead_ends IS NULL AND 1 IS NOT NULL"));
+        assert!(!t("NULL > 1 OR 1 > 2"));
+        assert!(t("NULL > 1 OR 1 < 2"));
+        assert!(!t("NULL > 1 AND 1 < 2"));
+        assert!(t("NOT (NULL > 1 AND 1 > 2)"));
+        assert!(!t("dead_ends IN (1, NULL)"));
+        assert!(!t("dead_ends NOT IN (1, NULL)"));
+        // Integer results have an unsigned zero; doubles keep the sign.
+        assert!(t("1 / (dead_ends * -1) > 0"));
+        assert!(t("1 / (dead_end_share * -1) < 0"));
     }
 
     #[test]
     fn errors_point_at_the_problem() {
         let e = Accept::parse("dead_end_share <= 0.12 &&").unwrap_err();
         assert_eq!(e.pos, 25);
-        assert!(e.to_string().contains("valid columns: index"));
+        assert!(e.to_string().contains("valid columns: algo, index"));
         let e = Accept::parse("dead_ends < 3 && solutoin_length > 4").unwrap_err();
         assert_eq!(e.pos, 17);
         assert!(e.message.contains("solutoin_length"));
@@ -453,5 +1111,31 @@ mod tests {
         assert!(Accept::parse("diameter > 3 $").is_err());
         assert!(Accept::parse("").is_err());
         assert!(Accept::parse(&"!".repeat(100)).is_err());
+        assert!(Accept::parse(&format!("{}1 > 0", "-".repeat(100))).is_err());
+        let e = Accept::parse("dead_ends < 1e999").unwrap_err();
+        assert!(e.message.contains("'1e999'"), "{}", e.message);
+        assert_eq!(e.pos, 12);
+        let e = Accept::parse("déad_ends > 3").unwrap_err();
+        assert!(e.message.contains("'déad_ends'"), "{}", e.message);
+        assert!(e.to_string().contains("position 1"));
+        let e = Accept::parse("index > 1 AND déad_ends > 3").unwrap_err();
+        assert!(e.to_string().contains("position 15"), "{e}");
+        for bad in [
+            "algo = 3",
+            "dead_ends + algo > 1",
+            "dead_ends",
+            "dead_ends > 1 + (2 > 1)",
+            "1 < 2 < 3",
+            "dead_ends BETWEEN 1 3",
+            "dead_ends IN 3",
+            "'x",
+            "5abc > 1",
+            "1.2.3 > 1",
+            "dead_ends::TEXT > 1",
+            "maze_hash > 1",
+            "99999999999999999999 > index",
+        ] {
+            assert!(Accept::parse(bad).is_err(), "{bad}");
+        }
     }
 }

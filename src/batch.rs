@@ -183,7 +183,8 @@ pub fn run<E>(
     let mut walls: Vec<u64> = Vec::new();
     let mut tallies = Vec::with_capacity(job.algos.len());
     for algo in &job.algos {
-        let base = rng::maze_seed_base(job.seed, &algo.name(), job.width, job.height);
+        let algo_name = algo.name();
+        let base = rng::maze_seed_base(job.seed, &algo_name, job.width, job.height);
         let mut tally = Tally::default();
         let mut start = 0u64;
         while tally.accepted < job.count && start < limit {
@@ -238,6 +239,7 @@ pub fn run<E>(
                 }
                 let pass = job.accept.as_ref().is_none_or(|a| {
                     a.eval(&Candidate {
+                        algo: &algo_name,
                         index: rows[i].index,
                         width: job.width,
                         height: job.height,

@@ -20,7 +20,7 @@ proptest! {
     ) {
         if let Ok(a) = Accept::parse(&s) {
             let m = Metrics::default();
-            let _ = a.eval(&Candidate { index: 0, width: 1, height: 1, metrics: &m });
+            let _ = a.eval(&Candidate { algo: "wilson", index: 0, width: 1, height: 1, metrics: &m });
         }
     }
 
@@ -28,7 +28,7 @@ proptest! {
     fn accept_evaluates_like_rust(a in 0u32..50, b in 0u32..50, c in 0u32..50, op in 0usize..6) {
         let ops = ["<", "<=", ">", ">=", "==", "!="];
         let m = Metrics { dead_ends: a, diameter: b, ..Default::default() };
-        let cand = Candidate { index: c as u64, width: 1, height: 1, metrics: &m };
+        let cand = Candidate { algo: "wilson", index: c as u64, width: 1, height: 1, metrics: &m };
         let expr = format!("dead_ends {} diameter || !(index < {c}) && diameter == {b}", ops[op]);
         let cmp = match op { 0 => a < b, 1 => a <= b, 2 => a > b, 3 => a >= b, 4 => a == b, _ => a != b };
         // `index < c` is false, so the right side is true: the whole is always true.
