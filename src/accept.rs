@@ -33,9 +33,11 @@
 //! makes comparisons NULL, `NOT NULL` is NULL, `AND`/`OR` are three-valued, and a row whose
 //! filter is NULL is rejected. Where DuckDB stops with "Out of Range" on unsigned arithmetic
 //! (`dead_ends - 1000` going negative), batchgen computes the true value, which is what DuckDB
-//! gives after `dead_ends::BIGINT - 1000`. A literal with a decimal point (`0.1`) is an exact
-//! DECIMAL in DuckDB and a double here: they agree except when decimal arithmetic on an
-//! integer column lands within rounding of a threshold (write `1e-1` for a double in both).
+//! gives after `dead_ends::BIGINT - 1000`. As in DuckDB, a literal with a decimal point (`0.1`)
+//! is an exact DECIMAL (held as a scaled integer, exact below 2^53 and up to 18 places):
+//! `+ - * %` on integers and DECIMALs stay exact (`solution_length * 0.1 = 3` holds for 30),
+//! `/` and anything with a DOUBLE (a column like `dead_end_share`, or `1e-1`) is a double;
+//! `::BIGINT` rounds a DECIMAL half away from zero and a DOUBLE half to even.
 
 use std::fmt;
 
@@ -108,8 +110,10 @@ impl Candidate<'_> {
 enum Ty {
     /// Integer (DuckDB integer columns and literals): results are integral, zero is unsigned.
     Int,
-    /// DOUBLE (or DECIMAL, approximated by a double).
+    /// DOUBLE.
     Float,
+    /// DECIMAL with this many digits after the point, held exactly as a scaled integer.
+    Dec(u8),
     Str,
     Bool,
     /// The NULL literal: fits where a number is expected.
@@ -118,11 +122,19 @@ enum Ty {
 
 impl Ty {
     fn numeric(self) -> bool {
-        matches!(self, Ty::Int | Ty::Float | Ty::Null)
+        matches!(self, Ty::Int | Ty::Float | Ty::Dec(_) | Ty::Null)
+    }
+    /// Digits after the point (integers: 0); `None` for DOUBLE.
+    fn scale(self) -> Option<u8> {
+        match self {
+            Ty::Dec(s) => Some(s),
+            Ty::Float => None,
+            _ => Some(0),
+        }
     }
     fn name(self) -> &'static str {
         match self {
-            Ty::Int | Ty::Float | Ty::Null => "a number",
+            Ty::Int | Ty::Float | Ty::Dec(_) | Ty::Null => "a number",
             Ty::Str => "a string",
             Ty::Bool => "a true/false condition",
         }
@@ -164,6 +176,31 @@ enum Arith {
     Mod,
 }
 
+/// A conversion applied to an operand before a binary step: `value * mul / div` (one of them
+/// is 1): rescaling a DECIMAL exactly, or turning it into a double.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Conv {
+    mul: f64,
+    div: f64,
+}
+
+const SAME: Conv = Conv { mul: 1.0, div: 1.0 };
+
+impl Conv {
+    #[inline]
+    fn apply(self, x: f64) -> f64 {
+        x * self.mul / self.div
+    }
+}
+
+/// `10^s`, exact in a double for the scales allowed.
+fn pow10(s: u8) -> f64 {
+    10f64.powi(s as i32)
+}
+
+/// Largest DECIMAL scale accepted (DuckDB's DECIMAL(18, s) still fits 2^63).
+const MAX_SCALE: u8 = 18;
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Op {
     Num(f64),
@@ -174,15 +211,20 @@ enum Op {
     Neg {
         int: bool,
     },
+    /// `int`: exact integer arithmetic (integers, and DECIMALs as scaled integers).
     Arith {
         op: Arith,
         int: bool,
+        l: Conv,
+        r: Conv,
     },
-    /// `::BIGINT`: round half away from zero (DuckDB's cast).
-    RoundInt,
-    /// `::REAL`: round to single precision.
-    RoundF32,
-    Cmp(Cmp),
+    /// DOUBLE to BIGINT: round half to even (DuckDB's cast).
+    RoundEven,
+    /// DECIMAL (scaled by `p`) to BIGINT: round half away from zero (DuckDB's cast).
+    RoundDec(f64),
+    /// DECIMAL (scaled by `p`) to DOUBLE.
+    ToDouble(f64),
+    Cmp(Cmp, Conv, Conv),
     StrCmp(Cmp),
     And,
     Or,
@@ -275,8 +317,9 @@ impl fmt::Display for AcceptError {
 enum Tok {
     /// Identifier or keyword; `true` when double-quoted (never a keyword).
     Ident(String, bool),
-    /// Number, and whether it was written as an integer.
-    Num(f64, bool),
+    /// Number: with `Some(scale)` an exact integer or DECIMAL (scaled by 10^scale), with
+    /// `None` a double (written with an exponent).
+    Num(f64, Option<u8>),
     Str(String),
     Sym(&'static str),
     End,
@@ -382,13 +425,31 @@ impl Lexer<'_> {
                     format!("the number '{text}' is out of range (not a finite double)"),
                 ));
             }
-            if int && v > MAX_EXACT {
-                return Err(self.err(
-                    start,
-                    format!("the integer '{text}' is above 2^53 and not exact in a double"),
-                ));
+            let exp = text.contains(['e', 'E']);
+            if int || exp {
+                if int && v > MAX_EXACT {
+                    return Err(self.err(
+                        start,
+                        format!("the integer '{text}' is above 2^53 and not exact in a double"),
+                    ));
+                }
+                (Tok::Num(v, if int { Some(0) } else { None }), end)
+            } else {
+                // `0.12` is DECIMAL: kept exactly as 12 with scale 2.
+                let (i, f) = text.split_once('.').unwrap_or((text, ""));
+                let digits = format!("{i}{f}");
+                let scaled: f64 = digits.parse().unwrap_or(0.0);
+                if f.len() > MAX_SCALE as usize || scaled > MAX_EXACT {
+                    return Err(self.err(
+                        start,
+                        format!(
+                            "the decimal '{text}' has too many digits (write it as a double, \
+                             e.g. {v:e})"
+                        ),
+                    ));
+                }
+                (Tok::Num(scaled, Some(f.len() as u8)), end)
             }
-            (Tok::Num(v, int), end)
         } else {
             return Err(self.err(start, format!("unexpected character '{c}'")));
         };
@@ -513,7 +574,10 @@ impl Parser<'_> {
     fn compare(&mut self, at: usize, a: Ty, b: Ty, cmp: Cmp) -> Result<(), AcceptError> {
         match (a, b) {
             (Ty::Str, Ty::Str) => self.code.push(Op::StrCmp(cmp)),
-            (x, y) if x.numeric() && y.numeric() => self.code.push(Op::Cmp(cmp)),
+            (x, y) if x.numeric() && y.numeric() => {
+                let (l, r, _) = common(a, b);
+                self.code.push(Op::Cmp(cmp, l, r));
+            }
             _ => return Err(self.err(at, format!("cannot compare {} with {}", a.name(), b.name()))),
         }
         Ok(())
@@ -610,13 +674,28 @@ impl Parser<'_> {
                 return Err(self.err(at, format!("arithmetic needs numbers, found {}", t.name())));
             }
         }
-        let int = a != Ty::Float && b != Ty::Float;
-        self.code.push(Op::Arith { op, int });
-        Ok(if op == Arith::Div || !int {
-            Ty::Float
-        } else {
-            Ty::Int
-        })
+        let (sa, sb) = (a.scale(), b.scale());
+        let exact = match op {
+            Arith::Div => None,
+            Arith::IntDiv if sa != Some(0) || sb != Some(0) => None,
+            Arith::Mul => sa.zip(sb).map(|(x, y)| (SAME, SAME, x + y)),
+            _ => sa.zip(sb).map(|_| common(a, b)),
+        };
+        let (l, r, ty) = match exact {
+            Some((_, _, s)) if s > MAX_SCALE => {
+                return Err(self.err(at, format!("more than {MAX_SCALE} decimal places")))
+            }
+            Some((l, r, 0)) => (l, r, Ty::Int),
+            Some((l, r, s)) => (l, r, Ty::Dec(s)),
+            None => (to_double(a), to_double(b), Ty::Float),
+        };
+        self.code.push(Op::Arith {
+            op,
+            int: ty != Ty::Float,
+            l,
+            r,
+        });
+        Ok(ty)
     }
 
     fn sum(&mut self) -> Result<Ty, AcceptError> {
@@ -662,7 +741,9 @@ impl Parser<'_> {
                 return Err(self.err(at, format!("'-' needs a number, found {}", ty.name())));
             }
             if minus {
-                self.code.push(Op::Neg { int: ty == Ty::Int });
+                self.code.push(Op::Neg {
+                    int: ty != Ty::Float,
+                });
             }
             self.depth -= 1;
             return Ok(ty);
@@ -690,20 +771,23 @@ impl Parser<'_> {
         }
         let ty = match name.as_str() {
             "bigint" | "int8" | "long" | "integer" | "int" | "int4" | "hugeint" => {
-                if from == Ty::Float {
-                    self.code.push(Op::RoundInt);
+                match from {
+                    Ty::Float => self.code.push(Op::RoundEven),
+                    Ty::Dec(s) => self.code.push(Op::RoundDec(pow10(s))),
+                    _ => {}
                 }
                 Ty::Int
             }
-            "double" | "float8" => Ty::Float,
-            "real" | "float" | "float4" => {
-                self.code.push(Op::RoundF32);
+            "double" | "float8" => {
+                if let Ty::Dec(s) = from {
+                    self.code.push(Op::ToDouble(pow10(s)));
+                }
                 Ty::Float
             }
             _ => {
                 return Err(self.err(
                     self.at,
-                    format!("unsupported type '{name}' (use BIGINT, INTEGER, DOUBLE or REAL)"),
+                    format!("unsupported type '{name}' (use BIGINT, INTEGER or DOUBLE)"),
                 ))
             }
         };
@@ -714,12 +798,12 @@ impl Parser<'_> {
     fn primary(&mut self) -> Result<Ty, AcceptError> {
         let at = self.at;
         let ty = match self.tok.clone() {
-            Tok::Num(v, int) => {
+            Tok::Num(v, scale) => {
                 self.code.push(Op::Num(v));
-                if int {
-                    Ty::Int
-                } else {
-                    Ty::Float
+                match scale {
+                    Some(0) => Ty::Int,
+                    Some(s) => Ty::Dec(s),
+                    None => Ty::Float,
                 }
             }
             Tok::Str(s) => {
@@ -812,6 +896,33 @@ impl Parser<'_> {
     }
 }
 
+/// How two numeric operands meet: both rescaled to a common DECIMAL scale (exact), or both
+/// doubles when either is one. Returns the conversions and the common scale.
+fn common(a: Ty, b: Ty) -> (Conv, Conv, u8) {
+    match (a.scale(), b.scale()) {
+        (Some(x), Some(y)) => {
+            let s = x.max(y);
+            let up = |from: u8| Conv {
+                mul: pow10(s - from),
+                div: 1.0,
+            };
+            (up(x), up(y), s)
+        }
+        _ => (to_double(a), to_double(b), 0),
+    }
+}
+
+/// The conversion of an operand of type `t` to a double.
+fn to_double(t: Ty) -> Conv {
+    match t {
+        Ty::Dec(s) => Conv {
+            mul: 1.0,
+            div: pow10(s),
+        },
+        _ => SAME,
+    }
+}
+
 /// A column's SQL type, from the metrics file schema (the one place types are declared).
 fn column_ty(name: &str) -> Ty {
     let schema = crate::sink::parquet::schema();
@@ -858,7 +969,7 @@ impl Accept {
         for op in &p.code {
             match op {
                 Op::Num(_) | Op::Null | Op::Col(_) | Op::Str(_) => sp += 1,
-                Op::Arith { .. } | Op::Cmp(_) | Op::StrCmp(_) | Op::And | Op::Or => sp -= 1,
+                Op::Arith { .. } | Op::Cmp(..) | Op::StrCmp(_) | Op::And | Op::Or => sp -= 1,
                 _ => {}
             }
             if sp > MAX_DEPTH {
@@ -921,30 +1032,41 @@ impl Accept {
                     let v = &mut stack[sp - 1];
                     v.x = if int { 0.0 - v.x } else { -v.x };
                 }
-                Op::RoundInt => {
+                Op::RoundEven => {
                     let v = &mut stack[sp - 1];
-                    v.x = v.x.round() + 0.0;
+                    v.x = v.x.round_ties_even() + 0.0;
                 }
-                Op::RoundF32 => {
+                Op::RoundDec(p) => {
                     let v = &mut stack[sp - 1];
-                    v.x = v.x as f32 as f64;
+                    // Exact on scaled integers: quotient and remainder, then half away from 0.
+                    let r = v.x % p;
+                    let q = (v.x - r) / p;
+                    v.x = if 2.0 * r.abs() >= p {
+                        q + r.signum()
+                    } else {
+                        q
+                    } + 0.0;
                 }
-                Op::Arith { op, int } => {
+                Op::ToDouble(p) => {
+                    let v = &mut stack[sp - 1];
+                    v.x /= p;
+                }
+                Op::Arith { op, int, l, r } => {
                     sp -= 1;
                     let (a, b) = (stack[sp - 1], stack[sp]);
                     stack[sp - 1] = if a.null || b.null {
                         NULL
                     } else {
-                        arith(op, int, a.x, b.x)
+                        arith(op, int, l.apply(a.x), r.apply(b.x))
                     };
                 }
-                Op::Cmp(cmp) => {
+                Op::Cmp(cmp, l, r) => {
                     sp -= 1;
                     let (a, b) = (stack[sp - 1], stack[sp]);
                     stack[sp - 1] = if a.null || b.null {
                         NULL
                     } else {
-                        V::truth(cmp.test(order(a.x, b.x)))
+                        V::truth(cmp.test(order(l.apply(a.x), r.apply(b.x))))
                     };
                 }
                 Op::StrCmp(cmp) => {
@@ -995,13 +1117,10 @@ fn arith(op: Arith, int: bool, a: f64, b: f64) -> V {
         Arith::Sub => a - b,
         Arith::Mul => a * b,
         Arith::Div => return V::num(a / b),
-        Arith::IntDiv if int => {
-            if b == 0.0 {
-                return NULL;
-            }
-            // Truncating integer division, exact below 2^53.
-            (a - a % b) / b
-        }
+        // DuckDB stops on `//` by zero; batchgen gives NULL, as DuckDB's TRY(…) does.
+        Arith::IntDiv if b == 0.0 => return NULL,
+        // Truncating integer division, exact below 2^53.
+        Arith::IntDiv if int => (a - a % b) / b,
         Arith::IntDiv => a / b,
         Arith::Mod => {
             if int && b == 0.0 {

@@ -148,8 +148,77 @@ fn parse_errors_point_at_the_position_and_list_columns() {
         .code(2)
         .stderr(contains("--accept"))
         .stderr(contains("unknown column 'solutoin_length' at position 27"))
-        .stderr(contains("valid columns: index, width, height, dead_ends"));
+        .stderr(contains(
+            "valid columns: algo, index, width, height, dead_ends",
+        ));
     assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+}
+
+/// Issue 8, defect 11: a non-finite literal and a non-ASCII identifier are reported whole.
+#[test]
+fn bad_literals_and_identifiers_are_reported_whole() {
+    let d = tempfile::tempdir().unwrap();
+    for (expr, want) in [
+        ("dead_ends < 1e999", "the number '1e999' is out of range"),
+        ("déad_ends > 3", "unknown column 'déad_ends' at position 1"),
+        (
+            "dead_ends > 3 AND 5abc < 2",
+            "'5abc' is not a number at position 19",
+        ),
+        ("algo = 3", "cannot compare a string with a number"),
+    ] {
+        common::batchgen()
+            .args(["--accept", expr, "--out"])
+            .arg(d.path().join("x.parquet"))
+            .assert()
+            .code(2)
+            .stderr(contains(want))
+            .stderr(contains("^"));
+    }
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+}
+
+/// The SQL spelling of a filter accepts exactly the rows of the C-style spelling.
+#[test]
+fn sql_and_c_style_spellings_accept_the_same_mazes() {
+    let d = tempfile::tempdir().unwrap();
+    let base = [
+        "--algo",
+        "kruskal,wilson",
+        "--size",
+        "11x8",
+        "--count",
+        "60",
+    ];
+    let c = common::run(
+        d.path(),
+        "c.parquet",
+        &[&base[..], &["--accept", EXPR]].concat(),
+    );
+    let sql = "dead_end_share <= 0.3 AND solution_length >= 20 OR diameter > 60";
+    let s = common::run(
+        d.path(),
+        "s.parquet",
+        &[&base[..], &["--accept", sql]].concat(),
+    );
+    assert_eq!(c.without_timing(), s.without_timing());
+    let sql = "algo = 'wilson' AND solution_length BETWEEN 20 AND 30 \
+               OR algo <> 'wilson' AND solution_length / diameter > 0.9";
+    let t = common::run(
+        d.path(),
+        "t.parquet",
+        &[&base[..], &["--accept", sql]].concat(),
+    );
+    let (a, sl, di) = (t.col("algo"), t.col("solution_length"), t.col("diameter"));
+    for r in &t.rows {
+        let (l, m): (f64, f64) = (r[sl].parse().unwrap(), r[di].parse().unwrap());
+        if r[a] == "wilson" {
+            assert!((20.0..=30.0).contains(&l), "{r:?}");
+        } else {
+            assert!(l / m > 0.9, "{r:?}");
+        }
+    }
+    assert_eq!(t.rows.len(), 120);
 }
 
 #[test]
