@@ -108,6 +108,9 @@ pub struct Job {
     pub max_candidates: u64,
     /// Hand each chunk's wall words to the caller too (for the maze store).
     pub keep_walls: bool,
+    /// First maze index of every algorithm (a shard's slice starts here; 0 otherwise):
+    /// candidates are `first_index..first_index + count` (or `+ max_candidates`).
+    pub first_index: u64,
 }
 
 impl Job {
@@ -123,6 +126,7 @@ impl Job {
             accept: None,
             max_candidates: count,
             keep_walls: false,
+            first_index: 0,
         }
     }
 }
@@ -146,7 +150,7 @@ pub struct Chunk<'a> {
 /// Per-algorithm totals of a run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
-    /// Candidates generated and measured (indices `0..candidates`).
+    /// Candidates generated and measured (indices `first_index..first_index + candidates`).
     pub candidates: u64,
     /// Rows delivered.
     pub accepted: u64,
@@ -175,10 +179,11 @@ pub fn run<E>(
         .collect();
     let chunk = chunk_len(job.width as u64 * job.height as u64, threads);
     let wpm = Maze::new(job.width, job.height).words().len();
-    let limit = match job.accept {
+    let first = job.first_index;
+    let limit = first.saturating_add(match job.accept {
         Some(_) => job.max_candidates,
         None => job.count,
-    };
+    });
     let mut rows: Vec<Row> = Vec::new();
     let mut walls: Vec<u64> = Vec::new();
     let mut tallies = Vec::with_capacity(job.algos.len());
@@ -186,14 +191,14 @@ pub fn run<E>(
         let algo_name = algo.name();
         let base = rng::maze_seed_base(job.seed, &algo_name, job.width, job.height);
         let mut tally = Tally::default();
-        let mut start = 0u64;
+        let mut start = first;
         while tally.accepted < job.count && start < limit {
             // With a filter, size the chunk to the candidates still likely needed (from the
             // acceptance rate so far) so little work is thrown away past the last acceptance.
             let step = match job.accept {
                 None => chunk,
                 Some(_) => {
-                    let rate = (tally.accepted.max(1) as f64) / (start.max(1) as f64);
+                    let rate = (tally.accepted.max(1) as f64) / ((start - first).max(1) as f64);
                     let need = (job.count - tally.accepted) as f64 / rate.min(1.0);
                     ((need * 1.25) as u64).clamp(16 * threads as u64, chunk)
                 }
@@ -256,7 +261,7 @@ pub fn run<E>(
                     kept += 1;
                 }
             }
-            tally.candidates = start + tried as u64;
+            tally.candidates = start - first + tried as u64;
             tally.accepted += kept as u64;
             on_chunk(&Chunk {
                 algo,

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use batchgen::accept::Accept;
+use batchgen::dataset;
 use batchgen::grid::MAX_CELLS;
+use batchgen::shard::{self, Shard, Source};
 use batchgen::{Algorithm, Ends};
 
 use crate::cmd::UsageError;
@@ -43,6 +45,10 @@ pub enum Command {
     /// Show exactly which generators are biased on a small grid: spanning-tree count,
     /// exhaustive Kruskal orders, exact distributions, chi-square sampling, per-wall bias.
     Uniformity(crate::cmd::uniformity::UniformityArgs),
+    /// Check that a dataset folder (`--out DIR/` of sharded runs) is complete and consistent:
+    /// every shard of every (algo, size) once, same parameters, ranges disjoint and covering.
+    /// Exit status 0 complete, 1 incomplete or inconsistent (with what to re-run), 2 bad input.
+    Check(crate::cmd::check::CheckArgs),
 }
 
 /// Flags of the main job.
@@ -71,9 +77,19 @@ pub struct RunArgs {
     /// maze index.
     #[arg(long, default_value_t = DEFAULT_SEED, value_name = "S")]
     pub seed: u64,
-    /// Output Parquet file (written to a temporary file, renamed when complete).
-    #[arg(long, value_name = "FILE", required_unless_present = "list_algos")]
+    /// Output Parquet file (written to a temporary file, renamed when complete), or a dataset
+    /// folder `DIR/` (trailing slash, or an existing folder): one file per generator and shard,
+    /// `DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.parquet`.
+    #[arg(long, value_name = "FILE|DIR/", required_unless_present = "list_algos")]
     pub out: Option<PathBuf>,
+    /// Make only the K-th of N contiguous slices of each generator's index range (1-based).
+    /// Without it, a Slurm job array, Kubernetes Indexed Job or AWS Batch array job sets it.
+    #[arg(long, value_name = "K/N", allow_hyphen_values = true)]
+    pub shard: Option<String>,
+    /// The number of shards where the engine does not export it (Kubernetes Indexed Jobs:
+    /// JOB_COMPLETION_INDEX gives K; also settable as BATCHGEN_SHARD_COUNT).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub shard_count: Option<String>,
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub threads: Option<String>,
@@ -96,8 +112,9 @@ pub struct RunArgs {
     /// (a farthest pair, so the solution is a longest path).
     #[arg(long, value_name = "RULE")]
     pub ends: Option<String>,
-    /// Also write every (accepted) maze's walls to this maze store file (see README).
-    #[arg(long, value_name = "FILE")]
+    /// Also write every (accepted) maze's walls to this maze store file (see README), or to a
+    /// dataset folder `DIR/` (one `.bgm` per generator and shard, laid out as for `--out`).
+    #[arg(long, value_name = "FILE|DIR/")]
     pub mazes: Option<PathBuf>,
     /// No progress bar and no closing line.
     #[arg(long, short)]
@@ -136,6 +153,19 @@ pub struct Config {
     pub max_candidates: u64,
     /// Maze store output.
     pub mazes: Option<PathBuf>,
+    /// This process's shard and where it came from; `None` = the whole range (1/1).
+    pub shard: Option<(Shard, Source)>,
+    /// `--out` is a dataset folder.
+    pub out_is_dir: bool,
+    /// `--mazes` is a dataset folder.
+    pub mazes_is_dir: bool,
+}
+
+impl Config {
+    /// The shard (1/1 when unsharded).
+    pub fn shard(&self) -> Shard {
+        self.shard.as_ref().map_or(Shard::WHOLE, |s| s.0)
+    }
 }
 
 /// Parse `WxH` into a size, refusing zero sides and grids over [`MAX_CELLS`] (before anything
@@ -190,8 +220,17 @@ pub fn parse_count(flag: &str, s: &str) -> Result<u64, UsageError> {
 }
 
 impl RunArgs {
-    /// Validate every flag; nothing has been written or allocated when this fails.
+    /// Validate every flag; nothing has been written or allocated when this fails. The engine
+    /// environment is read from the process.
     pub fn validate(&self) -> Result<Config, UsageError> {
+        self.validate_with_env(&|k| std::env::var(k).ok())
+    }
+
+    /// [`RunArgs::validate`] with the environment given as a lookup function.
+    pub fn validate_with_env(
+        &self,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Config, UsageError> {
         let algos = Algorithm::parse_list(&self.algo)
             .map_err(|e| UsageError::flag("--algo", &self.algo, e))?;
         let (width, height) = parse_size("--size", &self.size)?;
@@ -242,10 +281,53 @@ impl RunArgs {
             .out
             .clone()
             .ok_or_else(|| UsageError("the main job needs --out FILE".into()))?;
-        check_out("--out", &out)?;
+        let shard = shard::resolve(self.shard.as_deref(), self.shard_count.as_deref(), env)
+            .map_err(|e| UsageError(e.to_string()))?;
+        if let (Some((s, _)), Some(a)) = (&shard, &accept) {
+            return Err(UsageError(format!(
+                "--shard {s} cannot be combined with --accept '{}': the accepted mazes are the \
+                 first that pass in index order, which no shard can know without the ones \
+                 before it. Filter the sharded dataset afterwards (DuckDB WHERE), or run \
+                 --accept unsharded",
+                a.source()
+            )));
+        }
+        let out_is_dir = dataset::is_folder_target(&out);
+        let mazes_is_dir = self.mazes.as_deref().is_some_and(dataset::is_folder_target);
+        if out_is_dir {
+            check_out_dir("--out", &out)?;
+        } else {
+            check_out("--out", &out)?;
+        }
+        // A shard from the engine's environment runs as one of N tasks with the same command
+        // line: a single output file would be overwritten by every task.
+        if let Some((s, src)) = &shard {
+            if src.is_environment() && s.n > 1 {
+                for (flag, path, is_dir) in [
+                    ("--out", Some(&out), out_is_dir),
+                    ("--mazes", self.mazes.as_ref(), mazes_is_dir),
+                ] {
+                    if let (Some(p), false) = (path, is_dir) {
+                        return Err(UsageError::flag(
+                            flag,
+                            &p.display().to_string(),
+                            format!(
+                                "this is shard {s} from the {src}; all {} tasks would write this \
+                                 one file: give a dataset folder ({flag} DIR/)",
+                                s.n
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
         if let Some(m) = &self.mazes {
-            check_out("--mazes", m)?;
-            if m == &out {
+            if mazes_is_dir {
+                check_out_dir("--mazes", m)?;
+            } else {
+                check_out("--mazes", m)?;
+            }
+            if m == &out && !mazes_is_dir {
                 return Err(UsageError::flag(
                     "--mazes",
                     &m.display().to_string(),
@@ -267,8 +349,35 @@ impl RunArgs {
             accept,
             max_candidates,
             mazes: self.mazes.clone(),
+            shard,
+            out_is_dir,
+            mazes_is_dir,
         })
     }
+}
+
+/// A dataset folder must be a folder if it exists; if it does not, it is created (with its
+/// parents) when the run starts, so its nearest existing ancestor must be a folder.
+pub fn check_out_dir(flag: &str, dir: &std::path::Path) -> Result<(), UsageError> {
+    let shown = dir.display().to_string();
+    let mut p = Some(dir);
+    while let Some(q) = p {
+        if q.as_os_str().is_empty() {
+            break;
+        }
+        if q.exists() || q.symlink_metadata().is_ok() {
+            if !q.is_dir() {
+                return Err(UsageError::flag(
+                    flag,
+                    &shown,
+                    format!("'{}' is a file, not a folder", q.display()),
+                ));
+            }
+            break;
+        }
+        p = q.parent();
+    }
+    Ok(())
 }
 
 /// The entrance/exit rule from `--ends`, `--entrance` and `--exit`, and its description for

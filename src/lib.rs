@@ -28,18 +28,22 @@
 //!
 //! `grid`, `dsu` and `rng` depend on nothing of ours; `generate` on those; `metrics` on `grid`;
 //! `batch` on `generate` + `metrics` + `accept`; `sink`, `store` and `render` only consume;
-//! `uniformity` drives the generators with its own random sources; the binary's `cmd` layer
+//! `shard` picks a slice of the index range (flag or cluster engine) and `dataset` lays out
+//! and checks hive-partitioned folders of shard files; `uniformity` drives the generators with
+//! its own random sources; the binary's `cmd` layer
 //! wires them.
 #![deny(missing_docs)]
 
 pub mod accept;
 pub mod batch;
+pub mod dataset;
 pub mod dsu;
 pub mod generate;
 pub mod grid;
 pub mod metrics;
 pub mod render;
 pub mod rng;
+pub mod shard;
 pub mod sink;
 pub mod store;
 pub mod uniformity;

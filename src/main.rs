@@ -27,6 +27,7 @@ fn main() -> ExitCode {
         Some(Command::ListAlgos) => cmd::list_algos::run(),
         Some(Command::Render(args)) => cmd::render::run(args),
         Some(Command::Uniformity(args)) => cmd::uniformity::run(args),
+        Some(Command::Check(args)) => cmd::check::run(args),
         None if cli.run.list_algos => cmd::list_algos::run(),
         None => cli
             .run

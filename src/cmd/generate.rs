@@ -3,12 +3,15 @@
 //! progress bar on a terminal and a closing summary line.
 
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use batchgen::batch::{self, Job};
+use batchgen::dataset::{self, keys};
+use batchgen::shard::Shard;
 use batchgen::sink::{ParquetSink, RunInfo, SinkError};
 use batchgen::store::{StoreError, StoreWriter};
 
@@ -27,6 +30,8 @@ enum WriteError {
 /// Run the validated main job.
 pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     let names: Vec<String> = cfg.algos.iter().map(|a| a.name()).collect();
+    let shard = cfg.shard();
+    let range = shard.range(cfg.count);
     let mut extra = vec![
         ("batchgen.count_per_algo".into(), cfg.count.to_string()),
         (
@@ -36,6 +41,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         ("batchgen.seed".into(), cfg.seed.to_string()),
         ("batchgen.algos".into(), names.join(",")),
     ];
+    extra.extend(shard_metadata(cfg, &range));
     if let Some(a) = &cfg.accept {
         extra.push(("batchgen.accept".into(), a.source().to_string()));
         extra.push((
@@ -48,21 +54,14 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         ends_rule: cfg.ends_rule.clone(),
         extra,
     };
+    if let (Some((s, src)), false) = (&cfg.shard, cfg.quiet) {
+        eprintln!(
+            "shard {s} from {src}: indices {}..{} of each generator's {}",
+            range.start, range.end, cfg.count
+        );
+    }
     // Creating the temporary files is the writability check: still before any work.
-    let as_usage = |flag: &str, path: &std::path::Path, e: &dyn std::fmt::Display| {
-        anyhow::Error::new(UsageError::flag(flag, &path.display().to_string(), e))
-    };
-    let mut sink = ParquetSink::create(&cfg.out, &info).map_err(|e| match e {
-        SinkError::Create { .. } => as_usage("--out", &cfg.out, &e),
-        other => anyhow::Error::new(other),
-    })?;
-    let mut store = match &cfg.mazes {
-        None => None,
-        Some(p) => Some(
-            StoreWriter::create(p, cfg.width, cfg.height, cfg.seed, &names)
-                .map_err(|e| as_usage("--mazes", p, &e))?,
-        ),
-    };
+    let (mut sinks, mut stores) = create_outputs(cfg, &names, &info, shard)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()
@@ -76,18 +75,35 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         ends: cfg.ends,
         accept: cfg.accept.clone(),
         max_candidates: cfg.max_candidates,
-        keep_walls: store.is_some(),
+        keep_walls: !stores.is_empty(),
+        first_index: range.start,
     };
-    let total = cfg.count * cfg.algos.len() as u64;
+    let job = Job {
+        count: range.end - range.start,
+        ..job
+    };
+    let total = job.count * cfg.algos.len() as u64;
     let bar = progress_bar(total, cfg.quiet);
     let started = Instant::now();
+    let mut current = 0usize;
     let tallies = batch::run(&job, &pool, |chunk| {
         let pos = cfg.algos.iter().position(|a| a == chunk.algo).unwrap_or(0);
-        sink.write(&names[pos], cfg.width, cfg.height, cfg.seed, chunk.rows)?;
-        if let Some(store) = store.as_mut() {
+        // Dataset folders hold one part per generator; a single file holds them all.
+        let (sink_at, store_at, store_algo) = (
+            if cfg.out_is_dir { pos } else { 0 },
+            if cfg.mazes_is_dir { pos } else { 0 },
+            if cfg.mazes_is_dir { 0 } else { pos as u32 },
+        );
+        if cfg.out_is_dir && pos != current {
+            // The previous generator's part is done: write out its buffered rows.
+            sinks[current].flush()?;
+            current = pos;
+        }
+        sinks[sink_at].write(&names[pos], cfg.width, cfg.height, cfg.seed, chunk.rows)?;
+        if let Some(store) = stores.get_mut(store_at) {
             for (k, r) in chunk.rows.iter().enumerate() {
                 let w = &chunk.walls[k * chunk.words_per_maze..(k + 1) * chunk.words_per_maze];
-                store.append(pos as u32, r.index, r.maze_seed, w)?;
+                store.append(store_algo, r.index, r.maze_seed, w)?;
             }
         }
         bar.inc(chunk.rows.len() as u64);
@@ -107,7 +123,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     let short: Vec<String> = tallies
         .iter()
         .zip(&names)
-        .filter(|(t, _)| t.accepted < cfg.count)
+        .filter(|(t, _)| t.accepted < job.count)
         .map(|(t, n)| format!("{n}: {} of {} candidates", t.accepted, t.candidates))
         .collect();
     if !short.is_empty() {
@@ -117,11 +133,12 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
              algorithm): {}; nothing was written. Loosen the filter or raise --max-candidates.",
             cfg.accept.as_ref().map_or("", |a| a.source()),
             cfg.max_candidates,
-            cfg.count,
+            job.count,
             short.join("; ")
         );
     }
-    for (t, n) in tallies.iter().zip(&names) {
+    for (pos, (t, n)) in tallies.iter().zip(&names).enumerate() {
+        let sink = &mut sinks[if cfg.out_is_dir { pos } else { 0 }];
         sink.add_metadata(
             &format!("batchgen.candidates.{n}"),
             &t.candidates.to_string(),
@@ -135,24 +152,34 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
             );
         }
     }
-    let rows = sink.rows();
-    let store_bytes = match store {
-        Some(s) => Some(s.finish().context("finishing the maze store")?),
-        None => None,
-    };
-    let bytes = sink
-        .finish()
-        .with_context(|| format!("finishing {}", cfg.out.display()))?;
+    let rows: u64 = sinks.iter().map(|s| s.rows()).sum();
+    let files = sinks.len();
+    let mut store_bytes = None;
+    for s in stores {
+        let b = s.finish().context("finishing the maze store")?;
+        store_bytes = Some(store_bytes.unwrap_or(0) + b);
+    }
+    let mut bytes = 0;
+    for s in sinks {
+        bytes += s
+            .finish()
+            .with_context(|| format!("finishing {}", cfg.out.display()))?;
+    }
     let secs = started.elapsed().as_secs_f64();
     if !cfg.quiet {
         let mut line = format!(
-            "wrote {rows} mazes ({} x {}x{}) in {secs:.2} s, {:.0} mazes/s, {} ({})",
+            "wrote {rows} mazes ({} x {}x{}) in {secs:.2} s, {:.0} mazes/s, {} ({}{})",
             names.join(","),
             cfg.width,
             cfg.height,
             rows as f64 / secs.max(1e-9),
             cfg.out.display(),
-            human_bytes(bytes)
+            human_bytes(bytes),
+            if cfg.out_is_dir {
+                format!(" in {files} part files of shard {shard}")
+            } else {
+                String::new()
+            }
         );
         if cfg.accept.is_some() {
             line += &format!(
@@ -167,6 +194,80 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         eprintln!("{line}");
     }
     Ok(())
+}
+
+/// The shard facts every output file records, so `batchgen check` can verify a dataset.
+fn shard_metadata(cfg: &Config, range: &std::ops::Range<u64>) -> Vec<(String, String)> {
+    vec![
+        (keys::SHARD.into(), cfg.shard().to_string()),
+        (
+            keys::SHARD_SOURCE.into(),
+            cfg.shard
+                .as_ref()
+                .map_or_else(|| "none".into(), |(_, s)| s.to_string()),
+        ),
+        (keys::INDEX_START.into(), range.start.to_string()),
+        (keys::INDEX_END.into(), range.end.to_string()),
+    ]
+}
+
+type Outputs = (Vec<ParquetSink>, Vec<StoreWriter>);
+
+/// Create the Parquet output(s) and maze store(s): one file each, or in a dataset folder one
+/// part per generator (`DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.{parquet,bgm}`). Failing
+/// here is bad input (exit 2): nothing has been generated yet.
+fn create_outputs(
+    cfg: &Config,
+    names: &[String],
+    info: &RunInfo,
+    shard: Shard,
+) -> anyhow::Result<Outputs> {
+    let as_usage = |flag: &str, path: &Path, e: &dyn std::fmt::Display| {
+        anyhow::Error::new(UsageError::flag(flag, &path.display().to_string(), e))
+    };
+    // The part file of one generator, its folder created.
+    let part = |flag: &str, dir: &Path, name: &str, ext: &str| -> anyhow::Result<PathBuf> {
+        let folder = dataset::partition_dir(dir, name, cfg.width, cfg.height);
+        std::fs::create_dir_all(&folder).map_err(|e| as_usage(flag, &folder, &e))?;
+        let path = folder.join(dataset::part_file_name(shard, ext));
+        if path.is_dir() {
+            return Err(as_usage(flag, &path, &"is a folder, expected a part file"));
+        }
+        Ok(path)
+    };
+    let sink = |path: &Path, info: &RunInfo| {
+        ParquetSink::create(path, info).map_err(|e| match e {
+            SinkError::Create { .. } => as_usage("--out", path, &e),
+            other => anyhow::Error::new(other),
+        })
+    };
+    let mut sinks = Vec::new();
+    if cfg.out_is_dir {
+        for n in names {
+            let path = part("--out", &cfg.out, n, "parquet")?;
+            let mut info = info.clone();
+            info.extra.push((keys::ALGO.into(), n.clone()));
+            sinks.push(sink(&path, &info)?);
+        }
+    } else {
+        sinks.push(sink(&cfg.out, info)?);
+    }
+    let mut stores = Vec::new();
+    if let Some(p) = &cfg.mazes {
+        let store = |path: &Path, algos: &[String]| {
+            StoreWriter::create(path, cfg.width, cfg.height, cfg.seed, algos)
+                .map_err(|e| as_usage("--mazes", path, &e))
+        };
+        if cfg.mazes_is_dir {
+            for n in names {
+                let path = part("--mazes", p, n, "bgm")?;
+                stores.push(store(&path, std::slice::from_ref(n))?);
+            }
+        } else {
+            stores.push(store(p, names)?);
+        }
+    }
+    Ok((sinks, stores))
 }
 
 fn progress_bar(total: u64, quiet: bool) -> ProgressBar {

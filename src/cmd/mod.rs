@@ -3,6 +3,7 @@
 //! Errors here are `anyhow`; a [`UsageError`] inside one means the user's input was wrong and
 //! the process exits with status 2 before any work started.
 
+pub mod check;
 pub mod generate;
 pub mod list_algos;
 pub mod render;

@@ -235,6 +235,15 @@ impl ParquetSink {
         Ok(())
     }
 
+    /// Write any buffered rows to the (temporary) file as a row group, freeing their memory;
+    /// used when a dataset run has finished one generator's part but keeps it open.
+    pub fn flush(&mut self) -> Result<(), SinkError> {
+        if let Some(w) = self.writer.as_mut() {
+            w.flush()?;
+        }
+        Ok(())
+    }
+
     /// Rows written so far.
     pub fn rows(&self) -> u64 {
         self.rows

@@ -1,0 +1,678 @@
+//! Datasets: many shard files that read back as one table.
+//!
+//! A dataset folder is hive-partitioned:
+//! `DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.parquet` (and `.bgm` for maze stores), one file
+//! per (generator, size, shard), K 1-based as in `--shard K/N`. DuckDB reads the whole set with
+//! `read_parquet('DIR/**/*.parquet', hive_partitioning = true)`. Every part file records in its
+//! metadata the shard, the run parameters and its index range, so [`check`] can prove a folder
+//! complete and consistent (every shard of every (algo, size) present once, same parameters and
+//! seeding scheme everywhere, index ranges disjoint and covering) and name what is missing.
+//!
+//! An empty shard (N larger than the count) still writes a valid file with zero rows, so
+//! `check` sees every shard of a finished run.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use parquet::file::metadata::ParquetMetaDataReader;
+use parquet::file::statistics::Statistics;
+
+use crate::shard::Shard;
+
+/// Metadata keys of a metrics file (beyond the base keys of [`crate::sink::parquet`]).
+pub mod keys {
+    /// `K/N`: which shard of the index range the file holds (`1/1` unsharded).
+    pub const SHARD: &str = "batchgen.shard";
+    /// Where the shard came from (`--shard`, a Slurm array, …, or `none`).
+    pub const SHARD_SOURCE: &str = "batchgen.shard_source";
+    /// First index of the file's range, per generator.
+    pub const INDEX_START: &str = "batchgen.index_start";
+    /// One past the last index of the file's range, per generator.
+    pub const INDEX_END: &str = "batchgen.index_end";
+    /// The generator of a dataset part file.
+    pub const ALGO: &str = "batchgen.algo";
+    /// The run's generators (all partitions the run writes).
+    pub const ALGOS: &str = "batchgen.algos";
+    /// Mazes per generator of the whole (unsharded) run.
+    pub const COUNT: &str = "batchgen.count_per_algo";
+    /// `WxH`.
+    pub const SIZE: &str = "batchgen.size";
+    /// Master seed.
+    pub const SEED: &str = "batchgen.seed";
+    /// Crate version.
+    pub const VERSION: &str = "batchgen.version";
+    /// Seeding scheme version.
+    pub const SCHEME: &str = "batchgen.seeding_scheme";
+    /// RNG name.
+    pub const RNG: &str = "batchgen.rng";
+    /// Entrance/exit rule.
+    pub const ENDS: &str = "batchgen.ends";
+    /// The `--accept` filter, when there was one.
+    pub const ACCEPT: &str = "batchgen.accept";
+    /// The command line that made the file.
+    pub const COMMAND_LINE: &str = "batchgen.command_line";
+}
+
+/// Parameters that must be equal in every file of one partition.
+const PARTITION_PARAMS: [&str; 7] = [
+    keys::VERSION,
+    keys::SCHEME,
+    keys::RNG,
+    keys::SEED,
+    keys::COUNT,
+    keys::ENDS,
+    keys::ACCEPT,
+];
+/// Parameters that must be equal across the whole dataset.
+const DATASET_PARAMS: [&str; 4] = [keys::VERSION, keys::SCHEME, keys::RNG, keys::SEED];
+
+/// Failure of a dataset operation that is not a finding about the data.
+#[derive(Debug, thiserror::Error)]
+pub enum DatasetError {
+    /// The folder to check does not exist or is not a folder.
+    #[error("'{0}' is not a folder")]
+    NotAFolder(PathBuf),
+    /// Listing the folder failed.
+    #[error("reading '{path}': {source}")]
+    Io {
+        /// The folder or file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+}
+
+/// Does `path` name a dataset folder: written with a trailing `/`, or an existing folder?
+pub fn is_folder_target(path: &Path) -> bool {
+    let s = path.as_os_str().to_string_lossy();
+    s.ends_with('/') || s.ends_with(std::path::MAIN_SEPARATOR) || path.is_dir()
+}
+
+/// `algo=NAME/size=WxH` under `dir`.
+pub fn partition_dir(dir: &Path, algo: &str, width: u32, height: u32) -> PathBuf {
+    dir.join(format!("algo={algo}"))
+        .join(format!("size={width}x{height}"))
+}
+
+/// `part-KKKKK-of-NNNNN.EXT`.
+pub fn part_file_name(shard: Shard, ext: &str) -> String {
+    format!("part-{:05}-of-{:05}.{ext}", shard.k, shard.n)
+}
+
+/// The file of one (algo, size, shard) in a dataset folder.
+pub fn part_path(
+    dir: &Path,
+    algo: &str,
+    width: u32,
+    height: u32,
+    shard: Shard,
+    ext: &str,
+) -> PathBuf {
+    partition_dir(dir, algo, width, height).join(part_file_name(shard, ext))
+}
+
+/// Parse `part-KKKKK-of-NNNNN.EXT` back into the shard and extension.
+pub fn parse_part_name(name: &str) -> Option<(Shard, &str)> {
+    let rest = name.strip_prefix("part-")?;
+    let (k, rest) = rest.split_once("-of-")?;
+    let (n, ext) = rest.split_once('.')?;
+    let five = |s: &str| s.len() == 5 && s.bytes().all(|b| b.is_ascii_digit());
+    if !five(k) || !five(n) {
+        return None;
+    }
+    let shard = Shard::new(k.parse().ok()?, n.parse().ok()?).ok()?;
+    Some((shard, ext))
+}
+
+/// What one metrics part file says about itself (from its footer only: no row is read).
+#[derive(Clone, Debug)]
+struct PartInfo {
+    path: PathBuf,
+    rel: String,
+    meta: HashMap<String, String>,
+    rows: u64,
+    /// Min and max of the `index` column over all row groups, from the footer statistics.
+    index_min_max: Option<(u64, u64)>,
+}
+
+/// A footer's key-value metadata, row count, and min/max of the `index` column.
+type Footer = (HashMap<String, String>, u64, Option<(u64, u64)>);
+
+fn read_part(path: &Path) -> Result<Footer, String> {
+    let file = File::open(path).map_err(|e| e.to_string())?;
+    let md = ParquetMetaDataReader::new()
+        .parse_and_finish(&file)
+        .map_err(|e| format!("not a readable Parquet file: {e}"))?;
+    let fm = md.file_metadata();
+    let meta: HashMap<String, String> = fm
+        .key_value_metadata()
+        .map(|kv| {
+            kv.iter()
+                .map(|k| (k.key.clone(), k.value.clone().unwrap_or_default()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let rows = fm.num_rows().max(0) as u64;
+    let col = fm
+        .schema_descr()
+        .columns()
+        .iter()
+        .position(|c| c.name() == "index");
+    let mut mm: Option<(u64, u64)> = None;
+    if let Some(c) = col {
+        for rg in md.row_groups() {
+            if rg.num_rows() == 0 {
+                continue;
+            }
+            match rg.column(c).statistics() {
+                Some(Statistics::Int64(s)) => match (s.min_opt(), s.max_opt()) {
+                    (Some(&lo), Some(&hi)) => {
+                        let (lo, hi) = (lo as u64, hi as u64);
+                        mm = Some(mm.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
+                    }
+                    _ => return Err("the index column has no min/max statistics".into()),
+                },
+                _ => return Err("the index column has no min/max statistics".into()),
+            }
+        }
+    }
+    Ok((meta, rows, mm))
+}
+
+/// The outcome of [`check`]: problems (the dataset is incomplete or inconsistent), notes
+/// (harmless), the shards to re-run, and totals.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Each problem, one line, naming the file or partition.
+    pub problems: Vec<String>,
+    /// Harmless observations (leftover temporary files of interrupted runs, …).
+    pub notes: Vec<String>,
+    /// Commands that re-make exactly the missing or broken shards.
+    pub rerun: Vec<String>,
+    /// Partitions (algo, size) seen.
+    pub partitions: usize,
+    /// Part files that passed.
+    pub files: usize,
+    /// Rows in all part files.
+    pub rows: u64,
+}
+
+impl Report {
+    /// True when nothing is wrong.
+    pub fn is_complete(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// Quote a word for a POSIX shell when needed.
+fn sh_quote(w: &str) -> String {
+    if !w.is_empty()
+        && w.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))
+    {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', r"'\''"))
+    }
+}
+
+/// Split a recorded command line (words quoted as `main.rs` quotes them) back into words.
+fn split_command_line(cmd: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    let mut chars = cmd.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' if !quoted => {
+                quoted = true;
+                any = true;
+            }
+            '\'' if quoted => quoted = false,
+            '\\' if !quoted => {
+                if let Some(n) = chars.next() {
+                    cur.push(n);
+                }
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any || !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+                any = false;
+            }
+            c => cur.push(c),
+        }
+    }
+    if any || !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+/// The recorded command line with its shard flags replaced by `--shard K/N` and its `--algo`
+/// narrowed to the one generator.
+fn rerun_command(recorded: &str, algo: &str, missing: &[Shard]) -> Vec<String> {
+    let words = split_command_line(recorded);
+    let mut base: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let w = &words[i];
+        if i == 0 {
+            base.push("batchgen".into());
+        } else if w == "--shard" || w == "--shard-count" || w == "--algo" {
+            i += 1;
+        } else if w.starts_with("--shard=")
+            || w.starts_with("--shard-count=")
+            || w.starts_with("--algo=")
+        {
+        } else {
+            base.push(sh_quote(w));
+        }
+        i += 1;
+    }
+    missing
+        .iter()
+        .map(|s| {
+            let mut c = base.clone();
+            c.push("--algo".into());
+            c.push(sh_quote(algo));
+            c.push("--shard".into());
+            c.push(s.to_string());
+            c.join(" ")
+        })
+        .collect()
+}
+
+/// Walk `dir` (depth-first, sorted), returning every file with its path relative to `dir`.
+fn walk(dir: &Path) -> Result<Vec<(PathBuf, String)>, DatasetError> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let rd = std::fs::read_dir(&d).map_err(|source| DatasetError::Io {
+            path: d.clone(),
+            source,
+        })?;
+        let mut entries: Vec<_> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        entries.sort();
+        for p in entries.into_iter().rev() {
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p
+                    .strip_prefix(dir)
+                    .unwrap_or(&p)
+                    .to_string_lossy()
+                    .into_owned();
+                out.push((p, rel));
+            }
+        }
+    }
+    out.sort_by(|a, b| a.1.cmp(&b.1));
+    Ok(out)
+}
+
+/// Check a dataset folder's metrics files; see the module docs for what is verified.
+pub fn check(dir: &Path) -> Result<Report, DatasetError> {
+    if !dir.is_dir() {
+        return Err(DatasetError::NotAFolder(dir.to_path_buf()));
+    }
+    let mut rep = Report::default();
+    let mut parts: Vec<PartInfo> = Vec::new();
+    for (path, rel) in walk(dir)? {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if name.starts_with('.') && name.contains(".tmp-") {
+            rep.notes.push(format!(
+                "{rel}: leftover temporary file of an interrupted run (safe to delete)"
+            ));
+            continue;
+        }
+        if !name.ends_with(".parquet") {
+            if !name.ends_with(".bgm") {
+                rep.notes
+                    .push(format!("{rel}: not a dataset file, ignored"));
+            }
+            continue;
+        }
+        match read_part(&path) {
+            Err(why) => rep.problems.push(format!("{rel}: {why}")),
+            Ok((meta, rows, mm)) => {
+                if !meta.contains_key(keys::VERSION) {
+                    rep.problems.push(format!(
+                        "{rel}: not written by batchgen (no batchgen metadata), yet \
+                         DuckDB's '**/*.parquet' would read it as part of the dataset"
+                    ));
+                    continue;
+                }
+                parts.push(PartInfo {
+                    path,
+                    rel,
+                    meta,
+                    rows,
+                    index_min_max: mm,
+                })
+            }
+        }
+    }
+
+    // Group by partition as the files describe themselves; then hold the path to the layout.
+    type Key = (String, String);
+    let mut by_partition: BTreeMap<Key, Vec<(Shard, &PartInfo)>> = BTreeMap::new();
+    let mut expected: BTreeSet<Key> = BTreeSet::new();
+    for p in &parts {
+        let get = |k: &str| p.meta.get(k).cloned().unwrap_or_default();
+        let algo = get(keys::ALGO);
+        let size = get(keys::SIZE);
+        let shard = match get(keys::SHARD).split_once('/') {
+            Some((k, n)) => match (k.parse(), n.parse()) {
+                (Ok(k), Ok(n)) => Shard::new(k, n).ok(),
+                _ => None,
+            },
+            None => None,
+        };
+        let (Some(shard), false) = (shard, algo.is_empty() || size.is_empty()) else {
+            rep.problems.push(format!(
+                "{}: not a dataset part (its metadata lacks {}, {} or {}: a single-file output \
+                 or a file from an older batchgen)",
+                p.rel,
+                keys::ALGO,
+                keys::SIZE,
+                keys::SHARD
+            ));
+            continue;
+        };
+        let want = format!(
+            "algo={algo}/size={size}/{}",
+            part_file_name(shard, "parquet")
+        );
+        if p.rel != want {
+            rep.problems.push(format!(
+                "{}: holds {algo} {size} shard {shard}, which belongs at {want}{}",
+                p.rel,
+                if p.path.parent() == Some(&dir.join(format!("algo={algo}/size={size}")))
+                    && parse_part_name(&p.rel[p.rel.rfind('/').map_or(0, |i| i + 1)..]).is_some()
+                {
+                    " (a copy of another shard: a duplicated shard)"
+                } else {
+                    ""
+                }
+            ));
+        }
+        for a in get(keys::ALGOS).split(',').filter(|a| !a.is_empty()) {
+            expected.insert((a.to_string(), size.clone()));
+        }
+        by_partition
+            .entry((algo, size))
+            .or_default()
+            .push((shard, p));
+    }
+
+    // Across the dataset: one seed, scheme, RNG and version.
+    for key in DATASET_PARAMS {
+        let values: BTreeMap<String, Vec<&str>> = parts.iter().fold(BTreeMap::new(), |mut m, p| {
+            m.entry(p.meta.get(key).cloned().unwrap_or_else(|| "(none)".into()))
+                .or_insert_with(Vec::new)
+                .push(p.rel.as_str());
+            m
+        });
+        if values.len() > 1 {
+            // Name the minority files.
+            let mut v: Vec<_> = values.into_iter().collect();
+            v.sort_by_key(|(_, f)| std::cmp::Reverse(f.len()));
+            let (major, _) = &v[0];
+            for (val, files) in &v[1..] {
+                rep.problems.push(format!(
+                    "{key} differs: {} file(s) have '{val}' where the rest have '{major}': {}",
+                    files.len(),
+                    files.join(", ")
+                ));
+            }
+        }
+    }
+
+    for key in expected.difference(&by_partition.keys().cloned().collect()) {
+        rep.problems.push(format!(
+            "partition algo={}/size={} is missing entirely (the runs listed it in {})",
+            key.0,
+            key.1,
+            keys::ALGOS
+        ));
+    }
+
+    rep.partitions = by_partition.len();
+    for ((algo, size), files) in &by_partition {
+        let label = format!("algo={algo}/size={size}");
+        let mut bad = false;
+        // One N per partition.
+        let ns: BTreeSet<u32> = files.iter().map(|(s, _)| s.n).collect();
+        if ns.len() > 1 {
+            rep.problems.push(format!(
+                "{label}: files from different shard counts N = {:?}: one run's parts cannot be \
+                 mixed with another's",
+                ns
+            ));
+            continue;
+        }
+        let n = *ns.iter().next().expect("a partition has a file");
+        // Same parameters in every file of the partition; files that differ from the majority
+        // are re-run, with the command line of a file that agrees with it.
+        let mut odd: BTreeSet<u32> = BTreeSet::new();
+        for key in PARTITION_PARAMS {
+            let mut tally: BTreeMap<Option<&String>, usize> = BTreeMap::new();
+            for (_, p) in files {
+                *tally.entry(p.meta.get(key)).or_default() += 1;
+            }
+            if tally.len() > 1 {
+                bad = true;
+                // Ties go to the value most files of the whole dataset have.
+                let everywhere =
+                    |v: Option<&String>| parts.iter().filter(|p| p.meta.get(key) == v).count();
+                let major = tally
+                    .iter()
+                    .max_by_key(|(v, c)| (**c, everywhere(**v)))
+                    .map(|(v, _)| *v)
+                    .expect("two values");
+                let show = files
+                    .iter()
+                    .map(|(s, p)| {
+                        format!(
+                            "part {} has '{}'",
+                            s.k,
+                            p.meta.get(key).map_or("(none)", |v| v.as_str())
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                rep.problems
+                    .push(format!("{label}: {key} differs between files: {show}"));
+                for (s, p) in files {
+                    if p.meta.get(key) != major {
+                        odd.insert(s.k);
+                    }
+                }
+            }
+        }
+        let reference = files
+            .iter()
+            .find(|(s, _)| !odd.contains(&s.k))
+            .unwrap_or(&files[0])
+            .1;
+        let mut redo: BTreeSet<u32> = odd.clone();
+        let count: Option<u64> = reference.meta.get(keys::COUNT).and_then(|c| c.parse().ok());
+        // Every shard once, each with its own range.
+        let mut seen: BTreeMap<u32, Vec<&PartInfo>> = BTreeMap::new();
+        for (s, p) in files {
+            seen.entry(s.k).or_default().push(p);
+        }
+        let mut missing: Vec<Shard> = Vec::new();
+        for s in Shard::all(n) {
+            match seen.get(&s.k).map(|v| v.len()) {
+                None => missing.push(s),
+                Some(1) => {}
+                Some(c) => {
+                    bad = true;
+                    rep.problems.push(format!(
+                        "{label}: shard {s} is present {c} times (duplicated): {}",
+                        seen[&s.k]
+                            .iter()
+                            .map(|p| p.rel.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+            }
+        }
+        // Ranges: each file's recorded range is its slice, its rows fill it, and together the
+        // ranges are disjoint and cover 0..count.
+        let mut ranges: Vec<(u64, u64, &str)> = Vec::new();
+        for (s, p) in files {
+            let num = |k: &str| p.meta.get(k).and_then(|v| v.parse::<u64>().ok());
+            let (Some(start), Some(end)) = (num(keys::INDEX_START), num(keys::INDEX_END)) else {
+                rep.problems
+                    .push(format!("{}: no index range in its metadata", p.rel));
+                redo.insert(s.k);
+                continue;
+            };
+            ranges.push((start, end, p.rel.as_str()));
+            if let Some(c) = count {
+                let want = s.range(c);
+                if (start, end) != (want.start, want.end) {
+                    rep.problems.push(format!(
+                        "{}: index range {start}..{end} is not shard {s}'s slice {}..{} of {c}",
+                        p.rel, want.start, want.end
+                    ));
+                    redo.insert(s.k);
+                }
+            }
+            let len = end.saturating_sub(start);
+            let want_mm = (len > 0).then(|| (start, end - 1));
+            if p.rows != len || p.index_min_max != want_mm {
+                rep.problems.push(format!(
+                    "{}: holds {} rows with index {} but its range {start}..{end} needs {len}",
+                    p.rel,
+                    p.rows,
+                    p.index_min_max
+                        .map_or("(none)".into(), |(a, b)| format!("{a}..={b}"))
+                ));
+                redo.insert(s.k);
+            }
+        }
+        ranges.sort();
+        for w in ranges.windows(2) {
+            if w[1].0 < w[0].1 {
+                bad = true;
+                rep.problems.push(format!(
+                    "{label}: index ranges overlap: {}..{} ({}) and {}..{} ({})",
+                    w[0].0, w[0].1, w[0].2, w[1].0, w[1].1, w[1].2
+                ));
+            }
+        }
+        if let Some(c) = count {
+            let mut next = 0;
+            let mut gaps = Vec::new();
+            for (a, b, _) in &ranges {
+                if *a > next {
+                    gaps.push(format!("{next}..{a}"));
+                }
+                next = next.max(*b);
+            }
+            if next < c {
+                gaps.push(format!("{next}..{c}"));
+            }
+            if !gaps.is_empty() && missing.is_empty() {
+                rep.problems.push(format!(
+                    "{label}: indices {} of 0..{c} are in no file",
+                    gaps.join(", ")
+                ));
+            }
+        }
+        if !missing.is_empty() {
+            rep.problems.push(format!(
+                "{label}: missing {} of {n} shards: {}",
+                missing.len(),
+                missing
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        let mut again: Vec<Shard> = missing;
+        again.extend(redo.iter().map(|&k| Shard { k, n }));
+        again.sort();
+        again.dedup();
+        if !again.is_empty() {
+            let recorded = reference
+                .meta
+                .get(keys::COMMAND_LINE)
+                .cloned()
+                .unwrap_or_default();
+            rep.rerun.extend(rerun_command(&recorded, algo, &again));
+        }
+        if !bad && again.is_empty() {
+            rep.files += files.len();
+            rep.rows += files.iter().map(|(_, p)| p.rows).sum::<u64>();
+        }
+    }
+    if parts.is_empty() && rep.problems.is_empty() {
+        rep.problems.push(format!(
+            "no part files found under '{}' (expected algo=NAME/size=WxH/part-KKKKK-of-NNNNN.parquet)",
+            dir.display()
+        ));
+    }
+    Ok(rep)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn part_names_round_trip() {
+        let s = Shard { k: 3, n: 16 };
+        assert_eq!(part_file_name(s, "parquet"), "part-00003-of-00016.parquet");
+        assert_eq!(
+            parse_part_name("part-00003-of-00016.parquet"),
+            Some((s, "parquet"))
+        );
+        for bad in [
+            "part-3-of-16.parquet",
+            "part-00000-of-00016.parquet",
+            "part-00017-of-00016.parquet",
+            "part-00003-of-00016",
+            "x-00003-of-00016.parquet",
+        ] {
+            assert_eq!(parse_part_name(bad), None, "{bad}");
+        }
+        assert_eq!(
+            part_path(Path::new("d"), "wilson-straight:0.5", 64, 32, s, "bgm"),
+            Path::new("d/algo=wilson-straight:0.5/size=64x32/part-00003-of-00016.bgm")
+        );
+    }
+
+    #[test]
+    fn folder_targets() {
+        assert!(is_folder_target(Path::new("some/new/dir/")));
+        assert!(!is_folder_target(Path::new("some/file.parquet")));
+        let d = tempfile::tempdir().unwrap();
+        assert!(is_folder_target(d.path()));
+    }
+
+    #[test]
+    fn rerun_commands_replace_the_shard_and_algo() {
+        let rec = "batchgen --algo all --size 8x8 --count 100 --shard 2/4 --out 'my dir/'";
+        assert_eq!(
+            rerun_command(rec, "wilson", &[Shard { k: 3, n: 4 }]),
+            vec!["batchgen --size 8x8 --count 100 --out 'my dir/' --algo wilson --shard 3/4"]
+        );
+        let rec = "/usr/bin/batchgen --algo=kruskal --out d/";
+        assert_eq!(
+            rerun_command(rec, "kruskal", &[Shard { k: 1, n: 2 }]),
+            vec!["batchgen --out d/ --algo kruskal --shard 1/2"]
+        );
+    }
+}
