@@ -322,3 +322,21 @@ fn the_slurm_array_recipe_runs_task_by_task() {
         "{report}"
     );
 }
+
+#[test]
+fn the_readme_shows_the_files_the_tests_run() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    for (lang, file) in [
+        ("sql", "cluster/dataset_stats.sql"),
+        ("bash", "cluster/slurm_array.sh"),
+        ("yaml", "cluster/k8s-indexed-job.yaml"),
+    ] {
+        let text = std::fs::read_to_string(format!("{DATA}/{file}")).unwrap();
+        assert!(
+            readme.contains(&format!("```{lang}\n{text}```\n")),
+            "README's {lang} block must equal data/{file}"
+        );
+    }
+    assert!(readme.contains("read_parquet('dataset/**/*.parquet', hive_partitioning = true)"));
+}

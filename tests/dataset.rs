@@ -111,6 +111,17 @@ fn check_names_a_missing_shard_and_its_rerun_repairs_it() {
 
 #[test]
 fn check_finds_duplicated_and_foreign_shards() {
+    // An existing folder without a trailing slash is a dataset folder too.
+    let plain = tempfile::tempdir().unwrap();
+    batchgen()
+        .args(RUN)
+        .args(["--quiet", "--out"])
+        .arg(plain.path())
+        .assert()
+        .success();
+    assert!(part(plain.path(), "backtracker", 1, 1).is_file());
+    assert_eq!(check(plain.path()).0, 0);
+
     let d = tempfile::tempdir().unwrap();
     let dir = d.path().join("ds");
     shards(&dir, 3, &[1, 2, 3], &[]);
@@ -252,6 +263,33 @@ fn maze_stores_are_partitioned_too() {
     }
     got.sort();
     assert_eq!(got, want);
-    // The folder holds both kinds side by side; check reads the Parquet parts.
+    // The folder holds both kinds side by side; check verifies both.
     assert_eq!(check(&dir).0, 0);
+    let store = |d: &Path, k: u32| {
+        d.join(format!(
+            "algo=backtracker/size=6x4/part-{k:05}-of-00003.bgm"
+        ))
+    };
+    let other = d.path().join("other");
+    shards(
+        &other,
+        3,
+        &[2],
+        &["--seed", "4", "--mazes", &format!("{}/", other.display())],
+    );
+    std::fs::copy(store(&other, 2), store(&dir, 2)).unwrap();
+    let (code, text) = check(&dir);
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("seed 4 where the Parquet parts have 42"),
+        "{text}"
+    );
+    std::fs::copy(store(&dir, 1), store(&dir, 2)).unwrap();
+    let (code, text) = check(&dir);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("part-00002-of-00003.bgm: holds 3 records (indices 0..=2) where shard 2/3 of 10 needs 3..6"), "{text}");
+    std::fs::remove_file(store(&dir, 2)).unwrap();
+    let (code, text) = check(&dir);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("missing 1 of 3 maze stores: 2/3"), "{text}");
 }
