@@ -116,7 +116,7 @@ pub struct RunArgs {
     /// dataset folder `DIR/` (one `.bgm` per generator and shard, laid out as for `--out`).
     #[arg(long, value_name = "FILE|DIR/")]
     pub mazes: Option<PathBuf>,
-    /// No progress bar and no closing line.
+    /// No progress bar and no closing line (a sharded run still prints its one shard line).
     #[arg(long, short)]
     pub quiet: bool,
     /// List every generator with its texture and whether it is uniform, then exit.

@@ -340,3 +340,48 @@ fn the_readme_shows_the_files_the_tests_run() {
     }
     assert!(readme.contains("read_parquet('dataset/**/*.parquet', hive_partitioning = true)"));
 }
+
+/// The README's example of a folder with a missing shard prints what the README shows.
+#[test]
+fn the_readme_check_example_is_what_check_prints() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let at = readme
+        .find("$ batchgen check dataset/\n")
+        .expect("the example");
+    let shown: Vec<&str> = readme[at..]
+        .lines()
+        .skip(1)
+        .take_while(|l| *l != "```")
+        .collect();
+    let d = tempfile::tempdir().unwrap();
+    for k in 1..=2 {
+        batchgen()
+            .args([
+                "--algo",
+                "kruskal,wilson",
+                "--size",
+                "32x32",
+                "--count",
+                "1000",
+            ])
+            .args(["--shard", &format!("{k}/2"), "--out", "dataset/"])
+            .current_dir(d.path())
+            .assert()
+            .success();
+    }
+    std::fs::remove_file(
+        d.path()
+            .join("dataset/algo=wilson/size=32x32/part-00002-of-00002.parquet"),
+    )
+    .unwrap();
+    let out = batchgen()
+        .args(["check", "dataset/"])
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let printed =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(printed.lines().collect::<Vec<_>>(), shown);
+}

@@ -56,7 +56,8 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         ends_rule: cfg.ends_rule.clone(),
         extra,
     };
-    if let (Some((s, src)), false) = (&cfg.shard, cfg.quiet) {
+    // Printed even with --quiet: engine logs should say which task made which slice.
+    if let Some((s, src)) = &cfg.shard {
         eprintln!(
             "shard {s} from {src}: indices {}..{} of each generator's {}",
             range.start, range.end, cfg.count
