@@ -57,6 +57,7 @@ def main():
             dashboard_address=None,
         )
         client = Client(cluster)
+        client.wait_for_workers(args.workers, timeout=120)
     try:
         n = args.shards
         futures = [
