@@ -116,7 +116,7 @@ pub struct RunArgs {
     /// dataset folder `DIR/` (one `.bgm` per generator and shard, laid out as for `--out`).
     #[arg(long, value_name = "FILE|DIR/")]
     pub mazes: Option<PathBuf>,
-    /// No progress bar and no closing line.
+    /// No progress bar and no closing line (a sharded run still prints its one shard line).
     #[arg(long, short)]
     pub quiet: bool,
     /// List every generator with its texture and whether it is uniform, then exit.
@@ -360,7 +360,9 @@ impl RunArgs {
 /// parents) when the run starts, so its nearest existing ancestor must be a folder.
 pub fn check_out_dir(flag: &str, dir: &std::path::Path) -> Result<(), UsageError> {
     let shown = dir.display().to_string();
-    let mut p = Some(dir);
+    // Without the trailing slash, so that "afile/" finds the file "afile".
+    let dir: std::path::PathBuf = dir.components().collect();
+    let mut p = Some(dir.as_path());
     while let Some(q) = p {
         if q.as_os_str().is_empty() {
             break;

@@ -320,6 +320,7 @@ pub fn check(dir: &Path) -> Result<Report, DatasetError> {
     }
     let mut rep = Report::default();
     let mut parts: Vec<PartInfo> = Vec::new();
+    let mut stores: Vec<(PathBuf, String)> = Vec::new();
     for (path, rel) in walk(dir)? {
         let name = path
             .file_name()
@@ -331,11 +332,13 @@ pub fn check(dir: &Path) -> Result<Report, DatasetError> {
             ));
             continue;
         }
+        if name.ends_with(".bgm") {
+            stores.push((path, rel));
+            continue;
+        }
         if !name.ends_with(".parquet") {
-            if !name.ends_with(".bgm") {
-                rep.notes
-                    .push(format!("{rel}: not a dataset file, ignored"));
-            }
+            rep.notes
+                .push(format!("{rel}: not a dataset file, ignored"));
             continue;
         }
         match read_part(&path) {
@@ -618,13 +621,135 @@ pub fn check(dir: &Path) -> Result<Report, DatasetError> {
             rep.rows += files.iter().map(|(_, p)| p.rows).sum::<u64>();
         }
     }
-    if parts.is_empty() && rep.problems.is_empty() {
+    // Parameters of each Parquet partition, for its maze stores.
+    let params: BTreeMap<(String, String), (Option<u64>, String)> = by_partition
+        .iter()
+        .map(|(key, files)| {
+            let m = &files[0].1.meta;
+            let count = m.get(keys::COUNT).and_then(|c| c.parse().ok());
+            (
+                key.clone(),
+                (count, m.get(keys::SEED).cloned().unwrap_or_default()),
+            )
+        })
+        .collect();
+    check_stores(&stores, &params, &mut rep);
+    if parts.is_empty() && stores.is_empty() && rep.problems.is_empty() {
         rep.problems.push(format!(
             "no part files found under '{}' (expected algo=NAME/size=WxH/part-KKKKK-of-NNNNN.parquet)",
             dir.display()
         ));
     }
     Ok(rep)
+}
+
+/// Maze stores (`.bgm` parts of `--mazes DIR/`): each in its place, one generator of the
+/// folder's size, every shard once, each holding exactly its slice (first and last record's
+/// index and the record count; the writer writes consecutive indices), with the seed of the
+/// partition's Parquet files when they are there.
+fn check_stores(
+    stores: &[(PathBuf, String)],
+    params: &BTreeMap<(String, String), (Option<u64>, String)>,
+    rep: &mut Report,
+) {
+    type Seen = BTreeMap<(String, String), BTreeMap<u32, (u32, u64, u64)>>;
+    let mut seen: Seen = BTreeMap::new();
+    for (path, rel) in stores {
+        let mut comps = rel.split('/');
+        let (Some(a), Some(sz), Some(name), None) =
+            (comps.next(), comps.next(), comps.next(), comps.next())
+        else {
+            rep.problems.push(format!(
+                "{rel}: a maze store outside the algo=NAME/size=WxH/ layout"
+            ));
+            continue;
+        };
+        let (Some(algo), Some(size), Some((shard, "bgm"))) = (
+            a.strip_prefix("algo="),
+            sz.strip_prefix("size="),
+            parse_part_name(name),
+        ) else {
+            rep.problems.push(format!(
+                "{rel}: a maze store outside the algo=NAME/size=WxH/ layout"
+            ));
+            continue;
+        };
+        let st = match crate::store::StoreReader::open(path) {
+            Ok(st) => st,
+            Err(e) => {
+                rep.problems.push(format!("{rel}: {e}"));
+                continue;
+            }
+        };
+        let mut why = Vec::new();
+        if st.algos() != [algo.to_string()] {
+            why.push(format!("holds generators {:?}, not {algo}", st.algos()));
+        }
+        if format!("{}x{}", st.width, st.height) != size {
+            why.push(format!("holds {}x{} mazes", st.width, st.height));
+        }
+        if st.seeding_scheme != crate::rng::SEEDING_SCHEME {
+            why.push(format!("seeding scheme {}", st.seeding_scheme));
+        }
+        let key = (algo.to_string(), size.to_string());
+        if let Some((_, seed)) = params.get(&key) {
+            if *seed != st.seed.to_string() {
+                why.push(format!(
+                    "seed {} where the Parquet parts have {seed}",
+                    st.seed
+                ));
+            }
+        }
+        let ends = match st.len() {
+            0 => None,
+            n => match (st.record(0), st.record(n - 1)) {
+                (Ok(a), Ok(b)) => Some((a.index, b.index)),
+                _ => {
+                    why.push("unreadable records".into());
+                    None
+                }
+            },
+        };
+        if let Some((Some(count), _)) = params.get(&key) {
+            let r = shard.range(*count);
+            let want = (r.end > r.start).then(|| (r.start, r.end - 1));
+            if st.len() != r.end - r.start || ends != want {
+                why.push(format!(
+                    "holds {} records (indices {}) where shard {shard} of {count} needs {}..{}",
+                    st.len(),
+                    ends.map_or("none".into(), |(a, b)| format!("{a}..={b}")),
+                    r.start,
+                    r.end
+                ));
+            }
+        }
+        if !why.is_empty() {
+            rep.problems.push(format!("{rel}: {}", why.join("; ")));
+        }
+        let e = seen.entry(key).or_default();
+        e.insert(shard.k, (shard.n, st.len(), ends.map_or(0, |x| x.0)));
+    }
+    for ((algo, size), ks) in &seen {
+        let ns: BTreeSet<u32> = ks.values().map(|v| v.0).collect();
+        if ns.len() > 1 {
+            rep.problems.push(format!(
+                "algo={algo}/size={size}: maze stores from different shard counts N = {ns:?}"
+            ));
+            continue;
+        }
+        let n = *ns.iter().next().expect("a store");
+        let missing: Vec<String> = Shard::all(n)
+            .filter(|s| !ks.contains_key(&s.k))
+            .map(|s| s.to_string())
+            .collect();
+        if !missing.is_empty() {
+            rep.problems.push(format!(
+                "algo={algo}/size={size}: missing {} of {n} maze stores: {}",
+                missing.len(),
+                missing.join(", ")
+            ));
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! The main job: generate `--count` mazes per algorithm (accepted ones, with `--accept`),
 //! measure each, write one Parquet row per maze and optionally each maze to a store, with a
-//! progress bar on a terminal and a closing summary line.
+//! progress bar on a terminal and a closing summary line. With a shard (`--shard` or a cluster
+//! engine's environment) only that slice of each generator's indices is made; with a dataset
+//! folder (`--out DIR/`, `--mazes DIR/`) each generator gets its own part file.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -54,7 +56,8 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         ends_rule: cfg.ends_rule.clone(),
         extra,
     };
-    if let (Some((s, src)), false) = (&cfg.shard, cfg.quiet) {
+    // Printed even with --quiet: engine logs should say which task made which slice.
+    if let Some((s, src)) = &cfg.shard {
         eprintln!(
             "shard {s} from {src}: indices {}..{} of each generator's {}",
             range.start, range.end, cfg.count
@@ -70,17 +73,14 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         algos: cfg.algos.clone(),
         width: cfg.width,
         height: cfg.height,
-        count: cfg.count,
+        // This shard's slice of each generator's indices (all of them when unsharded).
+        count: range.end - range.start,
         seed: cfg.seed,
         ends: cfg.ends,
         accept: cfg.accept.clone(),
         max_candidates: cfg.max_candidates,
         keep_walls: !stores.is_empty(),
         first_index: range.start,
-    };
-    let job = Job {
-        count: range.end - range.start,
-        ..job
     };
     let total = job.count * cfg.algos.len() as u64;
     let bar = progress_bar(total, cfg.quiet);
