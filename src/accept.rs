@@ -23,7 +23,7 @@ use std::fmt;
 use crate::metrics::Metrics;
 
 /// The columns an accept filter may use.
-pub const COLUMNS: [&str; 13] = [
+pub const COLUMNS: [&str; 20] = [
     "index",
     "width",
     "height",
@@ -37,6 +37,13 @@ pub const COLUMNS: [&str; 13] = [
     "corridors",
     "straights",
     "solution_turns",
+    "solution_decisions",
+    "solution_branches",
+    "walk_steps",
+    "max_branch_cells",
+    "max_branch_depth",
+    "mean_dead_end_length",
+    "tortuosity",
 ];
 
 /// Deepest nesting allowed (bounds the evaluation stack).
@@ -72,7 +79,14 @@ impl Candidate<'_> {
             9 => m.junctions as f64,
             10 => m.corridors as f64,
             11 => m.straights as f64,
-            _ => m.solution_turns as f64,
+            12 => m.solution_turns as f64,
+            13 => m.solution_decisions as f64,
+            14 => m.solution_branches as f64,
+            15 => m.walk_steps as f64,
+            16 => m.max_branch_cells as f64,
+            17 => m.max_branch_depth as f64,
+            18 => m.mean_dead_end_length,
+            _ => m.tortuosity,
         }
     }
 }

@@ -132,6 +132,13 @@ fn parquet_schema_types_rows_and_metadata() {
         ("solution_turns", UInt32),
         ("maze_hash", UInt64),
         ("gen_ns", UInt64),
+        ("solution_decisions", UInt32),
+        ("solution_branches", UInt32),
+        ("walk_steps", UInt64),
+        ("max_branch_cells", UInt32),
+        ("max_branch_depth", UInt32),
+        ("mean_dead_end_length", Float64),
+        ("tortuosity", Float64),
     ];
     let fields = reader.schema().fields().clone();
     assert_eq!(fields.len(), expect.len());
