@@ -176,7 +176,10 @@ fn check(m: &Maze, ends: Ends, got: &Metrics, exact_walk: bool) {
     // Hitting time: exact rationals on small mazes, the side-count formula on all.
     if exact_walk {
         let h = hitting_time_exact(&adj, s, t);
-        assert!(h.is_integer(), "{ctx}: hitting time {h} on a tree is an integer");
+        assert!(
+            h.is_integer(),
+            "{ctx}: hitting time {h} on a tree is an integer"
+        );
         assert_eq!(
             h,
             BigRational::from_integer(BigInt::from(got.walk_steps)),
@@ -191,7 +194,11 @@ fn check(m: &Maze, ends: Ends, got: &Metrics, exact_walk: bool) {
     for d in (0..n).filter(|&c| deg(c) == 1) {
         let (mut prev, mut cur, mut k) = (d, adj[d as usize][0], 1u64);
         while deg(cur) == 2 {
-            let next = adj[cur as usize].iter().copied().find(|&x| x != prev).unwrap();
+            let next = adj[cur as usize]
+                .iter()
+                .copied()
+                .find(|&x| x != prev)
+                .unwrap();
             prev = cur;
             cur = next;
             k += 1;
@@ -206,7 +213,11 @@ fn check(m: &Maze, ends: Ends, got: &Metrics, exact_walk: bool) {
     };
     assert_eq!(got.mean_dead_end_length, mean, "{ctx}");
     if got.junctions == 0 && n > 1 {
-        assert_eq!(got.mean_dead_end_length, (n - 1) as f64, "{ctx}: a single corridor");
+        assert_eq!(
+            got.mean_dead_end_length,
+            (n - 1) as f64,
+            "{ctx}: a single corridor"
+        );
     }
 
     // Tortuosity.
@@ -265,7 +276,15 @@ fn difficulty_columns_equal_brute_force_on_wider_grids() {
     let mut s = Scratch::new();
     let mut ms = metrics::Scratch::new();
     for algo in Algorithm::all() {
-        for (w, h) in [(31, 3), (32, 3), (33, 4), (64, 2), (65, 3), (100, 2), (6, 40)] {
+        for (w, h) in [
+            (31, 3),
+            (32, 3),
+            (33, 4),
+            (64, 2),
+            (65, 3),
+            (100, 2),
+            (6, 40),
+        ] {
             let n = w * h;
             for i in 0..3 {
                 let m = make(&algo, w, h, 22, i, &mut s);

@@ -1,7 +1,7 @@
 //! The word-parallel first pass of [`measure`](super::measure): from the wall words alone, count
 //! the cells by degree (dead ends, corridors, straights, junctions) with popcounts over whole
-//! words, and lay out every cell's four open sides as a nibble (E=1, S=2, W=4, N=8) so the
-//! traversal reads a cell's mask with one load and no border test.
+//! words, and lay out every cell's four open sides as a byte (E=1, S=2, W=4, N=8) so the
+//! traversal reads a cell's mask with one byte load and no border test.
 //!
 //! A wall word holds 32 cells, east bit at `2k`, south bit at `2k+1`. A cell's west side is the
 //! east bit of the previous cell (the wall stream shifted by 2 bits) and its north side the south
@@ -24,22 +24,23 @@ pub(super) struct Degrees {
 
 const EVEN: u64 = 0x5555_5555_5555_5555;
 
-/// Spread the 16 two-bit groups of `x` to a four-bit stride (group `k` to bits `4k..4k+2`).
+/// Spread the 8 two-bit groups of `x` to a byte stride (group `k` to bits `8k..8k+2`).
 #[inline(always)]
-fn spread(x: u32) -> u64 {
-    let mut x = x as u64;
-    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
-    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
-    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
-    (x | x << 2) & 0x3333_3333_3333_3333
+fn spread(x: u64) -> u64 {
+    let mut x = x & 0xffff;
+    x = (x | x << 24) & 0x0000_00ff_0000_00ff;
+    x = (x | x << 12) & 0x000f_000f_000f_000f;
+    (x | x << 6) & 0x0303_0303_0303_0303
 }
 
-/// Count degrees and fill `nib` (16 cells per word, see the module docs) for a maze of the given
-/// `width` whose wall words are `words` (bits past the last cell are zero).
-pub(super) fn prepare(words: &[u64], width: u32, nib: &mut Vec<u64>) -> Degrees {
+/// Count degrees and fill `masks` (one byte per cell, see the module docs; at least the cell
+/// count rounded up to 32) for a maze of the given `width` whose wall words are `words` (bits
+/// past the last cell are zero).
+pub(super) fn prepare(words: &[u64], width: u32, masks: &mut Vec<u8>) -> Degrees {
     let nw = words.len();
-    nib.clear();
-    nib.resize(2 * nw + 1, 0);
+    if masks.len() < 32 * nw {
+        masks.resize(32 * nw, 0);
+    }
     let shift = 2 * width as usize;
     let (q, r) = (shift / 64, (shift % 64) as u32);
     let word = |i: usize, back: usize| if i >= back { words[i - back] } else { 0 };
@@ -67,14 +68,11 @@ pub(super) fn prepare(words: &[u64], width: u32, nib: &mut Vec<u64>) -> Degrees 
         d.junctions += ((b0 & b1) | b2).count_ones();
         d.straights += ((e & w & !(s | n)) | (s & n & !(e | w))).count_ones();
         let wn = west | north;
-        nib[2 * i] = spread(own as u32) | spread(wn as u32) << 2;
-        nib[2 * i + 1] = spread((own >> 32) as u32) | spread((wn >> 32) as u32) << 2;
+        let out = &mut masks[32 * i..32 * i + 32];
+        for (j, chunk) in out.chunks_exact_mut(8).enumerate() {
+            let bytes = spread(own >> (16 * j)) | spread(wn >> (16 * j)) << 2;
+            chunk.copy_from_slice(&bytes.to_le_bytes());
+        }
     }
     d
-}
-
-/// The open sides of cell `v` (E=1, S=2, W=4, N=8) from the table [`prepare`] filled.
-#[inline(always)]
-pub(super) fn mask(nib: &[u64], v: u32) -> u32 {
-    (nib[(v >> 4) as usize] >> ((v & 15) * 4)) as u32 & 15
 }

@@ -121,21 +121,27 @@ struct Node {
     below: u32,
     /// Dead-end corridors arriving from the children: the low [`INF_SHIFT`] bits sum, over the
     /// children whose subtree is a bare corridor ending in a dead end, that dead end's distance
-    /// to this position; each other child adds `1 << INF_SHIFT`.
+    /// to this position; each other child adds `1 << INF_SHIFT`. The BFS sets [`JUNCTION`] on
+    /// positions with two or more children, so the reverse pass needs no child count.
     chains: u32,
 }
 
 /// See [`Node::chains`]: sums stay below `cells ≤ 2^26`, at most four children add `2^28` each.
 const INF_SHIFT: u32 = 28;
 const INF: u32 = 1 << INF_SHIFT;
+/// Flag in [`Node::chains`]: the position has two or more children (so, below the root, three
+/// or more passages). Above anything the sums and [`INF`] counts reach.
+const JUNCTION: u32 = 1 << 31;
 
-/// Buffers for [`measure`], reused across mazes. Everything but the nibble table is indexed by
+/// Buffers for [`measure`], reused across mazes. Everything but the mask table is indexed by
 /// BFS position (the order cells leave the queue), and written before it is read, so no per-cell
 /// array is reset between mazes.
 #[derive(Debug, Default)]
 pub struct Scratch {
-    /// Open sides per cell, 4 bits each ([`degrees::prepare`]).
-    nib: Vec<u64>,
+    /// Open sides per cell, one byte each ([`degrees::prepare`]).
+    masks: Vec<u8>,
+    /// The push table of [`bfs`] and the width it was built for.
+    pushes: ([[u64; 4]; 16], u32),
     /// The BFS queue, one packed word per position: the cell id (bits 0..26), the wall-mask
     /// bit pointing back to the parent (bits 26..30; E=1, S=2, W=4, N=8; 0 for the root) and
     /// the parent's BFS position (bits 32..64; the root is its own parent). One store per
@@ -179,7 +185,8 @@ impl Scratch {
 
 // Cell ids must fit the 26 bits `pack` gives them, and chain sums the bits below `INF`.
 const _: () = assert!(crate::grid::MAX_CELLS <= 1 << 26);
-const _: () = assert!(4 * (INF as u64) < 1 << 32 && crate::grid::MAX_CELLS < INF as u64);
+const _: () = assert!(4 * (INF as u64) + (INF as u64) < JUNCTION as u64);
+const _: () = assert!(crate::grid::MAX_CELLS < INF as u64);
 
 #[inline(always)]
 fn pack(cell: u32, back: u32, parent: usize) -> u64 {
@@ -201,27 +208,51 @@ fn parent(e: u64) -> usize {
     (e >> 32) as usize
 }
 
-/// Breadth-first search from `root` over the nibble table: fills the queue and, if `FULL`, the
+/// The push table for width `w`: for each set of forward sides `f`, the values to add to
+/// `pack(v, 0, head)` to get the queue entries of the children, in the order E, S, W, N (the
+/// cell offset, with the back bit seen from the child); unused slots add 0.
+fn push_table(w: u32) -> [[u64; 4]; 16] {
+    let steps = [
+        (1u64, 4u64),
+        (w as u64, 8),
+        (1u64.wrapping_neg(), 1),
+        ((w as u64).wrapping_neg(), 2),
+    ];
+    let mut t = [[0u64; 4]; 16];
+    for (f, row) in t.iter_mut().enumerate() {
+        let mut j = 0;
+        for (d, &(off, back)) in steps.iter().enumerate() {
+            if f >> d & 1 == 1 {
+                row[j] = off.wrapping_add(back << 26);
+                j += 1;
+            }
+        }
+    }
+    t
+}
+
+/// Population count of a 4-bit set, as a nibble table (no `popcnt` needed).
+#[inline(always)]
+fn pop4(f: u32) -> usize {
+    (0x4332_3221_3221_2110u64 >> (4 * f) & 15) as usize
+}
+
+/// Breadth-first search from `root` over the mask table: fills the queue and, if `FULL`, the
 /// first-child table and the positions' initial [`Node`]s. Returns the position of `exit`
 /// (0 if it is never met). Panics unless every cell is reached exactly once (a tree).
 #[inline(always)]
-fn bfs<const FULL: bool>(s: &mut Scratch, w: u32, n: usize, root: u32, exit: u32) -> usize {
-    let nib = &s.nib[..];
+fn bfs<const FULL: bool>(s: &mut Scratch, n: usize, root: u32, exit: u32) -> usize {
+    let masks = &s.masks[..];
     let queue = &mut s.queue[..n + 4];
     let first = &mut s.first[..n + 1];
     let node = &mut s.node[..n + 4];
-    // The four directions: mask bit, cell offset, the back bit seen from the neighbour.
-    let steps = [
-        (1u32, 1u32, 4u32),
-        (2, w, 8),
-        (4, 1u32.wrapping_neg(), 1),
-        (8, w.wrapping_neg(), 2),
-    ];
+    let table = &s.pushes.0;
     queue[0] = root as u64;
     let (mut head, mut tail, mut exit_pos) = (0usize, 1usize, 0usize);
     while head < tail {
         let e = queue[head];
         let v = cell(e);
+        let fwd = masks[v as usize] as u32 & !back(e);
         if FULL {
             if v == exit {
                 exit_pos = head;
@@ -231,15 +262,21 @@ fn bfs<const FULL: bool>(s: &mut Scratch, w: u32, n: usize, root: u32, exit: u32
                 height: 0,
                 deepest: head as u32,
                 below: 0,
-                chains: 0,
+                chains: if pop4(fwd) >= 2 { JUNCTION } else { 0 },
             };
         }
-        let fwd = degrees::mask(nib, v) & !back(e);
-        for &(bit, off, back) in &steps {
-            // Branch-free push: always write the slot, advance only if the wall is open.
-            queue[tail] = pack(v.wrapping_add(off), back, head);
-            tail += (fwd & bit != 0) as usize;
-        }
+        // Branch-free push: always write four slots, advance by the number of children. A
+        // child's cell is `v` plus an offset that cannot borrow (the wall is open, so the
+        // neighbour exists); unused slots hold garbage that is overwritten later.
+        let base = pack(v, 0, head);
+        let row = &table[fwd as usize];
+        queue[tail..tail + 4].copy_from_slice(&[
+            base.wrapping_add(row[0]),
+            base.wrapping_add(row[1]),
+            base.wrapping_add(row[2]),
+            base.wrapping_add(row[3]),
+        ]);
+        tail += pop4(fwd);
         assert!(
             tail <= n,
             "measure: the maze has a loop (not a perfect maze)"
@@ -254,10 +291,11 @@ fn bfs<const FULL: bool>(s: &mut Scratch, w: u32, n: usize, root: u32, exit: u32
 }
 
 /// What a child adds to its parent's [`Node::chains`]: its dead-end corridor's length plus the
-/// edge up, or [`INF`] if its subtree is not a bare corridor.
+/// edge up, or [`INF`] if its subtree is not a bare corridor (a junction, or a corridor that
+/// leads to one).
 #[inline(always)]
-fn chain_up(children: u32, chains: u32) -> u32 {
-    if children <= 1 && chains < INF {
+fn chain_up(chains: u32) -> u32 {
+    if chains < INF {
         chains + 1
     } else {
         INF
@@ -282,7 +320,10 @@ fn corridor_down(first: &[u32], mut x: usize) -> u32 {
 pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     let w = maze.width();
     let n = maze.cells() as usize;
-    let deg = degrees::prepare(maze.words(), w, &mut s.nib);
+    let deg = degrees::prepare(maze.words(), w, &mut s.masks);
+    if s.pushes.1 != w {
+        s.pushes = (push_table(w), w);
+    }
     // Every slot below is written before it is read; `resize` only grows.
     if s.queue.len() < n + 4 {
         s.queue.resize(n + 4, 0);
@@ -293,11 +334,11 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     let (root, exit) = match ends {
         Ends::Cells { entrance, exit } => (entrance, exit),
         Ends::Diameter => {
-            bfs::<false>(s, w, n, 0, u32::MAX);
+            bfs::<false>(s, n, 0, u32::MAX);
             (cell(s.queue[n - 1]), u32::MAX)
         }
     };
-    let mut exit_pos = bfs::<true>(s, w, n, root, exit);
+    let mut exit_pos = bfs::<true>(s, n, root, exit);
     if ends == Ends::Diameter {
         exit_pos = n - 1;
     }
@@ -313,7 +354,6 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     for pos in (1..n).rev() {
         let p = parent(queue[pos]);
         let me = node[pos];
-        let children = first[pos + 1] - first[pos];
         let par = node[p];
         let cand = me.height + 1;
         let through = par.height + cand;
@@ -324,7 +364,7 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
         }
         // A non-root position with two or more children is a junction: the corridors that
         // arrived from its children end here.
-        dead_sum += if children >= 2 {
+        dead_sum += if me.chains >= JUNCTION {
             (me.chains & (INF - 1)) as u64
         } else {
             0
@@ -335,7 +375,7 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
             height: if better { cand } else { par.height },
             deepest: if better { me.deepest } else { par.deepest },
             below: par.below + me.below + 1,
-            chains: par.chains + chain_up(children, me.chains),
+            chains: par.chains + chain_up(me.chains),
         };
     }
     // The root's own corridors: a dead end (one child) walks down its corridor; with two
@@ -346,7 +386,7 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
         0 => {}
         1 => dead_sum += low + corridor_down(first, 0) as u64,
         2 => {
-            let up = |c: usize| chain_up(first[c + 1] - first[c], node[c].chains);
+            let up = |c: usize| chain_up(node[c].chains);
             let (c1, c2) = (first[0] as usize, first[0] as usize + 1);
             let (x1, x2) = (up(c1), up(c2));
             dead_sum += match (x1 < INF, x2 < INF) {
