@@ -22,7 +22,8 @@ use std::fmt;
 
 use crate::metrics::Metrics;
 
-/// The columns an accept filter may use.
+/// The columns an accept filter may use. `walk_steps` is a u64 but below `2·cells² ≤ 2^53`, so
+/// it converts to `f64` exactly.
 pub const COLUMNS: [&str; 20] = [
     "index",
     "width",

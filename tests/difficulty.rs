@@ -79,15 +79,15 @@ fn hitting_time_exact(adj: &[Vec<u32>], s: u32, t: u32) -> BigRational {
         let piv = (col..k).find(|&r| !a[r][col].is_zero()).expect("singular");
         a.swap(col, piv);
         let p = a[col][col].clone();
-        for c in col..=k {
-            a[col][c] = &a[col][c] / &p;
+        for x in a[col][col..].iter_mut() {
+            *x = &*x / &p;
         }
-        for r in 0..k {
-            if r != col && !a[r][col].is_zero() {
-                let f = a[r][col].clone();
-                for c in col..=k {
-                    let sub = &f * &a[col][c];
-                    a[r][c] -= sub;
+        let pivot_row = a[col].clone();
+        for (r, row) in a.iter_mut().enumerate() {
+            if r != col && !row[col].is_zero() {
+                let f = row[col].clone();
+                for (x, y) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                    *x -= &f * y;
                 }
             }
         }
@@ -333,7 +333,7 @@ fn walk_steps_match_a_monte_carlo_walk() {
     // of the exact value (a two-sided 4σ band: a false alarm has probability about 6e-5).
     let mut s = Scratch::new();
     let mut ms = metrics::Scratch::new();
-    let mut r = Rng::from_maze_seed(0x5eed_0f_da7a);
+    let mut r = Rng::from_maze_seed(0x5eed_da7a);
     for (k, name) in ["backtracker", "kruskal", "wilson"].iter().enumerate() {
         let algo = Algorithm::parse(name).unwrap();
         let m = make(&algo, 7, 6, 24, k as u64, &mut s);

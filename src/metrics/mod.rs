@@ -252,7 +252,7 @@ fn bfs<const FULL: bool>(s: &mut Scratch, n: usize, root: u32, exit: u32) -> usi
     while head < tail {
         let e = queue[head];
         let v = cell(e);
-        let fwd = masks[v as usize] as u32 & !back(e);
+        let fwd = masks[v as usize] as u32 & !back(e) & 15;
         if FULL {
             if v == exit {
                 exit_pos = head;
@@ -357,11 +357,11 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
         let par = node[p];
         let cand = me.height + 1;
         let through = par.height + cand;
-        if through > diameter {
-            diameter = through;
-            d_start = par.deepest;
-            d_end = me.deepest;
-        }
+        // Branch-free: a new best is rare late in the pass but frequent early.
+        let new_best = through > diameter;
+        diameter = if new_best { through } else { diameter };
+        d_start = if new_best { par.deepest } else { d_start };
+        d_end = if new_best { me.deepest } else { d_end };
         // A non-root position with two or more children is a junction: the corridors that
         // arrived from its children end here.
         dead_sum += if me.chains >= JUNCTION {
@@ -418,9 +418,12 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
         let off = (c1 - c0 - 1) as u32;
         branches += off;
         decisions += (off > 0) as u32;
-        for c in c0..c0 + 4 {
+        for (c, b) in node[c0..c0 + 4]
+            .iter()
+            .enumerate()
+            .map(|(j, b)| (c0 + j, b))
+        {
             let take = c < c1 && c != x;
-            let b = node[c];
             max_cells = max_cells.max(if take { b.below + 1 } else { 0 });
             max_depth = max_depth.max(if take { b.height + 1 } else { 0 });
         }
