@@ -44,7 +44,8 @@ use std::fmt;
 use crate::metrics::Metrics;
 
 /// The numeric columns an accept filter may use, in the order of [`Candidate::column`].
-pub const COLUMNS: [&str; 13] = [
+/// `walk_steps` is a u64 but below `2·cells² ≤ 2^53`, so it converts to `f64` exactly.
+pub const COLUMNS: [&str; 20] = [
     "index",
     "width",
     "height",
@@ -58,6 +59,13 @@ pub const COLUMNS: [&str; 13] = [
     "corridors",
     "straights",
     "solution_turns",
+    "solution_decisions",
+    "solution_branches",
+    "walk_steps",
+    "max_branch_cells",
+    "max_branch_depth",
+    "mean_dead_end_length",
+    "tortuosity",
 ];
 
 /// Deepest parse nesting and evaluation stack allowed.
@@ -100,7 +108,14 @@ impl Candidate<'_> {
             9 => m.junctions as f64,
             10 => m.corridors as f64,
             11 => m.straights as f64,
-            _ => m.solution_turns as f64,
+            12 => m.solution_turns as f64,
+            13 => m.solution_decisions as f64,
+            14 => m.solution_branches as f64,
+            15 => m.walk_steps as f64,
+            16 => m.max_branch_cells as f64,
+            17 => m.max_branch_depth as f64,
+            18 => m.mean_dead_end_length,
+            _ => m.tortuosity,
         }
     }
 }

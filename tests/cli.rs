@@ -132,6 +132,13 @@ fn parquet_schema_types_rows_and_metadata() {
         ("solution_turns", UInt32),
         ("maze_hash", UInt64),
         ("gen_ns", UInt64),
+        ("solution_decisions", UInt32),
+        ("solution_branches", UInt32),
+        ("walk_steps", UInt64),
+        ("max_branch_cells", UInt32),
+        ("max_branch_depth", UInt32),
+        ("mean_dead_end_length", Float64),
+        ("tortuosity", Float64),
     ];
     let fields = reader.schema().fields().clone();
     assert_eq!(fields.len(), expect.len());
@@ -179,7 +186,7 @@ fn count_zero_writes_a_valid_empty_file() {
     let d = tempfile::tempdir().unwrap();
     let t = run(d.path(), "z.parquet", &["--count", "0"]);
     assert_eq!(t.rows.len(), 0);
-    assert_eq!(t.columns.len(), 18);
+    assert_eq!(t.columns.len(), 25);
 }
 
 fn refuse(args: &[&str], out: &std::path::Path, needles: &[&str]) {

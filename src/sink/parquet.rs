@@ -68,7 +68,8 @@ pub struct RunInfo {
     pub extra: Vec<(String, String)>,
 }
 
-/// The Arrow schema of a metrics file: the DESIGN.md columns, in order.
+/// The Arrow schema of a metrics file: the DESIGN.md columns, in order, then the difficulty
+/// columns (appended, so readers that select the older columns by position keep working).
 pub fn schema() -> SchemaRef {
     use DataType::{Float64, UInt32, UInt64, Utf8};
     let f = |name: &str, t: DataType| Field::new(name, t, false);
@@ -91,6 +92,13 @@ pub fn schema() -> SchemaRef {
         f("solution_turns", UInt32),
         f("maze_hash", UInt64),
         f("gen_ns", UInt64),
+        f("solution_decisions", UInt32),
+        f("solution_branches", UInt32),
+        f("walk_steps", UInt64),
+        f("max_branch_cells", UInt32),
+        f("max_branch_depth", UInt32),
+        f("mean_dead_end_length", Float64),
+        f("tortuosity", Float64),
     ]))
 }
 
@@ -204,8 +212,11 @@ impl ParquetSink {
             b.extend(rows.iter().map(|r| Some(f(r))));
             Arc::new(b.finish())
         };
-        let mut share = Float64Builder::with_capacity(n);
-        share.extend(rows.iter().map(|r| Some(r.metrics.dead_end_share)));
+        let f64col = |f: &dyn Fn(&Row) -> f64| -> ArrayRef {
+            let mut b = Float64Builder::with_capacity(n);
+            b.extend(rows.iter().map(|r| Some(f(r))));
+            Arc::new(b.finish())
+        };
         let columns: Vec<ArrayRef> = vec![
             Arc::new(algo_col.finish()),
             u32col(&|_| width),
@@ -214,7 +225,7 @@ impl ParquetSink {
             u64col(&|r| r.index),
             u64col(&|r| r.maze_seed),
             u32col(&|r| r.metrics.dead_ends),
-            Arc::new(share.finish()),
+            f64col(&|r| r.metrics.dead_end_share),
             u32col(&|r| r.metrics.diameter),
             u32col(&|r| r.metrics.diameter_start),
             u32col(&|r| r.metrics.diameter_end),
@@ -225,6 +236,13 @@ impl ParquetSink {
             u32col(&|r| r.metrics.solution_turns),
             u64col(&|r| r.metrics.maze_hash),
             u64col(&|r| r.gen_ns),
+            u32col(&|r| r.metrics.solution_decisions),
+            u32col(&|r| r.metrics.solution_branches),
+            u64col(&|r| r.metrics.walk_steps),
+            u32col(&|r| r.metrics.max_branch_cells),
+            u32col(&|r| r.metrics.max_branch_depth),
+            f64col(&|r| r.metrics.mean_dead_end_length),
+            f64col(&|r| r.metrics.tortuosity),
         ];
         let batch = RecordBatch::try_new(self.schema.clone(), columns)?;
         self.writer

@@ -1,0 +1,473 @@
+//! Per-maze measurements: the [`Metrics`] row and [`measure`], which computes all of it with one
+//! word-parallel pass over the walls, one breadth-first search from the entrance, one pass over
+//! the cells in reverse BFS order and one walk along the solution.
+//!
+//! Definitions (DESIGN.md and the README's column table; lengths count edges): a dead end is a
+//! cell with exactly one passage, a junction one with three or more, a corridor one with exactly
+//! two, and a straight a corridor open on opposite sides. These four counts come from
+//! [`degrees`], popcounts over whole wall words.
+//!
+//! The rest is tree dynamic programming. The BFS roots the maze at the entrance; every cell's
+//! children sit next to each other in the BFS queue, so `first[pos]..first[pos + 1]` are the
+//! positions of the children of position `pos`. One pass in reverse BFS order (children before
+//! parents) gives each position its subtree size, its height with the deepest position below it
+//! and, for dead-end lengths, whether its subtree is a bare corridor ending in a dead end. The
+//! diameter is the best sum of the two deepest descents met at a cell. The solution is the chain
+//! of BFS parents from the exit up to the entrance; walking it gives the length, the turns, the
+//! decisions and branches, the hitting time (from subtree sizes) and the worst wrong turn.
+//!
+//! With [`Ends::Diameter`] the entrance is first found by a plain BFS from cell 0 (its last cell
+//! is an end of a longest path); the main search is then rooted there and the exit is the cell it
+//! reaches last: the classic double sweep, exact on a tree.
+
+mod degrees;
+
+use crate::grid::Maze;
+
+/// The measurements of one maze (the Parquet row minus the run's identifiers and timing).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Metrics {
+    /// Cells of degree 1.
+    pub dead_ends: u32,
+    /// `dead_ends / cells`.
+    pub dead_end_share: f64,
+    /// Longest shortest path, in edges.
+    pub diameter: u32,
+    /// Cell id of one end of a farthest pair.
+    pub diameter_start: u32,
+    /// Cell id of the other end of that pair.
+    pub diameter_end: u32,
+    /// Entrance → exit distance, in edges.
+    pub solution_length: u32,
+    /// Cells of degree ≥ 3.
+    pub junctions: u32,
+    /// Cells of degree 2.
+    pub corridors: u32,
+    /// Corridors open on opposite sides (east+west or north+south).
+    pub straights: u32,
+    /// Direction changes along the entrance → exit path.
+    pub solution_turns: u32,
+    /// [`Maze::hash`] of the walls.
+    pub maze_hash: u64,
+    /// Cells of the solution path, entrance included and exit excluded, with at least one open
+    /// side leading off the path: the places where a wrong turn is possible. 0 when
+    /// entrance = exit. Never more than `solution_length`.
+    pub solution_decisions: u32,
+    /// The off-path openings of those cells, summed (a cell with two side passages counts 2).
+    pub solution_branches: u32,
+    /// Exact expected number of steps of an unbiased random walk (each step to a uniformly
+    /// chosen open neighbour) from the entrance until it first reaches the exit: what a player
+    /// with no memory needs on average. On a tree it is `Σ (2·|T_u| − 1)` over the solution's
+    /// edges `u → v`, where `T_u` is the part of the maze on `u`'s side of that edge; 0 when
+    /// entrance = exit. `walk_steps(s→t) + walk_steps(t→s) = 2·(cells − 1)·solution_length`.
+    pub walk_steps: u64,
+    /// Over every opening off the solution (at the cells counted by `solution_decisions`), the
+    /// number of cells reachable through it without returning to the path; the largest. 0 when
+    /// there is no such opening.
+    pub max_branch_cells: u32,
+    /// Over the same openings, the farthest distance (edges) from the path cell into the branch:
+    /// the deepest wrong turn. 0 when there is no opening off the solution.
+    pub max_branch_depth: u32,
+    /// Mean over dead ends of the distance from the dead end to the nearest junction (cell of
+    /// degree ≥ 3), Pullen's "river" measure: high means fewer, longer dead ends. From a dead end
+    /// the walk through degree-2 cells is forced; it stops at the first cell whose degree is not
+    /// 2. In a maze without junctions (a single corridor) that cell is the other dead end, so the
+    /// value is `cells − 1`; with no dead end at all (1×1) it is 0.
+    pub mean_dead_end_length: f64,
+    /// `solution_length` divided by the Manhattan distance between entrance and exit (≥ 1; 1 is a
+    /// straight or staircase path). Defined as 1 when entrance = exit (no NaN).
+    pub tortuosity: f64,
+}
+
+/// Where the solution starts and ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ends {
+    /// Fixed cells (ids).
+    Cells {
+        /// Entrance cell id.
+        entrance: u32,
+        /// Exit cell id.
+        exit: u32,
+    },
+    /// A farthest pair: the solution is a longest path, so `solution_length == diameter` and
+    /// the entrance/exit are `diameter_start`/`diameter_end`.
+    Diameter,
+}
+
+impl Ends {
+    /// The default rule: top-left cell to bottom-right cell.
+    pub fn corners(width: u32, height: u32) -> Ends {
+        Ends::Cells {
+            entrance: 0,
+            exit: width * height - 1,
+        }
+    }
+
+    /// Fixed entrance and exit cells.
+    pub fn cells(entrance: u32, exit: u32) -> Ends {
+        Ends::Cells { entrance, exit }
+    }
+}
+
+/// Per-position values of the reverse pass. Written once by the BFS (when the position leaves
+/// the queue) and then only by the position's children, so nothing needs clearing between mazes.
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    /// Longest descent below the position, in edges.
+    height: u32,
+    /// The position at the end of that descent (the position itself while `height` is 0).
+    deepest: u32,
+    /// Cells below the position (its subtree minus itself).
+    below: u32,
+    /// Dead-end corridors arriving from the children: the low [`INF_SHIFT`] bits sum, over the
+    /// children whose subtree is a bare corridor ending in a dead end, that dead end's distance
+    /// to this position; each other child adds `1 << INF_SHIFT`. The BFS sets [`JUNCTION`] on
+    /// positions with two or more children, so the reverse pass needs no child count.
+    chains: u32,
+}
+
+/// See [`Node::chains`]: sums stay below `cells ≤ 2^26`, at most four children add `2^28` each.
+const INF_SHIFT: u32 = 28;
+const INF: u32 = 1 << INF_SHIFT;
+/// Flag in [`Node::chains`]: the position has two or more children (so, below the root, three
+/// or more passages). Above anything the sums and [`INF`] counts reach.
+const JUNCTION: u32 = 1 << 31;
+
+/// Buffers for [`measure`], reused across mazes. Everything but the mask table is indexed by
+/// BFS position (the order cells leave the queue), and written before it is read, so no per-cell
+/// array is reset between mazes.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    /// Open sides per cell, one byte each ([`degrees::prepare`]).
+    masks: Vec<u8>,
+    /// The push table of [`bfs`] and the width it was built for.
+    pushes: ([[u64; 4]; 16], u32),
+    /// The BFS queue, one packed word per position: the cell id (bits 0..26), the wall-mask
+    /// bit pointing back to the parent (bits 26..30; E=1, S=2, W=4, N=8; 0 for the root) and
+    /// the parent's BFS position (bits 32..64; the root is its own parent). One store per
+    /// speculative push instead of three.
+    queue: Vec<u64>,
+    /// Position of the first child of each position; `first[cells] = cells`, so the children
+    /// of `pos` are `first[pos]..first[pos + 1]`.
+    first: Vec<u32>,
+    /// Reverse-pass values per position.
+    node: Vec<Node>,
+    /// BFS positions of the last solution's two ends (start, end).
+    solution: (u32, u32),
+}
+
+impl Scratch {
+    /// Empty scratch; buffers grow on first use.
+    pub fn new() -> Scratch {
+        Scratch::default()
+    }
+
+    /// The solution path of the last [`measure`] call, entrance first, exit last (cell ids,
+    /// both ends included).
+    pub fn solution_path(&self) -> Vec<u32> {
+        let (mut a, mut b) = (self.solution.0 as usize, self.solution.1 as usize);
+        let mut head = Vec::new();
+        let mut tail = Vec::new();
+        while a != b {
+            if a > b {
+                head.push(cell(self.queue[a]));
+                a = parent(self.queue[a]);
+            } else {
+                tail.push(cell(self.queue[b]));
+                b = parent(self.queue[b]);
+            }
+        }
+        head.push(cell(self.queue[a]));
+        head.extend(tail.iter().rev());
+        head
+    }
+}
+
+// Cell ids must fit the 26 bits `pack` gives them, and chain sums the bits below `INF`.
+const _: () = assert!(crate::grid::MAX_CELLS <= 1 << 26);
+const _: () = assert!(4 * (INF as u64) + (INF as u64) < JUNCTION as u64);
+const _: () = assert!(crate::grid::MAX_CELLS < INF as u64);
+
+#[inline(always)]
+fn pack(cell: u32, back: u32, parent: usize) -> u64 {
+    cell as u64 | (back as u64) << 26 | (parent as u64) << 32
+}
+
+#[inline(always)]
+fn cell(e: u64) -> u32 {
+    (e & ((1 << 26) - 1)) as u32
+}
+
+#[inline(always)]
+fn back(e: u64) -> u32 {
+    (e >> 26) as u32 & 15
+}
+
+#[inline(always)]
+fn parent(e: u64) -> usize {
+    (e >> 32) as usize
+}
+
+/// The push table for width `w`: for each set of forward sides `f`, the values to add to
+/// `pack(v, 0, head)` to get the queue entries of the children, in the order E, S, W, N (the
+/// cell offset, with the back bit seen from the child); unused slots add 0.
+fn push_table(w: u32) -> [[u64; 4]; 16] {
+    let steps = [
+        (1u64, 4u64),
+        (w as u64, 8),
+        (1u64.wrapping_neg(), 1),
+        ((w as u64).wrapping_neg(), 2),
+    ];
+    let mut t = [[0u64; 4]; 16];
+    for (f, row) in t.iter_mut().enumerate() {
+        let mut j = 0;
+        for (d, &(off, back)) in steps.iter().enumerate() {
+            if f >> d & 1 == 1 {
+                row[j] = off.wrapping_add(back << 26);
+                j += 1;
+            }
+        }
+    }
+    t
+}
+
+/// Population count of a 4-bit set, as a nibble table (no `popcnt` needed).
+#[inline(always)]
+fn pop4(f: u32) -> usize {
+    (0x4332_3221_3221_2110u64 >> (4 * f) & 15) as usize
+}
+
+/// Breadth-first search from `root` over the mask table: fills the queue and, if `FULL`, the
+/// first-child table and the positions' initial [`Node`]s. Returns the position of `exit`
+/// (0 if it is never met). Panics unless every cell is reached exactly once (a tree).
+#[inline(always)]
+fn bfs<const FULL: bool>(s: &mut Scratch, n: usize, root: u32, exit: u32) -> usize {
+    let masks = &s.masks[..];
+    let queue = &mut s.queue[..n + 4];
+    let first = &mut s.first[..n + 1];
+    let node = &mut s.node[..n + 4];
+    let table = &s.pushes.0;
+    queue[0] = root as u64;
+    let (mut head, mut tail, mut exit_pos) = (0usize, 1usize, 0usize);
+    while head < tail {
+        let e = queue[head];
+        let v = cell(e);
+        let fwd = masks[v as usize] as u32 & !back(e) & 15;
+        if FULL {
+            if v == exit {
+                exit_pos = head;
+            }
+            first[head] = tail as u32;
+            node[head] = Node {
+                height: 0,
+                deepest: head as u32,
+                below: 0,
+                chains: if pop4(fwd) >= 2 { JUNCTION } else { 0 },
+            };
+        }
+        // Branch-free push: always write four slots, advance by the number of children. A
+        // child's cell is `v` plus an offset that cannot borrow (the wall is open, so the
+        // neighbour exists); unused slots hold garbage that is overwritten later.
+        let base = pack(v, 0, head);
+        let row = &table[fwd as usize];
+        queue[tail..tail + 4].copy_from_slice(&[
+            base.wrapping_add(row[0]),
+            base.wrapping_add(row[1]),
+            base.wrapping_add(row[2]),
+            base.wrapping_add(row[3]),
+        ]);
+        tail += pop4(fwd);
+        assert!(
+            tail <= n,
+            "measure: the maze has a loop (not a perfect maze)"
+        );
+        head += 1;
+    }
+    assert_eq!(tail, n, "measure: the maze is not connected");
+    if FULL {
+        first[n] = n as u32;
+    }
+    exit_pos
+}
+
+/// What a child adds to its parent's [`Node::chains`]: its dead-end corridor's length plus the
+/// edge up, or [`INF`] if its subtree is not a bare corridor (a junction, or a corridor that
+/// leads to one).
+#[inline(always)]
+fn chain_up(chains: u32) -> u32 {
+    if chains < INF {
+        chains + 1
+    } else {
+        INF
+    }
+}
+
+/// Steps down from position `x` while it has exactly one child; returns the steps taken.
+fn corridor_down(first: &[u32], mut x: usize) -> u32 {
+    let mut k = 0;
+    while first[x + 1] - first[x] == 1 {
+        x = first[x] as usize;
+        k += 1;
+    }
+    k
+}
+
+/// Measure a perfect maze. Fixed `ends` must be cells of the maze.
+///
+/// # Panics
+/// If the maze is not a tree (a loop makes the search revisit cells, a missing passage leaves
+/// cells unreached); every generator produces trees, so this indicates a bug.
+pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
+    let w = maze.width();
+    let n = maze.cells() as usize;
+    let deg = degrees::prepare(maze.words(), w, &mut s.masks);
+    if s.pushes.1 != w {
+        s.pushes = (push_table(w), w);
+    }
+    // Every slot below is written before it is read; `resize` only grows.
+    if s.queue.len() < n + 4 {
+        s.queue.resize(n + 4, 0);
+        s.first.resize(n + 4, 0);
+        s.node.resize(n + 4, Node::default());
+    }
+
+    let (root, exit) = match ends {
+        Ends::Cells { entrance, exit } => (entrance, exit),
+        Ends::Diameter => {
+            bfs::<false>(s, n, 0, u32::MAX);
+            (cell(s.queue[n - 1]), u32::MAX)
+        }
+    };
+    let mut exit_pos = bfs::<true>(s, n, root, exit);
+    if ends == Ends::Diameter {
+        exit_pos = n - 1;
+    }
+    let queue = &s.queue[..n + 4];
+    let first = &s.first[..n + 1];
+    let node = &mut s.node[..n + 4];
+
+    // Reverse BFS order: every child before its parent. The longest path is the best sum of
+    // the two deepest descents met at one position; dead-end corridors are summed where they
+    // end, at a junction.
+    let (mut diameter, mut d_start, mut d_end) = (0u32, 0u32, 0u32);
+    let mut dead_sum = 0u64;
+    for pos in (1..n).rev() {
+        let p = parent(queue[pos]);
+        let me = node[pos];
+        let par = node[p];
+        let cand = me.height + 1;
+        let through = par.height + cand;
+        // Branch-free: a new best is rare late in the pass but frequent early.
+        let new_best = through > diameter;
+        diameter = if new_best { through } else { diameter };
+        d_start = if new_best { par.deepest } else { d_start };
+        d_end = if new_best { me.deepest } else { d_end };
+        // A non-root position with two or more children is a junction: the corridors that
+        // arrived from its children end here.
+        dead_sum += if me.chains >= JUNCTION {
+            (me.chains & (INF - 1)) as u64
+        } else {
+            0
+        };
+        // Branch-free max: which child is deepest is data-dependent and unpredictable.
+        let better = cand > par.height;
+        node[p] = Node {
+            height: if better { cand } else { par.height },
+            deepest: if better { me.deepest } else { par.deepest },
+            below: par.below + me.below + 1,
+            chains: par.chains + chain_up(me.chains),
+        };
+    }
+    // The root's own corridors: a dead end (one child) walks down its corridor; with two
+    // children a corridor from one side runs through the root into the other.
+    let root_children = first[1] - first[0];
+    let low = (node[0].chains & (INF - 1)) as u64;
+    match root_children {
+        0 => {}
+        1 => dead_sum += low + corridor_down(first, 0) as u64,
+        2 => {
+            let up = |c: usize| chain_up(node[c].chains);
+            let (c1, c2) = (first[0] as usize, first[0] as usize + 1);
+            let (x1, x2) = (up(c1), up(c2));
+            dead_sum += match (x1 < INF, x2 < INF) {
+                (true, true) => 2 * (x1 + x2) as u64,
+                (true, false) => (x1 + 1 + corridor_down(first, c2)) as u64,
+                (false, true) => (x2 + 1 + corridor_down(first, c1)) as u64,
+                (false, false) => 0,
+            };
+        }
+        _ => dead_sum += low,
+    }
+
+    // The solution: BFS parents from the exit up to the entrance (position 0). At each path
+    // cell above the exit, the children other than the path's next cell are the wrong turns;
+    // the walker's hitting time adds `2·|T_u| − 1` per edge u → x, with `T_u` everything outside
+    // x's subtree.
+    s.solution = (0, exit_pos as u32);
+    let (mut length, mut turns, mut last) = (0u32, 0u32, 0u32);
+    let (mut decisions, mut branches, mut walk) = (0u32, 0u32, 0u64);
+    let (mut max_cells, mut max_depth) = (0u32, 0u32);
+    let mut x = exit_pos;
+    while x != 0 {
+        let px = parent(queue[x]);
+        let step = cell(queue[px]).wrapping_sub(cell(queue[x]));
+        turns += (last != 0 && step != last) as u32;
+        last = step;
+        walk += 2 * (n as u64 - node[x].below as u64 - 1) - 1;
+        let (c0, c1) = (first[px] as usize, first[px + 1] as usize);
+        let off = (c1 - c0 - 1) as u32;
+        branches += off;
+        decisions += (off > 0) as u32;
+        for (c, b) in node[c0..c0 + 4]
+            .iter()
+            .enumerate()
+            .map(|(j, b)| (c0 + j, b))
+        {
+            let take = c < c1 && c != x;
+            max_cells = max_cells.max(if take { b.below + 1 } else { 0 });
+            max_depth = max_depth.max(if take { b.height + 1 } else { 0 });
+        }
+        x = px;
+        length += 1;
+    }
+
+    let entrance = cell(queue[0]);
+    let exit_cell = cell(queue[exit_pos]);
+    let (diameter, diameter_start, diameter_end) = match ends {
+        Ends::Cells { .. } => (
+            diameter,
+            cell(queue[d_start as usize]),
+            cell(queue[d_end as usize]),
+        ),
+        Ends::Diameter => (length, entrance, exit_cell),
+    };
+    let manhattan = (entrance % w).abs_diff(exit_cell % w) + (entrance / w).abs_diff(exit_cell / w);
+    Metrics {
+        dead_ends: deg.dead_ends,
+        dead_end_share: deg.dead_ends as f64 / n as f64,
+        diameter,
+        diameter_start,
+        diameter_end,
+        solution_length: length,
+        junctions: deg.junctions,
+        corridors: deg.corridors,
+        straights: deg.straights,
+        solution_turns: turns,
+        maze_hash: maze.hash(),
+        solution_decisions: decisions,
+        solution_branches: branches,
+        walk_steps: walk,
+        max_branch_cells: max_cells,
+        max_branch_depth: max_depth,
+        mean_dead_end_length: if deg.dead_ends == 0 {
+            0.0
+        } else {
+            dead_sum as f64 / deg.dead_ends as f64
+        },
+        tortuosity: if manhattan == 0 {
+            1.0
+        } else {
+            length as f64 / manhattan as f64
+        },
+    }
+}
