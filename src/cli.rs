@@ -43,6 +43,12 @@ pub enum Command {
     /// Show exactly which generators are biased on a small grid: spanning-tree count,
     /// exhaustive Kruskal orders, exact distributions, chi-square sampling, per-wall bias.
     Uniformity(crate::cmd::uniformity::UniformityArgs),
+    /// Per algorithm and size: count, mean ± standard error and quantiles of every metric
+    /// column of metrics files; with --accept, how many rows a filter would pass.
+    Summary(crate::cmd::summary::SummaryArgs),
+    /// Histograms of every metric (one colour per algorithm) and a solution length vs
+    /// dead-end share density, as PNG and SVG.
+    Plot(crate::cmd::plot::PlotArgs),
 }
 
 /// Flags of the main job.
