@@ -304,3 +304,120 @@ fn bad_input_is_refused_with_exit_2() {
             .stderr(contains(want));
     }
 }
+
+/// The recipes in data/ run from any folder with the file as an argument, and their numbers
+/// equal `batchgen summary`'s: the DuckDB and pandas statistics, and the threshold picker's
+/// expression, whose pass shares `summary --accept` reproduces.
+#[test]
+fn recipes_run_from_anywhere_and_agree_with_summary() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("m.parquet");
+    common::batchgen()
+        .args(["--algo", "wilson,backtracker,sidewinder", "--size", "10x9"])
+        .args(["--count", "2000", "--seed", "21", "--quiet", "--out"])
+        .arg(&f)
+        .assert()
+        .success();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let py = |args: &[&std::ffi::OsStr]| -> String {
+        let out = std::process::Command::new(common::python())
+            .args(args)
+            .current_dir(elsewhere.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let ours = summary_csv(&[f.to_str().unwrap(), "--by", "algo"]);
+    let get = |algo: &str, metric: &str, col: &str| -> f64 {
+        ours.iter()
+            .find(|r| r["algo"] == algo && r["metric"] == metric)
+            .unwrap()[col]
+            .parse()
+            .unwrap()
+    };
+    // The same per-algorithm table from DuckDB (SQL recipe) and pandas.
+    let sql = py(&[
+        data.join("run_sql.py").as_os_str(),
+        data.join("per_algo_stats.sql").as_os_str(),
+        f.as_os_str(),
+        "--csv".as_ref(),
+    ]);
+    let pandas = py(&[
+        data.join("per_algo_stats.py").as_os_str(),
+        f.as_os_str(),
+        "--csv".as_ref(),
+    ]);
+    for text in [sql, pandas] {
+        let mut lines = text.lines();
+        let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let mut n = 0;
+        for l in lines.filter(|l| !l.is_empty()) {
+            let r: HashMap<&str, &str> = head.iter().copied().zip(l.split(',')).collect();
+            let algo = r["algo"];
+            let v = |k: &str| {
+                r.get(k)
+                    .unwrap_or_else(|| panic!("{k} in {text}"))
+                    .parse::<f64>()
+                    .unwrap()
+            };
+            assert_eq!(v("mazes"), 2000.0);
+            assert!(close(
+                v("mean_dead_end_share"),
+                get(algo, "dead_end_share", "mean")
+            ));
+            assert!(close(v("mean_diameter"), get(algo, "diameter", "mean")));
+            assert!(close(
+                v("median_solution_length"),
+                get(algo, "solution_length", "p50")
+            ));
+            n += 1;
+        }
+        assert_eq!(n, 3, "{text}");
+    }
+    // Thresholds for a target fraction; summary --accept reproduces the kept shares.
+    for (metric, keep, high) in [
+        ("dead_end_share", "0.2", false),
+        ("solution_length", "0.3", true),
+    ] {
+        let mut args = vec![
+            data.join("pick_thresholds.py").into_os_string(),
+            f.clone().into_os_string(),
+            "--metric".into(),
+            metric.into(),
+            "--keep".into(),
+            keep.into(),
+        ];
+        if high {
+            args.push("--high".into());
+        }
+        let out = std::process::Command::new(common::python())
+            .args(&args)
+            .current_dir(elsewhere.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let expr = String::from_utf8(out.stdout).unwrap().trim().to_string();
+        let report = String::from_utf8(out.stderr).unwrap();
+        let shares = summary_csv(&[f.to_str().unwrap(), "--by", "algo", "--accept", &expr]);
+        for line in report.lines() {
+            // "# wilson: dead_end_share <= 0.27 keeps 0.213500"
+            let algo = line[2..line.find(':').unwrap()].to_string();
+            let kept: f64 = line.rsplit(' ').next().unwrap().parse().unwrap();
+            let share: f64 = shares.iter().find(|r| r["algo"] == algo).unwrap()["share"]
+                .parse()
+                .unwrap();
+            assert!((share - kept).abs() < 1e-6, "{algo}: {share} vs {kept}");
+            assert!(
+                share >= keep.parse::<f64>().unwrap(),
+                "{algo} keeps {share}"
+            );
+        }
+        assert_eq!(report.lines().count(), 3, "{report}");
+    }
+}
