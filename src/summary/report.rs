@@ -98,13 +98,13 @@ fn table(s: &Summary) -> String {
             let (share, per) = pass_rate(g);
             let _ = writeln!(
                 out,
-                "  --accept '{a}': {} pass ({:.2}%), {} candidates per accepted maze",
+                "  --accept '{a}': {} pass ({:.2}%), {}",
                 thousands(g.passing),
                 100.0 * share,
                 if per.is_finite() {
-                    format!("{per:.1}")
+                    format!("{per:.1} candidates per accepted maze")
                 } else {
-                    "no accepted maze:".into()
+                    "no maze accepted".into()
                 }
             );
         }
