@@ -200,8 +200,18 @@ fn folders_globs_and_files_agree() {
             .success();
         files.push(f.to_str().unwrap().to_string());
     }
-    // An in-progress temporary file is not an input.
+    // An in-progress temporary file is not an input; an empty shard found in a folder is
+    // skipped (named explicitly, it is an error: see bad_input_is_refused_with_exit_2).
     std::fs::write(root.join("algo=wilson/.part.parquet.tmp-1"), b"partial").unwrap();
+    let empty = root.join("algo=kruskal/size=8x8/part-00001-of-00002.parquet");
+    common::batchgen()
+        .args([
+            "--algo", "kruskal", "--size", "8x8", "--count", "0", "--quiet",
+        ])
+        .arg("--out")
+        .arg(&empty)
+        .assert()
+        .success();
     let by_files = summary_csv(&files.iter().map(String::as_str).collect::<Vec<_>>());
     let by_dir = summary_csv(&[root.to_str().unwrap()]);
     let pattern = format!("{}/**/part-*.parquet", root.display());

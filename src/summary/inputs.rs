@@ -1,7 +1,9 @@
 //! Turning the command line's inputs into a sorted list of Parquet files: plain files, glob
 //! patterns (`*`, `?` within a path component, `**` for any number of folders; for patterns
 //! the shell did not expand, e.g. quoted), and folders searched recursively for `*.parquet`
-//! (hidden entries, such as in-progress `.NAME.tmp-PID` files, are skipped).
+//! (hidden entries, such as in-progress `.NAME.tmp-PID` files, are skipped). A file named
+//! explicitly must have rows; files found by a folder or pattern with no rows (e.g. a shard of
+//! a dataset whose slice was empty) are skipped, unless nothing else is left.
 
 use std::path::{Path, PathBuf};
 
@@ -100,6 +102,23 @@ fn glob(base: &Path, pat: &[&str], out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Is this a readable Parquet file with zero rows?
+fn no_rows(p: &Path) -> bool {
+    std::fs::File::open(p)
+        .ok()
+        .and_then(|f| {
+            parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(f).ok()
+        })
+        .is_some_and(|b| b.metadata().file_metadata().num_rows() == 0)
+}
+
+/// Drop the files without rows found from `before` on, unless that would leave none.
+fn skip_empty(files: &mut Vec<PathBuf>, before: usize) {
+    let found: Vec<PathBuf> = files.drain(before..).collect();
+    let kept: Vec<PathBuf> = found.iter().filter(|p| !no_rows(p)).cloned().collect();
+    files.extend(if kept.is_empty() { found } else { kept });
+}
+
 /// Resolve the inputs in order; each must yield at least one file. Duplicates are dropped.
 pub fn resolve(args: &[String]) -> Result<Vec<PathBuf>, SummaryError> {
     let mut files = Vec::new();
@@ -111,6 +130,7 @@ pub fn resolve(args: &[String]) -> Result<Vec<PathBuf>, SummaryError> {
             if files.len() == before {
                 return Err(SummaryError::EmptyFolder(a.clone()));
             }
+            skip_empty(&mut files, before);
             continue;
         }
         if p.exists() {
@@ -131,6 +151,7 @@ pub fn resolve(args: &[String]) -> Result<Vec<PathBuf>, SummaryError> {
                 Ok(s) if !a.starts_with("./") => s.to_path_buf(),
                 _ => h,
             }));
+            skip_empty(&mut files, before);
         }
         if files.len() == before {
             return Err(SummaryError::NotFound(a.clone()));
