@@ -13,6 +13,7 @@ import duckdb
 here = pathlib.Path(__file__).resolve().parent
 sql = (here / "per_algo_stats.sql").read_text()
 con = duckdb.connect()
+con.execute("SET VARIABLE file = 'metrics.parquet'")
 cur = con.execute(sql)
 cols = [d[0] for d in cur.description]
 result = {"duckdb": {}, "pandas": {}}
@@ -21,6 +22,7 @@ for row in cur.fetchall():
     algo = rec.pop("algo")
     result["duckdb"][algo] = {k: float(v) for k, v in rec.items()}
 
+sys.argv = ["per_algo_stats.py", "metrics.parquet"]
 with redirect_stdout(io.StringIO()):
     g = runpy.run_path(str(here / "per_algo_stats.py"))
 stats = g["stats"]

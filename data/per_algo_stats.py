@@ -1,8 +1,11 @@
-# Per-generator means and quantiles of a batchgen metrics file, in pandas:
-#   python data/per_algo_stats.py   (in the folder holding metrics.parquet)
+# Per-generator means and quantiles of a batchgen metrics file, in pandas, from any folder:
+#   python data/per_algo_stats.py path/to/metrics.parquet [--csv]
+import sys
+
 import pandas as pd
 
-df = pd.read_parquet("metrics.parquet")
+path = sys.argv[1] if len(sys.argv) > 1 else "metrics.parquet"
+df = pd.read_parquet(path)
 stats = (
     df.groupby("algo")
     .agg(
@@ -16,4 +19,4 @@ stats = (
     )
     .sort_index()
 )
-print(stats.to_string())
+print(stats.to_csv() if "--csv" in sys.argv else stats.to_string())

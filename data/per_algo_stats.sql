@@ -1,5 +1,6 @@
--- Per-generator means and quantiles of a batchgen metrics file, in DuckDB:
---   duckdb -c ".read data/per_algo_stats.sql"   (in the folder holding metrics.parquet)
+-- Per-generator means and quantiles of a batchgen metrics file, in DuckDB, from any folder:
+--   python data/run_sql.py data/per_algo_stats.sql path/to/metrics.parquet
+--   (the runner sets the variable `file`; in the DuckDB CLI: SET VARIABLE file = '…';)
 SELECT algo,
        count(*)                            AS mazes,
        avg(dead_end_share)                 AS mean_dead_end_share,
@@ -8,6 +9,6 @@ SELECT algo,
        avg(diameter)                       AS mean_diameter,
        avg(solution_length)                AS mean_solution_length,
        quantile_cont(solution_length, 0.5) AS median_solution_length
-FROM 'metrics.parquet'
+FROM read_parquet(getvariable('file'))
 GROUP BY algo
 ORDER BY algo;

@@ -34,7 +34,8 @@
 //! filter is NULL is rejected. Where DuckDB stops with "Out of Range" on unsigned arithmetic
 //! (`dead_ends - 1000` going negative), batchgen computes the true value, which is what DuckDB
 //! gives after `dead_ends::BIGINT - 1000`. As in DuckDB, a literal with a decimal point (`0.1`)
-//! is an exact DECIMAL (held as a scaled integer, exact below 2^53 and up to 18 places):
+//! is an exact DECIMAL (held as a scaled integer, exact below 2^53 and up to 18 places; a
+//! longer literal, such as a double's 17 digits pasted back, is read as a double):
 //! `+ - * %` on integers and DECIMALs stay exact (`solution_length * 0.1 = 3` holds for 30),
 //! `/` and anything with a DOUBLE (a column like `dead_end_share`, or `1e-1`) is a double;
 //! `::BIGINT` rounds a DECIMAL half away from zero and a DOUBLE half to even.
@@ -455,13 +456,10 @@ impl Lexer<'_> {
                 let digits = format!("{i}{f}");
                 let scaled: f64 = digits.parse().unwrap_or(0.0);
                 if f.len() > MAX_SCALE as usize || scaled > MAX_EXACT {
-                    return Err(self.err(
-                        start,
-                        format!(
-                            "the decimal '{text}' has too many digits (write it as a double, \
-                             e.g. {v:e})"
-                        ),
-                    ));
+                    // Too long to hold exactly (e.g. a double's 17 digits pasted back): a
+                    // double, which is what DuckDB compares it as against a DOUBLE column.
+                    self.pos = start + end;
+                    return Ok((Tok::Num(v, None), start));
                 }
                 (Tok::Num(scaled, Some(f.len() as u8)), end)
             }

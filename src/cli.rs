@@ -49,6 +49,12 @@ pub enum Command {
     /// every shard of every (algo, size) once, same parameters, ranges disjoint and covering.
     /// Exit status 0 complete, 1 incomplete or inconsistent (with what to re-run), 2 bad input.
     Check(crate::cmd::check::CheckArgs),
+    /// Per algorithm and size: count, mean ± standard error and quantiles of every metric
+    /// column of metrics files; with --accept, how many rows a filter would pass.
+    Summary(crate::cmd::summary::SummaryArgs),
+    /// Histograms of every metric (one colour per algorithm) and a solution length vs
+    /// dead-end share density, as PNG and SVG.
+    Plot(crate::cmd::plot::PlotArgs),
 }
 
 /// Flags of the main job.

@@ -41,11 +41,13 @@ pub mod dsu;
 pub mod generate;
 pub mod grid;
 pub mod metrics;
+pub mod plot;
 pub mod render;
 pub mod rng;
 pub mod shard;
 pub mod sink;
 pub mod store;
+pub mod summary;
 pub mod uniformity;
 
 pub use generate::Algorithm;

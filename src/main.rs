@@ -28,6 +28,8 @@ fn main() -> ExitCode {
         Some(Command::Render(args)) => cmd::render::run(args),
         Some(Command::Uniformity(args)) => cmd::uniformity::run(args),
         Some(Command::Check(args)) => cmd::check::run(args),
+        Some(Command::Summary(args)) => cmd::summary::run(args),
+        Some(Command::Plot(args)) => cmd::plot::run(args),
         None if cli.run.list_algos => cmd::list_algos::run(),
         None => cli
             .run

@@ -6,7 +6,9 @@
 pub mod check;
 pub mod generate;
 pub mod list_algos;
+pub mod plot;
 pub mod render;
+pub mod summary;
 pub mod uniformity;
 
 use std::fmt;

@@ -1,0 +1,326 @@
+//! One metric's running statistics within one group: count, mean and standard error from
+//! shifted sums, and a value distribution for the quantiles whose memory does not grow with
+//! the row count.
+//!
+//! The distribution is exact while it can be: a dense count per integer value (metric
+//! columns are small integers: at most the cell count), else a sorted map of distinct values.
+//! Past [`MAX_DISTINCT`] distinct values (timings such as `gen_ns`, or huge mazes) it becomes a
+//! logarithmic histogram (DDSketch): every reported quantile is then within a relative
+//! [`SKETCH_ALPHA`] (0.5%) of the exact one, and is marked approximate.
+
+use std::collections::BTreeMap;
+
+/// Distinct values kept exactly before switching to the sketch.
+pub const MAX_DISTINCT: usize = 1 << 16;
+/// Relative accuracy of the sketch's quantiles.
+pub const SKETCH_ALPHA: f64 = 0.005;
+
+/// Running statistics of one metric.
+#[derive(Clone, Debug, Default)]
+pub struct Stat {
+    n: u64,
+    shift: f64,
+    s1: f64,
+    s2: f64,
+    dist: Dist,
+}
+
+#[derive(Clone, Debug)]
+enum Dist {
+    /// `counts[v]` = rows with value `v` (non-negative integers below [`MAX_DISTINCT`]).
+    Dense(Vec<u64>),
+    /// Distinct values (as order-preserving bit patterns) and their counts.
+    Sparse(BTreeMap<u64, u64>),
+    Sketch(Sketch),
+}
+
+impl Default for Dist {
+    fn default() -> Self {
+        Dist::Dense(Vec::new())
+    }
+}
+
+/// `f64` → `u64` with the same order (total order; NaN last).
+fn key(x: f64) -> u64 {
+    let b = x.to_bits();
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | (1 << 63)
+    }
+}
+
+fn unkey(k: u64) -> f64 {
+    f64::from_bits(if k >> 63 == 1 { k & !(1 << 63) } else { !k })
+}
+
+/// Logarithmic buckets of ratio γ = (1+α)/(1−α), mirrored for negatives, plus a zero count.
+#[derive(Clone, Debug, Default)]
+struct Sketch {
+    pos: BTreeMap<i32, u64>,
+    neg: BTreeMap<i32, u64>,
+    zero: u64,
+}
+
+impl Sketch {
+    fn gamma_ln() -> f64 {
+        ((1.0 + SKETCH_ALPHA) / (1.0 - SKETCH_ALPHA)).ln()
+    }
+    fn add(&mut self, x: f64, c: u64) {
+        if x == 0.0 || !x.is_finite() {
+            self.zero += c;
+            return;
+        }
+        let i = (x.abs().ln() / Self::gamma_ln()).ceil() as i32;
+        let side = if x > 0.0 {
+            &mut self.pos
+        } else {
+            &mut self.neg
+        };
+        *side.entry(i).or_default() += c;
+    }
+    /// The representative value of bucket `i`: within α of every value in it.
+    fn value(i: i32) -> f64 {
+        let g = Self::gamma_ln().exp();
+        2.0 * g.powi(i) / (g + 1.0)
+    }
+    /// `(value, count)` in ascending order.
+    fn items(&self) -> Vec<(f64, u64)> {
+        let mut v: Vec<(f64, u64)> = self
+            .neg
+            .iter()
+            .rev()
+            .map(|(&i, &c)| (-Self::value(i), c))
+            .collect();
+        if self.zero > 0 {
+            v.push((0.0, self.zero));
+        }
+        v.extend(self.pos.iter().map(|(&i, &c)| (Self::value(i), c)));
+        v
+    }
+}
+
+impl Stat {
+    /// Add one value.
+    #[inline]
+    pub fn add(&mut self, x: f64) {
+        if self.n == 0 {
+            self.shift = x;
+        }
+        self.n += 1;
+        let d = x - self.shift;
+        self.s1 += d;
+        self.s2 += d * d;
+        match &mut self.dist {
+            Dist::Dense(c) if x >= 0.0 && x < MAX_DISTINCT as f64 && x.fract() == 0.0 => {
+                let i = x as usize;
+                if i >= c.len() {
+                    c.resize(i + 1, 0);
+                }
+                c[i] += 1;
+            }
+            _ => self.add_slow(x, 1),
+        }
+    }
+
+    #[cold]
+    fn add_slow(&mut self, x: f64, c: u64) {
+        if let Dist::Dense(d) = &self.dist {
+            self.dist = Dist::Sparse(
+                d.iter()
+                    .enumerate()
+                    .filter(|(_, &c)| c > 0)
+                    .map(|(v, &c)| (key(v as f64), c))
+                    .collect(),
+            );
+        }
+        match &mut self.dist {
+            Dist::Sparse(m) => {
+                *m.entry(key(x)).or_default() += c;
+                if m.len() > MAX_DISTINCT {
+                    let mut s = Sketch::default();
+                    for (&k, &c) in m.iter() {
+                        s.add(unkey(k), c);
+                    }
+                    self.dist = Dist::Sketch(s);
+                }
+            }
+            Dist::Sketch(s) => s.add(x, c),
+            Dist::Dense(_) => unreachable!("converted above"),
+        }
+    }
+
+    /// Fold `other` (of the same metric) into `self`.
+    pub fn merge(&mut self, other: &Stat) {
+        if other.n == 0 {
+            return;
+        }
+        if self.n == 0 {
+            *self = other.clone();
+            return;
+        }
+        // Re-centre other's sums on self's shift: Σ(x−a) = Σ(x−b) + n(b−a), and likewise
+        // for the squares.
+        let delta = other.shift - self.shift;
+        let n = other.n as f64;
+        self.s1 += other.s1 + n * delta;
+        self.s2 += other.s2 + 2.0 * delta * other.s1 + n * delta * delta;
+        self.n += other.n;
+        match (&mut self.dist, &other.dist) {
+            (Dist::Dense(a), Dist::Dense(b)) => {
+                if b.len() > a.len() {
+                    a.resize(b.len(), 0);
+                }
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x += y;
+                }
+            }
+            _ => {
+                for (v, c) in other.items() {
+                    self.add_slow(v, c);
+                }
+            }
+        }
+    }
+
+    /// `(value, count)` in ascending order (bucket representatives for a sketch).
+    pub fn items(&self) -> Vec<(f64, u64)> {
+        match &self.dist {
+            Dist::Dense(c) => c
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c > 0)
+                .map(|(v, &c)| (v as f64, c))
+                .collect(),
+            Dist::Sparse(m) => m.iter().map(|(&k, &c)| (unkey(k), c)).collect(),
+            Dist::Sketch(s) => s.items(),
+        }
+    }
+
+    /// Rows seen.
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+
+    /// Arithmetic mean.
+    pub fn mean(&self) -> f64 {
+        self.shift + self.s1 / self.n as f64
+    }
+
+    /// Standard error of the mean: sample standard deviation / √n (0 for one row).
+    pub fn std_err(&self) -> f64 {
+        if self.n < 2 {
+            return 0.0;
+        }
+        let n = self.n as f64;
+        let var = ((self.s2 - self.s1 * self.s1 / n) / (n - 1.0)).max(0.0);
+        (var / n).sqrt()
+    }
+
+    /// Are the quantiles exact (no sketch)?
+    pub fn exact(&self) -> bool {
+        !matches!(self.dist, Dist::Sketch(_))
+    }
+
+    /// Quantiles by linear interpolation between order statistics (DuckDB's `quantile_cont`,
+    /// pandas' default): position `q·(n−1)`.
+    pub fn quantiles(&self, qs: &[f64]) -> Vec<f64> {
+        let items = self.items();
+        let at = |rank: u64| -> f64 {
+            let mut seen = 0;
+            for &(v, c) in &items {
+                seen += c;
+                if rank < seen {
+                    return v;
+                }
+            }
+            items.last().map_or(f64::NAN, |l| l.0)
+        };
+        qs.iter()
+            .map(|&q| {
+                if self.n == 0 {
+                    return f64::NAN;
+                }
+                let pos = q * (self.n - 1) as f64;
+                let lo = pos.floor();
+                let (a, b) = (at(lo as u64), at(pos.ceil() as u64));
+                a + (b - a) * (pos - lo)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exact_quantile(sorted: &[f64], q: f64) -> f64 {
+        let pos = q * (sorted.len() - 1) as f64;
+        let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+        sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
+    }
+
+    #[test]
+    fn exact_paths_match_sorting_and_merging_is_order_free() {
+        // Integers (dense), then fractions (sparse): both exact.
+        for frac in [false, true] {
+            let vals: Vec<f64> = (0..5000u64)
+                .map(|i| {
+                    let v = ((i * 7919) % 1013) as f64;
+                    if frac {
+                        v / 7.0
+                    } else {
+                        v
+                    }
+                })
+                .collect();
+            let (mut a, mut b, mut all) = (Stat::default(), Stat::default(), Stat::default());
+            for (i, &v) in vals.iter().enumerate() {
+                all.add(v);
+                if i % 3 == 0 { &mut a } else { &mut b }.add(v);
+            }
+            a.merge(&b);
+            let mut s = vals.clone();
+            s.sort_by(f64::total_cmp);
+            let qs = [0.05, 0.25, 0.5, 0.75, 0.95];
+            for st in [&a, &all] {
+                assert!(st.exact());
+                let got = st.quantiles(&qs);
+                for (q, g) in qs.iter().zip(got) {
+                    assert_eq!(g, exact_quantile(&s, *q), "q={q}");
+                }
+                let mean = s.iter().sum::<f64>() / s.len() as f64;
+                assert!((st.mean() - mean).abs() < 1e-9 * mean);
+                let var = s.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (s.len() - 1) as f64;
+                let se = (var / s.len() as f64).sqrt();
+                assert!(
+                    (st.std_err() - se).abs() < 1e-9 * se,
+                    "{} {se}",
+                    st.std_err()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_sketch_stays_within_its_bound() {
+        let mut st = Stat::default();
+        let vals: Vec<f64> = (0..300_000u64)
+            .map(|i| 1000.0 + ((i * 2_654_435_761) % 1_000_003) as f64 * 1.37)
+            .collect();
+        for &v in &vals {
+            st.add(v);
+        }
+        assert!(!st.exact());
+        let mut s = vals.clone();
+        s.sort_by(f64::total_cmp);
+        for q in [0.05, 0.25, 0.5, 0.75, 0.95] {
+            let got = st.quantiles(&[q])[0];
+            let want = exact_quantile(&s, q);
+            assert!(
+                (got - want).abs() <= SKETCH_ALPHA * want,
+                "q={q}: {got} vs {want}"
+            );
+        }
+    }
+}

@@ -1,0 +1,625 @@
+//! Summaries of metrics files: per algorithm and size, the count, mean ± standard error and
+//! quantiles of every numeric metric column, and with an accept filter the pass rate.
+//!
+//! Inputs are Parquet files, glob patterns or folders (searched recursively, so a
+//! hive-partitioned dataset `DIR/algo=NAME/size=WxH/part-….parquet` works; a column missing
+//! from the files is taken from the `algo=`/`size=` folder names). Metric columns are
+//! discovered from each file's schema: every numeric column except identifiers
+//! ([`NOT_METRICS`]), so new columns appear without code changes. Row groups are streamed in
+//! parallel and folded into per-group [`dist::Stat`]s whose memory does not grow with rows.
+
+pub mod dist;
+pub mod inputs;
+pub mod report;
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type,
+    UInt64Type, UInt8Type,
+};
+use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_schema::DataType;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::ProjectionMask;
+use rayon::prelude::*;
+
+use crate::accept::{Accept, COLUMNS};
+use dist::Stat;
+
+/// Numeric columns that identify a maze or a cell rather than measure it.
+pub const NOT_METRICS: [&str; 9] = [
+    "seed",
+    "maze_seed",
+    "maze_hash",
+    "index",
+    "width",
+    "height",
+    "depth",
+    "diameter_start",
+    "diameter_end",
+];
+
+/// The quantiles reported.
+pub const QUANTILES: [f64; 5] = [0.05, 0.25, 0.5, 0.75, 0.95];
+
+/// Why a summary could not be made. Every variant but [`SummaryError::Read`] is bad input
+/// found before any statistics are computed.
+#[derive(Debug, thiserror::Error)]
+pub enum SummaryError {
+    /// A path or pattern matched nothing.
+    #[error("'{0}': no such file, folder or matching path")]
+    NotFound(String),
+    /// A folder held no Parquet files.
+    #[error("'{0}': the folder holds no .parquet files")]
+    EmptyFolder(String),
+    /// The file is not Parquet (or is unreadable).
+    #[error("'{path}': not a readable Parquet file ({why})")]
+    NotParquet {
+        /// The file.
+        path: String,
+        /// The reader's complaint.
+        why: String,
+    },
+    /// A Parquet file that batchgen did not write.
+    #[error("'{path}': not a batchgen metrics file ({why})")]
+    NotBatchgen {
+        /// The file.
+        path: String,
+        /// What is missing.
+        why: String,
+    },
+    /// A metrics file with no rows.
+    #[error("'{0}': the file has no rows")]
+    Empty(String),
+    /// The filter uses a column the file lacks.
+    #[error("'{path}': --accept uses column '{column}', which this file does not have")]
+    MissingColumn {
+        /// The file.
+        path: String,
+        /// The column.
+        column: String,
+    },
+    /// Reading failed part-way (I/O error, corrupt page).
+    #[error("reading '{path}': {why}")]
+    Read {
+        /// The file.
+        path: String,
+        /// What failed.
+        why: String,
+    },
+}
+
+/// What to group rows by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GroupBy {
+    /// Separate generators.
+    pub algo: bool,
+    /// Separate grid sizes.
+    pub size: bool,
+}
+
+impl GroupBy {
+    /// Parse `algo,size`, `algo`, `size` or `none`.
+    pub fn parse(s: &str) -> Result<GroupBy, String> {
+        let mut g = GroupBy {
+            algo: false,
+            size: false,
+        };
+        for part in s.split(',').map(str::trim) {
+            match part {
+                "algo" => g.algo = true,
+                "size" => g.size = true,
+                "none" | "" => {}
+                other => return Err(format!("unknown key '{other}' (use algo, size or none)")),
+            }
+        }
+        Ok(g)
+    }
+}
+
+/// One group's key: generator and size (`None` when not grouped by it).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Key {
+    /// Generator name.
+    pub algo: Option<String>,
+    /// `WxH` or `WxHxD`.
+    pub size: Option<String>,
+}
+
+/// One group's statistics.
+#[derive(Clone, Debug, Default)]
+pub struct Group {
+    /// Rows.
+    pub rows: u64,
+    /// Rows passing the accept filter (when there is one).
+    pub passing: u64,
+    /// Per metric column, in schema order.
+    pub metrics: Vec<(String, Stat)>,
+}
+
+/// A finished summary.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Groups in key order.
+    pub groups: Vec<(Key, Group)>,
+    /// The accept filter, if any.
+    pub accept: Option<String>,
+    /// Files read.
+    pub files: usize,
+}
+
+/// A validated input file.
+#[derive(Clone, Debug)]
+struct Input {
+    path: PathBuf,
+    row_groups: usize,
+    /// Metric columns (name, leaf index) in schema order.
+    metrics: Vec<(String, usize)>,
+    algo: Source,
+    width: Source,
+    height: Source,
+    depth: Option<Source>,
+    /// For each column the filter reads: its leaf index.
+    accept_cols: Vec<(u8, usize)>,
+}
+
+/// Where a key column's value comes from.
+#[derive(Clone, Debug)]
+enum Source {
+    Column(usize),
+    Constant(String),
+}
+
+/// Is this an arrow type we read as a number?
+fn numeric(t: &DataType) -> bool {
+    t.is_integer() || matches!(t, DataType::Float32 | DataType::Float64)
+}
+
+/// `algo=NAME` and `size=WxH` folder names in a path (hive partitioning).
+fn partitions(path: &Path) -> BTreeMap<String, String> {
+    path.components()
+        .filter_map(|c| c.as_os_str().to_str())
+        .filter_map(|c| c.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, SummaryError> {
+    let shown = path.display().to_string();
+    let file = File::open(path).map_err(|e| SummaryError::NotParquet {
+        path: shown.clone(),
+        why: e.to_string(),
+    })?;
+    let b =
+        ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| SummaryError::NotParquet {
+            path: shown.clone(),
+            why: e.to_string(),
+        })?;
+    let meta = b.metadata().file_metadata();
+    let is_ours = meta
+        .key_value_metadata()
+        .is_some_and(|kv| kv.iter().any(|k| k.key == "batchgen.version"));
+    if !is_ours {
+        return Err(SummaryError::NotBatchgen {
+            path: shown,
+            why: "no batchgen.version in its metadata".into(),
+        });
+    }
+    if meta.num_rows() == 0 {
+        return Err(SummaryError::Empty(shown));
+    }
+    let schema = b.schema();
+    let parts = partitions(path);
+    let leaf = |name: &str| schema.fields().iter().position(|f| f.name() == name);
+    let key = |name: &str, part: &str| -> Result<Source, SummaryError> {
+        match leaf(name) {
+            Some(i) => Ok(Source::Column(i)),
+            None => match parts.get(part) {
+                Some(v) => Ok(Source::Constant(v.clone())),
+                None => Err(SummaryError::NotBatchgen {
+                    path: shown.clone(),
+                    why: format!("no '{name}' column"),
+                }),
+            },
+        }
+    };
+    let size_part = parts.get("size").map(|s| {
+        let v: Vec<&str> = s.split(['x', 'X']).collect();
+        (v.first().copied(), v.get(1).copied(), v.get(2).copied())
+    });
+    let dim = |name: &str, k: usize| -> Result<Source, SummaryError> {
+        match (leaf(name), size_part) {
+            (Some(i), _) => Ok(Source::Column(i)),
+            (None, Some(p)) => {
+                let v = [p.0, p.1, p.2][k].unwrap_or("1");
+                Ok(Source::Constant(v.to_string()))
+            }
+            (None, None) => Err(SummaryError::NotBatchgen {
+                path: shown.clone(),
+                why: format!("no '{name}' column"),
+            }),
+        }
+    };
+    let algo = key("algo", "algo")?;
+    let (width, height) = (dim("width", 0)?, dim("height", 1)?);
+    let depth = match leaf("depth") {
+        Some(i) => Some(Source::Column(i)),
+        None => size_part
+            .and_then(|p| p.2)
+            .map(|d| Source::Constant(d.into())),
+    };
+    let metrics = schema
+        .fields()
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| numeric(f.data_type()) && !NOT_METRICS.contains(&f.name().as_str()))
+        .map(|(i, f)| (f.name().clone(), i))
+        .collect();
+    let mut accept_cols = Vec::new();
+    if let Some(a) = accept {
+        for &c in a.columns_used() {
+            let name = COLUMNS[c as usize];
+            match leaf(name) {
+                Some(i) if numeric(schema.field(i).data_type()) => accept_cols.push((c, i)),
+                _ => {
+                    return Err(SummaryError::MissingColumn {
+                        path: shown,
+                        column: name.into(),
+                    })
+                }
+            }
+        }
+    }
+    Ok(Input {
+        path: path.to_path_buf(),
+        row_groups: b.metadata().num_row_groups(),
+        metrics,
+        algo,
+        width,
+        height,
+        depth,
+        accept_cols,
+    })
+}
+
+/// Numbers of one column of a batch, as doubles (into a reused buffer).
+fn to_f64(a: &ArrayRef, out: &mut Vec<f64>) {
+    out.clear();
+    macro_rules! prim {
+        ($t:ty) => {
+            out.extend(a.as_primitive::<$t>().values().iter().map(|&v| v as f64))
+        };
+    }
+    match a.data_type() {
+        DataType::UInt8 => prim!(UInt8Type),
+        DataType::UInt16 => prim!(UInt16Type),
+        DataType::UInt32 => prim!(UInt32Type),
+        DataType::UInt64 => prim!(UInt64Type),
+        DataType::Int8 => prim!(Int8Type),
+        DataType::Int16 => prim!(Int16Type),
+        DataType::Int32 => prim!(Int32Type),
+        DataType::Int64 => prim!(Int64Type),
+        DataType::Float32 => prim!(Float32Type),
+        DataType::Float64 => prim!(Float64Type),
+        _ => out.resize(a.len(), f64::NAN),
+    }
+}
+
+/// Strings of a column (plain or dictionary-encoded), into a reused buffer of owned names;
+/// `ids[r]` indexes `names`.
+fn strings(a: &ArrayRef, names: &mut Vec<String>, ids: &mut Vec<u32>) {
+    names.clear();
+    ids.clear();
+    match a.data_type() {
+        DataType::Dictionary(_, _) => {
+            let d = a.as_any_dictionary();
+            let values = d.values();
+            if let Some(v) = values.as_string_opt::<i32>() {
+                names.extend(v.iter().map(|s| s.unwrap_or("").to_string()));
+            }
+            let keys = d.normalized_keys();
+            ids.extend(keys.iter().map(|&k| k as u32));
+        }
+        _ => {
+            if let Some(s) = a.as_string_opt::<i32>() {
+                for v in s.iter() {
+                    let v = v.unwrap_or("");
+                    if names.last().map(String::as_str) != Some(v) {
+                        names.push(v.to_string());
+                    }
+                    ids.push(names.len() as u32 - 1);
+                }
+            } else if let Some(s) = a.as_string_opt::<i64>() {
+                for v in s.iter() {
+                    let v = v.unwrap_or("");
+                    if names.last().map(String::as_str) != Some(v) {
+                        names.push(v.to_string());
+                    }
+                    ids.push(names.len() as u32 - 1);
+                }
+            } else {
+                ids.resize(a.len(), 0);
+                names.push(String::new());
+            }
+        }
+    }
+}
+
+/// Partial result of some row groups.
+#[derive(Default)]
+struct Partial {
+    groups: BTreeMap<Key, Group>,
+}
+
+impl Partial {
+    fn merge(mut self, other: Partial) -> Partial {
+        for (k, g) in other.groups {
+            match self.groups.get_mut(&k) {
+                None => {
+                    self.groups.insert(k, g);
+                }
+                Some(mine) => {
+                    mine.rows += g.rows;
+                    mine.passing += g.passing;
+                    for (name, st) in g.metrics {
+                        match mine.metrics.iter_mut().find(|m| m.0 == name) {
+                            Some(m) => m.1.merge(&st),
+                            None => mine.metrics.push((name, st)),
+                        }
+                    }
+                }
+            }
+        }
+        self
+    }
+}
+
+/// Read one row group of `input` into a partial summary.
+fn read_row_group(
+    input: &Input,
+    rg: usize,
+    by: GroupBy,
+    accept: Option<&Accept>,
+) -> Result<Partial, SummaryError> {
+    let err = |e: &dyn std::fmt::Display| SummaryError::Read {
+        path: input.path.display().to_string(),
+        why: e.to_string(),
+    };
+    let file = File::open(&input.path).map_err(|e| err(&e))?;
+    let b = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| err(&e))?;
+    let mut wanted: Vec<usize> = input.metrics.iter().map(|m| m.1).collect();
+    for s in [&input.algo, &input.width, &input.height]
+        .into_iter()
+        .chain(input.depth.as_ref())
+    {
+        if let Source::Column(i) = s {
+            wanted.push(*i);
+        }
+    }
+    wanted.extend(input.accept_cols.iter().map(|c| c.1));
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mask = ProjectionMask::roots(b.parquet_schema(), wanted.iter().copied());
+    let reader = b
+        .with_projection(mask)
+        .with_row_groups(vec![rg])
+        .with_batch_size(65_536)
+        .build()
+        .map_err(|e| err(&e))?;
+    // Batch column index of file column `i`.
+    let pos = |i: usize| wanted.binary_search(&i).expect("projected");
+    let mut part = Partial::default();
+    let (mut names, mut ids) = (Vec::new(), Vec::new());
+    let (mut w, mut h, mut d) = (Vec::new(), Vec::new(), Vec::new());
+    let mut metric_vals: Vec<Vec<f64>> = vec![Vec::new(); input.metrics.len()];
+    let mut accept_vals: Vec<Vec<f64>> = vec![Vec::new(); input.accept_cols.len()];
+    // Column index in COLUMNS → slot in accept_vals.
+    let mut slot = [usize::MAX; 256];
+    for (k, &(c, _)) in input.accept_cols.iter().enumerate() {
+        slot[c as usize] = k;
+    }
+    for batch in reader {
+        let batch: RecordBatch = batch.map_err(|e| err(&e))?;
+        let n = batch.num_rows();
+        let col = |i: usize| batch.column(pos(i));
+        match &input.algo {
+            Source::Column(i) => strings(col(*i), &mut names, &mut ids),
+            Source::Constant(s) => {
+                names.clear();
+                names.push(s.clone());
+                ids.clear();
+                ids.resize(n, 0);
+            }
+        }
+        let dim = |s: &Source, out: &mut Vec<f64>| match s {
+            Source::Column(i) => to_f64(col(*i), out),
+            Source::Constant(v) => {
+                out.clear();
+                out.resize(n, v.parse().unwrap_or(f64::NAN));
+            }
+        };
+        dim(&input.width, &mut w);
+        dim(&input.height, &mut h);
+        match &input.depth {
+            Some(s) => dim(s, &mut d),
+            None => {
+                d.clear();
+                d.resize(n, 1.0);
+            }
+        }
+        for (k, m) in input.metrics.iter().enumerate() {
+            to_f64(col(m.1), &mut metric_vals[k]);
+        }
+        for (k, c) in input.accept_cols.iter().enumerate() {
+            to_f64(col(c.1), &mut accept_vals[k]);
+        }
+        // Rows of one group come in runs: look the group up once per run.
+        let mut r = 0;
+        while r < n {
+            let mut end = r + 1;
+            while end < n
+                && ids[end] == ids[r]
+                && w[end] == w[r]
+                && h[end] == h[r]
+                && d[end] == d[r]
+            {
+                end += 1;
+            }
+            let size = if d[r] == 1.0 {
+                format!("{}x{}", w[r], h[r])
+            } else {
+                format!("{}x{}x{}", w[r], h[r], d[r])
+            };
+            let key = Key {
+                algo: by.algo.then(|| names[ids[r] as usize].clone()),
+                size: by.size.then_some(size),
+            };
+            let g = part.groups.entry(key).or_default();
+            if g.metrics.is_empty() {
+                g.metrics = input
+                    .metrics
+                    .iter()
+                    .map(|m| (m.0.clone(), Stat::default()))
+                    .collect();
+            }
+            g.rows += (end - r) as u64;
+            for (k, m) in input.metrics.iter().enumerate() {
+                // Files with different columns can share a group: find by name.
+                let st = if g.metrics.get(k).is_some_and(|x| x.0 == m.0) {
+                    &mut g.metrics[k].1
+                } else {
+                    match g.metrics.iter().position(|x| x.0 == m.0) {
+                        Some(p) => &mut g.metrics[p].1,
+                        None => {
+                            g.metrics.push((m.0.clone(), Stat::default()));
+                            &mut g.metrics.last_mut().expect("pushed").1
+                        }
+                    }
+                };
+                for &v in &metric_vals[k][r..end] {
+                    st.add(v);
+                }
+            }
+            if let Some(a) = accept {
+                let algo = names[ids[r] as usize].as_str();
+                g.passing += (r..end)
+                    .filter(|&row| a.eval_with(algo, |c| accept_vals[slot[c as usize]][row]))
+                    .count() as u64;
+            }
+            r = end;
+        }
+    }
+    Ok(part)
+}
+
+/// Summarise the files (already resolved by [`inputs::resolve`]). All files are opened and
+/// checked before any statistics are computed.
+pub fn summarize(
+    files: &[PathBuf],
+    by: GroupBy,
+    accept: Option<&Accept>,
+) -> Result<Summary, SummaryError> {
+    let inputs: Vec<Input> = files
+        .iter()
+        .map(|p| open(p, accept))
+        .collect::<Result<_, _>>()?;
+    let units: Vec<(usize, usize)> = inputs
+        .iter()
+        .enumerate()
+        .flat_map(|(f, i)| (0..i.row_groups).map(move |rg| (f, rg)))
+        .collect();
+    let total = units
+        .par_iter()
+        .map(|&(f, rg)| read_row_group(&inputs[f], rg, by, accept))
+        .try_reduce(Partial::default, |a, b| Ok(a.merge(b)))?;
+    Ok(Summary {
+        groups: total.groups.into_iter().collect(),
+        accept: accept.map(|a| a.source().to_string()),
+        files: files.len(),
+    })
+}
+
+/// Visit every row of the files in order: its algorithm, the values of `columns` (by name, in
+/// the given order; a column a file lacks reads as NaN) and whether it passes `accept`.
+pub fn scan(
+    files: &[PathBuf],
+    columns: &[&str],
+    accept: Option<&Accept>,
+    mut f: impl FnMut(&str, &[f64], bool),
+) -> Result<(), SummaryError> {
+    let inputs: Vec<Input> = files
+        .iter()
+        .map(|p| open(p, accept))
+        .collect::<Result<_, _>>()?;
+    let mut row = vec![0.0; columns.len()];
+    for input in &inputs {
+        let err = |e: &dyn std::fmt::Display| SummaryError::Read {
+            path: input.path.display().to_string(),
+            why: e.to_string(),
+        };
+        let file = File::open(&input.path).map_err(|e| err(&e))?;
+        let b = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| err(&e))?;
+        let schema = b.schema().clone();
+        let leaf = |name: &str| schema.fields().iter().position(|x| x.name() == name);
+        let col_leaf: Vec<Option<usize>> = columns.iter().map(|c| leaf(c)).collect();
+        let mut wanted: Vec<usize> = col_leaf.iter().flatten().copied().collect();
+        if let Source::Column(i) = input.algo {
+            wanted.push(i);
+        }
+        wanted.extend(input.accept_cols.iter().map(|c| c.1));
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mask = ProjectionMask::roots(b.parquet_schema(), wanted.iter().copied());
+        let reader = b
+            .with_projection(mask)
+            .with_batch_size(65_536)
+            .build()
+            .map_err(|e| err(&e))?;
+        let pos = |i: usize| wanted.binary_search(&i).expect("projected");
+        let (mut names, mut ids) = (Vec::new(), Vec::new());
+        let mut vals: Vec<Vec<f64>> = vec![Vec::new(); columns.len()];
+        let mut acc: Vec<Vec<f64>> = vec![Vec::new(); input.accept_cols.len()];
+        let mut slot = [usize::MAX; 256];
+        for (k, &(c, _)) in input.accept_cols.iter().enumerate() {
+            slot[c as usize] = k;
+        }
+        for batch in reader {
+            let batch = batch.map_err(|e| err(&e))?;
+            let n = batch.num_rows();
+            match &input.algo {
+                Source::Column(i) => strings(batch.column(pos(*i)), &mut names, &mut ids),
+                Source::Constant(s) => {
+                    names.clear();
+                    names.push(s.clone());
+                    ids.clear();
+                    ids.resize(n, 0);
+                }
+            }
+            for (k, l) in col_leaf.iter().enumerate() {
+                match l {
+                    Some(i) => to_f64(batch.column(pos(*i)), &mut vals[k]),
+                    None => {
+                        vals[k].clear();
+                        vals[k].resize(n, f64::NAN);
+                    }
+                }
+            }
+            for (k, c) in input.accept_cols.iter().enumerate() {
+                to_f64(batch.column(pos(c.1)), &mut acc[k]);
+            }
+            for r in 0..n {
+                let algo = names[ids[r] as usize].as_str();
+                let pass = accept.is_some_and(|a| a.eval_with(algo, |c| acc[slot[c as usize]][r]));
+                for (k, v) in vals.iter().enumerate() {
+                    row[k] = v[r];
+                }
+                f(algo, &row, pass);
+            }
+        }
+    }
+    Ok(())
+}
