@@ -66,21 +66,28 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     for y in 0..h {
         let row = y * w;
         if y + 1 == h {
+            let mut a = find(parent, 0);
             for x in 0..w - 1 {
-                let (a, b) = (find(parent, x), find(parent, x + 1));
+                let b = find(parent, x + 1);
                 if a != b {
                     parent[b as usize] = a;
                     maze.carve_east(row + x);
+                } else {
+                    a = b;
                 }
             }
             break;
         }
         // (1) Random joins within the row.
+        // `a` is the root of column x's set, carried along instead of found again.
+        let mut a = find(parent, 0);
         for x in 0..w - 1 {
-            let (a, b) = (find(parent, x), find(parent, x + 1));
+            let b = find(parent, x + 1);
             if a != b && rng.coin() {
                 parent[b as usize] = a;
                 maze.carve_east(row + x);
+            } else {
+                a = b;
             }
         }
         // (2) Random south passages, counted per set.

@@ -17,7 +17,7 @@
 //! written unconditionally and kept by adding its condition to the length, and a drawn wall
 //! whose far cell has joined meanwhile (stale) opens nothing and pushes nothing through the
 //! same masks. The buffer keeps its size across mazes (never re-zeroed: only entries below the
-//! length are read).
+//! length are read) and doubles when a push might not fit.
 
 use super::hunt_and_kill::{cell_steps, padded_marks, wall_bits, FREE, VISITED};
 use super::Scratch;
@@ -34,16 +34,15 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     let wb = wall_bits(w);
     let words = maze.words_mut();
     let mark = &mut s.mark[..];
-    // Every interior wall enters the list at most once; 4 spare slots for the unconditional
-    // writes of the last push.
-    let need = 2 * n as usize + 4;
-    if s.stack.len() < need {
-        s.stack.resize(need, 0);
-    }
-    let list = &mut s.stack[..];
+    let list = &mut s.stack;
     let mut len = 0usize;
     // Push the walls from cell `c` (padded `p`, just joined, when `fresh`) to outside cells.
-    let push = |list: &mut [u64], len: &mut usize, mark: &[u8], p: u32, c: u32, fresh: bool| {
+    // The buffer grows (rarely, a predictable branch) so that the 4 unconditional writes fit.
+    let push = |list: &mut Vec<u64>, len: &mut usize, mark: &[u8], p: u32, c: u32, fresh: bool| {
+        if *len + 4 > list.len() {
+            let grown = (2 * list.len()).max(64);
+            list.resize(grown, 0);
+        }
         for d in 0..4usize {
             let fp = p.wrapping_add(dp[d]);
             let fc = c.wrapping_add(dc[d]);

@@ -5,48 +5,66 @@
 //! east or is closed (the last cell of a row always closes its run). Every run of row `y > 0`
 //! is a path joined to row `y − 1` by exactly one passage, so the result is a tree. The texture
 //! is an open north corridor and a mild upward bias: a path north never needs to go south.
-//! Only buffered coins and one `below(run length)` per run are drawn (exactly enumerable).
+//! Only coins and one `below(run length)` per run of two cells or more are drawn (exactly
+//! enumerable).
 //!
-//! Speed: a run is drawn whole, [`RandomSource::tails_before_head`] counting the tails before
-//! the closing head (the same coins, in the same order, as one `coin()` per cell), and its east
-//! passages are written as one masked OR per wall word instead of one bit per cell.
+//! Order of draws (generator version 2): per chunk of up to 64 cells of a row, first the
+//! chunk's coins in one [`RandomSource::coins`] call, then the north cell of every run closed
+//! in the chunk, west to east, by [`RandomSource::below_or_zero`] (the batch's [`crate::Rng`]
+//! spends a draw on one-cell runs too, so the loop has no branch on the run length). Version 1
+//! interleaved each run's draw with the coins; the distribution is the same (every coin and
+//! every pick is an independent uniform choice of the same arity), but a seed gives a
+//! different maze. The coins then fill a bitset `heads` (`east = !heads` within the row), the
+//! north picks a bitset `north`, and the wall words are written whole from both, as the binary
+//! tree does.
 
+use super::binary_tree::{bitset_words, or_bits, write_walls};
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
 
-/// Open the east walls of cells `a..b` (same row) in the wall words.
-#[inline]
-fn open_east(words: &mut [u64], a: u32, b: u32) {
-    let mut a = a;
-    while a < b {
-        let i = a >> 5;
-        let lo = a & 31;
-        let hi = (b - (i << 5)).min(32);
-        let mask = 0x5555_5555_5555_5555u64 & (u64::MAX << (2 * lo)) & (u64::MAX >> (64 - 2 * hi));
-        words[i as usize] |= mask;
-        a = (i + 1) << 5;
-    }
-}
-
 /// Carve a sidewinder maze.
-pub fn generate<R: RandomSource>(maze: &mut Maze, _s: &mut Scratch, rng: &mut R) {
+pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
-    let words = maze.words_mut();
-    open_east(words, 0, w - 1);
+    let n = maze.cells();
+    let words = bitset_words(n, w);
+    // `stack` holds two cell bitsets: north openings, then east openings.
+    s.stack.clear();
+    s.stack.resize(2 * words, 0);
+    let (north, east) = s.stack.split_at_mut(words);
+    // North row: one corridor (cells 0..w-1 open east).
+    let mut p = 0u32;
+    while p < w - 1 {
+        let k = (w - 1 - p).min(64);
+        or_bits(east, p, u64::MAX >> (64 - k));
+        p += k;
+    }
     for y in 1..h {
         let row = y * w;
-        let last = row + w - 1;
+        let end = row + w; // one past the row
         let mut run = row;
-        while run <= last {
-            // Cells run..run+z go east; cell run+z closes the run (a head, or the row's end).
-            let z = rng.tails_before_head(last - run);
-            open_east(words, run, run + z);
-            let pick = if z == 0 { 0 } else { rng.below(z + 1) };
-            // North of cell c is the south wall of cell c - w.
-            let b = 2 * (run + pick - w) + 1;
-            words[(b >> 6) as usize] |= 1 << (b & 63);
-            run += z + 1;
+        let mut p = row;
+        while p < end {
+            // Coins for cells p..p+k; the row's last cell closes its run without one.
+            let k = (end - p).min(64);
+            let mut heads = if p + k == end {
+                let c = if k > 1 { rng.coins(k - 1) } else { 0 };
+                c | 1 << (k - 1)
+            } else {
+                rng.coins(k)
+            };
+            // Tails go east (never the row's last cell, which is a head).
+            or_bits(east, p, !heads & (u64::MAX >> (64 - k)));
+            while heads != 0 {
+                let close = p + heads.trailing_zeros();
+                let pick = rng.below_or_zero(close - run + 1);
+                let c = run + pick;
+                north[(c >> 6) as usize] |= 1 << (c & 63);
+                run = close + 1;
+                heads &= heads - 1;
+            }
+            p += k;
         }
     }
+    write_walls(maze, east, north);
 }
