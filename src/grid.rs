@@ -243,6 +243,13 @@ impl Maze {
         &self.walls
     }
 
+    /// The raw wall words, writable, for generators that write whole words (same layout as
+    /// [`Maze::words`]). The caller keeps border walls and padding bits zero.
+    #[inline]
+    pub(crate) fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.walls
+    }
+
     /// Rebuild a maze from raw wall words as produced by [`Maze::words`]. Returns `None` if the
     /// word count is wrong or a border wall or padding bit is set.
     pub fn from_words(width: u32, height: u32, words: &[u64]) -> Option<Maze> {

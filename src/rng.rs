@@ -92,6 +92,42 @@ pub trait RandomSource {
     fn coin(&mut self) -> bool {
         self.bits(1) == 1
     }
+    /// `k` fair coins at once (`1 <= k <= 64`): bit `i` of the result is the `i`-th coin, the
+    /// same coins, in the same order, as `k` calls of [`RandomSource::coin`] (which is what the
+    /// default does, so enumerating sources still see `k` two-way draws).
+    #[inline]
+    fn coins(&mut self, k: u32) -> u64 {
+        debug_assert!((1..=64).contains(&k));
+        let mut r = 0u64;
+        for i in 0..k {
+            r |= (self.coin() as u64) << i;
+        }
+        r
+    }
+    /// Flip coins until one comes up heads or `max` coins have been flipped; return how many
+    /// tails came first (`max` if all `max` were tails). The same coins as that many calls of
+    /// [`RandomSource::coin`] (the default), so a run length costs one draw per coin only for
+    /// enumerating sources.
+    #[inline]
+    fn tails_before_head(&mut self, max: u32) -> u32 {
+        let mut z = 0;
+        while z < max && !self.coin() {
+            z += 1;
+        }
+        z
+    }
+    /// A uniform integer in `0..n` (`n > 0`) where `n == 1` need not draw: the default draws
+    /// nothing then (so enumerating sources see exactly the draws with a choice), while [`Rng`]
+    /// always consumes one draw, which spares the batch a data-dependent branch. The outcome
+    /// is uniform either way; only which later numbers the generator sees differs.
+    #[inline]
+    fn below_or_zero(&mut self, n: u32) -> u32 {
+        if n == 1 {
+            0
+        } else {
+            self.below(n)
+        }
+    }
 }
 
 impl RandomSource for Rng {
@@ -106,6 +142,19 @@ impl RandomSource for Rng {
     #[inline]
     fn unit_f64(&mut self) -> f64 {
         Rng::unit_f64(self)
+    }
+    #[inline]
+    fn coins(&mut self, k: u32) -> u64 {
+        Rng::coins(self, k)
+    }
+    #[inline]
+    fn tails_before_head(&mut self, max: u32) -> u32 {
+        Rng::tails_before_head(self, max)
+    }
+    #[inline]
+    fn below_or_zero(&mut self, n: u32) -> u32 {
+        // Lemire's method gives 0 for n == 1 (its rejection threshold is 0).
+        Rng::below(self, n)
     }
 }
 
@@ -208,6 +257,67 @@ impl Rng {
     }
 }
 
+/// Many coins per buffer read: the same coin stream as repeated [`Rng::coin`] calls (the bit
+/// buffer is consumed low bit first and refilled only when empty), so generators that switch to
+/// these keep their mazes.
+impl Rng {
+    /// `k` coins (`1 <= k <= 64`), bit `i` = the `i`-th coin that `k` calls of [`Rng::coin`]
+    /// would have given; leaves the buffer exactly as those calls would.
+    #[inline]
+    pub fn coins(&mut self, k: u32) -> u64 {
+        debug_assert!((1..=64).contains(&k));
+        if k <= self.nbits {
+            let r = self.bits & (u64::MAX >> (64 - k));
+            // k may be 64 only when nbits is 64: shift in two steps to stay defined.
+            self.bits = (self.bits >> (k - 1)) >> 1;
+            self.nbits -= k;
+            return r;
+        }
+        // Take what is left, refill, take the rest from the fresh word.
+        let have = self.nbits;
+        let fresh = self.inner.next_u64();
+        let need = k - have; // 1..=64
+        let low = if have == 0 { 0 } else { self.bits };
+        let r = low | ((fresh & (u64::MAX >> (64 - need))) << have);
+        self.bits = (fresh >> (need - 1)) >> 1;
+        self.nbits = 64 - need;
+        r
+    }
+
+    /// Tails before the first head, at most `max` coins flipped: the same coins as calling
+    /// [`Rng::coin`] until it is true or `max` calls were made.
+    #[inline]
+    pub fn tails_before_head(&mut self, max: u32) -> u32 {
+        let mut z = 0u32;
+        loop {
+            if self.nbits == 0 {
+                if z == max {
+                    return z;
+                }
+                self.bits = self.inner.next_u64();
+                self.nbits = 64;
+            }
+            // Tails available in the buffer before a head (or its end), capped by what is left.
+            let t = self.bits.trailing_zeros().min(self.nbits).min(max - z);
+            z += t;
+            if z == max {
+                // `t` tails consumed, no head drawn.
+                self.bits = (self.bits >> (t.max(1) - 1)) >> (t.min(1));
+                self.nbits -= t;
+                return z;
+            }
+            if t < self.nbits {
+                // The head at position t is drawn too.
+                self.bits = (self.bits >> t) >> 1;
+                self.nbits -= t + 1;
+                return z;
+            }
+            // The whole buffer was tails.
+            self.nbits = 0;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,5 +365,57 @@ mod tests {
         assert_ne!(base, maze_seed(42, "wilson", 64, 65, 0));
         assert_ne!(base, maze_seed(42, "wilson", 65, 64, 0));
         assert_ne!(base, maze_seed(42, "wilson", 64, 64, 1));
+    }
+
+    #[test]
+    fn batched_coins_are_the_single_coins() {
+        // Mixed request sizes, with bits(2) draws and refills in between, against one coin()
+        // per coin on a clone of the same generator.
+        let mut a = Rng::from_maze_seed(99);
+        let mut b = a.clone();
+        let mut sizes = Rng::from_maze_seed(5);
+        for round in 0..20_000 {
+            if round % 7 == 3 {
+                assert_eq!(a.bits(2), b.bits(2));
+            }
+            let k = 1 + sizes.below(64);
+            let mut want = 0u64;
+            for i in 0..k {
+                want |= (b.coin() as u64) << i;
+            }
+            assert_eq!(RandomSource::coins(&mut a, k), want, "round {round} k {k}");
+            assert_eq!(a.nbits, b.nbits);
+        }
+        assert_eq!(a.next_u64(), b.next_u64());
+    }
+
+    #[test]
+    fn tails_before_head_is_coins_until_heads() {
+        let mut a = Rng::from_maze_seed(7);
+        let mut b = a.clone();
+        let mut sizes = Rng::from_maze_seed(8);
+        let mut seen_max = false;
+        for round in 0..50_000 {
+            if round % 5 == 1 {
+                assert_eq!(a.bits(3), b.bits(3));
+            }
+            // Mostly small caps, sometimes 0 and sometimes longer than a buffer.
+            let max = match round % 4 {
+                0 => 0,
+                1 => sizes.below(3),
+                2 => sizes.below(200),
+                _ => sizes.below(8),
+            };
+            let mut want = 0;
+            while want < max && !b.coin() {
+                want += 1;
+            }
+            let got = RandomSource::tails_before_head(&mut a, max);
+            assert_eq!(got, want, "round {round} max {max}");
+            seen_max |= max > 0 && got == max;
+            assert_eq!(a.nbits, b.nbits);
+        }
+        assert!(seen_max);
+        assert_eq!(a.next_u64(), b.next_u64());
     }
 }

@@ -164,7 +164,8 @@ const EVERY: [(&str, u64, u64); 14] = [
     ),
     ("hunt-and-kill", 0xedc15b839996490a, 0x7c9bff082a8085f8),
     ("eller", 0xf3d3d0deeee44d0e, 0x8e4657e1536fdf1d),
-    ("sidewinder", 0x381211578077711a, 0xa263d1b5e58da40d),
+    // Sidewinder version 2 (draws a chunk's coins before its runs' picks): new maze per seed.
+    ("sidewinder", 0x381211578077711a, 0x5d73d221c798633a),
     ("binary-tree", 0xedb4067caa034b35, 0xa33289afbb8240f2),
     ("recursive-division", 0x3e2dfd778519c189, 0xf3f878641cd36254),
     ("fractal", 0xee3dcd33d3ff8f15, 0xd9589a674b019479),

@@ -6,87 +6,144 @@
 //! nothing south opens south from one of its cells in this row chosen uniformly, so every set
 //! continues into the next row; the cells below start as new singletons. The last row joins
 //! every adjacent pair still in different sets. Peers get this wrong (knossos's Eller makes
-//! loops); here set membership is a union-find over cell ids, so "different sets" is always
-//! exact: every opened wall joins two different components, which with `W·H − 1` openings
-//! means a tree. (A classic Eller keeps only one row of set labels; the union-find over all
-//! cells costs `W·H` words of scratch but makes every merge O(α) instead of a relabelling scan
-//! of the row, which would be quadratic in the width.)
+//! loops); here set membership is a union-find over the columns of the current row, so
+//! "different sets" is always exact: every opened wall joins two different components, which
+//! with `W·H − 1` openings means a tree. (A classic Eller relabels the row on every merge,
+//! which is quadratic in the width; the union-find makes a merge O(α).)
 //!
-//! Per row, `stack` holds each cell's root (`root << 1 | opens_south`); `count[root]` counts
-//! the set's cells in the row and `next[root]` flags whether it opened south (0 no, 1 yes,
-//! 2 a forced cell has been drawn, 3 done). Draws: coins and one `below(count)` per set
-//! without a south passage (exactly enumerable).
+//! Between rows the union-find is rebuilt for the next row in one pass: a cell below a south
+//! passage points to the first column of its set that went south (a root), every other cell
+//! is a singleton. Only "same set?" is ever asked, so this row-local forest answers exactly
+//! like one over all cells, in `O(W)` scratch that stays in L1.
+//!
+//! Scratch (`count`, four rows of `W` words): `parent`, each column's `root` this row, per
+//! root the set's cell `cnt` in the row and the next row's `rep`resentative; `next[root]`
+//! flags whether the set opened south (0 no, 1 yes, 2 a forced cell has been drawn, 3 done),
+//! `mark[x]` whether column `x` opens south. Draws: coins (the south coins of a row drawn up
+//! to 64 at a time by [`RandomSource::coins`], the same coins in the same order) and one
+//! `below(count)` per set without a south passage (exactly enumerable).
 
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
 
+/// No representative chosen yet for the next row.
+const NONE: u32 = u32::MAX;
+
+/// Root of `x` in `parent` (path halving).
+#[inline]
+fn find(parent: &mut [u32], mut x: u32) -> u32 {
+    loop {
+        let p = parent[x as usize];
+        if p == x {
+            return x;
+        }
+        let gp = parent[p as usize];
+        parent[x as usize] = gp;
+        x = gp;
+    }
+}
+
 /// Carve a perfect maze by Eller's algorithm.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
-    let n = maze.cells();
-    s.dsu.reset(n);
+    let wu = w as usize;
     s.count.clear();
-    s.count.resize(n as usize, 0);
+    s.count.resize(4 * wu, NONE);
+    let (parent, rest) = s.count.split_at_mut(wu);
+    let (root, rest) = rest.split_at_mut(wu);
+    let (cnt, rep) = rest.split_at_mut(wu);
+    cnt.fill(0);
+    for (x, p) in parent.iter_mut().enumerate() {
+        *p = x as u32;
+    }
     s.next.clear();
-    s.next.resize(n as usize, 0);
+    s.next.resize(wu, 0);
+    let flag = &mut s.next[..];
+    s.mark.clear();
+    s.mark.resize(wu, 0);
+    let down = &mut s.mark[..];
     for y in 0..h {
         let row = y * w;
-        let last = row + w - 1;
         if y + 1 == h {
-            for c in row..last {
-                if s.dsu.union(c, c + 1) {
-                    maze.carve_east(c);
+            let mut a = find(parent, 0);
+            for x in 0..w - 1 {
+                let b = find(parent, x + 1);
+                if a != b {
+                    parent[b as usize] = a;
+                    maze.carve_east(row + x);
+                } else {
+                    a = b;
                 }
             }
             break;
         }
         // (1) Random joins within the row.
-        for c in row..last {
-            if s.dsu.find(c) != s.dsu.find(c + 1) && rng.coin() {
-                s.dsu.union(c, c + 1);
-                maze.carve_east(c);
+        // `a` is the root of column x's set, carried along instead of found again.
+        let mut a = find(parent, 0);
+        for x in 0..w - 1 {
+            let b = find(parent, x + 1);
+            if a != b && rng.coin() {
+                parent[b as usize] = a;
+                maze.carve_east(row + x);
+            } else {
+                a = b;
             }
         }
         // (2) Random south passages, counted per set.
-        s.stack.clear();
-        for c in row..=last {
-            let r = s.dsu.find(c);
-            let down = rng.coin();
-            s.stack.push((r as u64) << 1 | down as u64);
-            s.count[r as usize] += 1;
-            if down {
-                s.next[r as usize] = 1;
+        let mut x0 = 0u32;
+        while x0 < w {
+            let k = (w - x0).min(64);
+            let coins = rng.coins(k);
+            for i in 0..k {
+                let x = x0 + i;
+                let r = find(parent, x);
+                root[x as usize] = r;
+                let d = (coins >> i) as u8 & 1;
+                down[x as usize] = d;
+                cnt[r as usize] += 1;
+                flag[r as usize] |= d;
             }
+            x0 += k;
         }
         // Sets with no south passage: force one, at a uniform position among their cells.
-        for (c, e) in (row..=last).zip(s.stack.iter_mut()) {
-            let r = (*e >> 1) as usize;
-            if s.next[r] == 0 {
-                let k = s.count[r];
-                s.count[r] = if k == 1 { 0 } else { rng.below(k) };
-                s.next[r] = 2;
+        for x in 0..wu {
+            let r = root[x] as usize;
+            if flag[r] == 0 {
+                let k = cnt[r];
+                cnt[r] = if k == 1 { 0 } else { rng.below(k) };
+                flag[r] = 2;
             }
-            if s.next[r] == 2 {
-                if s.count[r] == 0 {
-                    *e |= 1;
-                    s.next[r] = 3;
+            if flag[r] == 2 {
+                if cnt[r] == 0 {
+                    down[x] = 1;
+                    flag[r] = 3;
                 } else {
-                    s.count[r] -= 1;
+                    cnt[r] -= 1;
                 }
             }
-            if *e & 1 != 0 {
-                maze.carve_south(c);
+            if down[x] != 0 {
+                maze.carve_south(row + x as u32);
             }
         }
-        // Link the cells below into their sets and reset the per-set counters.
-        for (c, &e) in (row..=last).zip(s.stack.iter()) {
-            let r = (e >> 1) as usize;
-            s.count[r] = 0;
-            s.next[r] = 0;
-            if e & 1 != 0 {
-                s.dsu.union(c, c + w);
-            }
+        // The next row's forest: below a south passage, the set's first such column; else a
+        // singleton.
+        for x in 0..wu {
+            let r = root[x] as usize;
+            parent[x] = if down[x] != 0 {
+                if rep[r] == NONE {
+                    rep[r] = x as u32;
+                }
+                rep[r]
+            } else {
+                x as u32
+            };
+        }
+        for &r in root.iter() {
+            let r = r as usize;
+            rep[r] = NONE;
+            cnt[r] = 0;
+            flag[r] = 0;
         }
     }
 }

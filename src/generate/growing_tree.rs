@@ -12,25 +12,42 @@
 //! uniform over live cells), and the list is compacted in order once retired entries
 //! outnumber live ones. Everything stays amortised O(1) per cell. `newest`, `oldest` and
 //! `random` draw only with `below`; `mix:P` also draws `unit_f64` (sampled, not enumerable).
+//!
+//! Speed: cells live on the padded byte array of hunt-and-kill ([`padded_marks`], border
+//! outside), list entries carry the padded index next to the cell id, neighbour options are
+//! collected without branches and walls are opened through the wall-bit table, so the loop
+//! has no coordinate arithmetic and no border tests.
 
+use super::hunt_and_kill::{cell_steps, open_bit, padded_marks, wall_bits, FREE, VISITED};
 use super::{Policy, Scratch};
-use crate::grid::{Dir, Maze};
+use crate::grid::Maze;
 use crate::rng::RandomSource;
 
-const UNVISITED: u8 = 0;
-const ACTIVE: u8 = 1;
-const RETIRED: u8 = 2;
+/// In the list (a maze cell that may still have unvisited neighbours).
+const ACTIVE: u8 = VISITED;
+/// Taken out of the list (lazily: its entry stays until skipped or compacted away).
+const RETIRED: u8 = 3;
+
+/// The padded index of a list entry (`padded << 32 | cell`).
+#[inline]
+fn padded(e: u64) -> usize {
+    (e >> 32) as usize
+}
 
 /// Carve a perfect maze by the growing-tree method with the given selection policy.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, policy: Policy) {
-    let w = maze.width();
+    let (w, h) = (maze.width(), maze.height());
     let n = maze.cells();
-    s.mark.clear();
-    s.mark.resize(n as usize, UNVISITED);
+    let pw = w + 2;
+    let dp = padded_marks(&mut s.mark, w, h);
+    let dc = cell_steps(w);
+    let wb = wall_bits(w);
+    let words = maze.words_mut();
     s.stack.clear();
     let start = rng.below(n);
-    s.mark[start as usize] = ACTIVE;
-    s.stack.push((start as u64) << 32 | (start % w) as u64);
+    let ps = (start / w + 1) * pw + start % w + 1;
+    s.mark[ps as usize] = ACTIVE;
+    s.stack.push((ps as u64) << 32 | start as u64);
     let mut head = 0usize; // entries before `head` are retired
     let mut live = 1usize;
     let mut dead = 0usize; // retired entries at or after `head`
@@ -41,13 +58,13 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
             Policy::Mix(p) => rng.unit_f64() < p,
         };
         let i = if newest {
-            while s.mark[(s.stack[s.stack.len() - 1] >> 32) as usize] == RETIRED {
+            while s.mark[padded(s.stack[s.stack.len() - 1])] == RETIRED {
                 s.stack.pop();
                 dead -= 1;
             }
             s.stack.len() - 1
         } else if policy == Policy::Oldest {
-            while s.mark[(s.stack[head] >> 32) as usize] == RETIRED {
+            while s.mark[padded(s.stack[head])] == RETIRED {
                 head += 1;
                 dead -= 1;
             }
@@ -61,54 +78,42 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
                     } else {
                         rng.below(span) as usize
                     };
-                if s.mark[(s.stack[i] >> 32) as usize] != RETIRED {
+                if s.mark[padded(s.stack[i])] != RETIRED {
                     break i;
                 }
             }
         };
         let e = s.stack[i];
-        let c = (e >> 32) as u32;
-        let x = e as u32;
-        let mut opts = [(0u32, Dir::East, 0u32); 4];
+        let p = (e >> 32) as u32;
+        let c = e as u32;
+        let mut opts = [0u32; 4];
         let mut k = 0usize;
-        if x + 1 < w && s.mark[(c + 1) as usize] == UNVISITED {
-            opts[k] = (c + 1, Dir::East, x + 1);
-            k += 1;
-        }
-        if c + w < n && s.mark[(c + w) as usize] == UNVISITED {
-            opts[k] = (c + w, Dir::South, x);
-            k += 1;
-        }
-        if x > 0 && s.mark[(c - 1) as usize] == UNVISITED {
-            opts[k] = (c - 1, Dir::West, x - 1);
-            k += 1;
-        }
-        if c >= w && s.mark[(c - w) as usize] == UNVISITED {
-            opts[k] = (c - w, Dir::North, x);
-            k += 1;
+        for d in 0..4u32 {
+            opts[k] = d;
+            k += (s.mark[p.wrapping_add(dp[d as usize]) as usize] == FREE) as usize;
         }
         if k == 0 {
-            s.mark[c as usize] = RETIRED;
+            s.mark[p as usize] = RETIRED;
             live -= 1;
             dead += 1;
             if dead > live && dead >= 64 {
                 let mark = &s.mark;
                 s.stack.drain(..head);
-                s.stack.retain(|&e| mark[(e >> 32) as usize] != RETIRED);
+                s.stack.retain(|&e| mark[padded(e)] != RETIRED);
                 head = 0;
                 dead = 0;
             }
             continue;
         }
-        let pick = if k == 1 {
+        let d = opts[if k == 1 {
             0
         } else {
             rng.below(k as u32) as usize
-        };
-        let (nb, d, nx) = opts[pick];
-        maze.carve(c, d);
-        s.mark[nb as usize] = ACTIVE;
-        s.stack.push((nb as u64) << 32 | nx as u64);
+        }] as usize;
+        open_bit(words, (2 * c).wrapping_add(wb[d]));
+        let (np, nc) = (p.wrapping_add(dp[d]), c.wrapping_add(dc[d]));
+        s.mark[np as usize] = ACTIVE;
+        s.stack.push((np as u64) << 32 | nc as u64);
         live += 1;
     }
 }

@@ -9,94 +9,124 @@
 //! exactly what the row-by-row hunt finds, and the whole run is linear. Walk steps and the
 //! hunted cell's link are chosen with unbiased `below(k)` draws among the options listed east,
 //! south, west, north (no draw when there is one option), like the backtracker.
+//!
+//! Speed: the walk runs on a padded `(W+2)×(H+2)` byte array whose border is marked outside
+//! ([`padded_marks`]), so a neighbour test is one byte read with no coordinate check, and the
+//! options are collected without branches. The walk carries its padded index and its cell id
+//! side by side (one step table each), and opens walls with a third table of wall-bit offsets
+//! ([`wall_bits`]), writing the wall word directly.
 
 use super::Scratch;
-use crate::grid::{Dir, Maze};
+use crate::grid::Maze;
 use crate::rng::RandomSource;
+
+/// Not yet in the maze.
+pub(super) const FREE: u8 = 0;
+/// In the maze.
+pub(super) const VISITED: u8 = 1;
+/// The padding around the grid.
+pub(super) const OUTSIDE: u8 = 2;
+
+/// Make `mark` a padded `(w+2)×(h+2)` array: border `OUTSIDE`, every cell `FREE`. Returns the
+/// padded index step for east, south, west, north.
+pub(super) fn padded_marks(mark: &mut Vec<u8>, w: u32, h: u32) -> [u32; 4] {
+    let pw = (w + 2) as usize;
+    let ph = (h + 2) as usize;
+    mark.clear();
+    mark.resize(pw * ph, FREE);
+    mark[..pw].fill(OUTSIDE);
+    mark[(ph - 1) * pw..].fill(OUTSIDE);
+    for y in 1..ph - 1 {
+        mark[y * pw] = OUTSIDE;
+        mark[y * pw + pw - 1] = OUTSIDE;
+    }
+    let pw = pw as u32;
+    [1, pw, 1u32.wrapping_neg(), pw.wrapping_neg()]
+}
+
+/// Cell-id step for east, south, west, north in a grid of width `w`.
+#[inline]
+pub(super) fn cell_steps(w: u32) -> [u32; 4] {
+    [1, w, 1u32.wrapping_neg(), w.wrapping_neg()]
+}
+
+/// Offset, from `2 * cell`, of the wall bit of `cell` in each direction (east `2c`, south
+/// `2c + 1`, west `2(c − 1)`, north `2(c − W) + 1`), for width `w`.
+#[inline]
+pub(super) fn wall_bits(w: u32) -> [u32; 4] {
+    [0, 1, 2u32.wrapping_neg(), (2 * w - 1).wrapping_neg()]
+}
+
+/// Open wall bit `b` in the wall words.
+#[inline]
+pub(super) fn open_bit(words: &mut [u64], b: u32) {
+    words[(b >> 6) as usize] |= 1 << (b & 63);
+}
 
 /// Carve a perfect maze by hunt-and-kill.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
-    let w = maze.width();
-    let n = maze.cells();
-    s.mark.clear();
-    s.mark.resize(n as usize, 0);
-    s.mark[0] = 1;
-    let (mut c, mut x) = (0u32, 0u32);
-    // First possibly-unvisited cell in row-major order, and its column.
-    let (mut cursor, mut cursor_x) = (1u32, if w == 1 { 0 } else { 1 });
+    let (w, h) = (maze.width(), maze.height());
+    let pw = w + 2;
+    let dp = padded_marks(&mut s.mark, w, h);
+    let dc = cell_steps(w);
+    let wb = wall_bits(w);
+    let mark = &mut s.mark[..];
+    let words = maze.words_mut();
+    let (mut p, mut c) = (pw + 1, 0u32);
+    mark[p as usize] = VISITED;
+    // Cursor: padded row and column of the first possibly-unvisited cell.
+    let (mut cy, mut cx) = (1u32, 1u32);
     loop {
         // Kill: step into a random unvisited neighbour.
-        let mut opts = [(0u32, Dir::East, 0u32); 4];
+        let mut opts = [0u32; 4];
         let mut k = 0usize;
-        if x + 1 < w && s.mark[(c + 1) as usize] == 0 {
-            opts[k] = (c + 1, Dir::East, x + 1);
-            k += 1;
-        }
-        if c + w < n && s.mark[(c + w) as usize] == 0 {
-            opts[k] = (c + w, Dir::South, x);
-            k += 1;
-        }
-        if x > 0 && s.mark[(c - 1) as usize] == 0 {
-            opts[k] = (c - 1, Dir::West, x - 1);
-            k += 1;
-        }
-        if c >= w && s.mark[(c - w) as usize] == 0 {
-            opts[k] = (c - w, Dir::North, x);
-            k += 1;
+        for d in 0..4u32 {
+            opts[k] = d;
+            k += (mark[p.wrapping_add(dp[d as usize]) as usize] == FREE) as usize;
         }
         if k > 0 {
-            let pick = if k == 1 {
+            let d = opts[if k == 1 {
                 0
             } else {
                 rng.below(k as u32) as usize
-            };
-            let (nb, d, nx) = opts[pick];
-            maze.carve(c, d);
-            s.mark[nb as usize] = 1;
-            c = nb;
-            x = nx;
+            }] as usize;
+            open_bit(words, (2 * c).wrapping_add(wb[d]));
+            p = p.wrapping_add(dp[d]);
+            c = c.wrapping_add(dc[d]);
+            mark[p as usize] = VISITED;
             continue;
         }
         // Hunt: the first unvisited cell in row-major order.
-        while cursor < n && s.mark[cursor as usize] != 0 {
-            cursor += 1;
-            cursor_x += 1;
-            if cursor_x == w {
-                cursor_x = 0;
+        loop {
+            let base = (cy * pw) as usize;
+            while cx <= w && mark[base + cx as usize] != FREE {
+                cx += 1;
+            }
+            if cx <= w {
+                break;
+            }
+            cy += 1;
+            cx = 1;
+            if cy > h {
+                return;
             }
         }
-        if cursor == n {
-            break;
-        }
-        let (h, hx) = (cursor, cursor_x);
-        let mut dirs = [Dir::East; 4];
+        p = cy * pw + cx;
+        c = (cy - 1) * w + cx - 1;
+        // Link it to a random visited neighbour (west and north ones are before the cursor).
+        let mut opts = [0u32; 4];
         let mut k = 0usize;
-        if hx + 1 < w && s.mark[(h + 1) as usize] != 0 {
-            dirs[k] = Dir::East;
-            k += 1;
-        }
-        if h + w < n && s.mark[(h + w) as usize] != 0 {
-            dirs[k] = Dir::South;
-            k += 1;
-        }
-        if hx > 0 {
-            // Before the cursor, hence visited.
-            dirs[k] = Dir::West;
-            k += 1;
-        }
-        if h >= w {
-            dirs[k] = Dir::North;
-            k += 1;
+        for d in 0..4u32 {
+            opts[k] = d;
+            k += (mark[p.wrapping_add(dp[d as usize]) as usize] == VISITED) as usize;
         }
         debug_assert!(k > 0, "hunted cell has no visited neighbour");
-        let pick = if k == 1 {
+        let d = opts[if k == 1 {
             0
         } else {
             rng.below(k as u32) as usize
-        };
-        maze.carve(h, dirs[pick]);
-        s.mark[h as usize] = 1;
-        c = h;
-        x = hx;
+        }] as usize;
+        open_bit(words, (2 * c).wrapping_add(wb[d]));
+        mark[p as usize] = VISITED;
     }
 }

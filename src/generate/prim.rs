@@ -8,55 +8,68 @@
 //! cell is uniform (`below(W·H)`, one division per maze to get its column); walls are only
 //! pushed towards cells outside the maze, so each wall enters the list at most once; a wall
 //! whose far cell has joined meanwhile is dropped when drawn. Entries pack
-//! `far_cell << 32 | far_x << 2 | direction_into_far_cell`, so no division is needed in the
-//! loop, and `swap_remove` keeps removal O(1) (the list order is irrelevant to a uniform pick).
+//! `far_padded << 32 | far_cell << 2 | direction_into_far_cell`, so no division is needed in
+//! the loop, and swap-remove keeps removal O(1) (the list order is irrelevant to a uniform pick).
+//!
+//! Speed: cells live on hunt-and-kill's padded byte array ([`padded_marks`], border outside),
+//! so a wall's far cell is one byte read away with no border test. The loop has no
+//! data-dependent branch: the list is a buffer with its own length, each candidate wall is
+//! written unconditionally and kept by adding its condition to the length, and a drawn wall
+//! whose far cell has joined meanwhile (stale) opens nothing and pushes nothing through the
+//! same masks. The buffer keeps its size across mazes (never re-zeroed: only entries below the
+//! length are read) and doubles when a push might not fit.
 
+use super::hunt_and_kill::{cell_steps, padded_marks, wall_bits, FREE, VISITED};
 use super::Scratch;
-use crate::grid::{Dir, Maze};
+use crate::grid::Maze;
 use crate::rng::RandomSource;
-
-/// Push the frontier walls of `c` (column `x`, just joined) towards cells outside the maze.
-#[inline]
-fn push_walls(s: &mut Scratch, w: u32, n: u32, c: u32, x: u32) {
-    if x + 1 < w && s.mark[(c + 1) as usize] == 0 {
-        s.stack
-            .push(((c + 1) as u64) << 32 | ((x + 1) as u64) << 2 | Dir::East as u64);
-    }
-    if c + w < n && s.mark[(c + w) as usize] == 0 {
-        s.stack
-            .push(((c + w) as u64) << 32 | (x as u64) << 2 | Dir::South as u64);
-    }
-    if x > 0 && s.mark[(c - 1) as usize] == 0 {
-        s.stack
-            .push(((c - 1) as u64) << 32 | ((x - 1) as u64) << 2 | Dir::West as u64);
-    }
-    if c >= w && s.mark[(c - w) as usize] == 0 {
-        s.stack
-            .push(((c - w) as u64) << 32 | (x as u64) << 2 | Dir::North as u64);
-    }
-}
 
 /// Carve a perfect maze by simplified randomised Prim.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
-    let w = maze.width();
+    let (w, h) = (maze.width(), maze.height());
     let n = maze.cells();
-    s.mark.clear();
-    s.mark.resize(n as usize, 0);
-    s.stack.clear();
-    let start = rng.below(n);
-    s.mark[start as usize] = 1;
-    push_walls(s, w, n, start, start % w);
-    while !s.stack.is_empty() {
-        let len = s.stack.len() as u32;
-        let i = if len == 1 { 0 } else { rng.below(len) };
-        let e = s.stack.swap_remove(i as usize);
-        let c = (e >> 32) as u32;
-        if s.mark[c as usize] != 0 {
-            continue;
+    let pw = w + 2;
+    let dp = padded_marks(&mut s.mark, w, h);
+    let dc = cell_steps(w);
+    let wb = wall_bits(w);
+    let words = maze.words_mut();
+    let mark = &mut s.mark[..];
+    let list = &mut s.stack;
+    let mut len = 0usize;
+    // Push the walls from cell `c` (padded `p`, just joined, when `fresh`) to outside cells.
+    // The buffer grows (rarely, a predictable branch) so that the 4 unconditional writes fit.
+    let push = |list: &mut Vec<u64>, len: &mut usize, mark: &[u8], p: u32, c: u32, fresh: bool| {
+        if *len + 4 > list.len() {
+            let grown = (2 * list.len()).max(64);
+            list.resize(grown, 0);
         }
-        s.mark[c as usize] = 1;
-        // The wall faces back towards the cell already in the maze.
-        maze.carve(c, Dir::from_index(e as u32 + 2));
-        push_walls(s, w, n, c, (e as u32) >> 2);
+        for d in 0..4usize {
+            let fp = p.wrapping_add(dp[d]);
+            let fc = c.wrapping_add(dc[d]);
+            list[*len] = (fp as u64) << 32 | (fc as u64) << 2 | d as u64;
+            *len += (fresh & (mark[fp as usize] == FREE)) as usize;
+        }
+    };
+    let start = rng.below(n);
+    let ps = (start / w + 1) * pw + start % w + 1;
+    mark[ps as usize] = VISITED;
+    push(list, &mut len, mark, ps, start, true);
+    while len > 0 {
+        let i = if len == 1 {
+            0
+        } else {
+            rng.below(len as u32) as usize
+        };
+        let e = list[i];
+        len -= 1;
+        list[i] = list[len];
+        let p = (e >> 32) as u32;
+        let c = (e as u32) >> 2;
+        let fresh = mark[p as usize] == FREE;
+        mark[p as usize] = VISITED;
+        // The wall faces back towards the cell already in the maze (direction d + 2 from c).
+        let b = (2 * c).wrapping_add(wb[(e as usize + 2) & 3]);
+        words[(b >> 6) as usize] |= (fresh as u64) << (b & 63);
+        push(list, &mut len, mark, p, c, fresh);
     }
 }
