@@ -1,6 +1,6 @@
 //! Index-based union-find over `u32` cell ids, reset and reused across mazes.
 //!
-//! Union by size, path halving in `find`. `reset` keeps the allocations, so a worker that makes
+//! Union by size; `find` links the queried element straight to its root. `reset` keeps the allocations, so a worker that makes
 //! a million mazes allocates its union-find once.
 
 /// Disjoint-set forest over `0..n`.
@@ -36,33 +36,46 @@ impl Dsu {
         self.parent.is_empty()
     }
 
-    /// The representative of `x`'s set (path halving).
+    /// The representative of `x`'s set. Roots point to themselves, so following the parent
+    /// link a fixed number of times never overshoots: the first hops are taken without a
+    /// test (a short chain of dependent loads instead of a mispredicted loop exit per find),
+    /// and a loop finishes the rare deeper paths. `x` is then linked straight to its root.
     #[inline]
-    pub fn find(&mut self, mut x: u32) -> u32 {
+    pub fn find(&mut self, x: u32) -> u32 {
+        let p = &mut self.parent;
+        let mut r = p[x as usize];
+        r = p[r as usize];
         loop {
-            let p = self.parent[x as usize];
-            if p == x {
-                return x;
+            let up = p[r as usize];
+            if up == r {
+                break;
             }
-            let gp = self.parent[p as usize];
-            self.parent[x as usize] = gp;
-            x = gp;
+            r = p[up as usize];
         }
+        p[x as usize] = r;
+        r
     }
 
-    /// Merge the sets of `a` and `b`; returns false if they were already one set.
+    /// Merge the sets of `a` and `b` (the smaller under the larger, ties under `a`'s root);
+    /// returns false if they were already one set. Written with selects, not branches:
+    /// whether two random elements are already joined is a coin flip for a branch predictor.
     #[inline]
     pub fn union(&mut self, a: u32, b: u32) -> bool {
-        let (mut ra, mut rb) = (self.find(a), self.find(b));
-        if ra == rb {
-            return false;
-        }
-        if self.size[ra as usize] < self.size[rb as usize] {
-            std::mem::swap(&mut ra, &mut rb);
-        }
-        self.parent[rb as usize] = ra;
-        self.size[ra as usize] += self.size[rb as usize];
-        true
+        let (ra, rb) = (self.find(a) as usize, self.find(b) as usize);
+        let joined = ra != rb;
+        let (big, small) = if self.size[ra] < self.size[rb] {
+            (rb, ra)
+        } else {
+            (ra, rb)
+        };
+        // When `ra == rb` both writes leave the root as it was.
+        self.size[big] += if joined { self.size[small] } else { 0 };
+        self.parent[small] = if joined {
+            big as u32
+        } else {
+            self.parent[small]
+        };
+        joined
     }
 
     /// Are `a` and `b` in the same set?

@@ -173,6 +173,19 @@ impl Maze {
         self.clear_bit(b);
     }
 
+    /// Open the east wall of `cell` when `open`, and its south wall when also `south`; nothing
+    /// when `!open`. Branch-free, for generators whose choices are coin flips to a predictor.
+    /// The wall must be interior; debug builds check.
+    #[inline]
+    pub fn carve_east_or_south_if(&mut self, cell: u32, south: bool, open: bool) {
+        debug_assert!(
+            !open || self.has_neighbour(cell, if south { Dir::South } else { Dir::East }),
+            "carving a border wall"
+        );
+        let b = 2 * cell + south as u32;
+        self.walls[(b >> 6) as usize] |= (open as u64) << (b & 63);
+    }
+
     /// Open the east wall of `cell` (its east neighbour must exist).
     #[inline]
     pub fn carve_east(&mut self, cell: u32) {
@@ -202,6 +215,46 @@ impl Maze {
         for c in (h - 1) * w..h * w {
             self.clear_bit(2 * c + 1);
         }
+    }
+
+    /// Overwrite every wall from per-cell codes: `codes[c]` is `east | south << 1` (1 = open)
+    /// for cell `c`, one byte per cell. Border walls must be closed in the codes (debug builds
+    /// check). Generators that know each cell's passages only at the end (parent links) build
+    /// the maze this way: eight codes are packed into 16 bits with shifts and masks, so the
+    /// pass has no branch and no per-wall read-modify-write.
+    pub fn set_cell_codes(&mut self, codes: &[u8]) {
+        assert_eq!(codes.len(), self.cells() as usize, "one code per cell");
+        /// Eight bytes holding 2-bit values → those values side by side in 16 bits.
+        #[inline]
+        fn pack8(x: u64) -> u64 {
+            let x = (x | x >> 6) & 0x000F_000F_000F_000F;
+            let x = (x | x >> 12) & 0x0000_00FF_0000_00FF;
+            (x | x >> 24) & 0xFFFF
+        }
+        let mut chunks = codes.chunks_exact(32);
+        for (word, c) in self.walls.iter_mut().zip(&mut chunks) {
+            let mut v = 0u64;
+            for (k, eight) in c.chunks_exact(8).enumerate() {
+                let x = u64::from_le_bytes(eight.try_into().expect("8 bytes"));
+                v |= pack8(x) << (16 * k);
+            }
+            *word = v;
+        }
+        let tail = chunks.remainder();
+        if !tail.is_empty() {
+            let mut v = 0u64;
+            for (i, &code) in tail.iter().enumerate() {
+                v |= ((code & 3) as u64) << (2 * i);
+            }
+            let last = self.walls.len() - 1;
+            self.walls[last] = v;
+        }
+        debug_assert!(
+            codes.iter().all(|&c| c <= 3)
+                && (0..self.height).all(|y| !self.east_open(y * self.width + self.width - 1))
+                && (self.cells() - self.width..self.cells()).all(|c| !self.south_open(c)),
+            "set_cell_codes: bad code or open border wall"
+        );
     }
 
     /// Does `cell` have a neighbour in direction `dir`? (Uses a division: not for hot loops.)
@@ -363,6 +416,34 @@ mod tests {
             m.open_all();
             let expect = (w as u64 - 1) * h as u64 + (h as u64 - 1) * w as u64;
             assert_eq!(m.passages(), expect, "{w}x{h}");
+        }
+    }
+
+    #[test]
+    fn cell_codes_match_single_carves() {
+        // Sizes with a partial last word, and a pseudo-random set of interior walls.
+        for (w, h) in [(1, 1), (3, 2), (7, 9), (33, 5), (64, 64)] {
+            let mut codes = vec![0u8; (w * h) as usize];
+            let mut want = Maze::new(w, h);
+            let mut x = 0x9e37_79b9u32;
+            for c in 0..w * h {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                let e = c % w + 1 < w && x & 1 != 0;
+                let s = c + w < w * h && x & 2 != 0;
+                codes[c as usize] = e as u8 | (s as u8) << 1;
+                if e {
+                    want.carve_east(c);
+                }
+                if s {
+                    want.carve_south(c);
+                }
+            }
+            let mut got = Maze::new(w, h);
+            got.open_all();
+            got.set_cell_codes(&codes);
+            assert_eq!(got, want, "{w}x{h}");
         }
     }
 

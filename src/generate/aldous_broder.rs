@@ -7,48 +7,57 @@
 //! `n`-cell grid (Wilson needs far fewer). Choices: the walk starts at (0,0) (any fixed start
 //! keeps the result uniform); a step is a uniform direction from 2 buffered bits, redrawn when
 //! it points off the grid, which keeps the choice uniform among the existing neighbours and
-//! uses only exactly enumerable draws. Coordinates are tracked incrementally (no division).
+//! uses only exactly enumerable draws.
+//!
+//! Speed: the walk runs on the padded state array shared with Wilson (off-grid cells marked
+//! outside, so a step needs no coordinates), takes its directions 32 to a word (the same
+//! sequence as one `dir4()` per step), records each cell's entrance as a parent direction
+//! without a branch, and writes the walls in one linear pass at the end.
 
+use super::padded::{carve_parent_links, padded_origin, padded_state, FREE, IN_TREE, OUTSIDE};
 use super::Scratch;
-use crate::grid::{Dir, Maze};
+use crate::grid::Maze;
 use crate::rng::RandomSource;
-
-/// Column step per direction (east, south, west, north), as wrapping `u32` additions.
-const DX: [u32; 4] = [1, 0, u32::MAX, 0];
-/// Row step per direction.
-const DY: [u32; 4] = [0, 1, 0, u32::MAX];
 
 /// Carve a uniform spanning tree by a covering random walk.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
-    let n = maze.cells();
-    s.mark.clear();
-    s.mark.resize(n as usize, 0);
-    let delta = [1u32, w, 1u32.wrapping_neg(), w.wrapping_neg()];
-    let (mut u, mut ux, mut uy) = (0u32, 0u32, 0u32);
-    s.mark[0] = 1;
-    let mut left = n - 1;
+    let delta = padded_state(s, w, h);
+    let mark = &mut s.mark[..];
+    let next = &mut s.next[..];
+    let start = padded_origin(w);
+    let mut u = start;
+    mark[u as usize] = IN_TREE;
+    let mut left = w * h - 1;
+    let mut block = 0u64;
+    let mut avail = 0u32;
     while left > 0 {
-        let valid = (ux + 1 < w) as u32
-            | ((uy + 1 < h) as u32) << 1
-            | ((ux > 0) as u32) << 2
-            | ((uy > 0) as u32) << 3;
-        let d = loop {
-            let d = rng.dir4();
-            if valid >> d & 1 != 0 {
-                break d;
-            }
-        };
-        let v = u.wrapping_add(delta[d as usize]);
-        if s.mark[v as usize] == 0 {
-            s.mark[v as usize] = 1;
-            maze.carve(u, Dir::from_index(d));
-            left -= 1;
+        if avail == 0 {
+            block = rng.dir4_x32();
+            avail = 32;
         }
+        let d = (block & 3) as u32;
+        block >>= 2;
+        avail -= 1;
+        let v = u.wrapping_add(delta[d as usize]);
+        debug_assert!((v as usize) < mark.len() && next.len() == mark.len());
+        // SAFETY: `u` is always a grid cell (the walk never moves onto padding), so its
+        // neighbour `v` lies inside the padded array; `next` has the same length as `mark`.
+        let m = unsafe { *mark.get_unchecked(v as usize) };
+        if m == OUTSIDE {
+            continue;
+        }
+        // First entrance: remember the way back. Written without a branch (a cell is fresh
+        // about half the time early on and rarely late, which a branch would mispredict).
+        let fresh = m == FREE;
+        let back = ((d + 2) & 3) as u8;
+        // SAFETY: `v` is in bounds, as above.
+        let link = unsafe { next.get_unchecked_mut(v as usize) };
+        *link = if fresh { back } else { *link };
+        // SAFETY: `v` is in bounds, as above.
+        unsafe { *mark.get_unchecked_mut(v as usize) = IN_TREE };
+        left -= fresh as u32;
         u = v;
-        // Table steps instead of a `match`: the direction is random, so a branch would be
-        // mispredicted most of the time.
-        ux = ux.wrapping_add(DX[d as usize]);
-        uy = uy.wrapping_add(DY[d as usize]);
     }
+    carve_parent_links(maze, next, &mut s.codes, start);
 }

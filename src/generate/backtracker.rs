@@ -10,12 +10,10 @@
 //! cell records the direction back to its parent, and the passages are written to the maze in
 //! one linear pass at the end.
 
-use super::wilson::{carve_parent_links, padded_state};
+use super::padded::{carve_parent_links, padded_state, FREE, IN_TREE};
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
-
-const FREE: u8 = 0;
 
 /// Carve a perfect maze by randomised DFS.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
@@ -23,19 +21,36 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     let pw = w + 2;
     let delta = padded_state(s, w, h);
     let start = pw + 1;
-    s.mark[start as usize] = 1;
-    s.stack.clear();
-    s.stack.push(start as u64);
-    while let Some(&top) = s.stack.last() {
-        let c = top as u32;
+    // The stack holds the ancestors of the current cell `c` (which stays in a register); it
+    // never holds more than every cell once.
+    let n = (w * h) as usize;
+    if s.cells.len() < n {
+        s.cells.resize(n, 0);
+    }
+    let stack = &mut s.cells[..];
+    let mark = &mut s.mark[..];
+    let next = &mut s.next[..];
+    let mut sp = 0usize;
+    let mut c = start;
+    mark[c as usize] = IN_TREE;
+    loop {
+        // The free neighbours in the order east, south, west, north, listed without branches.
         let mut opts = [0u32; 4];
         let mut k = 0usize;
         for d in 0..4u32 {
             opts[k] = d;
-            k += (s.mark[c.wrapping_add(delta[d as usize]) as usize] == FREE) as usize;
+            let nb = c.wrapping_add(delta[d as usize]) as usize;
+            debug_assert!(nb < mark.len());
+            // SAFETY: `c` is a grid cell (the search never enters padding), so each of its
+            // four neighbours lies inside the padded array.
+            k += (unsafe { *mark.get_unchecked(nb) } == FREE) as usize;
         }
         if k == 0 {
-            s.stack.pop();
+            if sp == 0 {
+                break;
+            }
+            sp -= 1;
+            c = stack[sp];
             continue;
         }
         let d = opts[if k == 1 {
@@ -44,10 +59,12 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             rng.below(k as u32) as usize
         }];
         let nb = c.wrapping_add(delta[d as usize]);
-        s.mark[nb as usize] = 1;
+        mark[nb as usize] = IN_TREE;
         // Record the direction from the new cell back to its parent.
-        s.next[nb as usize] = ((d + 2) & 3) as u8;
-        s.stack.push(nb as u64);
+        next[nb as usize] = ((d + 2) & 3) as u8;
+        stack[sp] = c;
+        sp += 1;
+        c = nb;
     }
-    carve_parent_links(maze, &s.next, start);
+    carve_parent_links(maze, next, &mut s.codes, start);
 }

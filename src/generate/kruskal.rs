@@ -7,7 +7,7 @@
 //! `W·H − 1` unions have been made.
 
 use super::Scratch;
-use crate::grid::{Dir, Maze};
+use crate::grid::Maze;
 use crate::rng::RandomSource;
 
 /// Carve a perfect maze by randomised Kruskal.
@@ -15,20 +15,16 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     let (w, h) = (maze.width(), maze.height());
     let n = maze.cells();
     // The wall list is rebuilt every maze (a linear write) so each maze's order depends only on
-    // its own draws, not on the previous maze's shuffle.
+    // its own draws, not on the previous maze's shuffle. Order: cell by cell, east then south.
     s.walls.clear();
-    for y in 0..h {
+    for y in 0..h - 1 {
         let row = y * w;
-        for x in 0..w {
-            let c = row + x;
-            if x + 1 < w {
-                s.walls.push(2 * c);
-            }
-            if y + 1 < h {
-                s.walls.push(2 * c + 1);
-            }
-        }
+        s.walls
+            .extend((row..row + w - 1).flat_map(|c| [2 * c, 2 * c + 1]));
+        s.walls.push(2 * (row + w - 1) + 1);
     }
+    let row = (h - 1) * w;
+    s.walls.extend((row..row + w - 1).map(|c| 2 * c));
     s.dsu.reset(n);
     join_in_random_order(maze, s, n - 1, rng);
 }
@@ -52,14 +48,11 @@ pub(crate) fn join_in_random_order<R: RandomSource>(
         let wall = s.walls[i as usize];
         i += 1;
         let a = wall >> 1;
-        let (b, d) = if wall & 1 == 0 {
-            (a + 1, Dir::East)
-        } else {
-            (a + w, Dir::South)
-        };
-        if s.dsu.union(a, b) {
-            maze.carve(a, d);
-            need -= 1;
-        }
+        let south = wall & 1 != 0;
+        // East neighbour `a + 1` or south neighbour `a + w`, without a branch.
+        let b = a + 1 + (wall & 1) * (w - 1);
+        let joined = s.dsu.union(a, b);
+        maze.carve_east_or_south_if(a, south, joined);
+        need -= joined as u32;
     }
 }

@@ -35,6 +35,7 @@ mod fractal;
 mod growing_tree;
 mod hunt_and_kill;
 mod kruskal;
+mod padded;
 mod prim;
 mod recursive_division;
 mod sidewinder;
@@ -54,11 +55,16 @@ pub struct Scratch {
     /// A stack or list of packed entries, each user choosing its layout (backtracker: padded
     /// cell ids; growing tree, Prim's frontier, Eller's per-row roots: see their files).
     pub(crate) stack: Vec<u64>,
+    /// A stack or list of cell ids (backtracker: the ancestors of the current cell).
+    pub(crate) cells: Vec<u32>,
     /// One byte of per-cell state (visited / in-tree flags).
     pub(crate) mark: Vec<u8>,
     /// One byte per cell: the direction a random walk last left it by (Wilson); per-set flags
     /// (Eller).
     pub(crate) next: Vec<u8>,
+    /// One byte per cell: its open walls as `east | south << 1`, before they are packed into
+    /// the maze (the generators that finish from parent links).
+    pub(crate) codes: Vec<u8>,
     /// Wall ids `2 * cell + (0 east | 1 south)` (Kruskal's shuffled wall list, fractal repair).
     pub(crate) walls: Vec<u32>,
     /// One `u32` per cell (Eller: members of a set in the current row).

@@ -15,38 +15,10 @@
 //! "outside", so a step needs no coordinates and no bounds test beyond one byte read; the tree's
 //! edges are written to the maze in one linear pass at the end.
 
+use super::padded::{carve_parent_links, padded_state, FREE, IN_TREE, OUTSIDE};
 use super::Scratch;
-use crate::grid::{Dir, Maze};
+use crate::grid::Maze;
 use crate::rng::RandomSource;
-
-const FREE: u8 = 0;
-const IN_TREE: u8 = 1;
-const OUTSIDE: u8 = 2;
-
-/// Prepare the padded `(w+2)×(h+2)` state shared by Wilson and the backtracker: `s.mark` with
-/// its border outside and everything else free, `s.next` zeroed to the same length. Returns
-/// the index step for each direction (east, south, west, north) in the padded array.
-pub(crate) fn padded_state(s: &mut Scratch, w: u32, h: u32) -> [u32; 4] {
-    padded_marks(&mut s.mark, w, h);
-    s.next.clear();
-    s.next.resize(s.mark.len(), 0);
-    let pw = w + 2;
-    [1, pw, 1u32.wrapping_neg(), pw.wrapping_neg()]
-}
-
-/// Mark the border of a padded `(w+2)×(h+2)` state array as outside, everything else free.
-fn padded_marks(mark: &mut Vec<u8>, w: u32, h: u32) {
-    let pw = (w + 2) as usize;
-    let ph = (h + 2) as usize;
-    mark.clear();
-    mark.resize(pw * ph, FREE);
-    mark[..pw].fill(OUTSIDE);
-    mark[(ph - 1) * pw..].fill(OUTSIDE);
-    for y in 1..ph - 1 {
-        mark[y * pw] = OUTSIDE;
-        mark[y * pw + pw - 1] = OUTSIDE;
-    }
-}
 
 /// Carve a uniform spanning tree by loop-erased random walks.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
@@ -54,53 +26,55 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     let pw = w + 2;
     let delta = padded_state(s, w, h);
     let root = (h / 2 + 1) * pw + w / 2 + 1;
-    s.mark[root as usize] = IN_TREE;
+    let mark = &mut s.mark[..];
+    let next = &mut s.next[..];
+    mark[root as usize] = IN_TREE;
+    // Directions come 32 to a word, consumed from the low end: the same sequence as one
+    // `dir4()` per step, without the bit-buffer bookkeeping on every step.
+    let mut block = 0u64;
+    let mut left = 0u32;
     for y in 1..=h {
-        for x in 1..=w {
-            let start = y * pw + x;
-            if s.mark[start as usize] != FREE {
+        let row = y * pw;
+        for start in row + 1..=row + w {
+            if mark[start as usize] != FREE {
                 continue;
             }
-            // Random walk until the tree is hit.
+            // Random walk until the tree is hit. The common step (onto a free cell) takes
+            // one branch; off-grid draws are rejected, which keeps the step uniform among the
+            // existing neighbours.
             let mut u = start;
             loop {
-                let d = rng.dir4();
-                let nb = u.wrapping_add(delta[d as usize]);
-                let m = s.mark[nb as usize];
-                if m == OUTSIDE {
-                    continue;
+                if left == 0 {
+                    block = rng.dir4_x32();
+                    left = 32;
                 }
-                s.next[u as usize] = d as u8;
-                u = nb;
-                if m == IN_TREE {
+                let d = (block & 3) as u32;
+                block >>= 2;
+                left -= 1;
+                let nb = u.wrapping_add(delta[d as usize]);
+                debug_assert!((nb as usize) < mark.len() && next.len() == mark.len());
+                // SAFETY: `u` is always a grid cell (the walk never moves onto padding), so
+                // its neighbour `nb` lies inside the padded array, and `next` has the same
+                // length as `mark`.
+                let m = unsafe { *mark.get_unchecked(nb as usize) };
+                // SAFETY: as above, `u` is inside the padded array.
+                unsafe { *next.get_unchecked_mut(u as usize) = d as u8 };
+                if m != FREE {
+                    if m == OUTSIDE {
+                        continue;
+                    }
                     break;
                 }
+                u = nb;
             }
             // Retrace the loop-erased path and add it to the tree.
             let mut u = start;
-            while s.mark[u as usize] == FREE {
-                s.mark[u as usize] = IN_TREE;
-                u = u.wrapping_add(delta[s.next[u as usize] as usize]);
+            while mark[u as usize] == FREE {
+                mark[u as usize] = IN_TREE;
+                u = u.wrapping_add(delta[next[u as usize] as usize]);
             }
         }
     }
     // Every cell but the root points to its parent: open those walls.
-    carve_parent_links(maze, &s.next, root);
-}
-
-/// Open, for every cell but `root` (a padded index), the wall in the direction recorded for it
-/// in the padded `next` array: one linear pass that turns parent links into passages.
-pub(crate) fn carve_parent_links(maze: &mut Maze, next: &[u8], root: u32) {
-    let (w, h) = (maze.width(), maze.height());
-    let pw = w + 2;
-    let mut c = 0u32;
-    for y in 1..=h {
-        for x in 1..=w {
-            let p = y * pw + x;
-            if p != root {
-                maze.carve(c, Dir::from_index(next[p as usize] as u32));
-            }
-            c += 1;
-        }
-    }
+    carve_parent_links(maze, next, &mut s.codes, root);
 }

@@ -17,16 +17,17 @@
 //! in the interior and is uniform at the border, which still reaches every cell. The probability test
 //! draws `unit_f64`, so these variants are sampled, not enumerated, by the uniformity lab.
 //!
+//! Speed: the walk runs on the padded state array shared with Wilson (off-grid cells marked
+//! outside), so the set of existing neighbours is four byte reads and no coordinates are kept;
+//! the tree is written from parent directions in one linear pass at the end. The draws are the
+//! same, in the same order, as a coordinate-based walk makes.
+//!
 //! [`wilson`]: super::wilson
 
+use super::padded::{carve_parent_links, padded_state, FREE, IN_TREE, OUTSIDE};
 use super::Scratch;
-use crate::grid::{Dir, Maze};
+use crate::grid::Maze;
 use crate::rng::RandomSource;
-
-/// Column step per direction (east, south, west, north), as wrapping `u32` additions.
-const DX: [u32; 4] = [1, 0, u32::MAX, 0];
-/// Row step per direction.
-const DY: [u32; 4] = [0, 1, 0, u32::MAX];
 
 /// What the walk prefers, with the probability of taking its preference.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -51,27 +52,26 @@ fn uniform_dir<R: RandomSource>(rng: &mut R, valid: u32) -> u32 {
 /// Carve a spanning tree by loop-erased walks with a direction bias (not uniform).
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, bias: Bias) {
     let (w, h) = (maze.width(), maze.height());
-    let n = maze.cells() as usize;
-    s.mark.clear();
-    s.mark.resize(n, 0);
-    s.next.clear();
-    s.next.resize(n, 0);
-    let root = (h / 2) * w + w / 2;
-    s.mark[root as usize] = 1;
-    let delta = [1u32, w, 1u32.wrapping_neg(), w.wrapping_neg()];
-    for y in 0..h {
-        for x in 0..w {
-            let start = y * w + x;
-            if s.mark[start as usize] != 0 {
+    let pw = w + 2;
+    let delta = padded_state(s, w, h);
+    let mark = &mut s.mark[..];
+    let next = &mut s.next[..];
+    let root = (h / 2 + 1) * pw + w / 2 + 1;
+    mark[root as usize] = IN_TREE;
+    for y in 1..=h {
+        let row = y * pw;
+        for start in row + 1..=row + w {
+            if mark[start as usize] != FREE {
                 continue;
             }
-            let (mut u, mut ux, mut uy) = (start, x, y);
+            let mut u = start;
             let mut prev = 4u32; // no previous direction yet
-            while s.mark[u as usize] == 0 {
-                let valid = (ux + 1 < w) as u32
-                    | ((uy + 1 < h) as u32) << 1
-                    | ((ux > 0) as u32) << 2
-                    | ((uy > 0) as u32) << 3;
+            while mark[u as usize] == FREE {
+                // Bit d set when the neighbour in direction d exists (is not padding).
+                let mut valid = 0u32;
+                for (k, &dk) in delta.iter().enumerate() {
+                    valid |= ((mark[u.wrapping_add(dk) as usize] != OUTSIDE) as u32) << k;
+                }
                 let d = match bias {
                     _ if prev == 4 => uniform_dir(rng, valid),
                     Bias::Straight(p) => {
@@ -99,21 +99,17 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
                         }
                     }
                 };
-                s.next[u as usize] = d as u8;
+                next[u as usize] = d as u8;
                 u = u.wrapping_add(delta[d as usize]);
-                // Table steps instead of a `match`: the direction is random, so a branch
-                // would be mispredicted most of the time.
-                ux = ux.wrapping_add(DX[d as usize]);
-                uy = uy.wrapping_add(DY[d as usize]);
                 prev = d;
             }
+            // Retrace the loop-erased path and add it to the tree.
             let mut u = start;
-            while s.mark[u as usize] == 0 {
-                s.mark[u as usize] = 1;
-                let d = s.next[u as usize] as u32;
-                maze.carve(u, Dir::from_index(d));
-                u = u.wrapping_add(delta[d as usize]);
+            while mark[u as usize] == FREE {
+                mark[u as usize] = IN_TREE;
+                u = u.wrapping_add(delta[next[u as usize] as usize]);
             }
         }
     }
+    carve_parent_links(maze, next, &mut s.codes, root);
 }

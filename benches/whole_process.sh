@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Whole-process time per maze, old binary against new, in one sitting (issue 9, targets 2 and 5).
+#
+#   benches/whole_process.sh OLD_BIN NEW_BIN [SIZE] [COUNT] [REPS] [ALGOS]
+#
+# e.g. build commit 48cb7e2 in its own worktree and target dir, then
+#   benches/whole_process.sh ../base/target/release/batchgen target/release/batchgen 64x64 5000 5
+#
+# Each run is `--algo A --size SIZE --count COUNT --threads 1 -q --out FILE` (generation,
+# metrics and Parquet included). Runs of the two binaries alternate, REPS times, and the median
+# of each is reported as CPU (user + sys) microseconds per maze, with the old/new ratio. CPU time
+# is used rather than wall time because the machine may be shared; it still varies with load
+# (caches, SMT), so compare the ratio, measured side by side, not the absolute numbers.
+set -euo pipefail
+old=$1
+new=$2
+size=${3:-64x64}
+count=${4:-5000}
+reps=${5:-5}
+algos=${6:-backtracker,kruskal,wilson}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+cpu_us_per_maze() { # BIN ALGO
+    local t
+    t=$( { /usr/bin/time -f "%U %S" "$1" --algo "$2" --size "$size" --count "$count" \
+        --threads 1 -q --out "$dir/out.parquet" >/dev/null; } 2>&1 | tail -1)
+    awk -v t="$t" -v n="$count" 'BEGIN { split(t, a, " "); printf "%.2f\n", (a[1] + a[2]) * 1e6 / n }'
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+printf "%-22s %12s %12s %8s   (%s, --count %s, %s runs each, CPU us per maze, median)\n" \
+    algo old new ratio "$size" "$count" "$reps"
+for algo in ${algos//,/ }; do
+    : >"$dir/old"
+    : >"$dir/new"
+    for _ in $(seq "$reps"); do
+        cpu_us_per_maze "$old" "$algo" >>"$dir/old"
+        cpu_us_per_maze "$new" "$algo" >>"$dir/new"
+    done
+    o=$(median <"$dir/old")
+    n=$(median <"$dir/new")
+    printf "%-22s %12s %12s %7.2fx\n" "$algo" "$o" "$n" "$(awk -v o="$o" -v n="$n" 'BEGIN { print o / n }')"
+done

@@ -1,0 +1,83 @@
+//! The padded `(W+2)×(H+2)` state shared by the walking and searching generators (backtracker,
+//! Wilson, biased Wilson, Aldous–Broder): one byte of state per cell with a ring of "outside"
+//! cells around the grid, so a step is one table add and one byte read, with no coordinates
+//! and no bounds test; and the linear pass that turns per-cell parent directions into walls.
+
+use super::Scratch;
+use crate::grid::Maze;
+
+/// State of a cell nobody has reached yet.
+pub(crate) const FREE: u8 = 0;
+/// State of a cell in the tree (visited).
+pub(crate) const IN_TREE: u8 = 1;
+/// State of the padding ring.
+pub(crate) const OUTSIDE: u8 = 2;
+/// A parent direction meaning "no parent" (the root of a tree).
+pub(crate) const NO_PARENT: u8 = 4;
+
+/// Prepare `s.mark` (border outside, everything else free) and `s.next` (zeroed, same length)
+/// for a `w × h` grid. Returns the index step of each direction (east, south, west, north) in
+/// the padded array, as wrapping `u32` additions.
+pub(crate) fn padded_state(s: &mut Scratch, w: u32, h: u32) -> [u32; 4] {
+    padded_marks(&mut s.mark, w, h);
+    s.next.clear();
+    s.next.resize(s.mark.len(), 0);
+    padded_delta(w)
+}
+
+/// The index step of each direction (east, south, west, north) in a padded array of width
+/// `w + 2`.
+#[inline]
+pub(crate) fn padded_delta(w: u32) -> [u32; 4] {
+    let pw = w + 2;
+    [1, pw, 1u32.wrapping_neg(), pw.wrapping_neg()]
+}
+
+/// Mark the border of a padded `(w+2)×(h+2)` state array as outside, everything else free.
+/// Row by row with slice fills: no per-cell branch.
+pub(crate) fn padded_marks(mark: &mut Vec<u8>, w: u32, h: u32) {
+    let pw = (w + 2) as usize;
+    let ph = (h + 2) as usize;
+    mark.clear();
+    mark.resize(pw * ph, FREE);
+    mark[..pw].fill(OUTSIDE);
+    mark[(ph - 1) * pw..].fill(OUTSIDE);
+    // The right pad of row y and the left pad of row y + 1 are adjacent.
+    for y in 0..ph - 1 {
+        mark[y * pw + pw - 1] = OUTSIDE;
+        mark[(y + 1) * pw] = OUTSIDE;
+    }
+}
+
+/// The padded index of cell (0,0).
+#[inline]
+pub(crate) fn padded_origin(w: u32) -> u32 {
+    w + 3
+}
+
+/// Write the maze from parent directions: `next[p]` (padded index `p`) is the direction from
+/// each cell to its parent, except at `root`, which has none (it is set to [`NO_PARENT`] here).
+/// A wall is open when either side points through it, so each cell's two bits come from three
+/// bytes — east: `next[p] == E || next[p+1] == W`; south: `next[p] == S || next[p+pw] == N` —
+/// computed row by row over whole slices (the compiler vectorises it) into `codes`, then packed
+/// into the maze: no branch on the (random) directions. Padding cells must hold 0 (east),
+/// which never points back into the grid.
+pub(crate) fn carve_parent_links(maze: &mut Maze, next: &mut [u8], codes: &mut Vec<u8>, root: u32) {
+    let (w, h) = (maze.width() as usize, maze.height() as usize);
+    let pw = w + 2;
+    next[root as usize] = NO_PARENT;
+    codes.clear();
+    codes.resize(w * h, 0);
+    for (y, out) in codes.chunks_exact_mut(w).enumerate() {
+        let p = (y + 1) * pw + 1;
+        let here = &next[p..p + w];
+        let right = &next[p + 1..p + 1 + w];
+        let down = &next[p + pw..p + pw + w];
+        for (((o, &a), &r), &d) in out.iter_mut().zip(here).zip(right).zip(down) {
+            let east = (a == 0) | (r == 2);
+            let south = (a == 1) | (d == 3);
+            *o = east as u8 | (south as u8) << 1;
+        }
+    }
+    maze.set_cell_codes(codes);
+}
