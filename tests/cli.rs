@@ -156,7 +156,7 @@ fn parquet_schema_types_rows_and_metadata() {
     let t = read(&out);
     assert_eq!(t.rows.len(), 1554);
     assert_eq!(t.meta["batchgen.version"], env!("CARGO_PKG_VERSION"));
-    assert_eq!(t.meta["batchgen.seeding_scheme"], "1");
+    assert_eq!(t.meta["batchgen.seeding_scheme"], "2");
     assert!(t.meta["batchgen.rng"].contains("Xoshiro256PlusPlus"));
     assert!(t.meta["batchgen.ends"].starts_with("entrance=1,2 exit=9,0"));
     assert!(t.meta["batchgen.command_line"].contains("--seed 99"));
