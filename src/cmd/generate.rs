@@ -1,6 +1,11 @@
 //! The main job: generate `--count` mazes per algorithm (accepted ones, with `--accept`),
 //! measure each, write one Parquet row per maze and optionally each maze to a store, with a
 //! progress bar on a terminal and a closing summary line.
+//!
+//! Both outputs are written through [`batchgen::atomic_file`] and committed together at the
+//! end. SIGINT/SIGTERM stop the workers between mazes; the writers are then dropped (their
+//! temporary files go with them), a line says how far the run got, and the process exits with
+//! 130/143 ([`Interrupted`]).
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -8,12 +13,14 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use batchgen::atomic_file;
 use batchgen::batch::{self, Job};
+use batchgen::interrupt;
 use batchgen::sink::{ParquetSink, RunInfo, SinkError};
 use batchgen::store::{StoreError, StoreWriter};
 
 use crate::cli::Config;
-use crate::cmd::UsageError;
+use crate::cmd::{Interrupted, UsageError};
 
 /// Either output failing while chunks are written.
 #[derive(Debug, thiserror::Error)]
@@ -52,8 +59,11 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     let as_usage = |flag: &str, path: &std::path::Path, e: &dyn std::fmt::Display| {
         anyhow::Error::new(UsageError::flag(flag, &path.display().to_string(), e))
     };
+    // From here on SIGINT/SIGTERM set a flag instead of killing the process, so the
+    // temporary files created next are always removed.
+    interrupt::install().context("installing the SIGINT/SIGTERM handlers")?;
     let mut sink = ParquetSink::create(&cfg.out, &info).map_err(|e| match e {
-        SinkError::Create { .. } => as_usage("--out", &cfg.out, &e),
+        SinkError::Create { .. } | SinkError::Output(_) => as_usage("--out", &cfg.out, &e),
         other => anyhow::Error::new(other),
     })?;
     let mut store = match &cfg.mazes {
@@ -81,7 +91,26 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     let total = cfg.count * cfg.algos.len() as u64;
     let bar = progress_bar(total, cfg.quiet);
     let started = Instant::now();
-    let tallies = batch::run(&job, &pool, |chunk| {
+    let stop = interrupt::stop_flag();
+    let interrupted = |done: u64| -> anyhow::Error {
+        let sig = interrupt::received().unwrap_or(interrupt::SIGINT);
+        let mut outs = format!("'{}'", cfg.out.display());
+        if let Some(m) = &cfg.mazes {
+            outs += &format!(" or '{}'", m.display());
+        }
+        anyhow::Error::new(Interrupted {
+            signal: sig,
+            message: format!(
+                "interrupted by {} after {done} of {total} mazes ({:.1}%) in {:.2} s; \
+                 temporary files removed, nothing written to {outs} (an existing file there \
+                 is untouched)",
+                interrupt::name(sig),
+                100.0 * done as f64 / total.max(1) as f64,
+                started.elapsed().as_secs_f64()
+            ),
+        })
+    };
+    let tallies = batch::run_cancellable(&job, &pool, stop, |chunk| {
         let pos = cfg.algos.iter().position(|a| a == chunk.algo).unwrap_or(0);
         sink.write(&names[pos], cfg.width, cfg.height, cfg.seed, chunk.rows)?;
         if let Some(store) = store.as_mut() {
@@ -102,6 +131,10 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     })
     .with_context(|| format!("writing {}", cfg.out.display()))?;
     bar.finish_and_clear();
+    if stop.load(std::sync::atomic::Ordering::SeqCst) {
+        // Returning drops the sink and the store: their temporary files are removed.
+        return Err(interrupted(sink.rows()));
+    }
 
     let candidates: u64 = tallies.iter().map(|t| t.candidates).sum();
     let short: Vec<String> = tallies
@@ -136,13 +169,28 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         }
     }
     let rows = sink.rows();
-    let store_bytes = match store {
-        Some(s) => Some(s.finish().context("finishing the maze store")?),
+    // Complete and sync both files, then make them visible together (or neither).
+    let store = match store {
+        Some(s) => Some(s.prepare().context("finishing the maze store")?),
         None => None,
     };
-    let bytes = sink
-        .finish()
+    let sink = sink
+        .prepare()
         .with_context(|| format!("finishing {}", cfg.out.display()))?;
+    if stop.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err(interrupted(rows));
+    }
+    let bytes = sink.size();
+    let store_bytes = store.as_ref().map(|s| s.size());
+    let mut files = vec![sink];
+    files.extend(store);
+    atomic_file::commit_all(files).with_context(|| {
+        let mut what = format!("committing {}", cfg.out.display());
+        if let Some(m) = &cfg.mazes {
+            what += &format!(" and {}", m.display());
+        }
+        what
+    })?;
     let secs = started.elapsed().as_secs_f64();
     if !cfg.quiet {
         let mut line = format!(
