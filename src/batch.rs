@@ -8,6 +8,7 @@
 //! is allocated per maze. A maze depends only on (algo, size, seed, index): thread count and
 //! chunk size cannot change a row.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -171,6 +172,19 @@ pub fn chunk_len(cells: u64, threads: usize) -> u64 {
 pub fn run<E>(
     job: &Job,
     pool: &rayon::ThreadPool,
+    on_chunk: impl FnMut(&Chunk<'_>) -> Result<(), E>,
+) -> Result<Vec<Tally>, E> {
+    run_cancellable(job, pool, &AtomicBool::new(false), on_chunk)
+}
+
+/// [`run`], stopping early once `cancel` becomes true: workers skip their remaining mazes
+/// (each checks the flag before starting a maze, so the run stops within one maze's time), the
+/// unfinished chunk is dropped without reaching `on_chunk`, and the tallies so far are returned.
+/// The caller tells a cancelled run from a finished one by looking at `cancel`.
+pub fn run_cancellable<E>(
+    job: &Job,
+    pool: &rayon::ThreadPool,
+    cancel: &AtomicBool,
     mut on_chunk: impl FnMut(&Chunk<'_>) -> Result<(), E>,
 ) -> Result<Vec<Tally>, E> {
     let threads = pool.current_num_threads();
@@ -212,6 +226,9 @@ pub fn run<E>(
                 walls.resize(len * wpm, 0);
             }
             let make = |i: usize, row: &mut Row, words: Option<&mut [u64]>| {
+                if cancel.load(Ordering::Relaxed) {
+                    return;
+                }
                 let t = rayon::current_thread_index().unwrap_or(0);
                 // Each pool thread only ever locks its own worker: never contended.
                 let mut w = workers[t].lock().unwrap_or_else(|e| e.into_inner());
@@ -234,6 +251,10 @@ pub fn run<E>(
                         .for_each(|(i, r)| make(i, r, None));
                 }
             });
+            if cancel.load(Ordering::Relaxed) {
+                tallies.push(tally);
+                return Ok(tallies);
+            }
             // Keep the first passing candidates, in index order, up to the count.
             let mut kept = 0usize;
             let mut tried = len;

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use batchgen::accept::Accept;
+use batchgen::atomic_file::{Mode, OutputError, Target};
 use batchgen::dataset;
-use batchgen::grid::MAX_CELLS;
 use batchgen::shard::{self, Shard, Source};
 use batchgen::{Algorithm, Ends};
 
@@ -174,55 +174,19 @@ impl Config {
     }
 }
 
-/// Parse `WxH` into a size, refusing zero sides and grids over [`MAX_CELLS`] (before anything
-/// is allocated).
+/// Parse `WxH` into a size (see [`batchgen::args::parse_size`]).
 pub fn parse_size(flag: &str, s: &str) -> Result<(u32, u32), UsageError> {
-    let bad = |why: &str| UsageError::flag(flag, s, why);
-    let (w, h) = s
-        .split_once(['x', 'X'])
-        .ok_or_else(|| bad("expected WIDTHxHEIGHT, e.g. 64x64"))?;
-    let side = |v: &str| -> Result<u64, UsageError> {
-        v.trim()
-            .parse::<u64>()
-            .map_err(|_| bad("expected WIDTHxHEIGHT with whole numbers, e.g. 64x64"))
-    };
-    let (w, h) = (side(w)?, side(h)?);
-    if w == 0 || h == 0 {
-        return Err(bad("width and height must be at least 1"));
-    }
-    let cells = w.saturating_mul(h);
-    if cells > MAX_CELLS || w > u32::MAX as u64 || h > u32::MAX as u64 {
-        return Err(bad(&format!(
-            "too big: {cells} cells; the largest maze has {MAX_CELLS} cells (e.g. 8192x8192)"
-        )));
-    }
-    Ok((w as u32, h as u32))
+    Ok(batchgen::args::parse_size(flag, s)?)
 }
 
-/// Parse `X,Y` into a cell id of a `width × height` grid.
+/// Parse `X,Y` into a cell id of a `width × height` grid (see [`batchgen::args::parse_cell`]).
 pub fn parse_cell(flag: &str, s: &str, width: u32, height: u32) -> Result<u32, UsageError> {
-    let bad = |why: String| UsageError::flag(flag, s, why);
-    let (x, y) = s
-        .split_once(',')
-        .ok_or_else(|| bad("expected X,Y, e.g. 0,0".into()))?;
-    let (x, y) = match (x.trim().parse::<u32>(), y.trim().parse::<u32>()) {
-        (Ok(x), Ok(y)) => (x, y),
-        _ => return Err(bad("expected X,Y with whole numbers, e.g. 0,0".into())),
-    };
-    if x >= width || y >= height {
-        return Err(bad(format!(
-            "outside the {width}x{height} grid (x must be < {width}, y < {height})"
-        )));
-    }
-    Ok(y * width + x)
+    Ok(batchgen::args::parse_cell(flag, s, width, height)?)
 }
 
-/// Parse a count (a whole number ≥ 0).
+/// Parse a count (see [`batchgen::args::parse_count`]).
 pub fn parse_count(flag: &str, s: &str) -> Result<u64, UsageError> {
-    s.trim()
-        .replace('_', "")
-        .parse::<u64>()
-        .map_err(|_| UsageError::flag(flag, s, "expected a whole number ≥ 0"))
+    Ok(batchgen::args::parse_count(flag, s)?)
 }
 
 impl RunArgs {
@@ -300,11 +264,12 @@ impl RunArgs {
         }
         let out_is_dir = dataset::is_folder_target(&out);
         let mazes_is_dir = self.mazes.as_deref().is_some_and(dataset::is_folder_target);
-        if out_is_dir {
+        let out_target = if out_is_dir {
             check_out_dir("--out", &out)?;
+            None
         } else {
-            check_out("--out", &out)?;
-        }
+            Some(check_out("--out", &out)?)
+        };
         // A shard from the engine's environment runs as one of N tasks with the same command
         // line: a single output file would be overwritten by every task.
         if let Some((s, src)) = &shard {
@@ -328,19 +293,39 @@ impl RunArgs {
             }
         }
         if let Some(m) = &self.mazes {
-            if mazes_is_dir {
+            let mazes_target = if mazes_is_dir {
                 check_out_dir("--mazes", m)?;
+                None
             } else {
-                check_out("--mazes", m)?;
-            }
-            if m == &out && !mazes_is_dir {
-                return Err(UsageError::flag(
-                    "--mazes",
-                    &m.display().to_string(),
-                    "is the same file as --out",
-                ));
+                Some(check_out("--mazes", m)?)
+            };
+            // Compare the files the paths resolve to (`./a/../m.parquet` and `m.parquet`, a
+            // symlink and its target), not the text. Two device write-throughs may share.
+            if let (Some(t), Some(o)) = (&mazes_target, &out_target) {
+                if t.resolved == o.resolved && t.mode == Mode::Replace {
+                    return Err(UsageError::flag(
+                        "--mazes",
+                        &m.display().to_string(),
+                        format!(
+                            "is the same file as --out '{}' (both resolve to '{}')",
+                            out.display(),
+                            t.resolved.display()
+                        ),
+                    ));
+                }
             }
         }
+        // Refuse up front what cannot fit, instead of aborting in the allocator mid-run.
+        let chunk = batchgen::batch::chunk_len(width as u64 * height as u64, threads);
+        let need =
+            batchgen::memory::estimate(&algos, width, height, threads, chunk, self.mazes.is_some());
+        batchgen::memory::check(need).map_err(|why| {
+            UsageError::flag(
+                "--size",
+                &self.size,
+                format!("with --threads {threads}: {why}"),
+            )
+        })?;
         Ok(Config {
             algos,
             width,
@@ -437,29 +422,25 @@ pub fn resolve_ends(
     Ok((Ends::cells(entrance, exit), rule))
 }
 
-/// The output's folder must exist and the output must not be a folder. (Writability is
-/// proved by creating the temporary file, still before any maze is generated.)
-pub fn check_out(flag: &str, out: &std::path::Path) -> Result<(), UsageError> {
+/// Resolve an output path (see [`batchgen::atomic_file::Target::resolve`]): its folder must
+/// exist, and a target that exists must be a regular file (replaced) or a character device
+/// (written straight through); a symlink is followed. (Writability is proved by creating the
+/// temporary file, still before any maze is generated.)
+pub fn check_out(flag: &str, out: &std::path::Path) -> Result<Target, UsageError> {
     let shown = out.display().to_string();
-    if out.is_dir() {
-        return Err(UsageError::flag(
-            flag,
-            &shown,
-            "is a folder, expected a file path",
-        ));
-    }
-    let dir = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => std::path::Path::new("."),
-    };
-    if !dir.is_dir() {
-        return Err(UsageError::flag(
-            flag,
-            &shown,
-            format!("folder '{}' does not exist", dir.display()),
-        ));
-    }
-    Ok(())
+    Target::resolve(out).map_err(|e| match e {
+        OutputError::Special {
+            kind: "a folder", ..
+        } if out.is_dir() => UsageError::flag(flag, &shown, "is a folder, expected a file path"),
+        OutputError::Folder { dir, source } if source.kind() == std::io::ErrorKind::NotFound => {
+            UsageError::flag(
+                flag,
+                &shown,
+                format!("folder '{}' does not exist", dir.display()),
+            )
+        }
+        other => UsageError::flag(flag, &shown, other),
+    })
 }
 
 #[cfg(test)]

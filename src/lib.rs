@@ -35,11 +35,15 @@
 #![deny(missing_docs)]
 
 pub mod accept;
+pub mod args;
+pub mod atomic_file;
 pub mod batch;
 pub mod dataset;
 pub mod dsu;
 pub mod generate;
 pub mod grid;
+pub mod interrupt;
+pub mod memory;
 pub mod metrics;
 pub mod plot;
 pub mod render;

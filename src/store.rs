@@ -28,10 +28,12 @@
 //!                           bit 2*id+1 = south wall open (id = y*width + x)
 //! ```
 //!
-//! The writer goes through a temporary file renamed into place by [`StoreWriter::finish`]
-//! (the record count is written last), so a reader never sees a half-written store. The
-//! reader maps the file with memmap2 and hands out record fields and wall words without
-//! copying; it refuses foreign and truncated files.
+//! The writer goes through an [`AtomicFile`] (a temporary file committed by
+//! [`crate::atomic_file::commit_all`], together with the run's Parquet file; the record count is
+//! written last), so a reader never sees a half-written store. The reader maps the file with
+//! memmap2 and hands out record fields and wall words without copying; it checks every size in
+//! the header against the file length before using it, refuses foreign and truncated files,
+//! and [`StoreReader::maze`] refuses a record that is not a perfect maze, naming it.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
@@ -39,6 +41,7 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
+use crate::atomic_file::{AtomicFile, OutputError, Prepared};
 use crate::grid::Maze;
 
 /// File magic.
@@ -61,6 +64,9 @@ pub enum StoreError {
         /// The OS error.
         source: io::Error,
     },
+    /// The target was refused, or creating, syncing or renaming the file failed.
+    #[error(transparent)]
+    Output(#[from] OutputError),
     /// The file is not a store this version can read.
     #[error("{path}: not a batchgen maze store: {why}")]
     Foreign {
@@ -92,6 +98,18 @@ pub enum StoreError {
     /// A record's wall bits are not a valid maze of the store's size.
     #[error("record {0} holds invalid wall bits")]
     BadRecord(u64),
+    /// A record's wall bits are a valid grid but not a perfect maze (a loop, or cells cut off).
+    #[error("record {record} is not a perfect maze ({passages} passages for {cells} cells, expected {expected} and every cell connected): the store is corrupt")]
+    NotPerfect {
+        /// The record number.
+        record: u64,
+        /// Open walls found.
+        passages: u64,
+        /// Cells of the grid.
+        cells: u64,
+        /// Passages of a perfect maze (`cells - 1`).
+        expected: u64,
+    },
 }
 
 fn words_per_maze(width: u32, height: u32) -> usize {
@@ -101,8 +119,7 @@ fn words_per_maze(width: u32, height: u32) -> usize {
 /// Writes a store; records are appended as mazes are accepted.
 #[derive(Debug)]
 pub struct StoreWriter {
-    out: Option<BufWriter<File>>,
-    tmp_path: PathBuf,
+    out: BufWriter<AtomicFile>,
     final_path: PathBuf,
     words: usize,
     count: u64,
@@ -118,12 +135,11 @@ impl StoreWriter {
         seed: u64,
         algos: &[String],
     ) -> Result<StoreWriter, StoreError> {
-        let tmp_path = crate::sink::parquet::temp_path(path);
         let io_err = |source| StoreError::Io {
             path: path.to_path_buf(),
             source,
         };
-        let file = File::create(&tmp_path).map_err(io_err)?;
+        let file = AtomicFile::create(path)?;
         let words = words_per_maze(width, height);
         let mut table = Vec::new();
         for a in algos {
@@ -147,17 +163,14 @@ impl StoreWriter {
         debug_assert_eq!(h.len(), FIXED_HEADER);
         h.extend_from_slice(&table);
         h.resize(header_bytes, 0);
-        // Built before the first write, so a failure below removes the temporary file.
+        // A failure below drops the AtomicFile, which removes the temporary file.
         let mut w = StoreWriter {
-            out: Some(BufWriter::with_capacity(1 << 20, file)),
-            tmp_path,
+            out: BufWriter::with_capacity(1 << 20, file),
             final_path: path.to_path_buf(),
             words,
             count: 0,
         };
-        if let Some(out) = w.out.as_mut() {
-            out.write_all(&h).map_err(io_err)?;
-        }
+        w.out.write_all(&h).map_err(io_err)?;
         Ok(w)
     }
 
@@ -170,7 +183,7 @@ impl StoreWriter {
         walls: &[u64],
     ) -> Result<(), StoreError> {
         assert_eq!(walls.len(), self.words, "wall words of another size");
-        let out = self.out.as_mut().expect("store used after finish");
+        let out = &mut self.out;
         let mut prefix = [0u8; RECORD_PREFIX];
         prefix[..8].copy_from_slice(&maze_seed.to_le_bytes());
         prefix[8..16].copy_from_slice(&index.to_le_bytes());
@@ -197,29 +210,23 @@ impl StoreWriter {
         self.count
     }
 
-    /// Write the record count, sync, rename into place; returns the file size in bytes.
-    pub fn finish(mut self) -> Result<u64, StoreError> {
-        let out = self.out.take().expect("store finished twice");
+    /// Write the record count and sync: complete but not yet visible; commit it with
+    /// [`crate::atomic_file::commit_all`] (together with the run's Parquet file).
+    pub fn prepare(self) -> Result<Prepared, StoreError> {
         let io_err = |source| StoreError::Io {
             path: self.final_path.clone(),
             source,
         };
-        let mut file = out.into_inner().map_err(|e| io_err(e.into_error()))?;
+        // On any error below the AtomicFile is dropped, which removes the temporary file.
+        let mut file = self.out.into_inner().map_err(|e| io_err(e.into_error()))?;
         file.seek(SeekFrom::Start(24)).map_err(io_err)?;
         file.write_all(&self.count.to_le_bytes()).map_err(io_err)?;
-        file.sync_all().map_err(io_err)?;
-        let size = file.metadata().map_err(io_err)?.len();
-        drop(file);
-        std::fs::rename(&self.tmp_path, &self.final_path).map_err(io_err)?;
-        Ok(size)
+        Ok(file.prepare()?)
     }
-}
 
-impl Drop for StoreWriter {
-    fn drop(&mut self) {
-        if self.out.is_some() {
-            let _ = std::fs::remove_file(&self.tmp_path);
-        }
+    /// Write the record count, sync, rename into place; returns the file size in bytes.
+    pub fn finish(self) -> Result<u64, StoreError> {
+        Ok(self.prepare()?.commit()?)
     }
 }
 
@@ -236,10 +243,27 @@ pub struct Record<'a> {
     pub walls: &'a [u64],
 }
 
-/// A store opened for reading (memory-mapped).
+/// The bytes of an opened store: a read-only map of a file, or bytes handed over in memory.
+#[derive(Debug)]
+enum Backing {
+    Map(Mmap),
+    Owned(Vec<u8>),
+}
+
+impl std::ops::Deref for Backing {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Backing::Map(m) => m,
+            Backing::Owned(v) => v,
+        }
+    }
+}
+
+/// A store opened for reading (memory-mapped, or from bytes in memory).
 #[derive(Debug)]
 pub struct StoreReader {
-    map: Mmap,
+    map: Backing,
     path: PathBuf,
     /// Grid width.
     pub width: u32,
@@ -271,15 +295,26 @@ impl StoreReader {
             path: path.to_path_buf(),
             source,
         };
-        let foreign = |why: String| StoreError::Foreign {
-            path: path.to_path_buf(),
-            why,
-        };
         let file = File::open(path).map_err(io_err)?;
         // SAFETY: the map is read-only and private to this reader; batchgen never modifies a
         // finished store (writers go through a temporary file and rename), and every access
         // below is bounds-checked against the length validated here.
         let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
+        Self::validate(Backing::Map(map), path)
+    }
+
+    /// Validate a store held in memory (`name` is used in error messages only). Never panics
+    /// and never allocates more than the bytes given justify, whatever they hold: this is what
+    /// the `store_reader` fuzz target drives.
+    pub fn from_bytes(bytes: Vec<u8>, name: &Path) -> Result<StoreReader, StoreError> {
+        Self::validate(Backing::Owned(bytes), name)
+    }
+
+    fn validate(map: Backing, path: &Path) -> Result<StoreReader, StoreError> {
+        let foreign = |why: String| StoreError::Foreign {
+            path: path.to_path_buf(),
+            why,
+        };
         let b = &map[..];
         if b.len() < FIXED_HEADER || b[..8] != MAGIC {
             return Err(foreign("bad magic (expected \"BGMAZES\\0\")".into()));
@@ -311,6 +346,8 @@ impl StoreReader {
         {
             return Err(foreign("inconsistent header fields".into()));
         }
+        // Every size read from the header is checked against the file length before it is used
+        // for anything (a lying `algo_count` or `count` must not make us allocate or index).
         let expected =
             (header_bytes as u64).saturating_add(count.saturating_mul(record_bytes as u64));
         if (b.len() as u64) < expected || b.len() < header_bytes {
@@ -320,6 +357,12 @@ impl StoreReader {
                 count,
                 actual: b.len() as u64,
             });
+        }
+        // Each table entry takes at least its 2-byte length inside the header.
+        if algo_count > (header_bytes - FIXED_HEADER) / 2 {
+            return Err(foreign(format!(
+                "algo_count {algo_count} does not fit a {header_bytes}-byte header"
+            )));
         }
         let mut algos = Vec::with_capacity(algo_count);
         let mut at = FIXED_HEADER;
@@ -395,9 +438,21 @@ impl StoreReader {
         })
     }
 
-    /// Record `k` as a maze (copies the walls; checks that no border bit is set).
+    /// Record `k` as a maze (copies the walls). Checks that no border bit is set and that the
+    /// walls form a perfect maze: a corrupt record is an error naming it, never a panic later.
     pub fn maze(&self, k: u64) -> Result<Maze, StoreError> {
         let r = self.record(k)?;
-        Maze::from_words(self.width, self.height, r.walls).ok_or(StoreError::BadRecord(k))
+        let m =
+            Maze::from_words(self.width, self.height, r.walls).ok_or(StoreError::BadRecord(k))?;
+        if !m.is_perfect() {
+            let cells = m.cells() as u64;
+            return Err(StoreError::NotPerfect {
+                record: k,
+                passages: m.passages(),
+                cells,
+                expected: cells - 1,
+            });
+        }
+        Ok(m)
     }
 }

@@ -297,8 +297,9 @@ fn parameterised_names_round_trip() {
 #[test]
 fn bad_parameters_are_explained() {
     for (input, expect) in [
-        ("wilson-straight:1.5", "0 <= P < 1"),
-        ("wilson-straight:1", "0 <= P < 1"),
+        ("wilson-straight:1.5", "0 <= P <= 0.999"),
+        ("wilson-straight:1", "0 <= P <= 0.999"),
+        ("wilson-straight:0.999999999999", "0 <= P <= 0.999"),
         ("wilson-straight:nan", "not a probability"),
         ("wilson-turn:-0.1", "0 <= P <= 1"),
         ("wilson-turn:", "not a probability"),

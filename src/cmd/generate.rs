@@ -3,6 +3,11 @@
 //! progress bar on a terminal and a closing summary line. With a shard (`--shard` or a cluster
 //! engine's environment) only that slice of each generator's indices is made; with a dataset
 //! folder (`--out DIR/`, `--mazes DIR/`) each generator gets its own part file.
+//!
+//! Every output is written through [`batchgen::atomic_file`] and all of them are committed
+//! together at the end. SIGINT/SIGTERM stop the workers between mazes; the writers are then
+//! dropped (their temporary files go with them), a line says how far the run got, and the
+//! process exits with 130/143 ([`Interrupted`]).
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -11,14 +16,16 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use batchgen::atomic_file;
 use batchgen::batch::{self, Job};
 use batchgen::dataset::{self, keys};
+use batchgen::interrupt;
 use batchgen::shard::Shard;
 use batchgen::sink::{ParquetSink, RunInfo, SinkError};
 use batchgen::store::{StoreError, StoreWriter};
 
 use crate::cli::Config;
-use crate::cmd::UsageError;
+use crate::cmd::{Interrupted, UsageError};
 
 /// Either output failing while chunks are written.
 #[derive(Debug, thiserror::Error)]
@@ -64,6 +71,9 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         );
     }
     // Creating the temporary files is the writability check: still before any work.
+    // From here on SIGINT/SIGTERM set a flag instead of killing the process, so the
+    // temporary files created next are always removed.
+    interrupt::install().context("installing the SIGINT/SIGTERM handlers")?;
     let (mut sinks, mut stores) = create_outputs(cfg, &names, &info, shard)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
@@ -86,7 +96,26 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     let bar = progress_bar(total, cfg.quiet);
     let started = Instant::now();
     let mut current = 0usize;
-    let tallies = batch::run(&job, &pool, |chunk| {
+    let stop = interrupt::stop_flag();
+    let interrupted = |done: u64| -> anyhow::Error {
+        let sig = interrupt::received().unwrap_or(interrupt::SIGINT);
+        let mut outs = format!("'{}'", cfg.out.display());
+        if let Some(m) = &cfg.mazes {
+            outs += &format!(" or '{}'", m.display());
+        }
+        anyhow::Error::new(Interrupted {
+            signal: sig,
+            message: format!(
+                "interrupted by {} after {done} of {total} mazes ({:.1}%) in {:.2} s; \
+                 temporary files removed, nothing written to {outs} (an existing file there \
+                 is untouched)",
+                interrupt::name(sig),
+                100.0 * done as f64 / total.max(1) as f64,
+                started.elapsed().as_secs_f64()
+            ),
+        })
+    };
+    let tallies = batch::run_cancellable(&job, &pool, stop, |chunk| {
         let pos = cfg.algos.iter().position(|a| a == chunk.algo).unwrap_or(0);
         // Dataset folders hold one part per generator; a single file holds them all.
         let (sink_at, store_at, store_algo) = (
@@ -118,6 +147,10 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     })
     .with_context(|| format!("writing {}", cfg.out.display()))?;
     bar.finish_and_clear();
+    if stop.load(std::sync::atomic::Ordering::SeqCst) {
+        // Returning drops the sinks and the stores: their temporary files are removed.
+        return Err(interrupted(sinks.iter().map(|s| s.rows()).sum()));
+    }
 
     let candidates: u64 = tallies.iter().map(|t| t.candidates).sum();
     let short: Vec<String> = tallies
@@ -154,17 +187,32 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     }
     let rows: u64 = sinks.iter().map(|s| s.rows()).sum();
     let files = sinks.len();
+    // Complete and sync every file, then make them visible together (or none of them).
+    let mut prepared = Vec::with_capacity(sinks.len() + stores.len());
     let mut store_bytes = None;
     for s in stores {
-        let b = s.finish().context("finishing the maze store")?;
-        store_bytes = Some(store_bytes.unwrap_or(0) + b);
+        let p = s.prepare().context("finishing the maze store")?;
+        store_bytes = Some(store_bytes.unwrap_or(0) + p.size());
+        prepared.push(p);
     }
     let mut bytes = 0;
     for s in sinks {
-        bytes += s
-            .finish()
+        let p = s
+            .prepare()
             .with_context(|| format!("finishing {}", cfg.out.display()))?;
+        bytes += p.size();
+        prepared.push(p);
     }
+    if stop.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err(interrupted(rows));
+    }
+    atomic_file::commit_all(prepared).with_context(|| {
+        let mut what = format!("committing {}", cfg.out.display());
+        if let Some(m) = &cfg.mazes {
+            what += &format!(" and {}", m.display());
+        }
+        what
+    })?;
     let secs = started.elapsed().as_secs_f64();
     if !cfg.quiet {
         let mut line = format!(
@@ -237,7 +285,7 @@ fn create_outputs(
     };
     let sink = |path: &Path, info: &RunInfo| {
         ParquetSink::create(path, info).map_err(|e| match e {
-            SinkError::Create { .. } => as_usage("--out", path, &e),
+            SinkError::Create { .. } | SinkError::Output(_) => as_usage("--out", path, &e),
             other => anyhow::Error::new(other),
         })
     };

@@ -31,3 +31,26 @@ impl fmt::Display for UsageError {
 }
 
 impl std::error::Error for UsageError {}
+
+/// The run was stopped by a signal; `main` prints the message and exits with `128 + signal`.
+#[derive(Debug)]
+pub struct Interrupted {
+    /// The signal number (SIGINT 2, SIGTERM 15).
+    pub signal: i32,
+    /// How far the run got, what was cleaned up.
+    pub message: String,
+}
+
+impl fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+impl From<batchgen::args::ArgError> for UsageError {
+    fn from(e: batchgen::args::ArgError) -> UsageError {
+        UsageError(e.to_string())
+    }
+}

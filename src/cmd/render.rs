@@ -7,13 +7,14 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 
+use batchgen::atomic_file::AtomicFile;
 use batchgen::batch::Worker;
 use batchgen::render::{self, Format, Style};
 use batchgen::store::{StoreError, StoreReader};
 use batchgen::{metrics, rng, Algorithm};
 
 use crate::cli::{check_out, parse_count, parse_size, resolve_ends, DEFAULT_SEED};
-use crate::cmd::UsageError;
+use crate::cmd::{Interrupted, UsageError};
 
 /// Flags of `batchgen render`.
 #[derive(Args, Debug)]
@@ -81,9 +82,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             },
         },
     };
-    if let Some(o) = &args.output {
-        check_out("--output", o)?;
-    } else if format.is_binary() && std::io::stdout().is_terminal() {
+    let target = match &args.output {
+        Some(o) => Some(check_out("--output", o)?),
+        None => None,
+    };
+    if args.output.is_none() && format.is_binary() && std::io::stdout().is_terminal() {
         return Err(UsageError(format!(
             "refusing to write {} to a terminal: use -o FILE or redirect stdout",
             format.name()
@@ -104,6 +107,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             StoreError::NoSuchRecord { .. } => {
                 anyhow::Error::new(UsageError::flag("--record", record, e))
             }
+            // A corrupt record is bad input too: named, exit 2, never a panic later.
+            StoreError::BadRecord(_)
+            | StoreError::NotPerfect { .. }
+            | StoreError::Foreign { .. } => {
+                anyhow::Error::new(UsageError::flag("--store", &path.display().to_string(), e))
+            }
             other => anyhow::Error::new(other),
         })?
     } else {
@@ -118,6 +127,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         let algo = Algorithm::parse(a).map_err(|e| UsageError::flag("--algo", a, e))?;
         let (w, h) = parse_size("--size", size)?;
         let index = parse_count("--index", index)?;
+        let need = batchgen::memory::estimate(&[algo], w, h, 1, 0, false);
+        batchgen::memory::check(need).map_err(|why| UsageError::flag("--size", size, why))?;
         let mut worker = Worker::new(w, h);
         worker
             .generate(&algo, rng::maze_seed(args.seed, &algo.name(), w, h, index))
@@ -147,20 +158,31 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             lock.flush()?;
         }
         Some(out) => {
-            let tmp = batchgen::sink::parquet::temp_path(out);
-            let write = || -> anyhow::Result<()> {
-                let mut f = std::fs::File::create(&tmp)
-                    .map_err(|e| UsageError::flag("--output", &out.display().to_string(), e))?;
-                render::render(&maze, path.as_deref(), format, &style, &mut f)?;
-                f.sync_all()?;
-                std::fs::rename(&tmp, out)
-                    .with_context(|| format!("renaming into {}", out.display()))?;
-                Ok(())
-            };
-            if let Err(e) = write() {
-                let _ = std::fs::remove_file(&tmp);
-                return Err(e);
+            // Through a temporary file (batchgen::atomic_file); every error path below drops
+            // it, which removes it. A signal only sets a flag, checked before the commit.
+            batchgen::interrupt::install().context("installing the SIGINT/SIGTERM handlers")?;
+            let target = target.expect("checked above");
+            let f = AtomicFile::create_target(target)
+                .map_err(|e| UsageError::flag("--output", &out.display().to_string(), e))?;
+            let mut w = std::io::BufWriter::new(f);
+            render::render(&maze, path.as_deref(), format, &style, &mut w)?;
+            let f = w
+                .into_inner()
+                .map_err(|e| e.into_error())
+                .with_context(|| format!("writing {}", out.display()))?;
+            let prepared = f.prepare()?;
+            if let Some(sig) = batchgen::interrupt::received() {
+                return Err(Interrupted {
+                    signal: sig,
+                    message: format!(
+                        "interrupted by {}; nothing written to '{}'",
+                        batchgen::interrupt::name(sig),
+                        out.display()
+                    ),
+                }
+                .into());
             }
+            prepared.commit()?;
         }
     }
     Ok(())

@@ -1,17 +1,18 @@
 //! The Parquet sink: the column schema of DESIGN.md and a writer that only ever shows a
 //! complete file.
 //!
-//! Rows are written through arrow's `ArrowWriter` into a temporary file next to the target
-//! (`.NAME.tmp-PID`), which is fsynced and renamed into place by [`ParquetSink::finish`]. If the
-//! run fails, or the sink is dropped unfinished, the temporary file is removed: an interrupted
-//! run never leaves a file that looks finished.
+//! Rows are written through arrow's `ArrowWriter` into an [`AtomicFile`] (a temporary file next
+//! to the target, see [`crate::atomic_file`]). [`ParquetSink::prepare`] writes the footer and
+//! syncs, [`crate::atomic_file::commit_all`] then renames it into place together with the
+//! run's other outputs ([`ParquetSink::finish`] does both for a file on its own). If anything
+//! fails, or the sink is dropped unfinished, the temporary file is removed: an interrupted run
+//! never leaves a file that looks finished.
 //!
 //! Encodings: `algo` is dictionary-encoded (one distinct value per generator); `index` is
 //! `DELTA_BINARY_PACKED` without dictionary (consecutive numbers compress to almost nothing);
 //! `maze_seed` and `maze_hash` are random 64-bit values, stored plain without dictionary;
 //! everything is zstd-compressed. Row groups hold at most [`ROW_GROUP_ROWS`] rows.
 
-use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,6 +26,7 @@ use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 use parquet::schema::types::ColumnPath;
 
+use crate::atomic_file::{AtomicFile, OutputError, Prepared};
 use crate::batch::Row;
 
 /// Rows per Parquet row group (bounds the writer's memory).
@@ -47,14 +49,9 @@ pub enum SinkError {
     /// Building a record batch failed.
     #[error("building arrow batch: {0}")]
     Arrow(#[from] arrow_schema::ArrowError),
-    /// Finishing the file (sync, rename) failed.
-    #[error("finishing '{path}': {source}")]
-    Finish {
-        /// The final path.
-        path: PathBuf,
-        /// The OS error.
-        source: io::Error,
-    },
+    /// The target was refused, or syncing / renaming the file failed.
+    #[error(transparent)]
+    Output(#[from] OutputError),
 }
 
 /// Run-level facts recorded in the file's key-value metadata.
@@ -120,9 +117,8 @@ pub fn base_metadata(info: &RunInfo) -> Vec<(String, String)> {
 
 /// A Parquet file being written; see the module docs for the temporary-file protocol.
 pub struct ParquetSink {
-    writer: Option<ArrowWriter<File>>,
+    writer: ArrowWriter<AtomicFile>,
     schema: SchemaRef,
-    tmp_path: PathBuf,
     final_path: PathBuf,
     rows: u64,
 }
@@ -130,31 +126,21 @@ pub struct ParquetSink {
 impl std::fmt::Debug for ParquetSink {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ParquetSink")
-            .field("tmp_path", &self.tmp_path)
+            .field("tmp_path", &self.writer.inner().temp_path())
             .field("final_path", &self.final_path)
             .field("rows", &self.rows)
             .finish()
     }
 }
 
-/// The temporary path used while writing `path`.
-pub fn temp_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    path.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
-}
-
 impl ParquetSink {
-    /// Start writing `path` (through a temporary file in the same folder).
+    /// Start writing `path` (through a temporary file in the same folder; a target that is not
+    /// a regular file is refused, see [`crate::atomic_file::Target::resolve`]).
     pub fn create(path: &Path, info: &RunInfo) -> Result<ParquetSink, SinkError> {
-        let tmp_path = temp_path(path);
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let file = File::create(&tmp_path).map_err(|source| SinkError::Create { dir, source })?;
+        let file = AtomicFile::create(path).map_err(|e| match e {
+            OutputError::Create { dir, source } => SinkError::Create { dir, source },
+            other => SinkError::Output(other),
+        })?;
         let kv = base_metadata(info)
             .into_iter()
             .map(|(k, v)| KeyValue::new(k, v))
@@ -169,17 +155,11 @@ impl ParquetSink {
             .set_column_encoding(ColumnPath::from("index"), Encoding::DELTA_BINARY_PACKED)
             .build();
         let schema = schema();
-        let writer = match ArrowWriter::try_new(file, schema.clone(), Some(props)) {
-            Ok(w) => w,
-            Err(e) => {
-                let _ = std::fs::remove_file(&tmp_path);
-                return Err(e.into());
-            }
-        };
+        // On error the file is dropped, which removes it.
+        let writer = ArrowWriter::try_new(file, schema.clone(), Some(props))?;
         Ok(ParquetSink {
-            writer: Some(writer),
+            writer,
             schema,
-            tmp_path,
             final_path: path.to_path_buf(),
             rows: 0,
         })
@@ -245,10 +225,7 @@ impl ParquetSink {
             f64col(&|r| r.metrics.tortuosity),
         ];
         let batch = RecordBatch::try_new(self.schema.clone(), columns)?;
-        self.writer
-            .as_mut()
-            .expect("sink used after finish")
-            .write(&batch)?;
+        self.writer.write(&batch)?;
         self.rows += n as u64;
         Ok(())
     }
@@ -256,9 +233,7 @@ impl ParquetSink {
     /// Write any buffered rows to the (temporary) file as a row group, freeing their memory;
     /// used when a dataset run has finished one generator's part but keeps it open.
     pub fn flush(&mut self) -> Result<(), SinkError> {
-        if let Some(w) = self.writer.as_mut() {
-            w.flush()?;
-        }
+        self.writer.flush()?;
         Ok(())
     }
 
@@ -269,32 +244,25 @@ impl ParquetSink {
 
     /// Add a key-value pair to the footer (e.g. a count known only at the end).
     pub fn add_metadata(&mut self, key: &str, value: &str) {
-        if let Some(w) = self.writer.as_mut() {
-            w.append_key_value_metadata(KeyValue::new(key.to_string(), value.to_string()));
-        }
+        self.writer
+            .append_key_value_metadata(KeyValue::new(key.to_string(), value.to_string()));
+    }
+
+    /// The path given to [`ParquetSink::create`].
+    pub fn path(&self) -> &Path {
+        &self.final_path
+    }
+
+    /// Write the footer and sync: the file is complete but not yet visible; commit it with
+    /// [`crate::atomic_file::commit_all`] (together with the run's other outputs).
+    pub fn prepare(self) -> Result<Prepared, SinkError> {
+        // If the footer or the sync fails, the AtomicFile inside is dropped: no temp is left.
+        let file = self.writer.into_inner()?;
+        Ok(file.prepare()?)
     }
 
     /// Write the footer, sync, and rename the file into place. Returns the file size in bytes.
-    pub fn finish(mut self) -> Result<u64, SinkError> {
-        let writer = self.writer.take().expect("sink finished twice");
-        let file = writer.into_inner()?;
-        let finish_err = |source| SinkError::Finish {
-            path: self.final_path.clone(),
-            source,
-        };
-        file.sync_all().map_err(finish_err)?;
-        let size = file.metadata().map_err(finish_err)?.len();
-        drop(file);
-        std::fs::rename(&self.tmp_path, &self.final_path).map_err(finish_err)?;
-        Ok(size)
-    }
-}
-
-impl Drop for ParquetSink {
-    fn drop(&mut self) {
-        if self.writer.is_some() {
-            // Unfinished: never leave a partial file behind.
-            let _ = std::fs::remove_file(&self.tmp_path);
-        }
+    pub fn finish(self) -> Result<u64, SinkError> {
+        Ok(self.prepare()?.commit()?)
     }
 }

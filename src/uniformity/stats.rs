@@ -94,8 +94,13 @@ fn gamma_q_continued_fraction(a: f64, x: f64) -> f64 {
     (-x + a * x.ln() - ln_gamma(a)).exp() * h
 }
 
-/// Upper-tail p-value of a chi-square statistic with `df` degrees of freedom.
+/// Upper-tail p-value of a chi-square statistic with `df` degrees of freedom. With `df = 0`
+/// (a single category, e.g. the one spanning tree of a one-cell-wide grid) the distribution is
+/// a point mass at 0: the p-value is 1 for a zero statistic, 0 otherwise.
 pub fn chi_square_p_value(statistic: f64, df: f64) -> f64 {
+    if df <= 0.0 {
+        return if statistic > 0.0 { 0.0 } else { 1.0 };
+    }
     gamma_q(df / 2.0, statistic.max(0.0) / 2.0)
 }
 
@@ -141,7 +146,11 @@ pub fn noncentrality_per_sample(p: &[f64], tau: u64) -> f64 {
 
 /// Power of the chi-square test at level `alpha` against noncentrality `lambda` (normal
 /// approximation of the noncentral chi-square: mean `df + λ`, variance `2(df + 2λ)`).
+/// With `df = 0` there is nothing to detect (one category cannot be non-uniform): power 0.
 pub fn chi_square_power(df: f64, lambda: f64, alpha: f64) -> f64 {
+    if df <= 0.0 {
+        return 0.0;
+    }
     let c = chi_square_critical(df, alpha);
     let z = (df + lambda - c) / (2.0 * (df + 2.0 * lambda)).sqrt();
     // Φ(z) = 1 − Q(1/2, z²/2)/2 for z ≥ 0.
@@ -218,6 +227,15 @@ mod tests {
         // A distribution with half the categories empty: λ/N = τ · τ/2 · (1/τ)² · 2 = 1.
         let p = vec![0.25; 4];
         assert!((noncentrality_per_sample(&p, 8) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn zero_degrees_of_freedom_do_not_panic() {
+        // One category (one spanning tree): the statistic is 0 and p is 1.
+        assert_eq!(chi_square_p_value(chi_square_uniform(&[10], 1), 0.0), 1.0);
+        assert_eq!(chi_square_p_value(0.5, 0.0), 0.0);
+        assert!(chi_square_critical(0.0, 0.05) < 1e-9);
+        assert_eq!(chi_square_power(0.0, 0.0, 0.05), 0.0);
     }
 
     #[test]

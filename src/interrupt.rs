@@ -1,0 +1,65 @@
+//! SIGINT and SIGTERM as a flag: commands that write files call [`install`] before they create
+//! any temporary file; from then on the signals no longer kill the process, they set a flag
+//! that the batch workers poll between mazes ([`crate::batch::run_cancellable`]) and that the
+//! command checks before it commits its outputs. The command then drops its writers (which
+//! removes their temporary files, see [`crate::atomic_file`]), says how far it got and exits
+//! with `128 + signal` (130 for SIGINT, 143 for SIGTERM), as a shell expects.
+//!
+//! Commands that write nothing (`uniformity`, `list-algos`, `render` to stdout) do not install
+//! the handlers and keep the default behaviour: a signal ends them at once.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+
+pub use signal_hook::consts::{SIGINT, SIGTERM};
+
+struct Flags {
+    stop: Arc<AtomicBool>,
+    which: Arc<AtomicUsize>,
+}
+
+static FLAGS: OnceLock<Flags> = OnceLock::new();
+
+fn flags() -> &'static Flags {
+    FLAGS.get_or_init(|| Flags {
+        stop: Arc::new(AtomicBool::new(false)),
+        which: Arc::new(AtomicUsize::new(0)),
+    })
+}
+
+/// Catch SIGINT and SIGTERM from now on (idempotent).
+pub fn install() -> std::io::Result<()> {
+    static DONE: OnceLock<()> = OnceLock::new();
+    if DONE.get().is_some() {
+        return Ok(());
+    }
+    let f = flags();
+    for sig in [SIGINT, SIGTERM] {
+        signal_hook::flag::register_usize(sig, Arc::clone(&f.which), sig as usize)?;
+        signal_hook::flag::register(sig, Arc::clone(&f.stop))?;
+    }
+    let _ = DONE.set(());
+    Ok(())
+}
+
+/// The flag the workers poll: true once a caught signal arrived.
+pub fn stop_flag() -> &'static AtomicBool {
+    &flags().stop
+}
+
+/// The signal that arrived (the last one, if several), if any.
+pub fn received() -> Option<i32> {
+    match flags().which.load(Ordering::SeqCst) {
+        0 => None,
+        s => Some(s as i32),
+    }
+}
+
+/// `SIGINT`, `SIGTERM`, or `signal N`.
+pub fn name(sig: i32) -> String {
+    match sig {
+        SIGINT => "SIGINT".into(),
+        SIGTERM => "SIGTERM".into(),
+        n => format!("signal {n}"),
+    }
+}

@@ -1,0 +1,25 @@
+//! Fuzz target: the `--size`, `--entrance`/`--exit`, count and `--algo` parsers, fed the same
+//! text. None may panic; an algorithm that parses must parse back from its canonical name.
+#![no_main]
+
+use batchgen::args::{parse_cell, parse_count, parse_size};
+use batchgen::Algorithm;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(s) = std::str::from_utf8(data) else {
+        return;
+    };
+    let (w, h) = parse_size("--size", s).unwrap_or((3, 2));
+    let _ = parse_cell("--entrance", s, w, h);
+    let _ = parse_cell("--exit", s, u32::MAX, u32::MAX);
+    let _ = parse_count("--count", s);
+    if let Ok(a) = Algorithm::parse(s) {
+        let name = a.name();
+        let back = Algorithm::parse(&name).expect("a canonical name parses");
+        assert_eq!(back.name(), name, "canonical name round trip");
+    }
+    if let Ok(list) = Algorithm::parse_list(s) {
+        assert!(!list.is_empty());
+    }
+});
