@@ -96,6 +96,10 @@ mod tests {
             let e = parse_size("--size", bad).unwrap_err().to_string();
             assert!(e.contains("--size") && e.contains(bad), "{e}");
         }
+        assert!(parse_size("--size", "100000x100000")
+            .unwrap_err()
+            .to_string()
+            .contains("too big"));
     }
 
     #[test]

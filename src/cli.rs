@@ -442,30 +442,3 @@ pub fn check_out(flag: &str, out: &std::path::Path) -> Result<Target, UsageError
         other => UsageError::flag(flag, &shown, other),
     })
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes() {
-        assert_eq!(parse_size("--size", "64x32").unwrap(), (64, 32));
-        assert_eq!(parse_size("--size", "1X1").unwrap(), (1, 1));
-        for bad in ["0x5", "5x0", "abc", "100000x100000", "3x", "-1x4"] {
-            let e = parse_size("--size", bad).unwrap_err().to_string();
-            assert!(e.contains("--size") && e.contains(bad), "{e}");
-        }
-        assert!(parse_size("--size", "100000x100000")
-            .unwrap_err()
-            .to_string()
-            .contains("too big"));
-    }
-
-    #[test]
-    fn cells() {
-        assert_eq!(parse_cell("--exit", "2,1", 3, 2).unwrap(), 5);
-        assert!(parse_cell("--exit", "3,0", 3, 2).is_err());
-        assert!(parse_cell("--exit", "0,2", 3, 2).is_err());
-        assert!(parse_cell("--exit", "a,b", 3, 2).is_err());
-    }
-}

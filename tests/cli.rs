@@ -254,16 +254,19 @@ fn out_into_a_read_only_folder_is_refused() {
     let ro = d.path().join("ro");
     std::fs::create_dir(&ro).unwrap();
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
-    // Root ignores permission bits; then use a folder on a read-only mount instead.
+    // Root ignores permission bits; then use a read-only tmpfs mounted in the tempdir instead
+    // (never a real system path).
+    let _mnt;
     let ro = if std::fs::File::create(ro.join("probe")).is_err() {
         ro
     } else {
-        let sys = std::path::PathBuf::from("/sys");
+        let mnt = d.path().join("ro-mount");
+        _mnt = common::Tmpfs::mount(&mnt, "size=1m,ro");
         assert!(
-            std::fs::File::create(sys.join("batchgen-probe")).is_err(),
-            "need a read-only folder for this test: neither a 0555 folder nor /sys refuses writes"
+            std::fs::File::create(mnt.join("probe")).is_err(),
+            "a read-only tmpfs accepted a write"
         );
-        sys
+        mnt
     };
     let out = ro.join("m.parquet");
     refuse(

@@ -178,11 +178,7 @@ fn a_dask_local_cluster_runs_the_shards_and_duckdb_reads_the_folder() {
         .current_dir(d.path())
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out);
     let got = String::from_utf8(out.stdout).unwrap();
     let (algo_c, share_c, sol_c) = (
         whole.col("algo"),
@@ -234,11 +230,7 @@ fn the_kubernetes_indexed_job_recipe_runs_index_by_index() {
          print('\\x1f'.join(c['command'] + c['args']))\n"
     );
     let out = Command::new(&py).args(["-c", &script]).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
     let completions: u32 = lines.next().unwrap().parse().unwrap();

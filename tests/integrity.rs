@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::batchgen;
+use common::{batchgen, Tmpfs};
 use predicates::str::contains;
 
 fn names(d: &Path) -> Vec<String> {
@@ -39,37 +39,6 @@ fn temps(d: &Path) -> Vec<String> {
 fn sh(cmd: &str, args: &[&OsStr]) {
     let st = Command::new(cmd).args(args).status().unwrap();
     assert!(st.success(), "{cmd} {args:?} failed");
-}
-
-/// A small tmpfs mounted inside a tempdir, unmounted on drop (also when the test fails).
-struct Tmpfs {
-    dir: PathBuf,
-}
-
-impl Tmpfs {
-    fn mount(dir: &Path, size: &str) -> Tmpfs {
-        fs::create_dir_all(dir).unwrap();
-        sh(
-            "mount",
-            &[
-                OsStr::new("-t"),
-                OsStr::new("tmpfs"),
-                OsStr::new("-o"),
-                OsStr::new(&format!("size={size}")),
-                OsStr::new("tmpfs"),
-                dir.as_os_str(),
-            ],
-        );
-        Tmpfs {
-            dir: dir.to_path_buf(),
-        }
-    }
-}
-
-impl Drop for Tmpfs {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.dir).status();
-    }
 }
 
 fn mkfifo(p: &Path) {
@@ -205,7 +174,7 @@ fn symlink_target_replaced_link_kept() {
 #[test]
 fn tmpfs_full_leaves_no_temp() {
     let d = tempfile::tempdir().unwrap();
-    let mnt = Tmpfs::mount(&d.path().join("small"), "2m");
+    let mnt = Tmpfs::mount(&d.path().join("small"), "size=2m");
     fs::write(mnt.dir.join("keep.parquet"), b"existing").unwrap();
     batchgen()
         .args([
@@ -245,7 +214,7 @@ fn tmpfs_full_leaves_no_temp() {
 #[test]
 fn store_and_parquet_commit_together() {
     let d = tempfile::tempdir().unwrap();
-    let mnt = Tmpfs::mount(&d.path().join("small"), "1m");
+    let mnt = Tmpfs::mount(&d.path().join("small"), "size=1m");
     let big = d.path().join("big");
     fs::create_dir(&big).unwrap();
     fs::write(big.join("s.bgm"), b"old store").unwrap();

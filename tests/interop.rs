@@ -54,11 +54,7 @@ fn duckdb_and_pandas_reproduce_the_per_algorithm_statistics() {
         .current_dir(d.path())
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     for engine in ["duckdb", "pandas"] {
         for (algo, rows) in &by_algo {

@@ -107,11 +107,7 @@ fn the_python_numpy_reader_sees_the_same_mazes() {
         .arg(&path)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("{\"width\": 9, \"height\": 6, \"count\": 120, \"seed\": 77"));
     // Rebuild the expected per-record JSON fragments from the Rust reader.

@@ -18,11 +18,7 @@ fn summary_csv(args: &[&str]) -> Vec<HashMap<String, String>> {
         .args(["--format", "csv"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
     let head: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
@@ -75,11 +71,7 @@ fn summary_equals_duckdb() {
         .args([&a, &b])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     let mut checked = 0;
     for line in text.lines() {

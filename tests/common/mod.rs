@@ -171,3 +171,46 @@ pub fn python() -> std::path::PathBuf {
     *guard = Some(py.clone());
     py
 }
+
+/// A small tmpfs mounted inside a test's own tempdir, unmounted on drop (also when the test
+/// fails). `options` are the mount options, e.g. `size=2m` or `size=1m,ro`. Tests never touch a
+/// real system path: a read-only or full file system is made here instead.
+pub struct Tmpfs {
+    /// Where it is mounted.
+    pub dir: std::path::PathBuf,
+}
+
+impl Tmpfs {
+    /// Mount a tmpfs at `dir` (created first).
+    pub fn mount(dir: &Path, options: &str) -> Tmpfs {
+        std::fs::create_dir_all(dir).unwrap();
+        let st = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", options, "tmpfs"])
+            .arg(dir)
+            .status()
+            .unwrap();
+        assert!(
+            st.success(),
+            "mount -t tmpfs -o {options} at {} failed",
+            dir.display()
+        );
+        Tmpfs {
+            dir: dir.to_path_buf(),
+        }
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.dir).status();
+    }
+}
+
+/// Panic with the child's stderr unless it exited successfully.
+pub fn assert_ok(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
