@@ -20,28 +20,17 @@ use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
 
-/// Not yet in the maze.
-pub(super) const FREE: u8 = 0;
+/// Not yet in the maze (the padded state of [`super::padded`]).
+pub(super) use super::padded::FREE;
 /// In the maze.
-pub(super) const VISITED: u8 = 1;
-/// The padding around the grid.
-pub(super) const OUTSIDE: u8 = 2;
+pub(super) const VISITED: u8 = super::padded::IN_TREE;
 
-/// Make `mark` a padded `(w+2)×(h+2)` array: border `OUTSIDE`, every cell `FREE`. Returns the
-/// padded index step for east, south, west, north.
+/// Make `mark` a padded `(w+2)×(h+2)` array: border outside, every cell [`FREE`]
+/// ([`super::padded::padded_marks`]). Returns the padded index step for east, south, west,
+/// north.
 pub(super) fn padded_marks(mark: &mut Vec<u8>, w: u32, h: u32) -> [u32; 4] {
-    let pw = (w + 2) as usize;
-    let ph = (h + 2) as usize;
-    mark.clear();
-    mark.resize(pw * ph, FREE);
-    mark[..pw].fill(OUTSIDE);
-    mark[(ph - 1) * pw..].fill(OUTSIDE);
-    for y in 1..ph - 1 {
-        mark[y * pw] = OUTSIDE;
-        mark[y * pw + pw - 1] = OUTSIDE;
-    }
-    let pw = pw as u32;
-    [1, pw, 1u32.wrapping_neg(), pw.wrapping_neg()]
+    super::padded::padded_marks(mark, w, h);
+    super::padded::padded_delta(w)
 }
 
 /// Cell-id step for east, south, west, north in a grid of width `w`.
