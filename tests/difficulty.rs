@@ -4,34 +4,17 @@
 //! Monte-Carlo walk, dead-end lengths by walking from each dead end, and the tree identities.
 //! The degree counts are re-checked on widths that put the row above in another wall word.
 
+mod common;
+use common::{adjacency, make};
+
 use std::collections::VecDeque;
 
 use batchgen::generate::Scratch;
 use batchgen::grid::Dir;
-use batchgen::{metrics, rng, Algorithm, Ends, Maze, Metrics, Rng};
+use batchgen::{metrics, Algorithm, Ends, Maze, Metrics, Rng};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
-
-fn make(algo: &Algorithm, w: u32, h: u32, seed: u64, i: u64, s: &mut Scratch) -> Maze {
-    let mut m = Maze::new(w, h);
-    let mut r = Rng::from_maze_seed(rng::maze_seed(seed, &algo.name(), w, h, i));
-    algo.generate(&mut m, s, &mut r);
-    m
-}
-
-/// Adjacency lists from `is_open`, independent of the metric code.
-fn adjacency(m: &Maze) -> Vec<Vec<u32>> {
-    (0..m.cells())
-        .map(|c| {
-            Dir::ALL
-                .iter()
-                .filter(|&&d| m.is_open(c, d))
-                .map(|&d| m.neighbour(c, d))
-                .collect()
-        })
-        .collect()
-}
 
 /// The unique path from `a` to `b`, both included.
 fn path(adj: &[Vec<u32>], a: u32, b: u32) -> Vec<u32> {

@@ -2,11 +2,14 @@
 //! and seeds, and on small grids every metric equals an independent brute-force recomputation
 //! (BFS from every cell for the diameter).
 
+mod common;
+use common::{adjacency, make};
+
 use std::collections::VecDeque;
 
 use batchgen::generate::Scratch;
 use batchgen::grid::Dir;
-use batchgen::{metrics, rng, Algorithm, Ends, Maze, Metrics, Rng};
+use batchgen::{metrics, Algorithm, Ends, Maze, Metrics};
 
 const SIZES: [(u32, u32); 14] = [
     (1, 1),
@@ -24,26 +27,6 @@ const SIZES: [(u32, u32); 14] = [
     (10, 10),
     (17, 6),
 ];
-
-fn make(algo: &Algorithm, w: u32, h: u32, seed: u64, i: u64, s: &mut Scratch) -> Maze {
-    let mut m = Maze::new(w, h);
-    let mut r = Rng::from_maze_seed(rng::maze_seed(seed, &algo.name(), w, h, i));
-    algo.generate(&mut m, s, &mut r);
-    m
-}
-
-/// Plain adjacency lists built from `is_open`, independent of the metric code.
-fn adjacency(m: &Maze) -> Vec<Vec<u32>> {
-    (0..m.cells())
-        .map(|c| {
-            Dir::ALL
-                .iter()
-                .filter(|&&d| m.is_open(c, d))
-                .map(|&d| m.neighbour(c, d))
-                .collect()
-        })
-        .collect()
-}
 
 fn bfs(adj: &[Vec<u32>], from: u32) -> (Vec<u32>, Vec<u32>) {
     let mut dist = vec![u32::MAX; adj.len()];

@@ -3,23 +3,19 @@
 //! right colours; the SVG is well-formed XML with the expected elements; the unicode picture uses
 //! only box-drawing, space and path characters.
 
+mod common;
+use common::make;
+
 use std::collections::VecDeque;
 use std::io::Cursor;
 
 use batchgen::generate::Scratch;
 use batchgen::grid::Dir;
 use batchgen::render::{self, Format, RenderError, Style};
-use batchgen::{rng, Algorithm, Maze, Rng};
+use batchgen::{Algorithm, Maze};
 
 const SIZES: [(u32, u32); 6] = [(1, 1), (1, 5), (5, 1), (3, 2), (10, 7), (40, 40)];
 const SEEDS: [u64; 3] = [0, 42, 0xdead_beef];
-
-fn make(algo: &Algorithm, w: u32, h: u32, seed: u64, i: u64, s: &mut Scratch) -> Maze {
-    let mut m = Maze::new(w, h);
-    let mut r = Rng::from_maze_seed(rng::maze_seed(seed, &algo.name(), w, h, i));
-    algo.generate(&mut m, s, &mut r);
-    m
-}
 
 /// Every generated maze of every algorithm, size and seed (two indices each).
 fn all_mazes() -> Vec<(String, Maze)> {

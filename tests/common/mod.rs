@@ -214,3 +214,33 @@ pub fn assert_ok(out: &std::process::Output) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Maze `i` of (`algo`, `w`×`h`, `seed`), generated with the batch's seeding.
+pub fn make(
+    algo: &batchgen::Algorithm,
+    w: u32,
+    h: u32,
+    seed: u64,
+    i: u64,
+    s: &mut batchgen::generate::Scratch,
+) -> batchgen::Maze {
+    let mut m = batchgen::Maze::new(w, h);
+    let mut r =
+        batchgen::Rng::from_maze_seed(batchgen::rng::maze_seed(seed, &algo.name(), w, h, i));
+    algo.generate(&mut m, s, &mut r);
+    m
+}
+
+/// Plain adjacency lists built from `is_open`, independent of the metric code.
+pub fn adjacency(m: &batchgen::Maze) -> Vec<Vec<u32>> {
+    use batchgen::grid::Dir;
+    (0..m.cells())
+        .map(|c| {
+            Dir::ALL
+                .iter()
+                .filter(|&&d| m.is_open(c, d))
+                .map(|&d| m.neighbour(c, d))
+                .collect()
+        })
+        .collect()
+}
