@@ -1,27 +1,42 @@
-//! Parsers for command-line values (`--size`, `--entrance`/`--exit`, counts), in the library so
-//! that the fuzz targets in `tests/fuzz` reach exactly the code the binary runs. Each takes the
-//! flag name and the raw text and never panics: a bad value is an [`ArgError`] naming both.
+//! Parsers and checks for command-line values shared by several subcommands (`--size`,
+//! `--entrance`/`--exit`/`--ends`, counts, output paths), in the library so that tests and the
+//! fuzz targets in `tests/fuzz` reach exactly the code the binary runs. Each takes the flag name
+//! and the raw text and never panics: a bad value is an [`ArgError`] naming both; the binary's
+//! command layer turns it into exit status 2.
 //! (Algorithm names are parsed by [`crate::Algorithm::parse`] / [`crate::Algorithm::parse_list`].)
 
-use crate::grid::MAX_CELLS;
+use std::path::{Path, PathBuf};
 
-/// A command-line value that does not parse; displayed as
-/// `invalid value 'VALUE' for 'FLAG': WHY`.
+use crate::atomic_file::{OutputError, Target};
+use crate::grid::MAX_CELLS;
+use crate::metrics::Ends;
+
+/// Default master seed when `--seed` is not given (always recorded in the output).
+pub const DEFAULT_SEED: u64 = 42;
+
+/// Bad command-line input, found before any work.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid value '{value}' for '{flag}': {why}")]
-pub struct ArgError {
-    /// The flag, e.g. `--size`.
-    pub flag: String,
-    /// The text given.
-    pub value: String,
-    /// What is wrong with it.
-    pub why: String,
+pub enum ArgError {
+    /// A value that does not parse or is out of range; displayed as
+    /// `invalid value 'VALUE' for 'FLAG': WHY`.
+    #[error("invalid value '{value}' for '{flag}': {why}")]
+    Value {
+        /// The flag, e.g. `--size`.
+        flag: String,
+        /// The text given.
+        value: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// Flags that cannot be combined; the message says which and what to do.
+    #[error("{0}")]
+    Conflict(String),
 }
 
 impl ArgError {
     /// An error for `flag` with `value`.
     pub fn new(flag: &str, value: &str, why: impl std::fmt::Display) -> ArgError {
-        ArgError {
+        ArgError::Value {
             flag: flag.to_string(),
             value: value.to_string(),
             why: why.to_string(),
@@ -84,6 +99,102 @@ pub fn parse_count(flag: &str, s: &str) -> Result<u64, ArgError> {
         .map_err(|_| ArgError::new(flag, s, "expected a whole number ≥ 0"))
 }
 
+/// The entrance/exit rule from `--ends`, `--entrance` and `--exit` of a `width × height` grid,
+/// and its description for the file metadata.
+pub fn resolve_ends(
+    ends: Option<&str>,
+    entrance: Option<&str>,
+    exit: Option<&str>,
+    width: u32,
+    height: u32,
+) -> Result<(Ends, String), ArgError> {
+    match ends {
+        Some("diameter") => {
+            if entrance.is_some() || exit.is_some() {
+                return Err(ArgError::Conflict(
+                    "--ends diameter chooses the entrance and exit itself; drop --entrance/--exit"
+                        .into(),
+                ));
+            }
+            return Ok((
+                Ends::Diameter,
+                "diameter: entrance=diameter_start exit=diameter_end (a farthest pair)".into(),
+            ));
+        }
+        None | Some("corners") => {}
+        Some(other) => {
+            return Err(ArgError::new(
+                "--ends",
+                other,
+                "expected 'corners' or 'diameter'",
+            ))
+        }
+    }
+    let entrance = match entrance {
+        Some(e) => parse_cell("--entrance", e, width, height)?,
+        None => 0,
+    };
+    let exit = match exit {
+        Some(e) => parse_cell("--exit", e, width, height)?,
+        None => width * height - 1,
+    };
+    let rule = format!(
+        "entrance={},{} exit={},{} (x,y; cell id = y*width+x)",
+        entrance % width,
+        entrance / width,
+        exit % width,
+        exit / width
+    );
+    Ok((Ends::cells(entrance, exit), rule))
+}
+
+/// Check an output file path (see [`crate::atomic_file::Target::resolve`]): its folder must
+/// exist, and a target that exists must be a regular file (replaced) or a character device
+/// (written straight through); a symlink is followed. (Writability is proved by creating the
+/// temporary file, still before any work.)
+pub fn check_out(flag: &str, out: &Path) -> Result<Target, ArgError> {
+    let shown = out.display().to_string();
+    Target::resolve(out).map_err(|e| match e {
+        OutputError::Special {
+            kind: "a folder", ..
+        } if out.is_dir() => ArgError::new(flag, &shown, "is a folder, expected a file path"),
+        OutputError::Folder { dir, source } if source.kind() == std::io::ErrorKind::NotFound => {
+            ArgError::new(
+                flag,
+                &shown,
+                format!("folder '{}' does not exist", dir.display()),
+            )
+        }
+        other => ArgError::new(flag, &shown, other),
+    })
+}
+
+/// Check a dataset folder path: it must be a folder if it exists; if it does not, it is created
+/// (with its parents) when the run starts, so its nearest existing ancestor must be a folder.
+pub fn check_out_dir(flag: &str, dir: &Path) -> Result<(), ArgError> {
+    let shown = dir.display().to_string();
+    // Without the trailing slash, so that "afile/" finds the file "afile".
+    let dir: PathBuf = dir.components().collect();
+    let mut p = Some(dir.as_path());
+    while let Some(q) = p {
+        if q.as_os_str().is_empty() {
+            break;
+        }
+        if q.exists() || q.symlink_metadata().is_ok() {
+            if !q.is_dir() {
+                return Err(ArgError::new(
+                    flag,
+                    &shown,
+                    format!("'{}' is a file, not a folder", q.display()),
+                ));
+            }
+            break;
+        }
+        p = q.parent();
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,5 +228,41 @@ mod tests {
         assert_eq!(parse_count("--count", " 1_000 ").unwrap(), 1000);
         assert!(parse_count("--count", "-1").is_err());
         assert!(parse_count("--count", "").is_err());
+    }
+
+    #[test]
+    fn ends() {
+        let (e, rule) = resolve_ends(None, Some("1,0"), None, 3, 2).unwrap();
+        assert_eq!(e, Ends::cells(1, 5));
+        assert!(rule.starts_with("entrance=1,0 exit=2,1"), "{rule}");
+        assert_eq!(
+            resolve_ends(Some("diameter"), None, None, 3, 2).unwrap().0,
+            Ends::Diameter
+        );
+        let e = resolve_ends(Some("diameter"), Some("0,0"), None, 3, 2).unwrap_err();
+        assert!(matches!(e, ArgError::Conflict(_)), "{e}");
+        let e = resolve_ends(Some("middle"), None, None, 3, 2).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid value 'middle' for '--ends': expected 'corners' or 'diameter'"
+        );
+        assert!(resolve_ends(None, None, Some("3,0"), 3, 2).is_err());
+    }
+
+    #[test]
+    fn out_paths() {
+        let d = tempfile::tempdir().unwrap();
+        let file = d.path().join("f");
+        std::fs::write(&file, b"x").unwrap();
+        assert!(check_out("--out", &d.path().join("new.parquet")).is_ok());
+        let e = check_out("--out", d.path()).unwrap_err().to_string();
+        assert!(e.contains("is a folder, expected a file path"), "{e}");
+        let e = check_out("--out", &d.path().join("missing/x.parquet"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("does not exist") && e.contains("--out"), "{e}");
+        assert!(check_out_dir("--out", &d.path().join("a/b/")).is_ok());
+        let e = check_out_dir("--out", &file.join("sub/")).unwrap_err().to_string();
+        assert!(e.contains("is a file, not a folder"), "{e}");
     }
 }

@@ -6,7 +6,7 @@ mod cmd;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 use cli::{Cli, Command};
 
@@ -44,15 +44,77 @@ fn non_utf8_value() -> Option<(String, String)> {
     None
 }
 
+/// `error:`, in red when stderr is coloured.
+fn error_prefix() -> String {
+    cmd::color::red("error:", cmd::color::stderr())
+}
+
+/// The `--color` choice on the command line (the last one wins) and the arguments without it.
+/// It is taken out before clap parses because a global flag given before a subcommand
+/// (`batchgen --color never render …`) would otherwise conflict with the main job's flags.
+/// A bad value is an error naming the flag and the value.
+fn take_color_flag(
+    args: Vec<std::ffi::OsString>,
+) -> Result<(cmd::color::When, Vec<std::ffi::OsString>), cmd::UsageError> {
+    use clap::ValueEnum;
+    let mut when = cmd::color::When::Auto;
+    let mut kept = Vec::with_capacity(args.len());
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        if a == "--" {
+            kept.push(a);
+            kept.extend(it.by_ref());
+            break;
+        }
+        let value = match a.to_str().and_then(|s| s.strip_prefix("--color")) {
+            Some("") => match it.next() {
+                Some(v) => v.to_string_lossy().into_owned(),
+                None => String::new(),
+            },
+            Some(rest) if rest.starts_with('=') => rest[1..].to_string(),
+            _ => {
+                kept.push(a);
+                continue;
+            }
+        };
+        when = cmd::color::When::from_str(&value, false).map_err(|_| {
+            cmd::UsageError::flag("--color", &value, "expected auto, always or never")
+        })?;
+    }
+    Ok((when, kept))
+}
+
 fn main() -> ExitCode {
+    // `--color` also governs clap's own help and error colours; read it before parsing.
+    let (when, args) = match take_color_flag(std::env::args_os().collect()) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    cmd::color::set(when);
     if let Some((flag, value)) = non_utf8_value() {
         eprintln!(
-            "error: {}",
+            "{} {}",
+            error_prefix(),
             cmd::UsageError::flag(&flag, &value, "is not valid UTF-8 (only file paths may be)")
         );
         return ExitCode::from(2);
     }
-    let cli = Cli::parse();
+    let clap_color = match when {
+        cmd::color::When::Auto if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) => {
+            clap::ColorChoice::Never
+        }
+        cmd::color::When::Auto => clap::ColorChoice::Auto,
+        cmd::color::When::Always => clap::ColorChoice::Always,
+        cmd::color::When::Never => clap::ColorChoice::Never,
+    };
+    let matches = Cli::command().color(clap_color).get_matches_from(args);
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
     // args_os: a file name need not be UTF-8 (clap reads paths as OsString too).
     let command_line = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
@@ -67,13 +129,15 @@ fn main() -> ExitCode {
         .collect::<Vec<_>>()
         .join(" ");
     let result = match &cli.command {
-        Some(Command::ListAlgos) => cmd::list_algos::run(),
+        Some(Command::ListAlgos(args)) => cmd::list_algos::run(args),
         Some(Command::Render(args)) => cmd::render::run(args),
         Some(Command::Uniformity(args)) => cmd::uniformity::run(args),
         Some(Command::Check(args)) => cmd::check::run(args),
         Some(Command::Summary(args)) => cmd::summary::run(args),
         Some(Command::Plot(args)) => cmd::plot::run(args),
-        None if cli.run.list_algos => cmd::list_algos::run(),
+        Some(Command::Completions(args)) => cmd::completions::run(args, Cli::command()),
+        Some(Command::Man(args)) => cmd::man::run(args, Cli::command()),
+        None if cli.run.list_algos => cmd::list_algos::run(&Default::default()),
         None => cli
             .run
             .validate()
@@ -88,10 +152,10 @@ fn main() -> ExitCode {
                 return ExitCode::from((128 + i.signal).clamp(0, 255) as u8);
             }
             if let Some(u) = e.downcast_ref::<cmd::UsageError>() {
-                eprintln!("error: {u}");
+                eprintln!("{} {u}", error_prefix());
                 return ExitCode::from(2);
             }
-            eprintln!("error: {e:#}");
+            eprintln!("{} {e:#}", error_prefix());
             ExitCode::FAILURE
         }
     }

@@ -1,16 +1,59 @@
-//! `batchgen --list-algos` / `batchgen list-algos`: every generator, its texture in a line, and
-//! whether it samples spanning trees uniformly.
+//! `batchgen --list-algos` / `batchgen list-algos [--format text|json]`: every generator, its
+//! texture in a line, and whether it samples spanning trees uniformly; as an aligned table or
+//! as one JSON document for scripts.
 
+use batchgen::uniformity::json::Value;
 use batchgen::Algorithm;
 
-/// Print the generator table to stdout.
-pub fn run() -> anyhow::Result<()> {
+/// Output format of the list.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ListFormat {
+    /// An aligned table.
+    #[default]
+    Text,
+    /// `{"algorithms": [{"name", "uniform", "texture"}, …]}`.
+    Json,
+}
+
+/// Flags of `batchgen list-algos`.
+#[derive(clap::Args, Debug, Default)]
+pub struct ListAlgosArgs {
+    /// Output format: text or json.
+    #[arg(long, value_enum, default_value_t = ListFormat::Text, value_name = "FORMAT")]
+    pub format: ListFormat,
+}
+
+/// The list as text (the table the README shows) or JSON.
+pub fn render(format: ListFormat) -> String {
     let algos = Algorithm::all();
-    let width = algos.iter().map(|a| a.name().len()).max().unwrap_or(0);
-    println!("{:width$}  {:7}  texture", "algo", "uniform");
-    for a in algos {
-        let uniform = if a.is_uniform() { "yes" } else { "no" };
-        println!("{:width$}  {uniform:7}  {}", a.name(), a.description());
+    match format {
+        ListFormat::Text => {
+            let width = algos.iter().map(|a| a.name().len()).max().unwrap_or(0);
+            let mut s = format!("{:width$}  {:7}  texture\n", "algo", "uniform");
+            for a in algos {
+                let uniform = if a.is_uniform() { "yes" } else { "no" };
+                s += &format!("{:width$}  {uniform:7}  {}\n", a.name(), a.description());
+            }
+            s
+        }
+        ListFormat::Json => {
+            let list = algos
+                .iter()
+                .map(|a| {
+                    Value::obj([
+                        ("name", Value::str(a.name())),
+                        ("uniform", Value::Bool(a.is_uniform())),
+                        ("texture", Value::str(a.description())),
+                    ])
+                })
+                .collect();
+            Value::obj([("algorithms", Value::Arr(list))]).pretty()
+        }
     }
+}
+
+/// Print the generator list to stdout.
+pub fn run(args: &ListAlgosArgs) -> anyhow::Result<()> {
+    print!("{}", render(args.format));
     Ok(())
 }

@@ -4,8 +4,11 @@
 //! the process exits with status 2 before any work started.
 
 pub mod check;
+pub mod color;
+pub mod completions;
 pub mod generate;
 pub mod list_algos;
+pub mod man;
 pub mod plot;
 pub mod render;
 pub mod summary;

@@ -13,7 +13,7 @@ use batchgen::render::{self, Format, Style};
 use batchgen::store::{StoreError, StoreReader};
 use batchgen::{metrics, rng, Algorithm};
 
-use crate::cli::{check_out, parse_count, parse_size, resolve_ends, DEFAULT_SEED};
+use batchgen::args::{check_out, parse_count, parse_size, resolve_ends, DEFAULT_SEED};
 use crate::cmd::{Interrupted, UsageError};
 
 /// Flags of `batchgen render`.
@@ -37,7 +37,8 @@ pub struct RenderArgs {
     /// ... and the maze index.
     #[arg(long, value_name = "I", allow_hyphen_values = true)]
     pub index: Option<String>,
-    /// Output format: ascii, unicode, svg or png (default: from the -o extension, else ascii).
+    /// Output format: ascii, unicode, svg or png (default: from the -o/--out extension, else
+    /// ascii).
     #[arg(long, value_name = "FORMAT")]
     pub format: Option<String>,
     /// Draw the solution path (entrance to exit).
@@ -56,13 +57,14 @@ pub struct RenderArgs {
     #[arg(long, value_name = "PX", allow_hyphen_values = true)]
     pub cell_px: Option<String>,
     /// Write here instead of stdout (through a temporary file renamed when complete).
-    #[arg(short, long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    /// (`--output` is an older name of the same flag.)
+    #[arg(short, long, alias = "output", value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 /// Run `batchgen render`.
 pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
-    let format = match (&args.format, &args.output) {
+    let format = match (&args.format, &args.out) {
         (Some(f), _) => f
             .parse::<Format>()
             .map_err(|_| UsageError::flag("--format", f, "expected ascii, unicode, svg or png"))?,
@@ -82,13 +84,13 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             },
         },
     };
-    let target = match &args.output {
-        Some(o) => Some(check_out("--output", o)?),
+    let target = match &args.out {
+        Some(o) => Some(check_out("--out", o).map_err(UsageError::from)?),
         None => None,
     };
-    if args.output.is_none() && format.is_binary() && std::io::stdout().is_terminal() {
+    if args.out.is_none() && format.is_binary() && std::io::stdout().is_terminal() {
         return Err(UsageError(format!(
-            "refusing to write {} to a terminal: use -o FILE or redirect stdout",
+            "refusing to write {} to a terminal: use -o/--out FILE or redirect stdout",
             format.name()
         ))
         .into());
@@ -96,7 +98,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
 
     let maze = if let Some(path) = &args.store {
         let record = args.record.as_deref().unwrap_or("0");
-        let k = parse_count("--record", record)?;
+        let k = parse_count("--record", record).map_err(UsageError::from)?;
         let store = StoreReader::open(path).map_err(|e| match e {
             StoreError::Io { .. } | StoreError::Foreign { .. } | StoreError::Truncated { .. } => {
                 anyhow::Error::new(UsageError::flag("--store", &path.display().to_string(), e))
@@ -125,8 +127,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             .into());
         };
         let algo = Algorithm::parse(a).map_err(|e| UsageError::flag("--algo", a, e))?;
-        let (w, h) = parse_size("--size", size)?;
-        let index = parse_count("--index", index)?;
+        let (w, h) = parse_size("--size", size).map_err(UsageError::from)?;
+        let index = parse_count("--index", index).map_err(UsageError::from)?;
         let need = batchgen::memory::estimate(&[algo], w, h, 1, 0, false);
         batchgen::memory::check(need).map_err(|why| UsageError::flag("--size", size, why))?;
         let mut worker = Worker::new(w, h);
@@ -141,7 +143,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         args.exit.as_deref(),
         maze.width(),
         maze.height(),
-    )?;
+    )
+    .map_err(UsageError::from)?;
     let path = if args.solution {
         let mut scratch = metrics::Scratch::new();
         metrics::measure(&maze, ends, &mut scratch);
@@ -150,7 +153,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         None
     };
 
-    match &args.output {
+    match &args.out {
         None => {
             let stdout = std::io::stdout();
             let mut lock = stdout.lock();
@@ -163,7 +166,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             batchgen::interrupt::install().context("installing the SIGINT/SIGTERM handlers")?;
             let target = target.expect("checked above");
             let f = AtomicFile::create_target(target)
-                .map_err(|e| UsageError::flag("--output", &out.display().to_string(), e))?;
+                .map_err(|e| UsageError::flag("--out", &out.display().to_string(), e))?;
             let mut w = std::io::BufWriter::new(f);
             render::render(&maze, path.as_deref(), format, &style, &mut w)?;
             let f = w

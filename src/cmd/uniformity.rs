@@ -6,7 +6,7 @@
 //! run for hours are refused up front with the estimate (exit 2) unless `--force`.
 
 use super::UsageError;
-use crate::cli::parse_size;
+use batchgen::args::parse_size;
 use batchgen::generate::Algorithm;
 use batchgen::uniformity::report::{self, Options};
 
@@ -44,7 +44,7 @@ pub struct UniformityArgs {
 
 /// Run `batchgen uniformity`.
 pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
-    let (width, height) = parse_size("--size", &args.size)?;
+    let (width, height) = parse_size("--size", &args.size).map_err(UsageError::from)?;
     let algos =
         Algorithm::parse_list(&args.algo).map_err(|e| UsageError::flag("--algo", &args.algo, e))?;
     let opts = Options {
