@@ -262,7 +262,9 @@ mod tests {
             .to_string();
         assert!(e.contains("does not exist") && e.contains("--out"), "{e}");
         assert!(check_out_dir("--out", &d.path().join("a/b/")).is_ok());
-        let e = check_out_dir("--out", &file.join("sub/")).unwrap_err().to_string();
+        let e = check_out_dir("--out", &file.join("sub/"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("is a file, not a folder"), "{e}");
     }
 }

@@ -1,5 +1,5 @@
 //! `--color auto|always|never`: whether messages and reports are coloured. Colour is used for
-//! the `error:` / `warning:` prefixes (stderr) and the uniformity verdicts (stdout); nothing
+//! the `error:` prefix (stderr) and the uniformity verdicts (stdout); nothing
 //! else. `auto` colours a stream only when it is a terminal and `NO_COLOR` is unset or empty
 //! (<https://no-color.org>).
 
@@ -66,11 +66,6 @@ pub fn stdout() -> bool {
 /// `text` in bold red (errors) when `on`.
 pub fn red(text: &str, on: bool) -> String {
     paint(text, "1;31", on)
-}
-
-/// `text` in bold yellow (warnings) when `on`.
-pub fn yellow(text: &str, on: bool) -> String {
-    paint(text, "1;33", on)
 }
 
 /// `text` in bold green (passes) when `on`.

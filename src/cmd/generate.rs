@@ -9,12 +9,10 @@
 //! dropped (their temporary files go with them), a line says how far the run got, and the
 //! process exits with 130/143 ([`Interrupted`]).
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use batchgen::atomic_file;
 use batchgen::batch::{self, Job};
@@ -25,12 +23,16 @@ use batchgen::sink::{ParquetSink, RunInfo, SinkError};
 use batchgen::store::{StoreError, StoreWriter};
 
 use batchgen::accept::Accept;
-use batchgen::args::{check_out, check_out_dir, parse_count, parse_size, resolve_ends, DEFAULT_SEED};
+use batchgen::args::{
+    check_out, check_out_dir, parse_count, parse_size, resolve_ends, DEFAULT_SEED,
+};
 use batchgen::atomic_file::Mode;
 use batchgen::shard::{self, Source};
 use batchgen::{Algorithm, Ends};
 use clap::Args;
 
+use crate::cmd::progress::{self, human_bytes, Progress};
+use crate::cmd::run_summary::{self, Destination, RunFacts};
 use crate::cmd::{Interrupted, UsageError};
 
 /// Flags of the main job.
@@ -98,7 +100,12 @@ pub struct RunArgs {
     /// dataset folder `DIR/` (one `.bgm` per generator and shard, laid out as for `--out`).
     #[arg(long, value_name = "FILE|DIR/")]
     pub mazes: Option<PathBuf>,
-    /// No progress bar and no closing line (a sharded run still prints its one shard line).
+    /// Also write a machine-readable summary of the run (version, seeding scheme, per
+    /// generator mazes, seconds and mazes/s, every output with its size) as JSON to FILE, or
+    /// to stdout with `-`.
+    #[arg(long, value_name = "FILE|-")]
+    pub summary_json: Option<PathBuf>,
+    /// No progress bar and no closing table (a sharded run still prints its one shard line).
     #[arg(long, short)]
     pub quiet: bool,
     /// List every generator with its texture and whether it is uniform, then exit.
@@ -141,6 +148,8 @@ pub struct Config {
     pub out_is_dir: bool,
     /// `--mazes` is a dataset folder.
     pub mazes_is_dir: bool,
+    /// Where `--summary-json` goes.
+    pub summary_json: Option<Destination>,
 }
 
 impl Config {
@@ -276,6 +285,26 @@ impl RunArgs {
                 }
             }
         }
+        let summary_json = match &self.summary_json {
+            None => None,
+            Some(p) if p.as_os_str() == "-" => Some(Destination::Stdout),
+            Some(p) => {
+                let t = check_out("--summary-json", p)?;
+                let shown = p.display().to_string();
+                if out_target
+                    .as_ref()
+                    .is_some_and(|o| o.resolved == t.resolved)
+                    || self.mazes.as_deref() == Some(p.as_path())
+                {
+                    return Err(UsageError::flag(
+                        "--summary-json",
+                        &shown,
+                        "is the same file as an output of the run",
+                    ));
+                }
+                Some(Destination::File(t))
+            }
+        };
         // Refuse up front what cannot fit, instead of aborting in the allocator mid-run.
         let chunk = batchgen::batch::chunk_len(width as u64 * height as u64, threads);
         let need =
@@ -304,10 +333,10 @@ impl RunArgs {
             shard,
             out_is_dir,
             mazes_is_dir,
+            summary_json,
         })
     }
 }
-
 
 /// Either output failing while chunks are written.
 #[derive(Debug, thiserror::Error)]
@@ -375,7 +404,11 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         first_index: range.start,
     };
     let total = job.count * cfg.algos.len() as u64;
-    let bar = progress_bar(total, cfg.quiet);
+    let show = !cfg.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    // Only a visible bar needs the ETA's calibration (see cmd/progress.rs).
+    let cost = (show && (cfg.width as u64 * cfg.height as u64) <= progress::CALIBRATION_MAX_CELLS)
+        .then(|| progress::calibrate(&cfg.algos, cfg.width, cfg.height, cfg.seed, cfg.ends, &pool));
+    let mut bar = Progress::new(&names, job.count, cost, cfg.accept.is_some(), show);
     let started = Instant::now();
     let mut current = 0usize;
     let stop = interrupt::stop_flag();
@@ -417,18 +450,11 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
                 store.append(store_algo, r.index, r.maze_seed, w)?;
             }
         }
-        bar.inc(chunk.rows.len() as u64);
-        if cfg.accept.is_some() {
-            bar.set_message(format!(
-                "{} candidates of {}",
-                chunk.candidates,
-                chunk.algo.name()
-            ));
-        }
+        bar.chunk(pos, chunk.rows.len() as u64, chunk.candidates);
         Ok::<(), WriteError>(())
     })
     .with_context(|| format!("writing {}", cfg.out.display()))?;
-    bar.finish_and_clear();
+    bar.finish();
     if stop.load(std::sync::atomic::Ordering::SeqCst) {
         // Returning drops the sinks and the stores: their temporary files are removed.
         return Err(interrupted(sinks.iter().map(|s| s.rows()).sum()));
@@ -471,20 +497,33 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     let files = sinks.len();
     // Complete and sync every file, then make them visible together (or none of them).
     let mut prepared = Vec::with_capacity(sinks.len() + stores.len());
+    let mut outputs: Vec<(&'static str, String, u64)> = Vec::new();
     let mut store_bytes = None;
-    for s in stores {
+    for (k, s) in stores.into_iter().enumerate() {
         let p = s.prepare().context("finishing the maze store")?;
         store_bytes = Some(store_bytes.unwrap_or(0) + p.size());
+        let path = p.target().requested.clone();
+        outputs.push(("maze_store", path.display().to_string(), p.size()));
+        if cfg.mazes_is_dir {
+            bar.stats_mut()[k].store = Some((path, p.size()));
+        }
         prepared.push(p);
     }
     let mut bytes = 0;
-    for s in sinks {
+    for (k, s) in sinks.into_iter().enumerate() {
         let p = s
             .prepare()
             .with_context(|| format!("finishing {}", cfg.out.display()))?;
         bytes += p.size();
+        let path = p.target().requested.clone();
+        outputs.push(("parquet", path.display().to_string(), p.size()));
+        if cfg.out_is_dir {
+            bar.stats_mut()[k].out = Some((path, p.size()));
+        }
         prepared.push(p);
     }
+    // Parquet first, then maze stores.
+    outputs.sort_by_key(|o| o.0 != "parquet");
     if stop.load(std::sync::atomic::Ordering::SeqCst) {
         return Err(interrupted(rows));
     }
@@ -497,12 +536,11 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     })?;
     let secs = started.elapsed().as_secs_f64();
     if !cfg.quiet {
-        let mut line = format!(
-            "wrote {rows} mazes ({} x {}x{}) in {secs:.2} s, {:.0} mazes/s, {} ({}{})",
-            names.join(","),
+        let mut text = progress::table(bar.stats(), secs, cfg.accept.is_some());
+        text += &format!(
+            "wrote {rows} mazes ({}x{}) in {secs:.2} s to {} ({}{})",
             cfg.width,
             cfg.height,
-            rows as f64 / secs.max(1e-9),
             cfg.out.display(),
             human_bytes(bytes),
             if cfg.out_is_dir {
@@ -511,17 +549,30 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
                 String::new()
             }
         );
+        if let (Some(b), Some(p)) = (store_bytes, &cfg.mazes) {
+            text += &format!("; maze store {} ({})", p.display(), human_bytes(b));
+        }
         if cfg.accept.is_some() {
-            line += &format!(
-                "; accepted {rows} of {candidates} candidates ({:.2}%, {:.0} candidates/s)",
+            text += &format!(
+                "\naccepted {rows} of {candidates} candidates ({:.2}%, {} candidates/s)",
                 100.0 * rows as f64 / candidates.max(1) as f64,
-                candidates as f64 / secs.max(1e-9)
+                progress::rate_text(candidates as f64 / secs.max(1e-9))
             );
         }
-        if let (Some(b), Some(p)) = (store_bytes, &cfg.mazes) {
-            line += &format!("; maze store {} ({})", p.display(), human_bytes(b));
-        }
-        eprintln!("{line}");
+        eprintln!("{text}");
+    }
+    if let Some(dest) = &cfg.summary_json {
+        let facts = RunFacts {
+            command_line,
+            size: format!("{}x{}", cfg.width, cfg.height),
+            seed: cfg.seed,
+            count: cfg.count,
+            shard: shard.to_string(),
+            accept: cfg.accept.as_ref().map(|a| a.source()),
+            outputs,
+            seconds: secs,
+        };
+        run_summary::write(dest.clone(), &run_summary::document(&facts, bar.stats()))?;
     }
     Ok(())
 }
@@ -598,36 +649,4 @@ fn create_outputs(
         }
     }
     Ok((sinks, stores))
-}
-
-fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {human_pos}/{human_len} mazes  {per_sec}  ETA {eta}  {msg}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
-}
-
-/// `1234567` → `1.2 MB`.
-pub fn human_bytes(b: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "kB", "MB", "GB", "TB"];
-    let mut v = b as f64;
-    let mut u = 0;
-    while v >= 1000.0 && u + 1 < UNITS.len() {
-        v /= 1000.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{b} B")
-    } else {
-        format!("{v:.1} {}", UNITS[u])
-    }
 }

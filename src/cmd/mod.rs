@@ -10,7 +10,9 @@ pub mod generate;
 pub mod list_algos;
 pub mod man;
 pub mod plot;
+pub mod progress;
 pub mod render;
+pub mod run_summary;
 pub mod summary;
 pub mod uniformity;
 

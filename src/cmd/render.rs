@@ -13,8 +13,8 @@ use batchgen::render::{self, Format, Style};
 use batchgen::store::{StoreError, StoreReader};
 use batchgen::{metrics, rng, Algorithm};
 
-use batchgen::args::{check_out, parse_count, parse_size, resolve_ends, DEFAULT_SEED};
 use crate::cmd::{Interrupted, UsageError};
+use batchgen::args::{check_out, parse_count, parse_size, resolve_ends, DEFAULT_SEED};
 
 /// Flags of `batchgen render`.
 #[derive(Args, Debug)]
