@@ -1,7 +1,7 @@
 //! `--color auto|always|never`: whether messages and reports are coloured. Colour is used for
-//! the `error:` prefix (stderr) and the uniformity verdicts (stdout); nothing
-//! else. `auto` colours a stream only when it is a terminal and `NO_COLOR` is unset or empty
-//! (<https://no-color.org>).
+//! the `error:` prefix (stderr) and the uniformity verdicts (stdout, painted by
+//! [`batchgen::uniformity::verdict`]); nothing else. `auto` colours a stream only when it is a
+//! terminal and `NO_COLOR` is unset or empty (<https://no-color.org>).
 
 use std::io::IsTerminal;
 use std::sync::OnceLock;
@@ -66,11 +66,6 @@ pub fn stdout() -> bool {
 /// `text` in bold red (errors) when `on`.
 pub fn red(text: &str, on: bool) -> String {
     paint(text, "1;31", on)
-}
-
-/// `text` in bold green (passes) when `on`.
-pub fn green(text: &str, on: bool) -> String {
-    paint(text, "1;32", on)
 }
 
 fn paint(text: &str, sgr: &str, on: bool) -> String {

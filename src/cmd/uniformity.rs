@@ -58,7 +58,7 @@ pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
     let mut progress = |m: &str| eprintln!("batchgen uniformity: {m}");
     let rep = report::run(&opts, &mut progress).map_err(|e| UsageError(format!("refused: {e}")))?;
     match args.format {
-        Format::Table => print!("{}", rep.table()),
+        Format::Table => print!("{}", rep.table_with(super::color::stdout())),
         Format::Json => print!("{}", rep.to_json().pretty()),
     }
     Ok(())

@@ -23,6 +23,7 @@ pub mod render;
 pub mod report;
 pub mod sample;
 pub mod stats;
+pub mod verdict;
 pub mod wall_bias;
 
 /// One interior wall of the grid: the two cells it separates and its bit in [`crate::Maze::words`].

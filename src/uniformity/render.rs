@@ -4,6 +4,7 @@
 use super::json::Value;
 use super::kruskal_orders::Method;
 use super::report::{group, ratio_str, threads, AlgoReport, Part, Report, UniformWalls, ALPHA};
+use super::verdict::{self, paint_cell, wrap};
 use super::{tree_code, wall_bias};
 use crate::generate::Algorithm;
 use num_bigint::BigInt;
@@ -26,16 +27,24 @@ fn pct(x: f64) -> String {
 }
 
 impl Report {
-    /// The human-readable report.
+    /// The human-readable report, every line within [`verdict::WIDTH`] columns, without colour.
     pub fn table(&self) -> String {
+        self.table_with(false)
+    }
+
+    /// The human-readable report; with `color`, verdicts are green (passes) or red (biased).
+    pub fn table_with(&self, color: bool) -> String {
         let o = &self.options;
         let (w, h) = (o.width, o.height);
         let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "Uniformity of maze generators on a {w}x{h} grid ({} cells, {} interior walls)",
-            w * h,
-            self.walls.len()
+        s += &wrap(
+            &format!(
+                "Uniformity of maze generators on a {w}x{h} grid ({} cells, {} interior walls)",
+                w * h,
+                self.walls.len()
+            ),
+            "",
+            "",
         );
         match self.tau_big() {
             Some(t) => {
@@ -53,10 +62,15 @@ impl Report {
                 );
             }
         }
+        let _ = writeln!(s);
+        s += &self.verdict_section(color);
+        let _ = writeln!(s);
+        s += &verdict::legend();
 
         // Kruskal over all orders.
         if let Some(part) = &self.orders {
-            let _ = writeln!(s);
+            let mut k = String::new();
+            let _ = writeln!(k);
             match part {
                 Part::Done(r, secs) => {
                     let how = match r.method {
@@ -66,7 +80,7 @@ impl Report {
                         }
                     };
                     let _ = writeln!(
-                        s,
+                        k,
                         "Kruskal over all {}! = {} wall orders ({how}, {:.2} s):",
                         r.walls,
                         group(&r.orders),
@@ -74,11 +88,11 @@ impl Report {
                     );
                     match self.orders_cross_check {
                         Some(true) => {
-                            let _ = writeln!(s, "  brute force = linear-extension count ✓");
+                            let _ = writeln!(k, "  brute force = linear-extension count ✓");
                         }
                         Some(false) => {
                             let _ = writeln!(
-                                s,
+                                k,
                                 "  brute force DIFFERS from the linear-extension count ✗"
                             );
                         }
@@ -91,10 +105,10 @@ impl Report {
                         .map(|(c, n)| format!("{n} produced by {} orders each", group(c)))
                         .collect();
                     if parts.len() <= 10 {
-                        let _ = writeln!(s, "  {} trees: {}", r.trees.len(), parts.join(", "));
+                        let _ = writeln!(k, "  {} trees: {}", r.trees.len(), parts.join(", "));
                     } else {
                         let _ = writeln!(
-                            s,
+                            k,
                             "  {} trees, {} different order counts: most {}, …, least {} (--format json lists every tree)",
                             r.trees.len(),
                             parts.len(),
@@ -105,7 +119,7 @@ impl Report {
                     if let Some(t) = self.tau_big() {
                         let uni = BigRational::new(BigInt::from(r.orders.clone()), t.clone());
                         let _ = writeln!(
-                            s,
+                            k,
                             "  uniform would be {} orders per tree{}",
                             if uni.denom().is_one() {
                                 group(uni.numer())
@@ -127,7 +141,7 @@ impl Report {
                         let total = r.orders.to_f64().unwrap_or(1.0);
                         let trees_with = &u[i] * BigRational::from_integer(t.clone());
                         let _ = writeln!(
-                            s,
+                            k,
                             "  most biased wall {}: open in {} of {} orders ({}) vs {} of {} trees ({}) under uniform",
                             self.walls[i].label(w),
                             group(open),
@@ -138,32 +152,41 @@ impl Report {
                             pct(u[i].to_f64().unwrap_or(0.0)),
                         );
                         let _ = writeln!(
-                            s,
+                            k,
                             "  (E(x,y) is the vertical wall east of cell (x,y), S(x,y) the horizontal wall south of it; (0,0) is top-left)"
                         );
                     }
                 }
                 Part::Skipped(why) => {
-                    let _ = writeln!(s, "Kruskal over all wall orders: skipped ({why})");
+                    let _ = writeln!(k, "Kruskal over all wall orders: skipped ({why})");
                 }
             }
+            s += &verdict::wrap_lines(&k);
         }
 
         // Exact distributions.
         let _ = writeln!(s);
-        let _ = writeln!(s, "Exact distributions (every branch of each generator's random choices, run through the generator code):");
-        let nw = self
-            .algos
-            .iter()
-            .map(|a| a.algo.name().len())
-            .max()
-            .unwrap_or(4)
-            .max(9);
-        let _ = writeln!(
-            s,
-            "  {:nw$}  {:>12}  {:>8}  {:>8}  {:>8}  {:>8}  {:>22}  verdict",
-            "generator", "runs", "trees", "never", "min p·τ", "max p·τ", "TV from uniform"
+        s += &wrap(
+            "Exact distributions (every branch of each generator's random choices, run through \
+             the generator code):",
+            "",
+            "  ",
         );
+        let mut rows = vec![[
+            "generator",
+            "runs",
+            "trees",
+            "never",
+            "min p·τ",
+            "max p·τ",
+            "TV from uniform",
+            "verdict",
+        ]
+        .map(String::from)
+        .to_vec()];
+        // Remarks under the table, and generators skipped for the same reason on one line.
+        let mut remarks: Vec<String> = Vec::new();
+        let mut skipped: Vec<(String, Vec<String>)> = Vec::new();
         let orders_dist = self.orders_distribution();
         for a in &self.algos {
             let name = a.algo.name();
@@ -193,59 +216,94 @@ impl Report {
                             format!("{:.6}", tv.to_f64().unwrap_or(0.0))
                         }
                     };
-                    let mut verdict = if tv.is_zero() {
-                        "uniform (exact)".to_string()
+                    let verdict = if tv.is_zero() {
+                        "uniform (exact)"
                     } else {
-                        "biased".to_string()
+                        "biased"
                     };
+                    let mut extra = Vec::new();
                     if d.total() != BigRational::one() {
-                        verdict.push_str(" [probabilities do not sum to 1!]");
+                        extra.push("[probabilities do not sum to 1!]".to_string());
                     }
                     if let Some(n) = &a.exact_note {
-                        verdict.push_str(&format!(" ({n})"));
+                        extra.push(format!("({n})"));
                     }
                     if a.algo == Algorithm::Kruskal && a.exact_note.is_none() {
                         if let Some(od) = &orders_dist {
-                            verdict.push_str(if od.trees == d.trees {
-                                "; = all orders ✓"
-                            } else {
-                                "; DIFFERS from all orders ✗"
-                            });
+                            extra.push(
+                                if od.trees == d.trees {
+                                    "= all orders ✓"
+                                } else {
+                                    "DIFFERS from all orders ✗"
+                                }
+                                .to_string(),
+                            );
                         }
                     }
-                    let _ = writeln!(
-                        s,
-                        "  {name:nw$}  {:>12}  {:>8}  {:>8}  {:>8.3}  {:>8.3}  {tvs:>22}  {verdict}",
-                        if d.leaves == 0 { "—".to_string() } else { group(d.leaves) },
+                    if !extra.is_empty() {
+                        remarks.push(format!("{name}: {}", extra.join(" ")));
+                    }
+                    rows.push(vec![
+                        name,
+                        if d.leaves == 0 {
+                            "—".to_string()
+                        } else {
+                            group(d.leaves)
+                        },
                         group(d.trees.len()),
                         group(&never),
-                        minp,
-                        maxp
-                    );
+                        format!("{minp:.3}"),
+                        format!("{maxp:.3}"),
+                        tvs,
+                        paint_cell(verdict, color),
+                    ]);
                 }
                 (Part::Done(..), None) => {
-                    let _ = writeln!(s, "  {name:nw$}  (τ not known exactly)");
+                    rows.push(vec![name, "(τ not known exactly)".into()]);
                 }
-                (Part::Skipped(why), _) => {
-                    let _ = writeln!(s, "  {name:nw$}  {why}");
-                }
+                (Part::Skipped(why), _) => match skipped.iter_mut().find(|x| &x.0 == why) {
+                    Some(x) => x.1.push(name),
+                    None => skipped.push((why.clone(), vec![name])),
+                },
             }
+        }
+        if rows.len() > 1 {
+            s += &verdict::blocks(&rows, &[0, 7], 1);
+        }
+        for r in &remarks {
+            s += &wrap(r, "  ", "    ");
+        }
+        for (why, names) in &skipped {
+            s += &wrap(&format!("{}: {why}", names.join(", ")), "  ", "    ");
         }
 
         // Sampling.
         if o.samples > 0 {
             let _ = writeln!(s);
-            let _ = writeln!(
-                s,
-                "Sampling: {} mazes per generator, seed {} (maze i is the batch's maze i), chi-square vs uniform at α = {ALPHA}:",
-                group(o.samples),
-                o.seed
+            s += &wrap(
+                &format!(
+                    "Sampling: {} mazes per generator, seed {} (maze i is the batch's maze i), \
+                     chi-square vs uniform at α = {ALPHA}:",
+                    group(o.samples),
+                    o.seed
+                ),
+                "",
+                "  ",
             );
-            let _ = writeln!(
-                s,
-                "  {:nw$}  {:>8}  {:>8}  {:>12}  {:>6}  {:>9}  {:>7}  {:>8}  verdict",
-                "generator", "seen", "never", "chi-square", "df", "p-value", "TV", "time"
-            );
+            let mut rows = vec![[
+                "generator",
+                "seen",
+                "never",
+                "chi-square",
+                "df",
+                "p-value",
+                "TV",
+                "time",
+                "verdict",
+            ]
+            .map(String::from)
+            .to_vec()];
+            let mut warnings = Vec::new();
             for a in &self.algos {
                 let Some(sm) = &a.sample else { continue };
                 let name = a.algo.name();
@@ -255,35 +313,44 @@ impl Report {
                         let verdict = if chi.p_value < ALPHA {
                             "NOT uniform"
                         } else {
-                            "consistent with uniform"
+                            "consistent"
                         };
-                        let _ = writeln!(
-                            s,
-                            "  {name:nw$}  {:>8}  {:>8}  {:>12.1}  {:>6}  {:>9}  {:>7.4}  {:>7.2}s  {verdict}",
+                        rows.push(vec![
+                            name.clone(),
                             group(c.trees.as_ref().map_or(0, |t| t.len())),
                             group(chi.unseen),
-                            chi.statistic,
-                            chi.df,
+                            format!("{:.1}", chi.statistic),
+                            format!("{}", chi.df),
                             p_str(chi.p_value),
-                            chi.tv,
-                            c.seconds
-                        );
+                            format!("{:.4}", chi.tv),
+                            format!("{:.2}s", c.seconds),
+                            paint_cell(verdict, color),
+                        ]);
                     }
                     None => {
-                        let _ = writeln!(
-                            s,
-                            "  {name:nw$}  (no test over trees: see note)  {:>7.2}s",
-                            c.seconds
-                        );
+                        rows.push(vec![
+                            name.clone(),
+                            "—".into(),
+                            "—".into(),
+                            "—".into(),
+                            "—".into(),
+                            "—".into(),
+                            "—".into(),
+                            format!("{:.2}s", c.seconds),
+                            "no test over trees (see note)".into(),
+                        ]);
                     }
                 }
                 if c.imperfect > 0 {
-                    let _ = writeln!(
-                        s,
-                        "  {name:nw$}  WARNING: {} mazes were not perfect",
+                    warnings.push(format!(
+                        "{name}  WARNING: {} mazes were not perfect",
                         c.imperfect
-                    );
+                    ));
                 }
+            }
+            s += &verdict::blocks(&rows, &[0, 8], 1);
+            for wline in &warnings {
+                s += &wrap(wline, "  ", "    ");
             }
             if let Some(t) = self.tau.as_ref().and_then(|t| t.to_f64()) {
                 if self
@@ -291,24 +358,38 @@ impl Report {
                     .iter()
                     .any(|a| a.sample.as_ref().is_some_and(|x| x.chi.is_some()))
                 {
-                    let _ = writeln!(
-                        s,
-                        "  (sampling noise alone gives a uniform sampler a TV of about {:.4} at this N)",
-                        0.5 * (2.0 * t / (std::f64::consts::PI * o.samples as f64)).sqrt()
+                    s += &wrap(
+                        &format!(
+                            "(sampling noise alone gives a uniform sampler a TV of about {:.4} \
+                             at this N)",
+                            0.5 * (2.0 * t / (std::f64::consts::PI * o.samples as f64)).sqrt()
+                        ),
+                        "  ",
+                        "   ",
                     );
                 }
             }
             if let Some(u) = self.uniform_walls.as_f64() {
                 let _ = writeln!(s);
-                let _ = writeln!(
-                    s,
-                    "Per-wall test (each wall's open count vs its uniform probability; worst wall, Bonferroni over walls, α = {ALPHA}):"
+                s += &wrap(
+                    &format!(
+                        "Per-wall test (each wall's open count vs its uniform probability; \
+                         worst wall, Bonferroni over walls, α = {ALPHA}):"
+                    ),
+                    "",
+                    "  ",
                 );
-                let _ = writeln!(
-                    s,
-                    "  {:nw$}  {:>8}  {:>9}  {:>9}  {:>8}  {:>9}  verdict",
-                    "generator", "wall", "observed", "uniform", "z", "p-value"
-                );
+                let mut rows = vec![[
+                    "generator",
+                    "wall",
+                    "observed",
+                    "uniform",
+                    "z",
+                    "p-value",
+                    "verdict",
+                ]
+                .map(String::from)
+                .to_vec()];
                 for a in &self.algos {
                     let Some(sm) = &a.sample else { continue };
                     let Some(t) = wall_bias::wall_test(&sm.counts.wall_open, o.samples, &u) else {
@@ -317,18 +398,20 @@ impl Report {
                     let verdict = if t.p_bonferroni < ALPHA {
                         "NOT uniform"
                     } else {
-                        "consistent with uniform"
+                        "consistent"
                     };
-                    let _ = writeln!(
-                        s,
-                        "  {:nw$}  {:>8}  {:>9.4}  {:>9.4}  {:>8.1}  {:>9}  {verdict}",
+                    rows.push(vec![
                         a.algo.name(),
                         self.walls[t.worst].label(w),
-                        t.observed,
-                        t.expected,
-                        t.z,
-                        p_str(t.p_bonferroni)
-                    );
+                        format!("{:.4}", t.observed),
+                        format!("{:.4}", t.expected),
+                        format!("{:.1}", t.z),
+                        p_str(t.p_bonferroni),
+                        paint_cell(verdict, color),
+                    ]);
+                }
+                if rows.len() > 1 {
+                    s += &verdict::blocks(&rows, &[0, 6], 1);
                 }
             }
         }
@@ -337,11 +420,15 @@ impl Report {
         if let Some(u) = self.uniform_walls.as_f64() {
             let _ = writeln!(s);
             let exact = matches!(self.uniform_walls, UniformWalls::Exact(_));
-            let _ = writeln!(
-                s,
-                "Per-wall open frequency (uniform = {} effective resistance; sums to W·H−1 = {}):",
-                if exact { "exact" } else { "floating-point" },
-                w * h - 1
+            s += &wrap(
+                &format!(
+                    "Per-wall open frequency (uniform = {} effective resistance; sums to \
+                     W·H−1 = {}):",
+                    if exact { "exact" } else { "floating-point" },
+                    w * h - 1
+                ),
+                "",
+                "  ",
             );
             let sampled: Vec<&AlgoReport> =
                 self.algos.iter().filter(|a| a.sample.is_some()).collect();
@@ -371,21 +458,24 @@ impl Report {
                 };
                 rows.sort_by(|&a, &b| score(b).total_cmp(&score(a)));
                 rows.truncate(limit);
-                let _ = writeln!(s, "  ({limit} of {} walls shown: those with the largest deviations; --format json lists all)", self.walls.len());
-            }
-            let mut head = format!("  {:8}  {:>22}", "wall", "uniform");
-            if order_open.is_some() {
-                let _ = write!(head, "  {:>14}", "kruskal orders");
-            }
-            for a in &sampled {
-                let _ = write!(
-                    head,
-                    "  {:>w$}",
-                    a.algo.name(),
-                    w = a.algo.name().len().max(7)
+                s += &wrap(
+                    &format!(
+                        "({limit} of {} walls shown: those with the largest deviations; \
+                         --format json lists all)",
+                        self.walls.len()
+                    ),
+                    "  ",
+                    "   ",
                 );
             }
-            let _ = writeln!(s, "{head}");
+            let mut head = vec!["wall".to_string(), "uniform".to_string()];
+            if order_open.is_some() {
+                head.push("kruskal orders".into());
+            }
+            for a in &sampled {
+                head.push(a.algo.name());
+            }
+            let mut table = vec![head];
             for i in rows {
                 let uni = match &self.uniform_walls {
                     UniformWalls::Exact(v) => {
@@ -398,26 +488,28 @@ impl Report {
                     }
                     _ => format!("{:.6}", u[i]),
                 };
-                let mut line = format!("  {:8}  {uni:>22}", self.walls[i].label(w));
+                let mut line = vec![self.walls[i].label(w), uni];
                 if let Some((oo, total)) = &order_open {
-                    let _ = write!(line, "  {:>14.4}", oo[i] as f64 / total);
+                    line.push(format!("{:.4}", oo[i] as f64 / total));
                 }
                 for a in &sampled {
                     let f = a
                         .sample
                         .as_ref()
                         .map_or(0.0, |sm| sm.counts.wall_open[i] as f64 / o.samples as f64);
-                    let _ = write!(line, "  {:>w$.4}", f, w = a.algo.name().len().max(7));
+                    line.push(format!("{f:.4}"));
                 }
-                let _ = writeln!(s, "{line}");
+                table.push(line);
             }
+            s += &verdict::blocks(&table, &[0], 2);
         } else if let UniformWalls::Unavailable(why) = &self.uniform_walls {
             let _ = writeln!(s);
-            let _ = writeln!(s, "Per-wall bias: {why}");
+            s += &wrap(&format!("Per-wall bias: {why}"), "", "  ");
         }
 
         for n in &self.notes {
-            let _ = writeln!(s, "\nNote: {n}");
+            let _ = writeln!(s);
+            s += &wrap(&format!("Note: {n}"), "", "  ");
         }
         let _ = writeln!(
             s,
