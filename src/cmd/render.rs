@@ -57,7 +57,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "PX", allow_hyphen_values = true)]
     pub cell_px: Option<String>,
     /// Write here instead of stdout (through a temporary file renamed when complete).
-    /// (`--output` is an older name of the same flag.)
+    // `--output`, its name before every subcommand used `-o/--out`, still works (hidden).
     #[arg(short, long, alias = "output", value_name = "FILE")]
     pub out: Option<PathBuf>,
 }
