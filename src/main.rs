@@ -11,7 +11,14 @@ use clap::{CommandFactory, FromArgMatches};
 use cli::{Cli, Command};
 
 /// Flags whose value is a path: the only places a non-UTF-8 argument makes sense.
-const PATH_FLAGS: [&str; 5] = ["--out", "--mazes", "--store", "--output", "-o"];
+const PATH_FLAGS: [&str; 6] = [
+    "--out",
+    "--mazes",
+    "--store",
+    "--output",
+    "-o",
+    "--summary-json",
+];
 
 /// A non-UTF-8 argument that is not a path value: the flag it belongs to (or the argument).
 /// clap's own message ("invalid UTF-8 was detected in one or more arguments") names neither.

@@ -362,19 +362,12 @@ pub fn table(stats: &[GenStats], total_seconds: f64, accept: bool) -> String {
     out
 }
 
-/// `1234567` → `1.2 MB`.
+/// `1234567` → `1.2 MB` (whole bytes below a kilobyte: `512 B`).
 pub fn human_bytes(b: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "kB", "MB", "GB", "TB"];
-    let mut v = b as f64;
-    let mut u = 0;
-    while v >= 1000.0 && u + 1 < UNITS.len() {
-        v /= 1000.0;
-        u += 1;
-    }
-    if u == 0 {
+    if b < 1000 {
         format!("{b} B")
     } else {
-        format!("{v:.1} {}", UNITS[u])
+        batchgen::memory::human(b)
     }
 }
 

@@ -261,12 +261,12 @@ pub fn blocks(rows: &[Vec<String>], left: &[usize], keep: usize) -> String {
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut cur: Vec<usize> = Vec::new();
     let mut used = base;
-    for c in keep.min(ncol)..ncol {
-        if !cur.is_empty() && used + widths[c] > WIDTH {
+    for (c, &cw) in widths.iter().enumerate().skip(keep.min(ncol)) {
+        if !cur.is_empty() && used + cw > WIDTH {
             groups.push(std::mem::take(&mut cur));
             used = base;
         }
-        used += widths[c] + 2;
+        used += cw + 2;
         cur.push(c);
     }
     if !cur.is_empty() || groups.is_empty() {
