@@ -605,7 +605,7 @@ fn replay(target: &str, data: &[u8]) {
             }
         }
         "arg_parsers" => {
-            use batchgen::args::{parse_cell, parse_count, parse_size};
+            use batchgen::args::{parse_cell, parse_count, parse_size, resolve_ends};
             let Ok(s) = std::str::from_utf8(data) else {
                 return;
             };
@@ -613,6 +613,8 @@ fn replay(target: &str, data: &[u8]) {
             let _ = parse_cell("--entrance", s, w, h);
             let _ = parse_cell("--exit", s, u32::MAX, u32::MAX);
             let _ = parse_count("--count", s);
+            let _ = resolve_ends(Some(s), None, None, w, h);
+            let _ = resolve_ends(None, Some(s), Some(s), w, h);
             if let Ok(a) = batchgen::Algorithm::parse(s) {
                 let name = a.name();
                 let back = batchgen::Algorithm::parse(&name).expect("a canonical name parses");

@@ -1,8 +1,9 @@
-//! Fuzz target: the `--size`, `--entrance`/`--exit`, count and `--algo` parsers, fed the same
-//! text. None may panic; an algorithm that parses must parse back from its canonical name.
+//! Fuzz target: the `--size`, `--entrance`/`--exit`/`--ends`, count and `--algo` parsers, fed
+//! the same text. None may panic; an algorithm that parses must parse back from its canonical
+//! name.
 #![no_main]
 
-use batchgen::args::{parse_cell, parse_count, parse_size};
+use batchgen::args::{parse_cell, parse_count, parse_size, resolve_ends};
 use batchgen::Algorithm;
 use libfuzzer_sys::fuzz_target;
 
@@ -14,6 +15,9 @@ fuzz_target!(|data: &[u8]| {
     let _ = parse_cell("--entrance", s, w, h);
     let _ = parse_cell("--exit", s, u32::MAX, u32::MAX);
     let _ = parse_count("--count", s);
+    // `--ends` / `--entrance` / `--exit` together, as the main job and `render` resolve them.
+    let _ = resolve_ends(Some(s), None, None, w, h);
+    let _ = resolve_ends(None, Some(s), Some(s), w, h);
     if let Ok(a) = Algorithm::parse(s) {
         let name = a.name();
         let back = Algorithm::parse(&name).expect("a canonical name parses");
