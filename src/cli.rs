@@ -119,7 +119,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "RULE")]
     pub ends: Option<String>,
     /// Also write every (accepted) maze's walls to this maze store file (see README), or to a
-    /// dataset folder `DIR/` (one `.bgm` per generator and shard, laid out as for `--out`).
+    /// dataset folder `DIR/` (one `.arrow` per generator and shard, laid out as for `--out`).
     #[arg(long, value_name = "FILE|DIR/")]
     pub mazes: Option<PathBuf>,
     /// No progress bar and no closing line (a sharded run still prints its one shard line).
