@@ -188,3 +188,49 @@ fn pyarrow_reads_the_maze_store_as_the_rust_reader_does() {
         assert!(lines.contains(&want.as_str()), "{want} in\n{text}");
     }
 }
+
+/// The README's three lines that read a store from Python run as written, on a store made by
+/// the README's level command, and print record 0 as batchgen's reader sees it.
+#[test]
+fn the_readme_three_line_python_store_reader_runs() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme
+        .find("```python\nimport pyarrow as pa\nmazes = pa.ipc.open_file(")
+        .expect("the README shows how to read the store with pyarrow");
+    let body = &readme[start + "```python\n".len()..];
+    let snippet = &body[..body.find("```").unwrap()];
+    assert_eq!(snippet.lines().count(), 3, "three lines:\n{snippet}");
+    let d = tempfile::tempdir().unwrap();
+    common::batchgen()
+        .current_dir(d.path())
+        .args(["--algo", "backtracker", "--size", "7x5", "--count", "4"])
+        .args(["--ends", "diameter", "-q", "--out", "level.parquet"])
+        .args(["--mazes", "level.arrow"])
+        .assert()
+        .success();
+    let out = std::process::Command::new(common::python())
+        .args(["-c", snippet])
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    common::assert_ok(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let st = batchgen::store::StoreReader::open(&d.path().join("level.arrow")).unwrap();
+    let r = st.record(0).unwrap();
+    for want in [
+        "'algo': 'backtracker'".to_string(),
+        format!("'maze_seed': {}", r.maze_seed),
+        format!("'entrance': {}, 'exit': {}", r.entrance, r.exit),
+        format!(
+            "'walls': [{}]",
+            r.walls
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    ] {
+        assert!(text.contains(&want), "{want} in {text}");
+    }
+}
