@@ -272,3 +272,57 @@ impl Level {
         )?)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_inputs_are_errors_naming_them() {
+        let e = Level::regenerate("wilsn", 4, 4, 1, 0).unwrap_err();
+        assert!(matches!(e, LevelError::UnknownAlgorithm(_)), "{e}");
+        assert!(e.to_string().contains("wilsn"), "{e}");
+        for (w, h) in [(0, 4), (4, 0), (1 << 14, 1 << 14)] {
+            let e = Level::regenerate("wilson", w, h, 1, 0).unwrap_err();
+            assert!(e.to_string().starts_with(&format!("size {w}x{h}")), "{e}");
+        }
+        let l = Level::regenerate("wilson", 4, 3, 1, 0).unwrap();
+        let e = l.with_ends(Ends::cells(0, 12)).unwrap_err();
+        assert_eq!(e.to_string(), "cell 12 is outside the 12 cells of the maze");
+    }
+
+    #[test]
+    fn walls_solution_and_moves_agree() {
+        for algo in Algorithm::all() {
+            let l = Level::regenerate_algorithm(&algo, 9, 7, 3, 11).unwrap();
+            assert!(l.maze().is_perfect());
+            assert_eq!(l.walls(), l.maze().words());
+            assert_eq!((l.entrance(), l.exit()), (0, 62));
+            // Consecutive solution cells are neighbours with an open wall between them.
+            for p in l.solution().windows(2) {
+                let (x, y) = l.xy(p[0]);
+                let step = Dir::ALL
+                    .into_iter()
+                    .find(|&d| {
+                        l.maze().has_neighbour(p[0], d) && l.maze().neighbour(p[0], d) == p[1]
+                    })
+                    .expect("adjacent");
+                assert!(l.can_move(x, y, step), "{}", algo.name());
+            }
+            // No move leaves the grid.
+            for y in 0..7 {
+                assert!(!l.can_move(0, y, Dir::West) && !l.can_move(8, y, Dir::East));
+            }
+            let d = l.clone().with_ends(Ends::Diameter).unwrap();
+            assert_eq!(d.metrics().solution_length, d.metrics().diameter);
+            assert_eq!(d.solution().len() as u32, d.metrics().diameter + 1);
+            assert_eq!(
+                (d.entrance(), d.exit()),
+                (d.metrics().diameter_start, d.metrics().diameter_end)
+            );
+            assert_eq!(d.maze(), l.maze());
+            let art = l.ascii(false).unwrap();
+            assert_eq!(crate::render::parse_ascii(&art).unwrap().0, *l.maze());
+        }
+    }
+}

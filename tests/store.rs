@@ -385,3 +385,41 @@ fn render_solution_uses_the_recorded_ends() {
         "corner paths never differed from the diameter paths"
     );
 }
+
+/// `Level::regenerate` from a Parquet row's identifiers gives that row's maze and metrics, for
+/// every generator (the game-facing API and the pipeline agree).
+#[test]
+fn levels_regenerated_from_parquet_rows_equal_the_rows() {
+    let d = tempfile::tempdir().unwrap();
+    let t = common::run(
+        d.path(),
+        "m.parquet",
+        &[
+            "--algo", "all", "--size", "10x7", "--count", "3", "--seed", "9",
+        ],
+    );
+    assert_eq!(t.rows.len(), 3 * Algorithm::all().len());
+    for row in &t.rows {
+        let get = |c: &str| row[t.col(c)].clone();
+        let level = Level::regenerate(
+            &get("algo"),
+            get("width").parse().unwrap(),
+            get("height").parse().unwrap(),
+            get("seed").parse().unwrap(),
+            get("index").parse().unwrap(),
+        )
+        .unwrap();
+        let m = level.metrics();
+        assert_eq!(level.maze_seed().to_string(), get("maze_seed"));
+        for (col, value) in [
+            ("maze_hash", m.maze_hash.to_string()),
+            ("dead_ends", m.dead_ends.to_string()),
+            ("diameter", m.diameter.to_string()),
+            ("solution_length", m.solution_length.to_string()),
+            ("solution_turns", m.solution_turns.to_string()),
+            ("walk_steps", m.walk_steps.to_string()),
+        ] {
+            assert_eq!(value, get(col), "{} {col}", get("algo"));
+        }
+    }
+}
