@@ -645,6 +645,7 @@ impl StoreReader {
             || width as u64 * height as u64 > crate::grid::MAX_CELLS
             || words != words_per_maze(width, height)
             || rows_per_batch == 0
+            || rows_per_batch > MAX_ROWS_PER_BATCH as u64
         {
             return Err(foreign(format!(
                 "inconsistent metadata (size {width}x{height}x{depth}, {words} words per maze, \
@@ -689,7 +690,10 @@ impl StoreReader {
             .and_then(|d| d.data())
             .ok_or_else(|| foreign("the algo dictionary is not a plain dictionary batch".into()))?;
         let (n, bufs) = layout(&d, body, 1, 3).map_err(&foreign)?;
-        let offsets = slice::<i32>(b, bufs[1], (n + 1) * 4)
+        let offsets = n
+            .checked_add(1)
+            .and_then(|m| m.checked_mul(4))
+            .and_then(|len| slice::<i32>(b, bufs[1], len))
             .ok_or_else(|| foreign("algo dictionary offsets out of bounds".into()))?;
         let data_len = (body.1 as usize).saturating_sub(bufs[2] - body.0);
         let data = &b[bufs[2]..bufs[2] + data_len];
