@@ -12,14 +12,14 @@
 //!
 //! | column | Arrow type | meaning |
 //! |---|---|---|
-//! | algo | dictionary<int32, utf8> | canonical generator name |
+//! | algo | `dictionary<int32, utf8>` | canonical generator name |
 //! | width, height, depth | uint32 | grid size (depth 1 for 2D) |
 //! | seed | uint64 | master seed of the run |
 //! | index | uint64 | maze number within (algo, size, seed) |
 //! | maze_seed | uint64 | the derived per-maze seed |
 //! | maze_hash | uint64 | [`Maze::hash`] of the walls (as in the Parquet file) |
 //! | entrance, exit | uint32 | cell ids of the ends the maze was measured with |
-//! | walls | fixed_size_list<uint64>\[words\] | the maze's wall words ([`Maze::words`]) |
+//! | walls | `fixed_size_list<uint64>[words]` | the maze's wall words ([`Maze::words`]) |
 //!
 //! Wall words: bit `2·id` is the east wall of cell `id = y·width + x`, bit `2·id + 1` its south
 //! wall; a set bit is an open wall (a passage); border walls are never open. The schema's
