@@ -8,7 +8,7 @@ use std::hint::black_box;
 use batchgen::accept::Accept;
 use batchgen::batch::{self, Job, Row};
 use batchgen::sink::{ParquetSink, RunInfo};
-use batchgen::store::StoreWriter;
+use batchgen::store::{Entry, StoreInfo, StoreWriter};
 use batchgen::Algorithm;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
@@ -133,14 +133,31 @@ fn store_write(c: &mut Criterion) {
     let walls = vec![0x5555_5555_5555_5555u64; 128];
     let records = 20_000u64;
     let mut g = c.benchmark_group("store");
-    g.throughput(Throughput::Bytes(records * (24 + 8 * 128)));
+    // Per record: 60 bytes of identifiers and ends, then the walls.
+    g.throughput(Throughput::Bytes(records * (60 + 8 * 128)));
     g.sample_size(10);
     g.bench_function("write_20000_records_64x64", |b| {
         b.iter(|| {
-            let path = dir.path().join("bench.bgm");
-            let mut w = StoreWriter::create(&path, 64, 64, 1, &["kruskal".to_string()]).unwrap();
+            let path = dir.path().join("bench.arrow");
+            let info = StoreInfo {
+                width: 64,
+                height: 64,
+                seed: 1,
+                algos: vec!["kruskal".to_string()],
+                ends_rule: "corners".into(),
+            };
+            let mut w = StoreWriter::create(&path, &info).unwrap();
             for i in 0..records {
-                w.append(0, i, i, &walls).unwrap();
+                w.append(Entry {
+                    algo: 0,
+                    index: i,
+                    maze_seed: i,
+                    maze_hash: i,
+                    entrance: 0,
+                    exit: 4095,
+                    walls: &walls,
+                })
+                .unwrap();
             }
             black_box(w.finish().unwrap())
         })

@@ -1,7 +1,7 @@
 //! Datasets: many shard files that read back as one table.
 //!
 //! A dataset folder is hive-partitioned:
-//! `DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.parquet` (and `.bgm` for maze stores), one file
+//! `DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.parquet` (and `.arrow` for maze stores), one file
 //! per (generator, size, shard), K 1-based as in `--shard K/N`. DuckDB reads the whole set with
 //! `read_parquet('DIR/**/*.parquet', hive_partitioning = true)`. Every part file records in its
 //! metadata the shard, the run parameters and its index range, so [`check`] can prove a folder
@@ -332,7 +332,7 @@ pub fn check(dir: &Path) -> Result<Report, DatasetError> {
             ));
             continue;
         }
-        if name.ends_with(".bgm") {
+        if name.ends_with(&format!(".{}", crate::store::EXTENSION)) {
             stores.push((path, rel));
             continue;
         }
@@ -643,7 +643,7 @@ pub fn check(dir: &Path) -> Result<Report, DatasetError> {
     Ok(rep)
 }
 
-/// Maze stores (`.bgm` parts of `--mazes DIR/`): each in its place, one generator of the
+/// Maze stores (`.arrow` parts of `--mazes DIR/`): each in its place, one generator of the
 /// folder's size, every shard once, each holding exactly its slice (first and last record's
 /// index and the record count; the writer writes consecutive indices), with the seed of the
 /// partition's Parquet files when they are there.
@@ -664,7 +664,7 @@ fn check_stores(
             ));
             continue;
         };
-        let (Some(algo), Some(size), Some((shard, "bgm"))) = (
+        let (Some(algo), Some(size), Some((shard, crate::store::EXTENSION))) = (
             a.strip_prefix("algo="),
             sz.strip_prefix("size="),
             parse_part_name(name),

@@ -26,8 +26,108 @@
 //! assert!(m.diameter >= m.solution_length);
 //! ```
 //!
+//! # From a row into a game: [`Level`]
+//!
+//! A level designer picks mazes in SQL from the Parquet file; a game then needs only the
+//! identifiers of the chosen rows. [`Level::regenerate`] makes the maze again from them (the
+//! same walls, bit for bit, on any machine: a maze is a function of the seeding scheme,
+//! algo, size, seed and index) and hands out its walls, solution and metrics.
+//!
+//! Regenerate a level from a Parquet row's identifiers and draw it:
+//!
+//! ```
+//! use batchgen::{Dir, Level};
+//!
+//! // The identifiers of a row, e.g. from DuckDB:
+//! //   SELECT algo, width, height, seed, index FROM 'mazes.parquet' WHERE ... LIMIT 1
+//! let (algo, width, height, seed, index) = ("wilson", 8, 5, 42, 17);
+//! let level = Level::regenerate(algo, width, height, seed, index)?;
+//! assert_eq!(
+//!     level.maze_seed(),
+//!     batchgen::rng::maze_seed(seed, algo, width, height, index) // the row's maze_seed
+//! );
+//! // The solution runs from the top-left to the bottom-right cell.
+//! let path = level.solution();
+//! assert_eq!((path[0], path[path.len() - 1]), (0, width * height - 1));
+//! assert_eq!(path.len() as u32, level.metrics().solution_length + 1);
+//! // Walls for the game: can a player step east from (0, 0)?
+//! let _open = level.can_move(0, 0, Dir::East);
+//! // `#` wall, space open, `.` the solution: 2·5+1 lines of 2·8+1 characters.
+//! let art = level.ascii(true)?;
+//! print!("{art}");
+//! assert_eq!(art.lines().count(), 11);
+//! assert!(art.lines().all(|l| l.len() == 17));
+//! assert_eq!(art.matches('.').count() as u32, 2 * level.metrics().solution_length + 1);
+//! # Ok::<(), batchgen::LevelError>(())
+//! ```
+//!
+//! Filter in code and keep the first N levels that pass (what `--accept` does for a run):
+//!
+//! ```
+//! use batchgen::{Ends, Level};
+//!
+//! let mut kept = Vec::new();
+//! for index in 0.. {
+//!     // The solution between a farthest pair of cells: the longest walk this maze allows.
+//!     let level = Level::regenerate("backtracker", 12, 12, 7, index)?.with_ends(Ends::Diameter)?;
+//!     let m = level.metrics();
+//!     if m.dead_end_share < 0.12 && m.solution_length >= 60 {
+//!         kept.push(level);
+//!         if kept.len() == 3 {
+//!             break;
+//!         }
+//!     }
+//! }
+//! for level in &kept {
+//!     assert_eq!(level.metrics().solution_length, level.metrics().diameter);
+//!     println!("index {}: solution of {} steps", level.index(), level.metrics().solution_length);
+//! }
+//! # Ok::<(), batchgen::LevelError>(())
+//! ```
+//!
+//! Read a record of a maze store (`--mazes FILE.arrow`; here a small one is written first):
+//!
+//! ```
+//! use batchgen::store::{Entry, StoreInfo, StoreReader, StoreWriter};
+//! use batchgen::{Ends, Level};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let path = dir.path().join("mazes.arrow");
+//! let info = StoreInfo {
+//!     width: 10,
+//!     height: 6,
+//!     seed: 42,
+//!     algos: vec!["kruskal".into()],
+//!     ends_rule: "diameter".into(),
+//! };
+//! let mut writer = StoreWriter::create(&path, &info)?;
+//! for index in 0..5 {
+//!     let level = Level::regenerate("kruskal", 10, 6, 42, index)?.with_ends(Ends::Diameter)?;
+//!     writer.append(Entry {
+//!         algo: 0, // position in info.algos
+//!         index,
+//!         maze_seed: level.maze_seed(),
+//!         maze_hash: level.maze().hash(),
+//!         entrance: level.entrance(),
+//!         exit: level.exit(),
+//!         walls: level.walls(),
+//!     })?;
+//! }
+//! writer.finish()?;
+//!
+//! let store = StoreReader::open(&path)?; // memory-mapped; record k is read in O(1)
+//! let record = store.record(3)?; // zero-copy: record.walls borrows the mapped file
+//! assert_eq!((record.algo, record.index), ("kruskal", 3));
+//! let level = Level::from_store(&store, 3)?; // measured between the recorded ends
+//! assert_eq!(level.walls(), record.walls);
+//! assert_eq!((level.entrance(), level.exit()), (record.entrance, record.exit));
+//! assert_eq!(level.metrics().solution_length, level.metrics().diameter);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! `grid`, `dsu` and `rng` depend on nothing of ours; `generate` on those; `metrics` on `grid`;
 //! `batch` on `generate` + `metrics` + `accept`; `sink`, `store` and `render` only consume;
+//! `level` (one maze for a game) on `generate`, `metrics`, `store` and `render`;
 //! `shard` picks a slice of the index range (flag or cluster engine) and `dataset` lays out
 //! and checks hive-partitioned folders of shard files; `uniformity` drives the generators with
 //! its own random sources; the binary's `cmd` layer
@@ -43,6 +143,7 @@ pub mod dsu;
 pub mod generate;
 pub mod grid;
 pub mod interrupt;
+pub mod level;
 pub mod memory;
 pub mod metrics;
 pub mod plot;
@@ -55,6 +156,7 @@ pub mod summary;
 pub mod uniformity;
 
 pub use generate::Algorithm;
-pub use grid::Maze;
+pub use grid::{Dir, Maze};
+pub use level::{Level, LevelError};
 pub use metrics::{measure, Ends, Metrics};
 pub use rng::{RandomSource, Rng};

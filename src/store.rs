@@ -1,57 +1,111 @@
-//! The maze store: accepted mazes in a flat binary file that any language can memory-map and
-//! index by record number.
+//! The maze store: the mazes of a run, one row per maze, in an Arrow IPC file (extension
+//! [`EXTENSION`], `.arrow`), so pyarrow, polars and DuckDB (through pyarrow) read it with no
+//! script from this repository, and batchgen memory-maps it and reads record `k` in O(1)
+//! without copying.
 //!
-//! Layout, every integer little-endian (format version 1):
+//! Why Arrow IPC and not Parquet: IPC keeps each column as one contiguous, uncompressed,
+//! 8-byte-aligned buffer per record batch, so a record's wall words are a plain `&[u64]` slice
+//! of the mapped file. Why not the format-1 `.bgm` file of earlier versions: every user had to
+//! copy a reader script from this repository.
 //!
-//! ```text
-//! header (fixed part, 64 bytes)
-//!   0   8  magic            "BGMAZES\0"
-//!   8   4  format_version   1
-//!  12   4  header_bytes     offset of record 0 (a multiple of 64)
-//!  16   4  width
-//!  20   4  height
-//!  24   8  count            number of records
-//!  32   4  record_bytes     24 + 8 * words_per_maze
-//!  36   4  seeding_scheme   batchgen's seeding scheme (rng::SEEDING_SCHEME)
-//!  40   8  seed             master seed of the run
-//!  48   4  words_per_maze   ceil(2 * width * height / 64)
-//!  52   4  algo_count
-//!  56   8  reserved (0)
-//! algo table, from byte 64: algo_count entries of (u16 length, UTF-8 canonical name),
-//!   zero-padded up to header_bytes
-//! record k, at header_bytes + k * record_bytes
-//!   0   8  maze_seed
-//!   8   8  index            maze index within (algo, size, seed)
-//!  16   4  algo             position in the algo table
-//!  20   4  reserved (0)
-//!  24   8 * words_per_maze  wall bits: bit 2*id = east wall of cell id open,
-//!                           bit 2*id+1 = south wall open (id = y*width + x)
-//! ```
+//! Columns (format [`FORMAT_VERSION`]; every column non-null):
 //!
-//! The writer goes through an [`AtomicFile`] (a temporary file committed by
-//! [`crate::atomic_file::commit_all`], together with the run's Parquet file; the record count is
-//! written last), so a reader never sees a half-written store. The reader maps the file with
-//! memmap2 and hands out record fields and wall words without copying; it checks every size in
-//! the header against the file length before using it, refuses foreign and truncated files,
-//! and [`StoreReader::maze`] refuses a record that is not a perfect maze, naming it.
+//! | column | Arrow type | meaning |
+//! |---|---|---|
+//! | algo | `dictionary<int32, utf8>` | canonical generator name |
+//! | width, height, depth | uint32 | grid size (depth 1 for 2D) |
+//! | seed | uint64 | master seed of the run |
+//! | index | uint64 | maze number within (algo, size, seed) |
+//! | maze_seed | uint64 | the derived per-maze seed |
+//! | maze_hash | uint64 | [`Maze::hash`] of the walls (as in the Parquet file) |
+//! | entrance, exit | uint32 | cell ids of the ends the maze was measured with |
+//! | walls | `fixed_size_list<uint64>[words]` | the maze's wall words ([`Maze::words`]) |
+//!
+//! Wall words: bit `2·id` is the east wall of cell `id = y·width + x`, bit `2·id + 1` its south
+//! wall; a set bit is an open wall (a passage); border walls are never open. The schema's
+//! key-value metadata holds `batchgen.store_format` ([`FORMAT_VERSION`]), `batchgen.version`,
+//! `batchgen.seeding_scheme`, `batchgen.rng`, `batchgen.width`, `batchgen.height`,
+//! `batchgen.depth`, `batchgen.seed`, `batchgen.words_per_maze`, `batchgen.rows_per_batch`,
+//! `batchgen.ends_rule` and `batchgen.wall_layout` (the sentence above).
+//!
+//! Writing: rows are buffered [`rows_per_batch`] at a time (at most 16,384 mazes and about
+//! 16 MiB of walls) and written as one record batch, so memory does not grow with the run. The
+//! file goes through an [`AtomicFile`] and is committed with [`crate::atomic_file::commit_all`]
+//! together with the run's Parquet file: the Arrow footer is written last, so a cut file has no
+//! footer and is refused as truncated.
+//!
+//! Reading: [`StoreReader::open`] maps the file with memmap2 and checks, before handing anything
+//! out, the Arrow magic at both ends, the footer, the schema (the exact columns above and the
+//! batchgen metadata, refusing foreign files and newer format versions), the algo dictionary,
+//! and every record batch's header: row count (every batch but the last holds exactly
+//! `rows_per_batch` rows, so record `k` lies in batch `k / rows_per_batch`), no compression, no
+//! nulls, and every column buffer inside the file and 8-byte aligned. That is one pass over the
+//! footer's list of batches (a few bytes each); the rows themselves are not touched. Then
+//! [`StoreReader::record`] is arithmetic: the fields and the wall words are read straight from
+//! the map, the walls as a borrowed `&[u64]` (zero-copy). The parsing is done here on the
+//! flatbuffers of `arrow-ipc` rather than through its `FileDecoder`, because the decoder panics
+//! (slices out of range) on a file whose buffer offsets lie, and a damaged store must be an
+//! error naming the file, never a panic. [`StoreReader::maze`] refuses a record that is not a
+//! perfect maze.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use arrow_array::types::Int32Type;
+use arrow_array::{
+    ArrayRef, DictionaryArray, FixedSizeListArray, Int32Array, RecordBatch, StringArray,
+    UInt32Array, UInt64Array,
+};
+use arrow_schema::{ArrowError, DataType, Field, Schema};
 use memmap2::Mmap;
 
 use crate::atomic_file::{AtomicFile, OutputError, Prepared};
 use crate::grid::Maze;
 
-/// File magic.
-pub const MAGIC: [u8; 8] = *b"BGMAZES\0";
-/// Format version written and understood.
-pub const FORMAT_VERSION: u32 = 1;
-/// Size of the fixed header part.
-pub const FIXED_HEADER: usize = 64;
-/// Bytes of a record before its wall words.
-pub const RECORD_PREFIX: usize = 24;
+/// The file extension of a maze store (and of its part files in a dataset folder): `.arrow`,
+/// the Arrow project's extension for IPC files.
+pub const EXTENSION: &str = "arrow";
+/// Store format version written and understood (format 1 was the `.bgm` file of batchgen
+/// 0.1 before the Arrow store).
+pub const FORMAT_VERSION: u32 = 2;
+/// Largest number of mazes in one record batch.
+pub const MAX_ROWS_PER_BATCH: usize = 16_384;
+/// Wall bytes a record batch aims at (more rows are never buffered than fit in this, but at
+/// least one).
+pub const BATCH_WALL_BYTES: usize = 16 << 20;
+/// How the wall words are laid out (also written into the file's metadata).
+pub const WALL_LAYOUT: &str = "little-endian uint64 words; bit 2*id = east wall of cell id, \
+    bit 2*id+1 = south wall; id = y*width + x; a set bit is an open wall (passage)";
+
+/// Metadata keys.
+pub mod keys {
+    /// Store format version ([`super::FORMAT_VERSION`]).
+    pub const FORMAT: &str = "batchgen.store_format";
+    /// Version of batchgen that wrote the file.
+    pub const VERSION: &str = "batchgen.version";
+    /// Seeding scheme the mazes were made with.
+    pub const SEEDING_SCHEME: &str = "batchgen.seeding_scheme";
+    /// Random generator.
+    pub const RNG: &str = "batchgen.rng";
+    /// Grid width.
+    pub const WIDTH: &str = "batchgen.width";
+    /// Grid height.
+    pub const HEIGHT: &str = "batchgen.height";
+    /// Grid depth (1 for 2D).
+    pub const DEPTH: &str = "batchgen.depth";
+    /// Master seed.
+    pub const SEED: &str = "batchgen.seed";
+    /// Wall words per maze.
+    pub const WORDS: &str = "batchgen.words_per_maze";
+    /// Rows of every record batch but the last.
+    pub const ROWS_PER_BATCH: &str = "batchgen.rows_per_batch";
+    /// The entrance/exit rule of the run.
+    pub const ENDS_RULE: &str = "batchgen.ends_rule";
+    /// [`super::WALL_LAYOUT`].
+    pub const WALL_LAYOUT: &str = "batchgen.wall_layout";
+}
 
 /// Failure reading or writing a maze store.
 #[derive(Debug, thiserror::Error)]
@@ -64,6 +118,14 @@ pub enum StoreError {
         /// The OS error.
         source: io::Error,
     },
+    /// The Arrow writer failed.
+    #[error("{path}: writing the Arrow file: {source}")]
+    Arrow {
+        /// The file.
+        path: PathBuf,
+        /// The writer's error.
+        source: ArrowError,
+    },
     /// The target was refused, or creating, syncing or renaming the file failed.
     #[error(transparent)]
     Output(#[from] OutputError),
@@ -75,17 +137,21 @@ pub enum StoreError {
         /// What did not match.
         why: String,
     },
-    /// The file is shorter than its header says.
-    #[error("{path}: truncated: the header promises {expected} bytes ({count} records) but the file has {actual}")]
+    /// A store of a newer format than this batchgen reads.
+    #[error("{path}: maze store format version {found}, this batchgen reads version {FORMAT_VERSION}: upgrade batchgen")]
+    Newer {
+        /// The file.
+        path: PathBuf,
+        /// The file's format version.
+        found: u32,
+    },
+    /// The file ends before its Arrow footer: cut short, or still being written.
+    #[error("{path}: truncated: {why}")]
     Truncated {
         /// The file.
         path: PathBuf,
-        /// Bytes the header implies.
-        expected: u64,
-        /// Records the header claims.
-        count: u64,
-        /// Bytes present.
-        actual: u64,
+        /// What is missing.
+        why: String,
     },
     /// A record number past the end.
     #[error("record {record} does not exist: the store has {count} records (0..{count})")]
@@ -95,9 +161,14 @@ pub enum StoreError {
         /// Records present.
         count: u64,
     },
-    /// A record's wall bits are not a valid maze of the store's size.
-    #[error("record {0} holds invalid wall bits")]
-    BadRecord(u64),
+    /// A record's fields or wall bits are not a valid maze of the store's size.
+    #[error("record {record} is corrupt: {why}")]
+    BadRecord {
+        /// The record number.
+        record: u64,
+        /// What is wrong.
+        why: String,
+    },
     /// A record's wall bits are a valid grid but not a perfect maze (a loop, or cells cut off).
     #[error("record {record} is not a perfect maze ({passages} passages for {cells} cells, expected {expected} and every cell connected): the store is corrupt")]
     NotPerfect {
@@ -116,93 +187,231 @@ fn words_per_maze(width: u32, height: u32) -> usize {
     (2 * width as usize * height as usize).div_ceil(64)
 }
 
-/// Writes a store; records are appended as mazes are accepted.
-#[derive(Debug)]
+/// Rows per record batch for mazes of `words` wall words: at most [`MAX_ROWS_PER_BATCH`] and
+/// about [`BATCH_WALL_BYTES`] of walls, at least 1.
+pub fn rows_per_batch(words: usize) -> usize {
+    (BATCH_WALL_BYTES / (8 * words.max(1))).clamp(1, MAX_ROWS_PER_BATCH)
+}
+
+/// The store's columns, in order, for mazes of `words` wall words.
+pub fn fields(words: usize) -> Vec<Field> {
+    let u32f = |n: &str| Field::new(n, DataType::UInt32, false);
+    let u64f = |n: &str| Field::new(n, DataType::UInt64, false);
+    vec![
+        Field::new_dictionary("algo", DataType::Int32, DataType::Utf8, false),
+        u32f("width"),
+        u32f("height"),
+        u32f("depth"),
+        u64f("seed"),
+        u64f("index"),
+        u64f("maze_seed"),
+        u64f("maze_hash"),
+        u32f("entrance"),
+        u32f("exit"),
+        Field::new(
+            "walls",
+            DataType::FixedSizeList(
+                Arc::new(Field::new("item", DataType::UInt64, false)),
+                words as i32,
+            ),
+            false,
+        ),
+    ]
+}
+
+/// One maze handed to [`StoreWriter::append`].
+#[derive(Clone, Copy, Debug)]
+pub struct Entry<'a> {
+    /// Position of the generator in the writer's algo list.
+    pub algo: u32,
+    /// Maze index within (algo, size, seed).
+    pub index: u64,
+    /// The per-maze seed.
+    pub maze_seed: u64,
+    /// [`Maze::hash`].
+    pub maze_hash: u64,
+    /// Entrance cell id the maze was measured with.
+    pub entrance: u32,
+    /// Exit cell id the maze was measured with.
+    pub exit: u32,
+    /// The maze's [`Maze::words`].
+    pub walls: &'a [u64],
+}
+
+/// What a store describes besides its rows.
+#[derive(Clone, Debug)]
+pub struct StoreInfo {
+    /// Grid width.
+    pub width: u32,
+    /// Grid height.
+    pub height: u32,
+    /// Master seed of the run.
+    pub seed: u64,
+    /// Canonical generator names (a row's `algo` is a position in this list).
+    pub algos: Vec<String>,
+    /// The run's entrance/exit rule, in words.
+    pub ends_rule: String,
+}
+
+/// Writes a store; records are appended as mazes are accepted and written one record batch at
+/// a time.
 pub struct StoreWriter {
-    out: BufWriter<AtomicFile>,
+    out: arrow_ipc::writer::FileWriter<BufWriter<AtomicFile>>,
     final_path: PathBuf,
+    schema: Arc<Schema>,
+    algo_values: ArrayRef,
+    width: u32,
+    height: u32,
+    seed: u64,
     words: usize,
+    batch_rows: usize,
     count: u64,
+    algo: Vec<i32>,
+    index: Vec<u64>,
+    maze_seed: Vec<u64>,
+    maze_hash: Vec<u64>,
+    entrance: Vec<u32>,
+    exit: Vec<u32>,
+    walls: Vec<u64>,
+}
+
+impl std::fmt::Debug for StoreWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoreWriter")
+            .field("path", &self.final_path)
+            .field("count", &self.count)
+            .finish_non_exhaustive()
+    }
 }
 
 impl StoreWriter {
-    /// Start a store for `width × height` mazes of the given algorithms (canonical names; a
-    /// record refers to one by position).
-    pub fn create(
-        path: &Path,
-        width: u32,
-        height: u32,
-        seed: u64,
-        algos: &[String],
-    ) -> Result<StoreWriter, StoreError> {
-        let io_err = |source| StoreError::Io {
+    /// Start a store for `info.width × info.height` mazes of `info.algos`.
+    pub fn create(path: &Path, info: &StoreInfo) -> Result<StoreWriter, StoreError> {
+        let file = AtomicFile::create(path)?;
+        let words = words_per_maze(info.width, info.height);
+        let batch_rows = rows_per_batch(words);
+        let meta: std::collections::HashMap<String, String> = [
+            (keys::FORMAT, FORMAT_VERSION.to_string()),
+            (keys::VERSION, env!("CARGO_PKG_VERSION").to_string()),
+            (keys::SEEDING_SCHEME, crate::rng::SEEDING_SCHEME.to_string()),
+            (keys::RNG, crate::rng::RNG_NAME.to_string()),
+            (keys::WIDTH, info.width.to_string()),
+            (keys::HEIGHT, info.height.to_string()),
+            (keys::DEPTH, "1".to_string()),
+            (keys::SEED, info.seed.to_string()),
+            (keys::WORDS, words.to_string()),
+            (keys::ROWS_PER_BATCH, batch_rows.to_string()),
+            (keys::ENDS_RULE, info.ends_rule.clone()),
+            (keys::WALL_LAYOUT, WALL_LAYOUT.to_string()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        let schema = Arc::new(Schema::new_with_metadata(fields(words), meta));
+        let arrow_err = |source| StoreError::Arrow {
             path: path.to_path_buf(),
             source,
         };
-        let file = AtomicFile::create(path)?;
-        let words = words_per_maze(width, height);
-        let mut table = Vec::new();
-        for a in algos {
-            table.extend_from_slice(&(a.len() as u16).to_le_bytes());
-            table.extend_from_slice(a.as_bytes());
-        }
-        let header_bytes = (FIXED_HEADER + table.len()).div_ceil(64) * 64;
-        let mut h = Vec::with_capacity(header_bytes);
-        h.extend_from_slice(&MAGIC);
-        h.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        h.extend_from_slice(&(header_bytes as u32).to_le_bytes());
-        h.extend_from_slice(&width.to_le_bytes());
-        h.extend_from_slice(&height.to_le_bytes());
-        h.extend_from_slice(&0u64.to_le_bytes());
-        h.extend_from_slice(&((RECORD_PREFIX + 8 * words) as u32).to_le_bytes());
-        h.extend_from_slice(&crate::rng::SEEDING_SCHEME.to_le_bytes());
-        h.extend_from_slice(&seed.to_le_bytes());
-        h.extend_from_slice(&(words as u32).to_le_bytes());
-        h.extend_from_slice(&(algos.len() as u32).to_le_bytes());
-        h.extend_from_slice(&0u64.to_le_bytes());
-        debug_assert_eq!(h.len(), FIXED_HEADER);
-        h.extend_from_slice(&table);
-        h.resize(header_bytes, 0);
         // A failure below drops the AtomicFile, which removes the temporary file.
-        let mut w = StoreWriter {
-            out: BufWriter::with_capacity(1 << 20, file),
+        let out = arrow_ipc::writer::FileWriter::try_new(
+            BufWriter::with_capacity(1 << 20, file),
+            &schema,
+        )
+        .map_err(arrow_err)?;
+        let algo_values: ArrayRef = Arc::new(StringArray::from(info.algos.clone()));
+        Ok(StoreWriter {
+            out,
             final_path: path.to_path_buf(),
+            schema,
+            algo_values,
+            width: info.width,
+            height: info.height,
+            seed: info.seed,
             words,
+            batch_rows,
             count: 0,
-        };
-        w.out.write_all(&h).map_err(io_err)?;
-        Ok(w)
+            algo: Vec::with_capacity(batch_rows),
+            index: Vec::with_capacity(batch_rows),
+            maze_seed: Vec::with_capacity(batch_rows),
+            maze_hash: Vec::with_capacity(batch_rows),
+            entrance: Vec::with_capacity(batch_rows),
+            exit: Vec::with_capacity(batch_rows),
+            walls: Vec::with_capacity(batch_rows * words),
+        })
     }
 
-    /// Append one record. `walls` are the maze's [`Maze::words`].
-    pub fn append(
-        &mut self,
-        algo: u32,
-        index: u64,
-        maze_seed: u64,
-        walls: &[u64],
-    ) -> Result<(), StoreError> {
-        assert_eq!(walls.len(), self.words, "wall words of another size");
-        let out = &mut self.out;
-        let mut prefix = [0u8; RECORD_PREFIX];
-        prefix[..8].copy_from_slice(&maze_seed.to_le_bytes());
-        prefix[8..16].copy_from_slice(&index.to_le_bytes());
-        prefix[16..20].copy_from_slice(&algo.to_le_bytes());
-        let r = out.write_all(&prefix).and_then(|_| {
-            if cfg!(target_endian = "little") {
-                out.write_all(bytemuck::cast_slice(walls))
-            } else {
-                walls
-                    .iter()
-                    .try_for_each(|w| out.write_all(&w.to_le_bytes()))
-            }
-        });
-        r.map_err(|source| StoreError::Io {
+    /// Append one record; a full batch is written out.
+    pub fn append(&mut self, e: Entry<'_>) -> Result<(), StoreError> {
+        assert_eq!(e.walls.len(), self.words, "wall words of another size");
+        assert!(
+            (e.algo as usize) < self.algo_values.len(),
+            "algo position beyond the list"
+        );
+        self.algo.push(e.algo as i32);
+        self.index.push(e.index);
+        self.maze_seed.push(e.maze_seed);
+        self.maze_hash.push(e.maze_hash);
+        self.entrance.push(e.entrance);
+        self.exit.push(e.exit);
+        self.walls.extend_from_slice(e.walls);
+        self.count += 1;
+        if self.index.len() == self.batch_rows {
+            self.flush_batch()?;
+        }
+        Ok(())
+    }
+
+    fn flush_batch(&mut self) -> Result<(), StoreError> {
+        let n = self.index.len();
+        if n == 0 {
+            return Ok(());
+        }
+        let cap = self.batch_rows;
+        let take_u64 = |v: &mut Vec<u64>| -> ArrayRef {
+            Arc::new(UInt64Array::from(std::mem::replace(
+                v,
+                Vec::with_capacity(cap),
+            )))
+        };
+        let take_u32 = |v: &mut Vec<u32>| -> ArrayRef {
+            Arc::new(UInt32Array::from(std::mem::replace(
+                v,
+                Vec::with_capacity(cap),
+            )))
+        };
+        let fill = |x: u32| -> ArrayRef { Arc::new(UInt32Array::from(vec![x; n])) };
+        let keys = Int32Array::from(std::mem::replace(&mut self.algo, Vec::with_capacity(cap)));
+        let algo = DictionaryArray::<Int32Type>::try_new(keys, self.algo_values.clone())
+            .expect("keys checked in append");
+        let walls = UInt64Array::from(std::mem::replace(
+            &mut self.walls,
+            Vec::with_capacity(cap * self.words),
+        ));
+        let walls = FixedSizeListArray::new(
+            Arc::new(Field::new("item", DataType::UInt64, false)),
+            self.words as i32,
+            Arc::new(walls),
+            None,
+        );
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(algo),
+            fill(self.width),
+            fill(self.height),
+            fill(1),
+            Arc::new(UInt64Array::from(vec![self.seed; n])),
+            take_u64(&mut self.index),
+            take_u64(&mut self.maze_seed),
+            take_u64(&mut self.maze_hash),
+            take_u32(&mut self.entrance),
+            take_u32(&mut self.exit),
+            Arc::new(walls),
+        ];
+        let batch =
+            RecordBatch::try_new(self.schema.clone(), columns).expect("columns match the schema");
+        self.out.write(&batch).map_err(|source| StoreError::Arrow {
             path: self.final_path.clone(),
             source,
-        })?;
-        self.count += 1;
-        Ok(())
+        })
     }
 
     /// Records written so far.
@@ -210,44 +419,64 @@ impl StoreWriter {
         self.count
     }
 
-    /// Write the record count and sync: complete but not yet visible; commit it with
-    /// [`crate::atomic_file::commit_all`] (together with the run's Parquet file).
-    pub fn prepare(self) -> Result<Prepared, StoreError> {
-        let io_err = |source| StoreError::Io {
-            path: self.final_path.clone(),
+    /// Write the last batch and the footer and sync: complete but not yet visible; commit it
+    /// with [`crate::atomic_file::commit_all`] (together with the run's Parquet file).
+    pub fn prepare(mut self) -> Result<Prepared, StoreError> {
+        self.flush_batch()?;
+        let path = self.final_path.clone();
+        let arrow_err = |source| StoreError::Arrow {
+            path: path.clone(),
             source,
         };
         // On any error below the AtomicFile is dropped, which removes the temporary file.
-        let mut file = self.out.into_inner().map_err(|e| io_err(e.into_error()))?;
-        file.seek(SeekFrom::Start(24)).map_err(io_err)?;
-        file.write_all(&self.count.to_le_bytes()).map_err(io_err)?;
+        self.out.finish().map_err(arrow_err)?;
+        let buffered = self.out.into_inner().map_err(arrow_err)?;
+        let file = buffered.into_inner().map_err(|e| StoreError::Io {
+            path: path.clone(),
+            source: e.into_error(),
+        })?;
         Ok(file.prepare()?)
     }
 
-    /// Write the record count, sync, rename into place; returns the file size in bytes.
+    /// Finish, sync, rename into place; returns the file size in bytes.
     pub fn finish(self) -> Result<u64, StoreError> {
         Ok(self.prepare()?.commit()?)
     }
 }
 
 /// One record, borrowed from the mapped file.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Record<'a> {
     /// Canonical generator name.
     pub algo: &'a str,
+    /// Grid width.
+    pub width: u32,
+    /// Grid height.
+    pub height: u32,
+    /// Grid depth (1 for 2D).
+    pub depth: u32,
+    /// Master seed of the run.
+    pub seed: u64,
     /// Maze index within (algo, size, seed).
     pub index: u64,
     /// The per-maze seed.
     pub maze_seed: u64,
+    /// [`Maze::hash`] of the walls, as written.
+    pub maze_hash: u64,
+    /// Entrance cell id the maze was measured with.
+    pub entrance: u32,
+    /// Exit cell id the maze was measured with.
+    pub exit: u32,
     /// The wall words, zero-copy.
     pub walls: &'a [u64],
 }
 
-/// The bytes of an opened store: a read-only map of a file, or bytes handed over in memory.
+/// The bytes of an opened store: a read-only map of a file, or bytes handed over in memory
+/// (kept in `u64`s so that they are 8-byte aligned like a map).
 #[derive(Debug)]
 enum Backing {
     Map(Mmap),
-    Owned(Vec<u8>),
+    Owned(Vec<u64>, usize),
 }
 
 impl std::ops::Deref for Backing {
@@ -255,9 +484,25 @@ impl std::ops::Deref for Backing {
     fn deref(&self) -> &[u8] {
         match self {
             Backing::Map(m) => m,
-            Backing::Owned(v) => v,
+            Backing::Owned(v, len) => &bytemuck::cast_slice(v)[..*len],
         }
     }
+}
+
+/// Columns of the store, in schema order.
+const COLUMNS: usize = 11;
+/// Field nodes of a record batch: the 11 columns plus the walls' child.
+const NODES: usize = COLUMNS + 1;
+/// Buffers of a record batch: validity + values for each of the 10 flat columns; validity for
+/// the walls list, then validity + values of its child.
+const BUFFERS: usize = 2 * (COLUMNS - 1) + 3;
+/// Byte width of each column's values (walls: one word; its rows are `words` wide).
+const WIDTHS: [usize; COLUMNS] = [4, 4, 4, 4, 8, 8, 8, 8, 4, 4, 8];
+
+/// Where one record batch's column values start in the file.
+#[derive(Clone, Copy, Debug)]
+struct Batch {
+    values: [usize; COLUMNS],
 }
 
 /// A store opened for reading (memory-mapped, or from bytes in memory).
@@ -269,24 +514,24 @@ pub struct StoreReader {
     pub width: u32,
     /// Grid height.
     pub height: u32,
+    /// Grid depth (1 for 2D).
+    pub depth: u32,
     /// Master seed of the run.
     pub seed: u64,
     /// Seeding scheme the records were made with.
     pub seeding_scheme: u32,
+    /// Version of batchgen that wrote the file.
+    pub batchgen_version: String,
+    /// The run's entrance/exit rule, in words.
+    pub ends_rule: String,
     count: u64,
-    header_bytes: usize,
-    record_bytes: usize,
+    rows_per_batch: u64,
     words: usize,
+    batches: Vec<Batch>,
     algos: Vec<String>,
 }
 
-fn u32_at(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
-}
-
-fn u64_at(b: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
-}
+const ARROW_MAGIC: &[u8; 6] = b"ARROW1";
 
 impl StoreReader {
     /// Map and validate a store file.
@@ -307,7 +552,10 @@ impl StoreReader {
     /// and never allocates more than the bytes given justify, whatever they hold: this is what
     /// the `store_reader` fuzz target drives.
     pub fn from_bytes(bytes: Vec<u8>, name: &Path) -> Result<StoreReader, StoreError> {
-        Self::validate(Backing::Owned(bytes), name)
+        let len = bytes.len();
+        let mut words = vec![0u64; len.div_ceil(8)];
+        bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..len].copy_from_slice(&bytes);
+        Self::validate(Backing::Owned(words, len), name)
     }
 
     fn validate(map: Backing, path: &Path) -> Result<StoreReader, StoreError> {
@@ -315,82 +563,213 @@ impl StoreReader {
             path: path.to_path_buf(),
             why,
         };
+        let truncated = |why: String| StoreError::Truncated {
+            path: path.to_path_buf(),
+            why,
+        };
         let b = &map[..];
-        if b.len() < FIXED_HEADER || b[..8] != MAGIC {
-            return Err(foreign("bad magic (expected \"BGMAZES\\0\")".into()));
+        if b.starts_with(b"BGMAZES\0") {
+            return Err(foreign(
+                "a format-1 .bgm store of an older batchgen; make it again with --mazes FILE.arrow"
+                    .into(),
+            ));
         }
-        let version = u32_at(b, 8);
-        if version != FORMAT_VERSION {
-            return Err(foreign(format!(
-                "format version {version}, this batchgen reads version {FORMAT_VERSION}"
-            )));
+        if b.len() < 8 || &b[..6] != ARROW_MAGIC {
+            return Err(foreign(
+                "not an Arrow IPC file (no \"ARROW1\" magic at its start)".into(),
+            ));
         }
         if cfg!(target_endian = "big") {
             return Err(foreign(
                 "stores are little-endian; this machine is not".into(),
             ));
         }
-        let header_bytes = u32_at(b, 12) as usize;
-        let (width, height) = (u32_at(b, 16), u32_at(b, 20));
-        let count = u64_at(b, 24);
-        let record_bytes = u32_at(b, 32) as usize;
-        let words = u32_at(b, 48) as usize;
-        let algo_count = u32_at(b, 52) as usize;
-        if width == 0
-            || height == 0
-            || width as u64 * height as u64 > crate::grid::MAX_CELLS
-            || words != words_per_maze(width, height)
-            || record_bytes != RECORD_PREFIX + 8 * words
-            || !header_bytes.is_multiple_of(64)
-            || header_bytes < FIXED_HEADER
-        {
-            return Err(foreign("inconsistent header fields".into()));
-        }
-        // Every size read from the header is checked against the file length before it is used
-        // for anything (a lying `algo_count` or `count` must not make us allocate or index).
-        let expected =
-            (header_bytes as u64).saturating_add(count.saturating_mul(record_bytes as u64));
-        if (b.len() as u64) < expected || b.len() < header_bytes {
-            return Err(StoreError::Truncated {
-                path: path.to_path_buf(),
-                expected,
-                count,
-                actual: b.len() as u64,
-            });
-        }
-        // Each table entry takes at least its 2-byte length inside the header.
-        if algo_count > (header_bytes - FIXED_HEADER) / 2 {
-            return Err(foreign(format!(
-                "algo_count {algo_count} does not fit a {header_bytes}-byte header"
+        if b.len() < 18 || &b[b.len() - 6..] != ARROW_MAGIC {
+            return Err(truncated(format!(
+                "an Arrow file of {} bytes without its footer (cut short, or still being written)",
+                b.len()
             )));
         }
-        let mut algos = Vec::with_capacity(algo_count);
-        let mut at = FIXED_HEADER;
-        for _ in 0..algo_count {
-            if at + 2 > header_bytes {
-                return Err(foreign("algo table overruns the header".into()));
-            }
-            let len = u16::from_le_bytes([b[at], b[at + 1]]) as usize;
-            let name = b
-                .get(at + 2..at + 2 + len)
-                .filter(|_| at + 2 + len <= header_bytes)
-                .and_then(|s| std::str::from_utf8(s).ok())
-                .ok_or_else(|| foreign("bad algo table".into()))?;
-            algos.push(name.to_string());
-            at += 2 + len;
+        let tail = b.len() - 10;
+        let footer_len = i32::from_le_bytes(b[tail..tail + 4].try_into().expect("4 bytes"));
+        let footer_len = usize::try_from(footer_len)
+            .ok()
+            .filter(|&n| n <= tail - 8)
+            .ok_or_else(|| {
+                truncated(format!("footer length {footer_len} does not fit the file"))
+            })?;
+        let footer = arrow_ipc::root_as_footer(&b[tail - footer_len..tail])
+            .map_err(|e| foreign(format!("unreadable Arrow footer: {e}")))?;
+        let schema = footer
+            .schema()
+            .ok_or_else(|| foreign("Arrow footer without a schema".into()))?;
+        let schema = arrow_ipc::convert::try_fb_to_schema(schema)
+            .map_err(|e| foreign(format!("unreadable Arrow schema: {e}")))?;
+        let meta = schema.metadata();
+        let Some(format) = meta.get(keys::FORMAT) else {
+            return Err(foreign(format!(
+                "an Arrow file without batchgen's metadata ({} missing)",
+                keys::FORMAT
+            )));
+        };
+        let num = |key: &str| -> Result<u64, StoreError> {
+            meta.get(key)
+                .and_then(|v| v.parse::<u64>().ok())
+                .ok_or_else(|| foreign(format!("metadata {key} missing or not a number")))
+        };
+        let version = num(keys::FORMAT)?;
+        if version > FORMAT_VERSION as u64 {
+            return Err(StoreError::Newer {
+                path: path.to_path_buf(),
+                found: u32::try_from(version).unwrap_or(u32::MAX),
+            });
         }
+        if version != FORMAT_VERSION as u64 {
+            return Err(foreign(format!(
+                "format version {format}, this batchgen reads version {FORMAT_VERSION}"
+            )));
+        }
+        let small = |key: &str| -> Result<u32, StoreError> {
+            u32::try_from(num(key)?).map_err(|_| foreign(format!("metadata {key} out of range")))
+        };
+        let (width, height, depth) = (
+            small(keys::WIDTH)?,
+            small(keys::HEIGHT)?,
+            small(keys::DEPTH)?,
+        );
+        let words = num(keys::WORDS)? as usize;
+        let rows_per_batch = num(keys::ROWS_PER_BATCH)?;
+        if width == 0
+            || height == 0
+            || depth != 1
+            || width as u64 * height as u64 > crate::grid::MAX_CELLS
+            || words != words_per_maze(width, height)
+            || rows_per_batch == 0
+            || rows_per_batch > MAX_ROWS_PER_BATCH as u64
+        {
+            return Err(foreign(format!(
+                "inconsistent metadata (size {width}x{height}x{depth}, {words} words per maze, \
+                 {rows_per_batch} rows per batch)"
+            )));
+        }
+        let want = fields(words);
+        let got = schema.fields();
+        if got.len() != want.len()
+            || got
+                .iter()
+                .zip(&want)
+                .any(|(g, w)| g.name() != w.name() || g.data_type() != w.data_type())
+        {
+            let names: Vec<String> = got
+                .iter()
+                .map(|f| format!("{}: {}", f.name(), f.data_type()))
+                .collect();
+            return Err(foreign(format!(
+                "columns [{}] differ from a format-{FORMAT_VERSION} store's",
+                names.join(", ")
+            )));
+        }
+
+        // The algo dictionary: one non-delta dictionary batch of UTF-8 names.
+        let dicts: Vec<arrow_ipc::Block> = footer
+            .dictionaries()
+            .into_iter()
+            .flatten()
+            .copied()
+            .collect();
+        let [dict] = dicts[..] else {
+            return Err(foreign(format!(
+                "{} dictionary batches, expected 1 (the algo names)",
+                dicts.len()
+            )));
+        };
+        let (msg, body) = message(b, &dict).map_err(&foreign)?;
+        let d = msg
+            .header_as_dictionary_batch()
+            .filter(|d| !d.isDelta())
+            .and_then(|d| d.data())
+            .ok_or_else(|| foreign("the algo dictionary is not a plain dictionary batch".into()))?;
+        let (n, bufs) = layout(&d, body, 1, 3).map_err(&foreign)?;
+        let offsets = n
+            .checked_add(1)
+            .and_then(|m| m.checked_mul(4))
+            .and_then(|len| slice::<i32>(b, bufs[1], len))
+            .ok_or_else(|| foreign("algo dictionary offsets out of bounds".into()))?;
+        let data_len = (body.1 as usize).saturating_sub(bufs[2] - body.0);
+        let data = &b[bufs[2]..bufs[2] + data_len];
+        let mut algos = Vec::with_capacity(n);
+        for k in 0..n {
+            let (s, e) = (offsets[k], offsets[k + 1]);
+            let name = usize::try_from(s)
+                .ok()
+                .zip(usize::try_from(e).ok())
+                .and_then(|(s, e)| data.get(s..e))
+                .and_then(|s| std::str::from_utf8(s).ok())
+                .ok_or_else(|| {
+                    foreign(format!("algo dictionary entry {k} is not UTF-8 in bounds"))
+                })?;
+            algos.push(name.to_string());
+        }
+
+        // Every record batch's header: rows, no compression, buffers in bounds and aligned.
+        let blocks = footer.recordBatches();
+        let nblocks = blocks.map_or(0, |v| v.len());
+        let mut batches = Vec::with_capacity(nblocks.min(b.len() / 64));
+        let mut count = 0u64;
+        for (i, block) in blocks.into_iter().flatten().enumerate() {
+            let block = &block;
+            let bad = |why: String| foreign(format!("record batch {i}: {why}"));
+            let (msg, body) = message(b, block).map_err(&bad)?;
+            let rb = msg
+                .header_as_record_batch()
+                .ok_or_else(|| bad("not a record batch".into()))?;
+            let (rows, bufs) = layout(&rb, body, NODES, BUFFERS).map_err(&bad)?;
+            let last = i + 1 == nblocks;
+            if rows as u64 > rows_per_batch || (!last && rows as u64 != rows_per_batch) {
+                return Err(bad(format!(
+                    "{rows} rows where every batch but the last holds {rows_per_batch}"
+                )));
+            }
+            let nodes = rb.nodes().expect("checked by layout");
+            if nodes.get(NODES - 1).length() as u64 != rows as u64 * words as u64 {
+                return Err(bad("walls of the wrong length".into()));
+            }
+            let mut values = [0usize; COLUMNS];
+            for c in 0..COLUMNS {
+                let at = if c + 1 == COLUMNS {
+                    BUFFERS - 1
+                } else {
+                    2 * c + 1
+                };
+                let need = rows * WIDTHS[c] * if c + 1 == COLUMNS { words } else { 1 };
+                let ok = bufs[at] % 8 == 0
+                    && bufs[at]
+                        .checked_add(need)
+                        .is_some_and(|end| end <= body.0 + body.1 as usize);
+                if !ok {
+                    return Err(bad(format!("column {c} out of bounds or unaligned")));
+                }
+                values[c] = bufs[at];
+            }
+            count += rows as u64;
+            batches.push(Batch { values });
+        }
+        let text = |key: &str| meta.get(key).cloned().unwrap_or_default();
         Ok(StoreReader {
-            seed: u64_at(b, 40),
-            seeding_scheme: u32_at(b, 36),
-            map,
             path: path.to_path_buf(),
             width,
             height,
+            depth,
+            seed: num(keys::SEED)?,
+            seeding_scheme: small(keys::SEEDING_SCHEME)?,
+            batchgen_version: text(keys::VERSION),
+            ends_rule: text(keys::ENDS_RULE),
             count,
-            header_bytes,
-            record_bytes,
+            rows_per_batch,
             words,
+            batches,
             algos,
+            map,
         })
     }
 
@@ -404,12 +783,23 @@ impl StoreReader {
         self.count == 0
     }
 
-    /// The algorithm names, in table order.
+    /// The algorithm names of the dictionary, in order.
     pub fn algos(&self) -> &[String] {
         &self.algos
     }
 
-    /// Record `k`, without copying.
+    /// Wall words per maze.
+    pub fn words_per_maze(&self) -> usize {
+        self.words
+    }
+
+    /// The file (or the name given to [`StoreReader::from_bytes`]).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Record `k`, in O(1) and without copying: its batch is `k / rows_per_batch`, whose
+    /// column positions were checked when the store was opened.
     pub fn record(&self, k: u64) -> Result<Record<'_>, StoreError> {
         if k >= self.count {
             return Err(StoreError::NoSuchRecord {
@@ -417,33 +807,66 @@ impl StoreReader {
                 count: self.count,
             });
         }
-        let at = self.header_bytes + k as usize * self.record_bytes;
-        let r = &self.map[at..at + self.record_bytes];
+        let batch = &self.batches[(k / self.rows_per_batch) as usize];
+        let row = (k % self.rows_per_batch) as usize;
+        let b = &self.map[..];
+        let v = &batch.values;
+        let u32_at = |c: usize| u32::from_le_bytes(b[v[c] + 4 * row..][..4].try_into().expect("4"));
+        let u64_at = |c: usize| u64::from_le_bytes(b[v[c] + 8 * row..][..8].try_into().expect("8"));
+        let key = u32_at(0);
         let algo = self
             .algos
-            .get(u32_at(r, 16) as usize)
-            .ok_or_else(|| StoreError::Foreign {
-                path: self.path.clone(),
-                why: format!("record {k} names algo #{} beyond the table", u32_at(r, 16)),
+            .get(key as usize)
+            .ok_or_else(|| StoreError::BadRecord {
+                record: k,
+                why: format!("algo key {key} beyond the {} names", self.algos.len()),
             })?;
-        // Records start at multiples of 8 in a page-aligned map, so the words are aligned.
+        let start = v[COLUMNS - 1] + 8 * self.words * row;
+        // Aligned (checked at open: the base is 8-aligned, the offset a multiple of 8).
         let walls: &[u64] =
-            bytemuck::try_cast_slice(&r[RECORD_PREFIX..]).map_err(|_| StoreError::BadRecord(k))?;
-        debug_assert_eq!(walls.len(), self.words);
+            bytemuck::try_cast_slice(&b[start..start + 8 * self.words]).map_err(|e| {
+                StoreError::BadRecord {
+                    record: k,
+                    why: format!("wall words: {e}"),
+                }
+            })?;
         Ok(Record {
             algo,
-            index: u64_at(r, 8),
-            maze_seed: u64_at(r, 0),
+            width: u32_at(1),
+            height: u32_at(2),
+            depth: u32_at(3),
+            seed: u64_at(4),
+            index: u64_at(5),
+            maze_seed: u64_at(6),
+            maze_hash: u64_at(7),
+            entrance: u32_at(8),
+            exit: u32_at(9),
             walls,
         })
     }
 
-    /// Record `k` as a maze (copies the walls). Checks that no border bit is set and that the
-    /// walls form a perfect maze: a corrupt record is an error naming it, never a panic later.
+    /// Record `k` as a maze (copies the walls). Checks that the record is of the store's size,
+    /// that its ends are cells of the grid, that no border bit is set, that the walls form a
+    /// perfect maze and that they hash to the recorded `maze_hash`: a corrupt record is an
+    /// error naming it, never a panic later.
     pub fn maze(&self, k: u64) -> Result<Maze, StoreError> {
         let r = self.record(k)?;
-        let m =
-            Maze::from_words(self.width, self.height, r.walls).ok_or(StoreError::BadRecord(k))?;
+        let bad = |why: String| StoreError::BadRecord { record: k, why };
+        if (r.width, r.height, r.depth) != (self.width, self.height, self.depth) {
+            return Err(bad(format!(
+                "size {}x{}x{} in a {}x{}x{} store",
+                r.width, r.height, r.depth, self.width, self.height, self.depth
+            )));
+        }
+        let cells = self.width * self.height;
+        if r.entrance >= cells || r.exit >= cells {
+            return Err(bad(format!(
+                "ends {} and {} outside the {cells} cells",
+                r.entrance, r.exit
+            )));
+        }
+        let m = Maze::from_words(self.width, self.height, r.walls)
+            .ok_or_else(|| bad("a border wall is open".into()))?;
         if !m.is_perfect() {
             let cells = m.cells() as u64;
             return Err(StoreError::NotPerfect {
@@ -453,6 +876,102 @@ impl StoreReader {
                 expected: cells - 1,
             });
         }
+        if m.hash() != r.maze_hash {
+            return Err(bad(format!(
+                "walls hash to {}, the record says {}",
+                m.hash(),
+                r.maze_hash
+            )));
+        }
         Ok(m)
     }
+}
+
+/// The flatbuffer message of `block` and its body as (absolute start, length), all bounds
+/// checked against the file.
+fn message<'a>(
+    b: &'a [u8],
+    block: &arrow_ipc::Block,
+) -> Result<(arrow_ipc::Message<'a>, (usize, u64)), String> {
+    let (off, meta, body) = (block.offset(), block.metaDataLength(), block.bodyLength());
+    let (Ok(off), Ok(meta), Ok(body)) = (
+        usize::try_from(off),
+        usize::try_from(meta),
+        u64::try_from(body),
+    ) else {
+        return Err(format!("negative block position ({off}, {meta}, {body})"));
+    };
+    let end = (off as u64)
+        .checked_add(meta as u64)
+        .and_then(|x| x.checked_add(body));
+    if meta < 8 || end.is_none_or(|e| e > b.len() as u64) {
+        return Err(format!(
+            "block at {off} ({meta} + {body} bytes) runs past the end of the {}-byte file",
+            b.len()
+        ));
+    }
+    let m = &b[off..off + meta];
+    let m = if m[..4] == [0xff; 4] {
+        &m[8..]
+    } else {
+        &m[4..]
+    };
+    let msg = arrow_ipc::root_as_message(m).map_err(|e| format!("unreadable message: {e}"))?;
+    Ok((msg, (off + meta, body)))
+}
+
+/// Check a record batch's shape: `nodes` field nodes, all of the same length except the
+/// last of a list, no nulls, no compression, `buffers` buffers inside the body. Returns the row
+/// count and each buffer's absolute start.
+fn layout(
+    rb: &arrow_ipc::RecordBatch<'_>,
+    body: (usize, u64),
+    nodes: usize,
+    buffers: usize,
+) -> Result<(usize, Vec<usize>), String> {
+    if rb.compression().is_some() {
+        return Err("compressed (batchgen writes uncompressed stores)".into());
+    }
+    let rows = usize::try_from(rb.length()).map_err(|_| "negative length".to_string())?;
+    let ns = rb.nodes().ok_or("no field nodes")?;
+    let bs = rb.buffers().ok_or("no buffers")?;
+    if ns.len() != nodes || bs.len() != buffers {
+        return Err(format!(
+            "{} field nodes and {} buffers, expected {nodes} and {buffers}",
+            ns.len(),
+            bs.len()
+        ));
+    }
+    for (i, n) in ns.iter().enumerate() {
+        if n.null_count() != 0 {
+            return Err(format!("nulls in column {i}"));
+        }
+        // The last node of a store batch is the walls' child (rows × words long).
+        if n.length() != rb.length() && !(nodes > 1 && i + 1 == nodes) {
+            return Err(format!(
+                "column {i} has {} rows, the batch {rows}",
+                n.length()
+            ));
+        }
+    }
+    let mut starts = Vec::with_capacity(buffers);
+    for bf in bs.iter() {
+        let (Ok(o), Ok(l)) = (u64::try_from(bf.offset()), u64::try_from(bf.length())) else {
+            return Err("negative buffer position".into());
+        };
+        if o.checked_add(l).is_none_or(|e| e > body.1) {
+            return Err(format!(
+                "buffer at {o} ({l} bytes) outside the {}-byte body",
+                body.1
+            ));
+        }
+        starts.push(body.0 + o as usize);
+    }
+    Ok((rows, starts))
+}
+
+/// `len` bytes at `at` as a slice of `T`, if in bounds and aligned.
+fn slice<T: bytemuck::Pod>(b: &[u8], at: usize, len: usize) -> Option<&[T]> {
+    b.get(at..at.checked_add(len)?)
+        .and_then(|s| bytemuck::try_cast_slice(s).ok())
 }

@@ -232,7 +232,7 @@ fn maze_stores_are_partitioned_too() {
         &[1, 2, 3],
         &["--mazes", &format!("{}/", dir.display())],
     );
-    let one = d.path().join("one.bgm");
+    let one = d.path().join("one.arrow");
     batchgen()
         .args(RUN)
         .args(["--quiet", "--out"])
@@ -252,7 +252,7 @@ fn maze_stores_are_partitioned_too() {
     let mut got = Vec::new();
     for algo in ["backtracker", "wilson-straight:0.5"] {
         for k in 1..=3 {
-            let p = dir.join(format!("algo={algo}/size=6x4/part-{k:05}-of-00003.bgm"));
+            let p = dir.join(format!("algo={algo}/size=6x4/part-{k:05}-of-00003.arrow"));
             let s = StoreReader::open(&p).unwrap();
             assert_eq!(s.algos(), [algo.to_string()]);
             for i in 0..s.len() {
@@ -267,7 +267,7 @@ fn maze_stores_are_partitioned_too() {
     assert_eq!(check(&dir).0, 0);
     let store = |d: &Path, k: u32| {
         d.join(format!(
-            "algo=backtracker/size=6x4/part-{k:05}-of-00003.bgm"
+            "algo=backtracker/size=6x4/part-{k:05}-of-00003.arrow"
         ))
     };
     let other = d.path().join("other");
@@ -287,7 +287,7 @@ fn maze_stores_are_partitioned_too() {
     std::fs::copy(store(&dir, 1), store(&dir, 2)).unwrap();
     let (code, text) = check(&dir);
     assert_eq!(code, 1, "{text}");
-    assert!(text.contains("part-00002-of-00003.bgm: holds 3 records (indices 0..=2) where shard 2/3 of 10 needs 3..6"), "{text}");
+    assert!(text.contains("part-00002-of-00003.arrow: holds 3 records (indices 0..=2) where shard 2/3 of 10 needs 3..6"), "{text}");
     std::fs::remove_file(store(&dir, 2)).unwrap();
     let (code, text) = check(&dir);
     assert_eq!(code, 1, "{text}");

@@ -145,8 +145,8 @@ fn symlink_target_replaced_link_kept() {
     let link = d.path().join("m.parquet");
     std::os::unix::fs::symlink("real/m.parquet", &link).unwrap();
     // A dangling link: its target is created.
-    let dangling = d.path().join("s.bgm");
-    std::os::unix::fs::symlink("real/s.bgm", &dangling).unwrap();
+    let dangling = d.path().join("s.arrow");
+    std::os::unix::fs::symlink("real/s.arrow", &dangling).unwrap();
     batchgen()
         .args([
             "--algo", "wilson", "--size", "8x8", "--count", "3", "-q", "--out",
@@ -161,12 +161,12 @@ fn symlink_target_replaced_link_kept() {
     }
     assert_eq!(common::read(&link).rows.len(), 3);
     assert_eq!(
-        batchgen::store::StoreReader::open(&d.path().join("real/s.bgm"))
+        batchgen::store::StoreReader::open(&d.path().join("real/s.arrow"))
             .unwrap()
             .len(),
         3
     );
-    assert_eq!(names(&d.path().join("real")), vec!["m.parquet", "s.bgm"]);
+    assert_eq!(names(&d.path().join("real")), vec!["m.parquet", "s.arrow"]);
 }
 
 // ---- 2. full disk: no temporary file survives a failed finish ---------------------------
@@ -217,7 +217,7 @@ fn store_and_parquet_commit_together() {
     let mnt = Tmpfs::mount(&d.path().join("small"), "size=1m");
     let big = d.path().join("big");
     fs::create_dir(&big).unwrap();
-    fs::write(big.join("s.bgm"), b"old store").unwrap();
+    fs::write(big.join("s.arrow"), b"old store").unwrap();
     // The store fits, the Parquet file does not: neither may appear or change.
     batchgen()
         .args([
@@ -226,11 +226,11 @@ fn store_and_parquet_commit_together() {
         .arg("--out")
         .arg(mnt.dir.join("m.parquet"))
         .arg("--mazes")
-        .arg(big.join("s.bgm"))
+        .arg(big.join("s.arrow"))
         .assert()
         .code(1);
-    assert_eq!(names(&big), vec!["s.bgm"]);
-    assert_eq!(fs::read(big.join("s.bgm")).unwrap(), b"old store");
+    assert_eq!(names(&big), vec!["s.arrow"]);
+    assert_eq!(fs::read(big.join("s.arrow")).unwrap(), b"old store");
     assert!(names(&mnt.dir).is_empty());
     // The other way round: the store does not fit.
     batchgen()
@@ -240,10 +240,10 @@ fn store_and_parquet_commit_together() {
         .arg("--out")
         .arg(big.join("m.parquet"))
         .arg("--mazes")
-        .arg(mnt.dir.join("s.bgm"))
+        .arg(mnt.dir.join("s.arrow"))
         .assert()
         .code(1);
-    assert_eq!(names(&big), vec!["s.bgm"]);
+    assert_eq!(names(&big), vec!["s.arrow"]);
     assert!(names(&mnt.dir).is_empty());
 }
 
@@ -252,7 +252,7 @@ fn store_and_parquet_commit_together() {
 fn interrupt_mid_run(signal: &str, code: i32) {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("m.parquet");
-    let store = d.path().join("s.bgm");
+    let store = d.path().join("s.arrow");
     fs::write(&out, b"previous run").unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_batchgen"))
         .args([
@@ -275,7 +275,7 @@ fn interrupt_mid_run(signal: &str, code: i32) {
     loop {
         let t = temps(d.path());
         let grown = t.iter().any(|n| {
-            n.starts_with(".s.bgm.tmp-")
+            n.starts_with(".s.arrow.tmp-")
                 && fs::metadata(d.path().join(n)).is_ok_and(|m| m.len() > 1 << 20)
         });
         if t.len() == 2 && grown {
@@ -370,7 +370,7 @@ fn same_file_by_resolved_path_refused() {
 // ---- 6 and 7. corrupt stores ---------------------------------------------------------------
 
 fn small_store(d: &Path) -> PathBuf {
-    let store = d.join("s.bgm");
+    let store = d.join("s.arrow");
     batchgen()
         .args(["--algo", "wilson", "--size", "4x3", "--count", "3", "-q"])
         .arg("--out")
@@ -402,14 +402,20 @@ fn corrupt_store_record_with_loop_refused() {
         }
     }
     let bit = bit.unwrap() as usize;
+    // Record 1's wall word, found in the file by its bytes (a 4x3 maze has one word).
+    let word = r.record(1).unwrap().walls[bit / 64].to_le_bytes();
     drop(r);
     let mut bytes = fs::read(&store).unwrap();
-    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
-    let (header_bytes, record_bytes) = (u32_at(12), u32_at(32));
-    let word = header_bytes + record_bytes + 24 + bit / 64 * 8;
-    let mut v = u64::from_le_bytes(bytes[word..word + 8].try_into().unwrap());
+    let at: Vec<usize> = bytes
+        .windows(8)
+        .enumerate()
+        .filter(|(_, w)| *w == word)
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(at.len(), 1, "record 1's walls found once");
+    let mut v = u64::from_le_bytes(word);
     v |= 1 << (bit % 64);
-    bytes[word..word + 8].copy_from_slice(&v.to_le_bytes());
+    bytes[at[0]..at[0] + 8].copy_from_slice(&v.to_le_bytes());
     fs::write(&store, &bytes).unwrap();
     batchgen()
         .args(["render", "--solution", "--record", "1", "--store"])
@@ -426,21 +432,19 @@ fn corrupt_store_record_with_loop_refused() {
 }
 
 #[test]
-fn lying_store_header_refused() {
+fn lying_store_footer_refused() {
     let d = tempfile::tempdir().unwrap();
     let store = small_store(d.path());
     let good = fs::read(&store).unwrap();
-    for (at, value, needle) in [
-        (52usize, u32::MAX as u64, "algo_count"),
-        (24, u64::MAX / 2, "truncated"),
-        (12, 1 << 30, "truncated"),
+    let n = good.len();
+    // The Arrow footer's length sits just before the closing "ARROW1" magic.
+    for (len, needle) in [
+        (i32::MAX, "footer length"),
+        (-1, "footer length"),
+        (3, "unreadable Arrow footer"),
     ] {
         let mut b = good.clone();
-        if at == 24 {
-            b[at..at + 8].copy_from_slice(&value.to_le_bytes());
-        } else {
-            b[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes());
-        }
+        b[n - 10..n - 6].copy_from_slice(&len.to_le_bytes());
         fs::write(&store, &b).unwrap();
         batchgen()
             .args(["render", "--record", "0", "--store"])
@@ -450,6 +454,14 @@ fn lying_store_header_refused() {
             .stderr(contains("--store"))
             .stderr(contains(needle));
     }
+    // Without its closing magic the file was cut short.
+    fs::write(&store, &good[..n - 1]).unwrap();
+    batchgen()
+        .args(["render", "--record", "0", "--store"])
+        .arg(&store)
+        .assert()
+        .code(2)
+        .stderr(contains("truncated"));
 }
 
 // ---- 8. uniformity on one-cell-wide grids -------------------------------------------------

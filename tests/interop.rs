@@ -1,7 +1,8 @@
 //! Real clients read our files: DuckDB and pandas run the README's query and snippet
 //! (`data/per_algo_stats.sql`, `data/per_algo_stats.py`) on a file made by the binary, and
 //! their per-algorithm counts, means and quantiles equal what this test computes from the same
-//! file with the parquet crate.
+//! file with the parquet crate; pyarrow reads a maze store (`data/read_store.py`) and sees the
+//! same identifiers, ends and wall words as batchgen's reader, and DuckDB counts its rows.
 
 mod common;
 
@@ -101,4 +102,135 @@ fn json_number(text: &str, engine: &str, algo: &str, name: &str) -> f64 {
     let num = &rec[n + name.len() + 4..];
     let stop = num.find([',', '}']).unwrap_or(num.len());
     num[..stop].trim().parse().unwrap()
+}
+
+/// A store of three record batches (two generators, 20,000 mazes each, `--ends diameter`) read
+/// by pyarrow: the metadata, every field of records on both sides of each batch boundary and
+/// a spread of others, and DuckDB's per-generator counts equal what the Rust reader says.
+#[test]
+fn pyarrow_reads_the_maze_store_as_the_rust_reader_does() {
+    use batchgen::store::{self, StoreReader};
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("mazes.arrow");
+    common::batchgen()
+        .args(["--algo", "wilson,prim", "--size", "9x6", "--count", "20000"])
+        .args(["--seed", "5", "--ends", "diameter", "-q", "--out"])
+        .arg(d.path().join("m.parquet"))
+        .arg("--mazes")
+        .arg(&path)
+        .assert()
+        .success();
+    let st = StoreReader::open(&path).unwrap();
+    assert_eq!(st.len(), 40_000);
+    let per = store::rows_per_batch(st.words_per_maze()) as u64;
+    assert!(per < 40_000 / 2, "the test needs several batches");
+    let mut wanted: Vec<u64> = vec![0, per - 1, per, 2 * per - 1, 2 * per, 39_999];
+    wanted.extend((0..40_000).step_by(997));
+    let out = std::process::Command::new(common::python())
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/data/read_store.py"))
+        .arg(&path)
+        .args(wanted.iter().map(|k| k.to_string()))
+        .output()
+        .unwrap();
+    common::assert_ok(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    for (key, value) in [
+        ("batchgen.store_format", store::FORMAT_VERSION.to_string()),
+        ("batchgen.version", env!("CARGO_PKG_VERSION").to_string()),
+        (
+            "batchgen.seeding_scheme",
+            batchgen::rng::SEEDING_SCHEME.to_string(),
+        ),
+        ("batchgen.width", "9".into()),
+        ("batchgen.height", "6".into()),
+        ("batchgen.depth", "1".into()),
+        ("batchgen.seed", "5".into()),
+        ("batchgen.ends_rule", st.ends_rule.clone()),
+    ] {
+        let want = format!("meta {key} {value}");
+        assert!(lines.contains(&want.as_str()), "{want} in\n{text}");
+    }
+    let records: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("record "))
+        .collect();
+    assert_eq!(records.len(), wanted.len());
+    let mut varied_ends = std::collections::HashSet::new();
+    for (k, got) in wanted.iter().zip(records) {
+        let r = st.record(*k).unwrap();
+        let walls: Vec<String> = r.walls.iter().map(u64::to_string).collect();
+        let want = format!(
+            "record {k} {} {} {} {} {} {} {} {} {} {} {}",
+            r.algo,
+            r.width,
+            r.height,
+            r.depth,
+            r.seed,
+            r.index,
+            r.maze_seed,
+            r.maze_hash,
+            r.entrance,
+            r.exit,
+            walls.join(",")
+        );
+        assert_eq!(got, want);
+        varied_ends.insert((r.entrance, r.exit));
+    }
+    assert!(varied_ends.len() > 10, "diameter ends vary per maze");
+    let mut counts = std::collections::BTreeMap::new();
+    for k in 0..st.len() {
+        *counts.entry(st.record(k).unwrap().algo).or_insert(0u64) += 1;
+    }
+    for (algo, n) in counts {
+        let want = format!("duckdb {algo} {n}");
+        assert!(lines.contains(&want.as_str()), "{want} in\n{text}");
+    }
+}
+
+/// The README's three lines that read a store from Python run as written, on a store made by
+/// the README's level command, and print record 0 as batchgen's reader sees it.
+#[test]
+fn the_readme_three_line_python_store_reader_runs() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme
+        .find("```python\nimport pyarrow as pa\nmazes = pa.ipc.open_file(")
+        .expect("the README shows how to read the store with pyarrow");
+    let body = &readme[start + "```python\n".len()..];
+    let snippet = &body[..body.find("```").unwrap()];
+    assert_eq!(snippet.lines().count(), 3, "three lines:\n{snippet}");
+    let d = tempfile::tempdir().unwrap();
+    common::batchgen()
+        .current_dir(d.path())
+        .args(["--algo", "backtracker", "--size", "7x5", "--count", "4"])
+        .args(["--ends", "diameter", "-q", "--out", "level.parquet"])
+        .args(["--mazes", "level.arrow"])
+        .assert()
+        .success();
+    let out = std::process::Command::new(common::python())
+        .args(["-c", snippet])
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    common::assert_ok(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let st = batchgen::store::StoreReader::open(&d.path().join("level.arrow")).unwrap();
+    let r = st.record(0).unwrap();
+    for want in [
+        "'algo': 'backtracker'".to_string(),
+        format!("'maze_seed': {}", r.maze_seed),
+        format!("'entrance': {}, 'exit': {}", r.entrance, r.exit),
+        format!(
+            "'walls': [{}]",
+            r.walls
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    ] {
+        assert!(text.contains(&want), "{want} in {text}");
+    }
 }

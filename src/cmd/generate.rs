@@ -18,9 +18,10 @@ use batchgen::atomic_file;
 use batchgen::batch::{self, Job};
 use batchgen::dataset::{self, keys};
 use batchgen::interrupt;
+use batchgen::metrics::Ends;
 use batchgen::shard::Shard;
 use batchgen::sink::{ParquetSink, RunInfo, SinkError};
-use batchgen::store::{StoreError, StoreWriter};
+use batchgen::store::{self, StoreError, StoreInfo, StoreWriter};
 
 use batchgen::accept::Accept;
 use batchgen::args::{
@@ -97,7 +98,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "RULE")]
     pub ends: Option<String>,
     /// Also write every (accepted) maze's walls to this maze store file (see README), or to a
-    /// dataset folder `DIR/` (one `.bgm` per generator and shard, laid out as for `--out`).
+    /// dataset folder `DIR/` (one `.arrow` per generator and shard, laid out as for `--out`).
     #[arg(long, value_name = "FILE|DIR/")]
     pub mazes: Option<PathBuf>,
     /// Also write a machine-readable summary of the run (version, seeding scheme, per
@@ -447,7 +448,20 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         if let Some(store) = stores.get_mut(store_at) {
             for (k, r) in chunk.rows.iter().enumerate() {
                 let w = &chunk.walls[k * chunk.words_per_maze..(k + 1) * chunk.words_per_maze];
-                store.append(store_algo, r.index, r.maze_seed, w)?;
+                // The ends this maze was measured with (per maze for `--ends diameter`).
+                let (entrance, exit) = match cfg.ends {
+                    Ends::Cells { entrance, exit } => (entrance, exit),
+                    Ends::Diameter => (r.metrics.diameter_start, r.metrics.diameter_end),
+                };
+                store.append(store::Entry {
+                    algo: store_algo,
+                    index: r.index,
+                    maze_seed: r.maze_seed,
+                    maze_hash: r.metrics.maze_hash,
+                    entrance,
+                    exit,
+                    walls: w,
+                })?;
             }
         }
         bar.chunk(pos, chunk.rows.len() as u64, chunk.candidates);
@@ -595,7 +609,7 @@ fn shard_metadata(cfg: &Config, range: &std::ops::Range<u64>) -> Vec<(String, St
 type Outputs = (Vec<ParquetSink>, Vec<StoreWriter>);
 
 /// Create the Parquet output(s) and maze store(s): one file each, or in a dataset folder one
-/// part per generator (`DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.{parquet,bgm}`). Failing
+/// part per generator (`DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.{parquet,arrow}`). Failing
 /// here is bad input (exit 2): nothing has been generated yet.
 fn create_outputs(
     cfg: &Config,
@@ -636,12 +650,18 @@ fn create_outputs(
     let mut stores = Vec::new();
     if let Some(p) = &cfg.mazes {
         let store = |path: &Path, algos: &[String]| {
-            StoreWriter::create(path, cfg.width, cfg.height, cfg.seed, algos)
-                .map_err(|e| as_usage("--mazes", path, &e))
+            let info = StoreInfo {
+                width: cfg.width,
+                height: cfg.height,
+                seed: cfg.seed,
+                algos: algos.to_vec(),
+                ends_rule: info.ends_rule.clone(),
+            };
+            StoreWriter::create(path, &info).map_err(|e| as_usage("--mazes", path, &e))
         };
         if cfg.mazes_is_dir {
             for n in names {
-                let path = part("--mazes", p, n, "bgm")?;
+                let path = part("--mazes", p, n, store::EXTENSION)?;
                 stores.push(store(&path, std::slice::from_ref(n))?);
             }
         } else {

@@ -11,7 +11,7 @@ use batchgen::atomic_file::AtomicFile;
 use batchgen::batch::Worker;
 use batchgen::render::{self, Format, Style};
 use batchgen::store::{StoreError, StoreReader};
-use batchgen::{metrics, rng, Algorithm};
+use batchgen::{metrics, rng, Algorithm, Ends};
 
 use crate::cmd::{Interrupted, UsageError};
 use batchgen::args::{check_out, parse_count, parse_size, resolve_ends, DEFAULT_SEED};
@@ -41,7 +41,8 @@ pub struct RenderArgs {
     /// ascii).
     #[arg(long, value_name = "FORMAT")]
     pub format: Option<String>,
-    /// Draw the solution path (entrance to exit).
+    /// Draw the solution path (entrance to exit; for a stored maze, between the ends it was
+    /// measured with, unless --ends, --entrance or --exit is given).
     #[arg(long)]
     pub solution: bool,
     /// Entrance cell X,Y for --solution (default 0,0).
@@ -96,27 +97,31 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         .into());
     }
 
-    let maze = if let Some(path) = &args.store {
+    // From a store: the walls and the ends the maze was measured with (its entrance and exit
+    // cells; per maze with `--ends diameter`).
+    let (maze, recorded) = if let Some(path) = &args.store {
         let record = args.record.as_deref().unwrap_or("0");
         let k = parse_count("--record", record).map_err(UsageError::from)?;
+        let as_store = |e: StoreError| {
+            anyhow::Error::new(UsageError::flag("--store", &path.display().to_string(), e))
+        };
         let store = StoreReader::open(path).map_err(|e| match e {
-            StoreError::Io { .. } | StoreError::Foreign { .. } | StoreError::Truncated { .. } => {
-                anyhow::Error::new(UsageError::flag("--store", &path.display().to_string(), e))
-            }
+            StoreError::Io { .. }
+            | StoreError::Foreign { .. }
+            | StoreError::Newer { .. }
+            | StoreError::Truncated { .. } => as_store(e),
             other => anyhow::Error::new(other),
         })?;
-        store.maze(k).map_err(|e| match e {
+        let maze = store.maze(k).map_err(|e| match e {
             StoreError::NoSuchRecord { .. } => {
                 anyhow::Error::new(UsageError::flag("--record", record, e))
             }
             // A corrupt record is bad input too: named, exit 2, never a panic later.
-            StoreError::BadRecord(_)
-            | StoreError::NotPerfect { .. }
-            | StoreError::Foreign { .. } => {
-                anyhow::Error::new(UsageError::flag("--store", &path.display().to_string(), e))
-            }
+            StoreError::BadRecord { .. } | StoreError::NotPerfect { .. } => as_store(e),
             other => anyhow::Error::new(other),
-        })?
+        })?;
+        let r = store.record(k).map_err(as_store)?;
+        (maze, Some(Ends::cells(r.entrance, r.exit)))
     } else {
         let (Some(a), Some(size), Some(index)) = (&args.algo, &args.size, &args.index) else {
             return Err(UsageError(
@@ -132,9 +137,10 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         let need = batchgen::memory::estimate(&[algo], w, h, 1, 0, false);
         batchgen::memory::check(need).map_err(|why| UsageError::flag("--size", size, why))?;
         let mut worker = Worker::new(w, h);
-        worker
+        let maze = worker
             .generate(&algo, rng::maze_seed(args.seed, &algo.name(), w, h, index))
-            .clone()
+            .clone();
+        (maze, None)
     };
 
     let (ends, _) = resolve_ends(
@@ -145,6 +151,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         maze.height(),
     )
     .map_err(UsageError::from)?;
+    // A stored maze keeps its recorded ends unless --ends, --entrance or --exit says otherwise.
+    let overridden = args.ends.is_some() || args.entrance.is_some() || args.exit.is_some();
+    let ends = match recorded {
+        Some(r) if !overridden => r,
+        _ => ends,
+    };
     let path = if args.solution {
         let mut scratch = metrics::Scratch::new();
         metrics::measure(&maze, ends, &mut scratch);
