@@ -98,11 +98,12 @@ fn the_test_command_is_what_ci_runs() {
     }));
 }
 
-#[test]
-fn every_batchgen_command_in_the_readme_runs() {
-    let d = tempfile::tempdir().unwrap();
-    let mut ran = 0;
-    for block in blocks(&readme(), "sh") {
+/// Run every `batchgen …` and `cargo run … -- …` line of these `sh` blocks, in order, in `dir`
+/// (the headline job's 1,000,000 mazes become 500; CI runs it as written). Each must succeed;
+/// returns (line, stdout) per command.
+fn run_commands(blocks: &[String], dir: &std::path::Path) -> Vec<(String, String)> {
+    let mut ran = Vec::new();
+    for block in blocks {
         let joined = block.replace("\\\n", " ");
         for line in joined.lines() {
             let w = words(line);
@@ -114,20 +115,13 @@ fn every_batchgen_command_in_the_readme_runs() {
                 }
                 _ => continue,
             };
-            // The headline job makes millions of mazes; CI runs it as written.
             let args: Vec<String> = args
                 .iter()
-                .map(|a| {
-                    if a == "1000000" {
-                        "500".to_string()
-                    } else {
-                        a.clone()
-                    }
-                })
+                .map(|a| if a == "1000000" { "500".to_string() } else { a.clone() })
                 .collect();
             let out = common::batchgen()
                 .args(&args)
-                .current_dir(d.path())
+                .current_dir(dir)
                 .output()
                 .unwrap();
             assert!(
@@ -135,10 +129,42 @@ fn every_batchgen_command_in_the_readme_runs() {
                 "README command failed: {line}\n{}",
                 String::from_utf8_lossy(&out.stderr)
             );
-            ran += 1;
+            ran.push((line.to_string(), String::from_utf8(out.stdout).unwrap()));
         }
     }
-    assert!(ran >= 5, "found only {ran} commands");
+    ran
+}
+
+#[test]
+fn every_batchgen_command_in_the_readme_runs() {
+    let d = tempfile::tempdir().unwrap();
+    let ran = run_commands(&blocks(&readme(), "sh"), d.path());
+    assert!(ran.len() >= 5, "found only {} commands", ran.len());
+}
+
+#[test]
+fn the_quick_start_works_as_written() {
+    // The section a newcomer follows, alone, in order, in an empty folder.
+    let text = readme();
+    let start = text.find("## Quick start").expect("README has a quick start");
+    let end = start + text[start..].find("\n## ").unwrap();
+    let section = &text[start..end];
+    let d = tempfile::tempdir().unwrap();
+    let ran = run_commands(&blocks(section, "sh"), d.path());
+    assert!(ran.len() >= 5, "the quick start runs {} commands", ran.len());
+    let summary = &ran
+        .iter()
+        .find(|(line, _)| line.starts_with("batchgen summary"))
+        .expect("the quick start queries its first file")
+        .1;
+    for algo in ["backtracker 32x32", "kruskal 32x32", "wilson 32x32"] {
+        assert!(summary.contains(algo), "summary lacks {algo}:\n{summary}");
+    }
+    for file in ["first.parquet", "metrics.parquet", "level.parquet"] {
+        assert!(d.path().join(file).is_file(), "the quick start did not write {file}");
+    }
+    let drawn = &ran.last().unwrap().1;
+    assert!(drawn.contains('.'), "the level is drawn with its solution:\n{drawn}");
 }
 
 /// The `text` block that follows `marker` in the README.
@@ -156,6 +182,18 @@ fn shown_outputs_are_what_the_commands_print() {
     assert_eq!(
         block_after(&text, "`batchgen --list-algos`"),
         String::from_utf8(list.stdout).unwrap()
+    );
+    let picture = common::batchgen()
+        .args([
+            "render", "--algo", "wilson", "--size", "20x6", "--seed", "42", "--index", "17",
+        ])
+        .args(["--ends", "diameter", "--solution", "--format", "unicode"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        block_after(&text, "# batchgen"),
+        String::from_utf8(picture.stdout).unwrap(),
+        "the picture at the top of the README is what its command draws"
     );
     let drawn = common::batchgen()
         .args([
