@@ -18,7 +18,6 @@ use batchgen::atomic_file;
 use batchgen::batch::{self, Job};
 use batchgen::dataset::{self, keys};
 use batchgen::interrupt;
-use batchgen::metrics::Ends;
 use batchgen::shard::Shard;
 use batchgen::sink::{ParquetSink, RunInfo, SinkError};
 use batchgen::store::{self, StoreError, StoreInfo, StoreWriter};
