@@ -38,6 +38,7 @@ mod kruskal;
 mod padded;
 mod prim;
 mod recursive_division;
+mod shared;
 mod sidewinder;
 mod wilson;
 mod wilson_biased;
@@ -65,7 +66,7 @@ pub struct Scratch {
     /// One byte per cell: its open walls as `east | south << 1`, before they are packed into
     /// the maze (the generators that finish from parent links).
     pub(crate) codes: Vec<u8>,
-    /// Wall ids `2 * cell + (0 east | 1 south)` (Kruskal's shuffled wall list, fractal repair).
+    /// Wall ids ([`crate::grid::Wall`]; Kruskal's shuffled wall list, fractal repair).
     pub(crate) walls: Vec<u32>,
     /// One `u32` per cell (Eller: members of a set in the current row).
     pub(crate) count: Vec<u32>,

@@ -1,0 +1,41 @@
+//! Helpers shared by several generators, so that no generator file imports a sibling: the
+//! lazy-shuffle union loop (Kruskal, fractal repair) and cell bitsets (binary tree, sidewinder).
+//! The padded per-cell state and parent-link carving live in [`super::padded`].
+
+use super::Scratch;
+use crate::grid::Maze;
+use crate::rng::RandomSource;
+
+/// Take the walls of `s.walls` in a lazily drawn uniform random order (step `i` of Fisher–Yates
+/// picks from the unprocessed tail), opening each one that joins two different sets of
+/// `s.dsu`, until `need` walls have been opened. Wall ids are [`crate::grid::Wall`] ids.
+/// Kruskal runs it on every wall; fractal uses it to reconnect the pieces left after cropping.
+pub(crate) fn join_in_random_order<R: RandomSource>(
+    maze: &mut Maze,
+    s: &mut Scratch,
+    mut need: u32,
+    rng: &mut R,
+) {
+    let size = maze.size();
+    let len = s.walls.len() as u32;
+    let mut i = 0u32;
+    while need > 0 {
+        let j = i + rng.below(len - i);
+        s.walls.swap(i as usize, j as usize);
+        let wall = s.walls[i as usize];
+        i += 1;
+        let wall = size.wall(wall);
+        let joined = s.dsu.union(wall.a, wall.b);
+        maze.open_wall_if(wall.id, joined);
+        need -= joined as u32;
+    }
+}
+
+/// OR the 64 bits of `v` into bitset `b` at bit `p` (`b` must hold the word after `p`'s).
+#[inline]
+pub(super) fn or_bits(b: &mut [u64], p: u32, v: u64) {
+    let i = (p >> 6) as usize;
+    let o = p & 63;
+    b[i] |= v << o;
+    b[i + 1] |= (v >> 1) >> (63 - o);
+}
