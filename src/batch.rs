@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use crate::accept::{Accept, Candidate};
 use crate::generate::{self, Algorithm};
-use crate::grid::Maze;
+use crate::grid::{Maze, Size};
 use crate::metrics::{self, Ends, Metrics};
 use crate::rng::{self, Rng};
 
@@ -192,7 +192,7 @@ pub fn run_cancellable<E>(
         .map(|_| Mutex::new(Worker::new(job.width, job.height)))
         .collect();
     let chunk = chunk_len(job.width as u64 * job.height as u64, threads);
-    let wpm = Maze::new(job.width, job.height).words().len();
+    let wpm = Size::planar(job.width, job.height).words_per_maze();
     let first = job.first_index;
     let limit = first.saturating_add(match job.accept {
         Some(_) => job.max_candidates,

@@ -382,6 +382,20 @@ fn bit_in(words: &[u64], b: u32) -> bool {
     (words[(b >> 6) as usize] >> (b & 63)) & 1 != 0
 }
 
+/// Which planar sides of 32 consecutive cells are open ([`Maze::planar_sides`]): cell `k` of
+/// the block at bit `2k` of each plane.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sides {
+    /// East sides open.
+    pub east: u64,
+    /// South sides open.
+    pub south: u64,
+    /// West sides open.
+    pub west: u64,
+    /// North sides open.
+    pub north: u64,
+}
+
 /// A perfect-maze candidate: grid size plus the open-wall bits.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Maze {
@@ -774,6 +788,38 @@ impl Maze {
     #[inline]
     pub fn planar_words(&self) -> &[u64] {
         &self.walls[..self.size.planar_words()]
+    }
+
+    /// The open sides of every cell in the planar directions, 32 cells at a time, word-parallel:
+    /// item `i` covers cells `32i..32i + 32`, cell `32i + k` at bit `2k` of each plane (odd
+    /// bits are zero). A row's first cell sees a closed west side and a layer's first row a
+    /// closed north side (border walls are never open). For passes that count or lay out
+    /// sides with popcounts over whole words (metrics' degree count).
+    #[inline]
+    pub fn planar_sides(&self) -> impl Iterator<Item = Sides> + '_ {
+        const EVEN: u64 = 0x5555_5555_5555_5555;
+        let words = self.planar_words();
+        let shift = 2 * self.width() as usize;
+        let (q, r) = (shift / 64, (shift % 64) as u32);
+        let word = move |i: usize, back: usize| if i >= back { words[i - back] } else { 0 };
+        let mut prev = 0u64;
+        words.iter().enumerate().map(move |(i, &own)| {
+            // West: the east bit of the previous cell (the stream shifted by 2 bits); north:
+            // the south bit of the cell one row up (the stream shifted by 2·width bits).
+            let west = (own << 2 | prev >> 62) & EVEN;
+            prev = own;
+            let up = if r == 0 {
+                word(i, q)
+            } else {
+                word(i, q) << r | word(i, q + 1) >> (64 - r)
+            };
+            Sides {
+                east: own & EVEN,
+                south: own >> 1 & EVEN,
+                west,
+                north: up >> 1 & EVEN,
+            }
+        })
     }
 
     /// Rebuild a 2D maze from raw wall words as produced by [`Maze::words`]. Returns `None` if

@@ -113,7 +113,7 @@ pub enum StoreError {
 }
 
 fn words_per_maze(width: u32, height: u32) -> usize {
-    (2 * width as usize * height as usize).div_ceil(64)
+    crate::grid::Size::planar(width, height).words_per_maze()
 }
 
 /// Writes a store; records are appended as mazes are accepted.

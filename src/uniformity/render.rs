@@ -6,6 +6,7 @@ use super::kruskal_orders::Method;
 use super::report::{group, ratio_str, threads, AlgoReport, Part, Report, UniformWalls, ALPHA};
 use super::{tree_code, wall_bias};
 use crate::generate::Algorithm;
+use crate::grid::Size;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
@@ -129,7 +130,7 @@ impl Report {
                         let _ = writeln!(
                             s,
                             "  most biased wall {}: open in {} of {} orders ({}) vs {} of {} trees ({}) under uniform",
-                            self.walls[i].label(w),
+                            self.walls[i].label(Size::planar(w, h)),
                             group(open),
                             group(&r.orders),
                             pct(open as f64 / total),
@@ -323,7 +324,7 @@ impl Report {
                         s,
                         "  {:nw$}  {:>8}  {:>9.4}  {:>9.4}  {:>8.1}  {:>9}  {verdict}",
                         a.algo.name(),
-                        self.walls[t.worst].label(w),
+                        self.walls[t.worst].label(Size::planar(w, h)),
                         t.observed,
                         t.expected,
                         t.z,
@@ -398,7 +399,8 @@ impl Report {
                     }
                     _ => format!("{:.6}", u[i]),
                 };
-                let mut line = format!("  {:8}  {uni:>22}", self.walls[i].label(w));
+                let mut line =
+                    format!("  {:8}  {uni:>22}", self.walls[i].label(Size::planar(w, h)));
                 if let Some((oo, total)) = &order_open {
                     let _ = write!(line, "  {:>14.4}", oo[i] as f64 / total);
                 }
@@ -439,10 +441,10 @@ impl Report {
             .enumerate()
             .map(|(i, wall)| {
                 let mut v = vec![
-                    ("wall", Value::str(wall.label(w))),
+                    ("wall", Value::str(wall.label(Size::planar(w, h)))),
                     ("a", Value::Int(wall.a as i128)),
                     ("b", Value::Int(wall.b as i128)),
-                    ("bit", Value::Int(wall.bit as i128)),
+                    ("bit", Value::Int(wall.id as i128)),
                 ];
                 if let UniformWalls::Exact(e) = &self.uniform_walls {
                     v.push(("uniform_open", Value::str(ratio_str(&e[i]))));
@@ -591,7 +593,10 @@ impl Report {
                             v.push((
                                 "wall_test",
                                 Value::obj([
-                                    ("worst_wall", Value::str(self.walls[t.worst].label(w))),
+                                    (
+                                        "worst_wall",
+                                        Value::str(self.walls[t.worst].label(Size::planar(w, h))),
+                                    ),
                                     ("observed", Value::Float(t.observed)),
                                     ("uniform", Value::Float(t.expected)),
                                     ("z", Value::Float(t.z)),

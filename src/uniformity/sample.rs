@@ -8,7 +8,7 @@
 use super::stats::{chi_square_p_value, chi_square_uniform};
 use super::{interior_walls, TreeKey};
 use crate::generate::{Algorithm, Scratch};
-use crate::grid::Maze;
+use crate::grid::{Maze, Size};
 use crate::rng::{maze_seed_base, maze_seed_from_base, Rng};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -34,10 +34,10 @@ pub struct SampleCounts {
     pub seconds: f64,
 }
 
-/// Per-worker counts: trees (optional), open walls by wall bit, imperfect mazes.
+/// Per-worker counts: trees (optional), open walls by wall id, imperfect mazes.
 struct Tally {
     trees: HashMap<TreeKey, u64>,
-    by_bit: Vec<u64>,
+    by_wall: Vec<u64>,
     bad: u64,
     need: u64,
     track: bool,
@@ -45,12 +45,12 @@ struct Tally {
 
 impl Tally {
     fn new(width: u32, height: u32, track: bool) -> Tally {
-        let cells = width as usize * height as usize;
+        let size = Size::planar(width, height);
         Tally {
             trees: HashMap::new(),
-            by_bit: vec![0; cells.div_ceil(32) * 64],
+            by_wall: vec![0; size.wall_id_bound() as usize],
             bad: 0,
-            need: cells as u64 - 1,
+            need: size.cells_u64() - 1,
             track,
         }
     }
@@ -58,20 +58,17 @@ impl Tally {
     /// Count one maze: visit only its open walls (set bits), so the cost is one increment per
     /// passage rather than one test per wall.
     #[inline]
-    fn add(&mut self, words: &[u64]) {
+    fn add(&mut self, maze: &Maze) {
         let mut open = 0u64;
-        for (i, &w) in words.iter().enumerate() {
-            let mut x = w;
-            open += x.count_ones() as u64;
-            while x != 0 {
-                self.by_bit[i * 64 + x.trailing_zeros() as usize] += 1;
-                x &= x - 1;
-            }
+        for id in maze.open_wall_ids() {
+            self.by_wall[id as usize] += 1;
+            open += 1;
         }
         if open != self.need {
             self.bad += 1;
         }
         if self.track {
+            let words = maze.words();
             if let Some(n) = self.trees.get_mut(words) {
                 *n += 1;
             } else {
@@ -84,7 +81,7 @@ impl Tally {
         for (k, n) in other.trees {
             *self.trees.entry(k).or_insert(0) += n;
         }
-        for (x, y) in self.by_bit.iter_mut().zip(other.by_bit) {
+        for (x, y) in self.by_wall.iter_mut().zip(other.by_wall) {
             *x += y;
         }
         self.bad += other.bad;
@@ -114,7 +111,7 @@ pub fn sample(
             for i in c * CHUNK..((c + 1) * CHUNK).min(samples) {
                 let mut rng = Rng::from_maze_seed(maze_seed_from_base(base, i));
                 algo.generate(&mut maze, &mut scratch, &mut rng);
-                tally.add(maze.words());
+                tally.add(&maze);
             }
             tally
         })
@@ -123,7 +120,7 @@ pub fn sample(
     for p in parts {
         total.merge(p);
     }
-    let wall_open = walls.iter().map(|w| total.by_bit[w.bit as usize]).collect();
+    let wall_open = walls.iter().map(|w| total.by_wall[w.id as usize]).collect();
     let trees = track_trees.then(|| {
         let mut v: Vec<(TreeKey, u64)> = total.trees.into_iter().collect();
         v.sort_by(|a, b| a.0.cmp(&b.0));
@@ -152,7 +149,7 @@ pub fn seconds_per_maze(algo: &Algorithm, width: u32, height: u32, track_trees: 
     for i in 0..runs {
         let mut rng = Rng::from_maze_seed(maze_seed_from_base(base, i));
         algo.generate(&mut maze, &mut scratch, &mut rng);
-        tally.add(maze.words());
+        tally.add(&maze);
     }
     t.elapsed().as_secs_f64() / runs as f64
 }
