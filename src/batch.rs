@@ -18,7 +18,6 @@ use crate::accept::{Accept, Candidate};
 use crate::generate::{self, Algorithm};
 use crate::grid::{Maze, Size};
 use crate::metrics::{self, Ends, Metrics};
-use crate::rng::{self, Rng};
 
 /// One measured maze: the identifiers that regenerate it, its metrics and its generation time.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -39,7 +38,6 @@ pub struct Worker {
     maze: Maze,
     gen: generate::Scratch,
     measure: metrics::Scratch,
-    rng: Rng,
 }
 
 impl Worker {
@@ -49,24 +47,23 @@ impl Worker {
             maze: Maze::new(width, height),
             gen: generate::Scratch::new(),
             measure: metrics::Scratch::new(),
-            rng: Rng::from_maze_seed(0),
         }
     }
 
-    /// Generate maze `maze_seed` with `algo` into this worker's maze (and return it).
+    /// Generate the maze whose per-maze seed is `maze_seed` with `algo` into this worker's maze
+    /// (and return it).
     #[inline]
     pub fn generate(&mut self, algo: &Algorithm, maze_seed: u64) -> &Maze {
-        self.rng.reseed(maze_seed);
-        algo.generate(&mut self.maze, &mut self.gen, &mut self.rng);
+        generate::generate_seeded(algo, &mut self.maze, &mut self.gen, maze_seed);
         &self.maze
     }
 
     /// Generate and measure one maze, timing the generator.
     #[inline]
     pub fn row(&mut self, algo: &Algorithm, seed_base: u64, index: u64, ends: Ends) -> Row {
-        let maze_seed = rng::maze_seed_from_base(seed_base, index);
         let t = Instant::now();
-        self.generate(algo, maze_seed);
+        let maze_seed =
+            generate::regenerate_from_base(algo, &mut self.maze, &mut self.gen, seed_base, index);
         let gen_ns = t.elapsed().as_nanos() as u64;
         let metrics = metrics::measure(&self.maze, ends, &mut self.measure);
         Row {
@@ -203,7 +200,7 @@ pub fn run_cancellable<E>(
     let mut tallies = Vec::with_capacity(job.algos.len());
     for algo in &job.algos {
         let algo_name = algo.name();
-        let base = rng::maze_seed_base(job.seed, &algo_name, job.width, job.height);
+        let base = generate::seed_base(algo, Size::planar(job.width, job.height), job.seed);
         let mut tally = Tally::default();
         let mut start = first;
         while tally.accepted < job.count && start < limit {
@@ -363,9 +360,8 @@ mod accept_tests {
                 for (k, r) in c.rows.iter().enumerate() {
                     assert!(r.metrics.dead_ends >= 9);
                     let words = &c.walls[k * c.words_per_maze..(k + 1) * c.words_per_maze];
-                    let mut w = Worker::new(6, 6);
-                    let ms = rng::maze_seed(3, &c.algo.name(), 6, 6, r.index);
-                    assert_eq!(w.generate(c.algo, ms).words(), words);
+                    let m = generate::regenerated(c.algo, Size::planar(6, 6), 3, r.index);
+                    assert_eq!(m.words(), words);
                     seen.push((c.algo.name(), r.index));
                 }
                 Ok(())

@@ -38,12 +38,15 @@ mod kruskal;
 mod padded;
 mod prim;
 mod recursive_division;
+mod regenerate;
 mod shared;
 mod sidewinder;
 mod wilson;
 mod wilson_biased;
 
 use std::fmt;
+
+pub use regenerate::{generate_seeded, regenerate, regenerate_from_base, regenerated, seed_base};
 
 use crate::dsu::Dsu;
 use crate::grid::Maze;

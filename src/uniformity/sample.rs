@@ -1,5 +1,5 @@
 //! Sampling: N mazes per generator through the same generator code and seeding as the batch
-//! (`rng::maze_seed(seed, algo.name(), W, H, index)` then `Rng::from_maze_seed`), counted per
+//! ([`crate::generate::regenerate`]), counted per
 //! tree (keyed by the wall words) and per open wall, in parallel chunks (rayon). Against the
 //! uniform distribution over τ trees it reports Pearson's chi-square with τ − 1 degrees of
 //! freedom and its p-value, the total-variation distance of the empirical distribution, and the
@@ -7,9 +7,8 @@
 
 use super::stats::{chi_square_p_value, chi_square_uniform};
 use super::{interior_walls, TreeKey};
-use crate::generate::{Algorithm, Scratch};
+use crate::generate::{regenerate_from_base, seed_base, Algorithm, Scratch};
 use crate::grid::{Maze, Size};
-use crate::rng::{maze_seed_base, maze_seed_from_base, Rng};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::time::Instant;
@@ -100,7 +99,7 @@ pub fn sample(
 ) -> SampleCounts {
     let t = Instant::now();
     let walls = interior_walls(width, height);
-    let base = maze_seed_base(seed, &algo.name(), width, height);
+    let base = seed_base(algo, Size::planar(width, height), seed);
     let chunks = samples.div_ceil(CHUNK);
     let parts: Vec<Tally> = (0..chunks)
         .into_par_iter()
@@ -109,8 +108,7 @@ pub fn sample(
             let mut scratch = Scratch::new();
             let mut tally = Tally::new(width, height, track_trees);
             for i in c * CHUNK..((c + 1) * CHUNK).min(samples) {
-                let mut rng = Rng::from_maze_seed(maze_seed_from_base(base, i));
-                algo.generate(&mut maze, &mut scratch, &mut rng);
+                regenerate_from_base(algo, &mut maze, &mut scratch, base, i);
                 tally.add(&maze);
             }
             tally
@@ -144,11 +142,10 @@ pub fn seconds_per_maze(algo: &Algorithm, width: u32, height: u32, track_trees: 
     let mut maze = Maze::new(width, height);
     let mut scratch = Scratch::new();
     let mut tally = Tally::new(width, height, track_trees);
-    let base = maze_seed_base(0xca1b, &algo.name(), width, height);
+    let base = seed_base(algo, Size::planar(width, height), 0xca1b);
     let t = Instant::now();
     for i in 0..runs {
-        let mut rng = Rng::from_maze_seed(maze_seed_from_base(base, i));
-        algo.generate(&mut maze, &mut scratch, &mut rng);
+        regenerate_from_base(algo, &mut maze, &mut scratch, base, i);
         tally.add(&maze);
     }
     t.elapsed().as_secs_f64() / runs as f64
@@ -221,7 +218,7 @@ mod tests {
             Algorithm::Backtracker.generate(
                 &mut maze,
                 &mut scratch,
-                &mut Rng::from_maze_seed(seed),
+                &mut crate::Rng::from_maze_seed(seed),
             );
             seen.insert(maze.words().to_vec());
         }
