@@ -17,20 +17,8 @@ use rayon::prelude::*;
 use crate::accept::{Accept, Candidate};
 use crate::generate::{self, Algorithm};
 use crate::grid::{Maze, Size};
-use crate::metrics::{self, Ends, Metrics};
-
-/// One measured maze: the identifiers that regenerate it, its metrics and its generation time.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Row {
-    /// Maze number within (algo, size, seed).
-    pub index: u64,
-    /// The derived per-maze seed.
-    pub maze_seed: u64,
-    /// Time spent in the generator, nanoseconds.
-    pub gen_ns: u64,
-    /// The measurements.
-    pub metrics: Metrics,
-}
+pub use crate::metrics::Row;
+use crate::metrics::{self, Ends};
 
 /// Everything one worker thread reuses from maze to maze.
 #[derive(Debug)]

@@ -21,6 +21,9 @@
 //! reaches last: the classic double sweep, exact on a tree.
 
 mod degrees;
+mod row;
+
+pub use row::Row;
 
 use crate::grid::Maze;
 
