@@ -244,6 +244,35 @@ impl Size {
         }
     }
 
+    /// The id of the east wall of `cell` (whether or not it is interior): the base the planar
+    /// [`Size::wall_id_steps`] are added to.
+    #[inline]
+    pub fn east_wall_id(&self, cell: u32) -> u32 {
+        2 * cell
+    }
+
+    /// For the four planar directions (in [`Dir::PLANAR`] order), the wrapping step from the
+    /// id of a cell's east wall to the id of its wall in that direction:
+    /// `wall_id(c, d) == east_wall_id(c).wrapping_add(steps[d])`. For generators that keep
+    /// directions as small integers in their hot loops.
+    #[inline]
+    pub fn wall_id_steps(&self) -> [u32; 4] {
+        [
+            0,
+            1,
+            2u32.wrapping_neg(),
+            (2 * self.width - 1).wrapping_neg(),
+        ]
+    }
+
+    /// For the four planar directions (in [`Dir::PLANAR`] order), the wrapping cell-id step to
+    /// the neighbour in that direction.
+    #[inline]
+    pub fn cell_steps(&self) -> [u32; 4] {
+        let w = self.width;
+        [1, w, 1u32.wrapping_neg(), w.wrapping_neg()]
+    }
+
     /// The interior wall of `cell` in direction `dir` (which must be interior).
     #[inline]
     pub fn wall_of(&self, cell: u32, dir: Dir) -> Wall {
@@ -255,15 +284,7 @@ impl Size {
     #[inline]
     pub fn wall(&self, id: u32) -> Wall {
         if id < self.down_base() {
-            let a = id >> 1;
-            let south = id & 1;
-            Wall {
-                id,
-                a,
-                // East neighbour `a + 1` or south neighbour `a + w`, without a branch.
-                b: a + 1 + south * (self.width - 1),
-                dir: Dir::from_index(south),
-            }
+            self.planar_wall(id)
         } else {
             let a = id - self.down_base();
             Wall {
@@ -272,6 +293,21 @@ impl Size {
                 b: a + self.layer_cells(),
                 dir: Dir::Down,
             }
+        }
+    }
+
+    /// The planar (east or south) wall with id `id`: [`Size::wall`] without the test for a down
+    /// wall, for loops that know their walls are planar (every wall of a 2D size). Branch-free.
+    #[inline]
+    pub fn planar_wall(&self, id: u32) -> Wall {
+        let a = id >> 1;
+        let south = id & 1;
+        Wall {
+            id,
+            a,
+            // East neighbour `a + 1` or south neighbour `a + w`, without a branch.
+            b: a + 1 + south * (self.width - 1),
+            dir: Dir::from_index(south),
         }
     }
 
@@ -380,6 +416,58 @@ impl Wall {
 #[inline]
 fn bit_in(words: &[u64], b: u32) -> bool {
     (words[(b >> 6) as usize] >> (b & 63)) & 1 != 0
+}
+
+/// Walls by id, writable ([`Maze::wall_writer`]). Ids must be interior walls' ids.
+#[derive(Debug)]
+pub struct WallWriter<'a> {
+    words: &'a mut [u64],
+    width: u32,
+}
+
+impl WallWriter<'_> {
+    /// Open the wall with id `id`.
+    #[inline]
+    pub fn open(&mut self, id: u32) {
+        self.words[(id >> 6) as usize] |= 1 << (id & 63);
+    }
+
+    /// Open the wall with id `id` when `open` (branch-free).
+    #[inline]
+    pub fn open_if(&mut self, id: u32, open: bool) {
+        self.words[(id >> 6) as usize] |= (open as u64) << (id & 63);
+    }
+
+    /// Close the wall with id `id`.
+    #[inline]
+    pub fn close(&mut self, id: u32) {
+        self.words[(id >> 6) as usize] &= !(1 << (id & 63));
+    }
+
+    /// Close the east walls of `rows` cells of one column, starting at `cell` and going south.
+    #[inline]
+    pub fn close_east_column(&mut self, cell: u32, rows: u32) {
+        let mut id = 2 * cell;
+        for _ in 0..rows {
+            self.close(id);
+            id += 2 * self.width;
+        }
+    }
+
+    /// Close the south walls of cells `a..b`, which must lie in one row (whole words at a time).
+    #[inline]
+    pub fn close_south_run(&mut self, a: u32, b: u32) {
+        let mut a = a;
+        while a < b {
+            let i = a >> 5;
+            let lo = a & 31;
+            let hi = (b - (i << 5)).min(32);
+            let mask =
+                0xaaaa_aaaa_aaaa_aaaau64 & (u64::MAX << (2 * lo)) & (u64::MAX >> (64 - 2 * hi));
+            self.words[i as usize] &= !mask;
+            a = (i + 1) << 5;
+        }
+    }
 }
 
 /// Which planar sides of 32 consecutive cells are open ([`Maze::planar_sides`]): cell `k` of
@@ -602,46 +690,13 @@ impl Maze {
         self.carve(cell, Dir::South)
     }
 
-    /// The id of the east wall of `cell` (whether or not it is interior): the base the planar
-    /// [`Maze::wall_id_steps`] are added to.
+    /// Write access to the walls by id that borrows the words once, for generators' hot loops
+    /// (the words stay in registers across the loop).
     #[inline]
-    pub fn east_wall_id(&self, cell: u32) -> u32 {
-        2 * cell
-    }
-
-    /// For the four planar directions (in [`Dir::PLANAR`] order), the wrapping step from the
-    /// id of a cell's east wall to the id of its wall in that direction:
-    /// `wall_id(c, d) == east_wall_id(c).wrapping_add(steps[d])`. For generators that keep
-    /// directions as small integers in their hot loops.
-    #[inline]
-    pub fn wall_id_steps(&self) -> [u32; 4] {
-        [
-            0,
-            1,
-            2u32.wrapping_neg(),
-            (2 * self.width() - 1).wrapping_neg(),
-        ]
-    }
-
-    /// For the four planar directions (in [`Dir::PLANAR`] order), the wrapping cell-id step to
-    /// the neighbour in that direction.
-    #[inline]
-    pub fn cell_steps(&self) -> [u32; 4] {
-        let w = self.width();
-        [1, w, 1u32.wrapping_neg(), w.wrapping_neg()]
-    }
-
-    /// Close the south walls of cells `a..b`, which must lie in one row (whole words at a time).
-    pub fn close_south_run(&mut self, a: u32, b: u32) {
-        let mut a = a;
-        while a < b {
-            let i = a >> 5;
-            let lo = a & 31;
-            let hi = (b - (i << 5)).min(32);
-            let mask =
-                0xaaaa_aaaa_aaaa_aaaau64 & (u64::MAX << (2 * lo)) & (u64::MAX >> (64 - 2 * hi));
-            self.walls[i as usize] &= !mask;
-            a = (i + 1) << 5;
+    pub fn wall_writer(&mut self) -> WallWriter<'_> {
+        WallWriter {
+            words: &mut self.walls,
+            width: self.size.width,
         }
     }
 
@@ -659,7 +714,7 @@ impl Maze {
         }
         for z in 0..self.depth() {
             let last = z * self.size.layer_cells() + (h - 1) * w;
-            self.close_south_run(last, last + w);
+            self.wall_writer().close_south_run(last, last + w);
         }
         if self.size.is_3d() {
             clear_from(&mut self.walls[planar..], n - self.size.layer_cells());
@@ -1201,8 +1256,8 @@ mod tests {
     #[test]
     fn wall_id_steps_match_wall_ids() {
         let m = Maze::new(5, 4);
-        let steps = m.wall_id_steps();
-        let cells = m.cell_steps();
+        let steps = m.size().wall_id_steps();
+        let cells = m.size().cell_steps();
         for c in 0..m.cells() {
             for (i, d) in Dir::PLANAR.into_iter().enumerate() {
                 if m.has_neighbour(c, d) {

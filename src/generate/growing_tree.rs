@@ -15,7 +15,7 @@
 //!
 //! Speed: cells live on the padded byte array of [`super::padded`] ([`super::padded::padded_marks`], border
 //! outside), list entries carry the padded index next to the cell id, neighbour options are
-//! collected without branches and walls are opened through the wall-id steps of [`Maze::wall_id_steps`], so the loop
+//! collected without branches and walls are opened through the wall-id steps of [`crate::grid::Size::wall_id_steps`], so the loop
 //! has no coordinate arithmetic and no border tests.
 
 use super::padded::{padded_marks_steps, FREE, IN_TREE as VISITED};
@@ -40,8 +40,10 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
     let n = maze.cells();
     let pw = w + 2;
     let dp = padded_marks_steps(&mut s.mark, w, h);
-    let dc = maze.cell_steps();
-    let wb = maze.wall_id_steps();
+    let size = maze.size();
+    let dc = size.cell_steps();
+    let wb = size.wall_id_steps();
+    let mut walls = maze.wall_writer();
     s.stack.clear();
     let start = rng.below(n);
     let ps = (start / w + 1) * pw + start % w + 1;
@@ -109,7 +111,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
         } else {
             rng.below(k as u32) as usize
         }] as usize;
-        maze.open_wall(maze.east_wall_id(c).wrapping_add(wb[d]));
+        walls.open(size.east_wall_id(c).wrapping_add(wb[d]));
         let (np, nc) = (p.wrapping_add(dp[d]), c.wrapping_add(dc[d]));
         s.mark[np as usize] = ACTIVE;
         s.stack.push((np as u64) << 32 | nc as u64);

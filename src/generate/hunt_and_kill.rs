@@ -14,7 +14,7 @@
 //! ([`super::padded::padded_marks`]), so a neighbour test is one byte read with no coordinate check, and the
 //! options are collected without branches. The walk carries its padded index and its cell id
 //! side by side (one step table each), and opens walls with a third table of wall-bit offsets
-//! ([`Maze::wall_id_steps`]).
+//! ([`crate::grid::Size::wall_id_steps`]).
 
 use super::padded::{padded_marks_steps, FREE, IN_TREE as VISITED};
 use super::Scratch;
@@ -26,8 +26,10 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     let (w, h) = (maze.width(), maze.height());
     let pw = w + 2;
     let dp = padded_marks_steps(&mut s.mark, w, h);
-    let dc = maze.cell_steps();
-    let wb = maze.wall_id_steps();
+    let size = maze.size();
+    let dc = size.cell_steps();
+    let wb = size.wall_id_steps();
+    let mut walls = maze.wall_writer();
     let mark = &mut s.mark[..];
     let (mut p, mut c) = (pw + 1, 0u32);
     mark[p as usize] = VISITED;
@@ -47,7 +49,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             } else {
                 rng.below(k as u32) as usize
             }] as usize;
-            maze.open_wall(maze.east_wall_id(c).wrapping_add(wb[d]));
+            walls.open(size.east_wall_id(c).wrapping_add(wb[d]));
             p = p.wrapping_add(dp[d]);
             c = c.wrapping_add(dc[d]);
             mark[p as usize] = VISITED;
@@ -83,7 +85,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
         } else {
             rng.below(k as u32) as usize
         }] as usize;
-        maze.open_wall(maze.east_wall_id(c).wrapping_add(wb[d]));
+        walls.open(size.east_wall_id(c).wrapping_add(wb[d]));
         mark[p as usize] = VISITED;
     }
 }

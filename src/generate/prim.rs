@@ -30,8 +30,10 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     let n = maze.cells();
     let pw = w + 2;
     let dp = padded_marks_steps(&mut s.mark, w, h);
-    let dc = maze.cell_steps();
-    let wb = maze.wall_id_steps();
+    let size = maze.size();
+    let dc = size.cell_steps();
+    let wb = size.wall_id_steps();
+    let mut walls = maze.wall_writer();
     let mark = &mut s.mark[..];
     let list = &mut s.stack;
     let mut len = 0usize;
@@ -67,8 +69,8 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
         let fresh = mark[p as usize] == FREE;
         mark[p as usize] = VISITED;
         // The wall faces back towards the cell already in the maze (direction d + 2 from c).
-        let b = maze.east_wall_id(c).wrapping_add(wb[(e as usize + 2) & 3]);
-        maze.open_wall_if(b, fresh);
+        let b = size.east_wall_id(c).wrapping_add(wb[(e as usize + 2) & 3]);
+        walls.open_if(b, fresh);
         push(list, &mut len, mark, p, c, fresh);
     }
 }

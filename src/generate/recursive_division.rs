@@ -10,8 +10,9 @@
 //! (`below`), so only exactly enumerable draws are used. Each closed wall is written once and
 //! every cell index is stepped by `+1` or `+W` (no division): the work is linear in the cells.
 //!
-//! Speed: a horizontal wall is closed a word at a time ([`Maze::close_south_run`]), then its
-//! gap opened; a vertical one is closed one wall per row.
+//! Speed: a horizontal wall is closed a word at a time ([`crate::grid::WallWriter::close_south_run`]), then its
+//! gap opened; a vertical one a wall per row
+//! ([`crate::grid::WallWriter::close_east_column`]).
 
 use super::Scratch;
 use crate::grid::{Dir, Maze};
@@ -21,6 +22,8 @@ use crate::rng::RandomSource;
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
     maze.open_all();
+    let size = maze.size();
+    let mut walls = maze.wall_writer();
     s.rects.clear();
     if w >= 2 && h >= 2 {
         s.rects.push([0, 0, w, h]);
@@ -31,12 +34,8 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             // Close the east walls of column x0 + i, except in row y0 + gap.
             let i = if rw == 2 { 0 } else { rng.below(rw - 1) };
             let gap = rng.below(rh);
-            let mut c = y0 * w + x0 + i;
-            for _ in 0..rh {
-                maze.close(c, Dir::East);
-                c += w;
-            }
-            maze.carve((y0 + gap) * w + x0 + i, Dir::East);
+            walls.close_east_column(y0 * w + x0 + i, rh);
+            walls.open(size.wall_id((y0 + gap) * w + x0 + i, Dir::East));
             let (lw, right) = (i + 1, rw - i - 1);
             if lw >= 2 {
                 s.rects.push([x0, y0, lw, rh]);
@@ -49,8 +48,8 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             let i = if rh == 2 { 0 } else { rng.below(rh - 1) };
             let gap = rng.below(rw);
             let start = (y0 + i) * w + x0;
-            maze.close_south_run(start, start + rw);
-            maze.carve(start + gap, Dir::South);
+            walls.close_south_run(start, start + rw);
+            walls.open(size.wall_id(start + gap, Dir::South));
             let (th, bottom) = (i + 1, rh - i - 1);
             if th >= 2 {
                 s.rects.push([x0, y0, rw, th]);

@@ -17,6 +17,9 @@ pub(crate) fn join_in_random_order<R: RandomSource>(
     rng: &mut R,
 ) {
     let size = maze.size();
+    // Every wall of a 2D maze is planar: decode without the test for a down wall.
+    let planar = !size.is_3d();
+    let mut walls = maze.wall_writer();
     let len = s.walls.len() as u32;
     let mut i = 0u32;
     while need > 0 {
@@ -24,9 +27,13 @@ pub(crate) fn join_in_random_order<R: RandomSource>(
         s.walls.swap(i as usize, j as usize);
         let wall = s.walls[i as usize];
         i += 1;
-        let wall = size.wall(wall);
+        let wall = if planar {
+            size.planar_wall(wall)
+        } else {
+            size.wall(wall)
+        };
         let joined = s.dsu.union(wall.a, wall.b);
-        maze.open_wall_if(wall.id, joined);
+        walls.open_if(wall.id, joined);
         need -= joined as u32;
     }
 }
