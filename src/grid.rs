@@ -1262,12 +1262,32 @@ mod tests {
             for (i, d) in Dir::PLANAR.into_iter().enumerate() {
                 if m.has_neighbour(c, d) {
                     assert_eq!(
-                        m.east_wall_id(c).wrapping_add(steps[i]),
+                        m.size().east_wall_id(c).wrapping_add(steps[i]),
                         m.size().wall_id(c, d)
                     );
                     assert_eq!(c.wrapping_add(cells[i]), m.neighbour(c, d));
                 }
             }
+        }
+    }
+
+    #[test]
+    fn wall_writer_runs_match_single_walls() {
+        for (w, h) in [(5u32, 4u32), (40, 3), (70, 2)] {
+            let size = Size::planar(w, h);
+            let mut runs = Maze::with_size(size);
+            runs.open_all();
+            let mut single = runs.clone();
+            let mut writer = runs.wall_writer();
+            writer.close_east_column(1, h - 1);
+            writer.close_south_run(1, w - 1);
+            for c in (1..w * (h - 1)).step_by(w as usize) {
+                single.close(c, Dir::East);
+            }
+            for c in 1..w - 1 {
+                single.close(c, Dir::South);
+            }
+            assert_eq!(runs, single, "{w}x{h}");
         }
     }
 
