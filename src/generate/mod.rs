@@ -244,8 +244,12 @@ pub struct Family {
     /// One line on the texture it gives.
     pub texture: &'static str,
     /// Parses the parameter after `name:` (`None`: the family takes no parameter).
-    param: Option<fn(&str) -> Result<Algorithm, String>>,
+    param: Option<ParamParser>,
 }
+
+/// Reads a family's parameter (the text after `name:`) into the algorithm, or says what is
+/// wrong with it.
+type ParamParser = fn(&str) -> Result<Algorithm, String>;
 
 /// Every generator family, in canonical order (`--algo all`): the first three, the other uniform
 /// one, biased Wilson, the tree-growing family, the row-by-row family, then the two that work on
