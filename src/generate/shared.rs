@@ -1,5 +1,6 @@
 //! Helpers shared by several generators, so that no generator file imports a sibling: the
-//! lazy-shuffle union loop (Kruskal, fractal repair) and cell bitsets (binary tree, sidewinder).
+//! lazy-shuffle union loop (Kruskal, fractal repair), random directions 32 at a time (Wilson,
+//! Aldous–Broder) and cell bitsets (binary tree, sidewinder).
 //! The padded per-cell state and parent-link carving live in [`super::padded`].
 
 use super::Scratch;
@@ -45,4 +46,27 @@ pub(super) fn or_bits(b: &mut [u64], p: u32, v: u64) {
     let o = p & 63;
     b[i] |= v << o;
     b[i + 1] |= (v >> 1) >> (63 - o);
+}
+
+/// Random planar directions drawn 32 at a time ([`RandomSource::dir4_x32`]) and handed out one
+/// by one, for the random walks (one refill test per step instead of one draw).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Dirs {
+    block: u64,
+    left: u32,
+}
+
+impl Dirs {
+    /// The next direction, `0..4` (east, south, west, north).
+    #[inline(always)]
+    pub(super) fn next<R: RandomSource>(&mut self, rng: &mut R) -> u32 {
+        if self.left == 0 {
+            self.block = rng.dir4_x32();
+            self.left = 32;
+        }
+        let d = (self.block & 3) as u32;
+        self.block >>= 2;
+        self.left -= 1;
+        d
+    }
 }
