@@ -1,7 +1,7 @@
 //! Maze generators: the [`Algorithm`] enum, the one table describing every generator family
 //! ([`FAMILIES`]: name, parameter, uniform or not, 2D only or 3D too, texture), the dispatch from
 //! an algorithm to its generator (one file per generator, shared helpers in `padded` and
-//! `shared`), and [`regenerate`]: maze *i* of (algorithm, size, seed) in one call.
+//! `shared`), and [`regenerate()`]: maze *i* of (algorithm, size, seed) in one call.
 //!
 //! Every generator has the signature
 //! `fn generate<R: RandomSource>(&mut Maze, &mut Scratch, &mut R)`: the maze
