@@ -13,7 +13,7 @@
 
 use std::hint::black_box;
 
-use batchgen::generate::Scratch;
+use batchgen::generate::{generate_seeded, Scratch};
 use batchgen::grid::Dir;
 use batchgen::{rng, Algorithm, Maze, Rng};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -157,9 +157,8 @@ fn walks(c: &mut Criterion) {
         let mut i = 0usize;
         g.bench_function(BenchmarkId::from_parameter(&name), |b| {
             b.iter(|| {
-                let mut r = Rng::from_maze_seed(seeds[i % seeds.len()]);
+                generate_seeded(&algo, &mut maze, &mut scratch, seeds[i % seeds.len()]);
                 i += 1;
-                algo.generate(&mut maze, &mut scratch, &mut r);
                 black_box(maze.words()[0])
             })
         });

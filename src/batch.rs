@@ -16,22 +16,9 @@ use rayon::prelude::*;
 
 use crate::accept::{Accept, Candidate};
 use crate::generate::{self, Algorithm};
-use crate::grid::Maze;
-use crate::metrics::{self, Ends, Metrics};
-use crate::rng::{self, Rng};
-
-/// One measured maze: the identifiers that regenerate it, its metrics and its generation time.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Row {
-    /// Maze number within (algo, size, seed).
-    pub index: u64,
-    /// The derived per-maze seed.
-    pub maze_seed: u64,
-    /// Time spent in the generator, nanoseconds.
-    pub gen_ns: u64,
-    /// The measurements.
-    pub metrics: Metrics,
-}
+use crate::grid::{Maze, Size};
+pub use crate::metrics::Row;
+use crate::metrics::{self, Ends};
 
 /// Everything one worker thread reuses from maze to maze.
 #[derive(Debug)]
@@ -39,7 +26,6 @@ pub struct Worker {
     maze: Maze,
     gen: generate::Scratch,
     measure: metrics::Scratch,
-    rng: Rng,
 }
 
 impl Worker {
@@ -49,24 +35,23 @@ impl Worker {
             maze: Maze::new(width, height),
             gen: generate::Scratch::new(),
             measure: metrics::Scratch::new(),
-            rng: Rng::from_maze_seed(0),
         }
     }
 
-    /// Generate maze `maze_seed` with `algo` into this worker's maze (and return it).
+    /// Generate the maze whose per-maze seed is `maze_seed` with `algo` into this worker's maze
+    /// (and return it).
     #[inline]
     pub fn generate(&mut self, algo: &Algorithm, maze_seed: u64) -> &Maze {
-        self.rng.reseed(maze_seed);
-        algo.generate(&mut self.maze, &mut self.gen, &mut self.rng);
+        generate::generate_seeded(algo, &mut self.maze, &mut self.gen, maze_seed);
         &self.maze
     }
 
     /// Generate and measure one maze, timing the generator.
     #[inline]
     pub fn row(&mut self, algo: &Algorithm, seed_base: u64, index: u64, ends: Ends) -> Row {
-        let maze_seed = rng::maze_seed_from_base(seed_base, index);
         let t = Instant::now();
-        self.generate(algo, maze_seed);
+        let maze_seed =
+            generate::regenerate_from_base(algo, &mut self.maze, &mut self.gen, seed_base, index);
         let gen_ns = t.elapsed().as_nanos() as u64;
         let metrics = metrics::measure(&self.maze, ends, &mut self.measure);
         Row {
@@ -192,7 +177,7 @@ pub fn run_cancellable<E>(
         .map(|_| Mutex::new(Worker::new(job.width, job.height)))
         .collect();
     let chunk = chunk_len(job.width as u64 * job.height as u64, threads);
-    let wpm = Maze::new(job.width, job.height).words().len();
+    let wpm = Size::planar(job.width, job.height).words_per_maze();
     let first = job.first_index;
     let limit = first.saturating_add(match job.accept {
         Some(_) => job.max_candidates,
@@ -203,7 +188,7 @@ pub fn run_cancellable<E>(
     let mut tallies = Vec::with_capacity(job.algos.len());
     for algo in &job.algos {
         let algo_name = algo.name();
-        let base = rng::maze_seed_base(job.seed, &algo_name, job.width, job.height);
+        let base = generate::seed_base(algo, Size::planar(job.width, job.height), job.seed);
         let mut tally = Tally::default();
         let mut start = first;
         while tally.accepted < job.count && start < limit {
@@ -363,9 +348,8 @@ mod accept_tests {
                 for (k, r) in c.rows.iter().enumerate() {
                     assert!(r.metrics.dead_ends >= 9);
                     let words = &c.walls[k * c.words_per_maze..(k + 1) * c.words_per_maze];
-                    let mut w = Worker::new(6, 6);
-                    let ms = rng::maze_seed(3, &c.algo.name(), 6, 6, r.index);
-                    assert_eq!(w.generate(c.algo, ms).words(), words);
+                    let m = generate::regenerated(c.algo, Size::planar(6, 6), 3, r.index);
+                    assert_eq!(m.words(), words);
                     seen.push((c.algo.name(), r.index));
                 }
                 Ok(())

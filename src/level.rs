@@ -65,12 +65,13 @@ pub struct Level {
 /// this module makes a maze, so that it can follow the library's single "regenerate maze i"
 /// function.
 fn make_maze(algo: &Algorithm, width: u32, height: u32, seed: u64, index: u64) -> (Maze, u64) {
-    let maze_seed = crate::rng::maze_seed(seed, &algo.name(), width, height, index);
     let mut maze = Maze::new(width, height);
-    algo.generate(
+    let maze_seed = crate::generate::regenerate(
+        algo,
         &mut maze,
         &mut crate::generate::Scratch::new(),
-        &mut crate::rng::Rng::from_maze_seed(maze_seed),
+        seed,
+        index,
     );
     (maze, maze_seed)
 }

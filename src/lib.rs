@@ -3,8 +3,8 @@
 //! The pipeline, per maze:
 //!
 //! ```text
-//! seed = rng::maze_seed(seed, algo, width, height, index)   // one RNG per maze, derived
-//! algo.generate(&mut maze, &mut scratch, &mut Rng::from_maze_seed(seed))
+//! generate::regenerate(&algo, &mut maze, &mut scratch, seed, index)  // one RNG per maze,
+//!     // seeded from rng::maze_seed(seed, algo, width, height, index)
 //! row  = metrics::measure(&maze, ends, &mut metrics_scratch)
 //! batch::run → ordered rayon chunks → sink::parquet (one row per maze)
 //! ```
@@ -12,12 +12,12 @@
 //! The same, for one maze, as a program (this example is run by `cargo test`):
 //!
 //! ```
-//! use batchgen::{generate::Scratch, metrics, rng, Algorithm, Ends, Maze, Rng};
+//! use batchgen::{generate, metrics, rng, Algorithm, Ends, Maze};
 //!
 //! let algo = Algorithm::parse("wilson").unwrap();
-//! let seed = rng::maze_seed(42, &algo.name(), 64, 64, 17);
 //! let mut maze = Maze::new(64, 64);
-//! algo.generate(&mut maze, &mut Scratch::new(), &mut Rng::from_maze_seed(seed));
+//! let seed = generate::regenerate(&algo, &mut maze, &mut generate::Scratch::new(), 42, 17);
+//! assert_eq!(seed, rng::maze_seed(42, "wilson", 64, 64, 17));
 //! assert!(maze.is_perfect()); // 4095 passages, every cell reachable
 //!
 //! let mut scratch = metrics::Scratch::new();

@@ -36,9 +36,9 @@ pub fn estimate(
     let workers = cells
         .saturating_mul(per_cell)
         .saturating_mul(threads.max(1) as u64);
-    // Wall words: 2 bits per cell, rounded up to whole words.
+    // Wall words of one maze, kept per maze of a chunk.
     let walls = if keep_walls {
-        (2 * cells).div_ceil(64) * 8 * chunk_mazes
+        crate::grid::Size::planar(width, height).words_per_maze() as u64 * 8 * chunk_mazes
     } else {
         0
     };

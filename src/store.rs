@@ -184,7 +184,7 @@ pub enum StoreError {
 }
 
 fn words_per_maze(width: u32, height: u32) -> usize {
-    (2 * width as usize * height as usize).div_ceil(64)
+    crate::grid::Size::planar(width, height).words_per_maze()
 }
 
 /// Rows per record batch for mazes of `words` wall words: at most [`MAX_ROWS_PER_BATCH`] and

@@ -2,12 +2,11 @@
 //! fingerprints (mean dead-end share at 100×100) fall in documented bands, the two uniform
 //! generators agree with each other, and parameterised names round-trip.
 //!
-//! Every maze is seeded the way the batch seeds it (`maze_seed` + `Rng::from_maze_seed`), so
+//! Every maze is seeded the way the batch seeds it (`generate::regenerate`), so
 //! any failure names a maze that `batchgen render` can reproduce.
 
-use batchgen::generate::{Policy, Scratch};
-use batchgen::rng::maze_seed;
-use batchgen::{measure, Algorithm, Ends, Maze, Rng};
+use batchgen::generate::{regenerate, Policy, Scratch};
+use batchgen::{measure, Algorithm, Ends, Maze};
 
 /// Every generator with its default parameters, plus the interesting parameter values.
 fn algorithms_and_variants() -> Vec<Algorithm> {
@@ -28,8 +27,7 @@ fn algorithms_and_variants() -> Vec<Algorithm> {
 
 fn make(a: Algorithm, w: u32, h: u32, seed: u64, index: u64, maze: &mut Maze, s: &mut Scratch) {
     maze.reset(w, h);
-    let mut rng = Rng::from_maze_seed(maze_seed(seed, &a.name(), w, h, index));
-    a.generate(maze, s, &mut rng);
+    regenerate(&a, maze, s, seed, index);
 }
 
 #[test]

@@ -389,21 +389,18 @@ fn corrupt_store_record_with_loop_refused() {
     let r = batchgen::store::StoreReader::open(&store).unwrap();
     let maze = r.maze(1).unwrap();
     // Open one closed interior wall of record 1: a perfect maze plus an edge has a loop.
-    let (w, h) = (maze.width(), maze.height());
-    let mut bit = None;
-    'find: for y in 0..h {
-        for x in 0..w {
-            let id = y * w + x;
-            let east = x + 1 < w && maze.words()[(2 * id / 64) as usize] >> (2 * id % 64) & 1 == 0;
-            if east {
-                bit = Some(2 * id);
-                break 'find;
-            }
-        }
-    }
-    let bit = bit.unwrap() as usize;
+    let wall = maze
+        .size()
+        .interior_walls()
+        .find(|w| !maze.is_wall_open(w.id))
+        .unwrap();
+    let mut bad = maze.clone();
+    bad.open_wall(wall.id);
+    let i = (0..maze.words().len())
+        .find(|&i| maze.words()[i] != bad.words()[i])
+        .unwrap();
     // Record 1's wall word, found in the file by its bytes (a 4x3 maze has one word).
-    let word = r.record(1).unwrap().walls[bit / 64].to_le_bytes();
+    let word = maze.words()[i].to_le_bytes();
     drop(r);
     let mut bytes = fs::read(&store).unwrap();
     let at: Vec<usize> = bytes
@@ -413,9 +410,7 @@ fn corrupt_store_record_with_loop_refused() {
         .map(|(i, _)| i)
         .collect();
     assert_eq!(at.len(), 1, "record 1's walls found once");
-    let mut v = u64::from_le_bytes(word);
-    v |= 1 << (bit % 64);
-    bytes[at[0]..at[0] + 8].copy_from_slice(&v.to_le_bytes());
+    bytes[at[0]..at[0] + 8].copy_from_slice(&bad.words()[i].to_le_bytes());
     fs::write(&store, &bytes).unwrap();
     batchgen()
         .args(["render", "--solution", "--record", "1", "--store"])

@@ -117,7 +117,13 @@ fn run_commands(blocks: &[String], dir: &std::path::Path) -> Vec<(String, String
             };
             let args: Vec<String> = args
                 .iter()
-                .map(|a| if a == "1000000" { "500".to_string() } else { a.clone() })
+                .map(|a| {
+                    if a == "1000000" {
+                        "500".to_string()
+                    } else {
+                        a.clone()
+                    }
+                })
                 .collect();
             let out = common::batchgen()
                 .args(&args)
@@ -146,12 +152,18 @@ fn every_batchgen_command_in_the_readme_runs() {
 fn the_quick_start_works_as_written() {
     // The section a newcomer follows, alone, in order, in an empty folder.
     let text = readme();
-    let start = text.find("## Quick start").expect("README has a quick start");
+    let start = text
+        .find("## Quick start")
+        .expect("README has a quick start");
     let end = start + text[start..].find("\n## ").unwrap();
     let section = &text[start..end];
     let d = tempfile::tempdir().unwrap();
     let ran = run_commands(&blocks(section, "sh"), d.path());
-    assert!(ran.len() >= 5, "the quick start runs {} commands", ran.len());
+    assert!(
+        ran.len() >= 5,
+        "the quick start runs {} commands",
+        ran.len()
+    );
     let summary = &ran
         .iter()
         .find(|(line, _)| line.starts_with("batchgen summary"))
@@ -161,10 +173,16 @@ fn the_quick_start_works_as_written() {
         assert!(summary.contains(algo), "summary lacks {algo}:\n{summary}");
     }
     for file in ["first.parquet", "metrics.parquet", "level.parquet"] {
-        assert!(d.path().join(file).is_file(), "the quick start did not write {file}");
+        assert!(
+            d.path().join(file).is_file(),
+            "the quick start did not write {file}"
+        );
     }
     let drawn = &ran.last().unwrap().1;
-    assert!(drawn.contains('.'), "the level is drawn with its solution:\n{drawn}");
+    assert!(
+        drawn.contains('.'),
+        "the level is drawn with its solution:\n{drawn}"
+    );
 }
 
 /// The `text` block that follows `marker` in the README.

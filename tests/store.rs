@@ -8,9 +8,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use batchgen::batch::Worker;
+use batchgen::generate::{regenerate, Scratch};
 use batchgen::store::{self, Entry, StoreError, StoreInfo, StoreReader, StoreWriter};
-use batchgen::{rng, Algorithm, Ends, Level};
+use batchgen::{rng, Algorithm, Ends, Level, Maze};
 use predicates::str::contains;
 
 fn make_store(dir: &Path, extra: &[&str]) -> (PathBuf, common::Table) {
@@ -52,7 +52,7 @@ fn records_equal_regenerated_mazes_and_parquet_rows() {
     assert_eq!(store.len(), 120);
     assert_eq!(table.rows.len(), 120);
     let col = |n: &str| table.col(n);
-    let mut w = Worker::new(9, 6);
+    let mut scratch = Scratch::new();
     for k in 0..store.len() {
         let rec = store.record(k).unwrap();
         let row = &table.rows[k as usize];
@@ -63,8 +63,9 @@ fn records_equal_regenerated_mazes_and_parquet_rows() {
         assert_eq!((rec.width, rec.height, rec.depth, rec.seed), (9, 6, 1, 77));
         assert_eq!((rec.entrance, rec.exit), (0, 53), "corner ends");
         let algo = Algorithm::parse(rec.algo).unwrap();
-        assert_eq!(rec.maze_seed, rng::maze_seed(77, rec.algo, 9, 6, rec.index));
-        let regenerated = w.generate(&algo, rec.maze_seed).clone();
+        let mut regenerated = Maze::new(9, 6);
+        let ms = regenerate(&algo, &mut regenerated, &mut scratch, 77, rec.index);
+        assert_eq!(rec.maze_seed, ms);
         assert_eq!(rec.walls, regenerated.words());
         let maze = store.maze(k).unwrap();
         assert_eq!(maze, regenerated);
@@ -113,12 +114,11 @@ fn records_are_found_across_many_batches_without_copying() {
         Algorithm::parse("sidewinder").unwrap(),
         Algorithm::parse("eller").unwrap(),
     ];
-    let mut worker = Worker::new(w, h);
+    let (mut m, mut scratch) = (Maze::new(w, h), Scratch::new());
     let mut hashes = Vec::new();
     for i in 0..n {
         let a = (i % 2) as usize;
-        let seed = rng::maze_seed(3, &algos[a].name(), w, h, i);
-        let m = worker.generate(&algos[a], seed);
+        let seed = regenerate(&algos[a], &mut m, &mut scratch, 3, i);
         assert_eq!(m.words().len(), words);
         hashes.push(m.hash());
         writer

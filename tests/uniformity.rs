@@ -52,7 +52,10 @@ fn kruskal_2x3_matches_the_study_by_both_routes() {
     let hist: Vec<(u64, u64)> = r.histogram().into_iter().collect();
     assert_eq!(hist, vec![(300, 6), (360, 9)]);
     let walls = interior_walls(2, 3);
-    let centre = walls.iter().position(|w| w.label(2) == "E(0,1)").unwrap();
+    let centre = walls
+        .iter()
+        .position(|w| w.label(batchgen::grid::Size::planar(2, 3)) == "E(0,1)")
+        .unwrap();
     assert_eq!(r.open_orders(&walls)[centre], 3240);
     // Trees with the central wall open are exactly the ones produced 360 times.
     for (k, c) in &r.trees {
@@ -150,7 +153,7 @@ fn per_wall_probabilities_sum_to_cells_minus_one() {
     let p = wall_bias::uniform_open_exact(2, 3);
     let i = interior_walls(2, 3)
         .iter()
-        .position(|w| w.label(2) == "E(0,1)")
+        .position(|w| w.label(batchgen::grid::Size::planar(2, 3)) == "E(0,1)")
         .unwrap();
     assert_eq!(p[i], BigRational::new(3.into(), 5.into()));
     // A bridge (1×n path) is in every tree.

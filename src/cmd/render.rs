@@ -8,10 +8,10 @@ use anyhow::Context;
 use clap::Args;
 
 use batchgen::atomic_file::AtomicFile;
-use batchgen::batch::Worker;
+use batchgen::grid::Size;
 use batchgen::render::{self, Format, Style};
 use batchgen::store::{StoreError, StoreReader};
-use batchgen::{metrics, rng, Algorithm, Ends};
+use batchgen::{metrics, Algorithm, Ends};
 
 use crate::cmd::{Interrupted, UsageError};
 use batchgen::args::{check_out, parse_count, parse_size, resolve_ends, DEFAULT_SEED};
@@ -136,10 +136,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         let index = parse_count("--index", index).map_err(UsageError::from)?;
         let need = batchgen::memory::estimate(&[algo], w, h, 1, 0, false);
         batchgen::memory::check(need).map_err(|why| UsageError::flag("--size", size, why))?;
-        let mut worker = Worker::new(w, h);
-        let maze = worker
-            .generate(&algo, rng::maze_seed(args.seed, &algo.name(), w, h, index))
-            .clone();
+        let maze = batchgen::generate::regenerated(&algo, Size::planar(w, h), args.seed, index);
         (maze, None)
     };
 

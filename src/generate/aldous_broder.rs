@@ -15,6 +15,7 @@
 //! without a branch, and writes the walls in one linear pass at the end.
 
 use super::padded::{carve_parent_links, padded_origin, padded_state, FREE, IN_TREE, OUTSIDE};
+use super::shared::Dirs;
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
@@ -29,16 +30,9 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     let mut u = start;
     mark[u as usize] = IN_TREE;
     let mut left = w * h - 1;
-    let mut block = 0u64;
-    let mut avail = 0u32;
+    let mut dirs = Dirs::default();
     while left > 0 {
-        if avail == 0 {
-            block = rng.dir4_x32();
-            avail = 32;
-        }
-        let d = (block & 3) as u32;
-        block >>= 2;
-        avail -= 1;
+        let d = dirs.next(rng);
         let v = u.wrapping_add(delta[d as usize]);
         debug_assert!((v as usize) < mark.len() && next.len() == mark.len());
         // SAFETY: `u` is always a grid cell (the walk never moves onto padding), so its

@@ -23,7 +23,7 @@
 //! (exactly enumerable).
 
 use super::Scratch;
-use crate::grid::Maze;
+use crate::grid::{Dir, Maze};
 use crate::rng::RandomSource;
 
 /// Copy the `cw × ch` block at the top-left onto the block at offset `(dx, dy)`, cropped to the
@@ -127,7 +127,7 @@ fn repair<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
                     s.dsu.union(c, c + 1);
                     need -= 1;
                 } else {
-                    s.walls.push(2 * c);
+                    s.walls.push(maze.size().wall_id(c, Dir::East));
                 }
             }
             if y + 1 < h {
@@ -135,10 +135,10 @@ fn repair<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
                     s.dsu.union(c, c + w);
                     need -= 1;
                 } else {
-                    s.walls.push(2 * c + 1);
+                    s.walls.push(maze.size().wall_id(c, Dir::South));
                 }
             }
         }
     }
-    super::kruskal::join_in_random_order(maze, s, need, rng);
+    super::shared::join_in_random_order(maze, s, need, rng);
 }

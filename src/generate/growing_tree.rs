@@ -13,12 +13,12 @@
 //! outnumber live ones. Everything stays amortised O(1) per cell. `newest`, `oldest` and
 //! `random` draw only with `below`; `mix:P` also draws `unit_f64` (sampled, not enumerable).
 //!
-//! Speed: cells live on the padded byte array of hunt-and-kill ([`padded_marks`], border
+//! Speed: cells live on the padded byte array of [`super::padded`] ([`super::padded::padded_marks`], border
 //! outside), list entries carry the padded index next to the cell id, neighbour options are
-//! collected without branches and walls are opened through the wall-bit table, so the loop
+//! collected without branches and walls are opened through the wall-id steps of [`crate::grid::Size::wall_id_steps`], so the loop
 //! has no coordinate arithmetic and no border tests.
 
-use super::hunt_and_kill::{cell_steps, open_bit, padded_marks, wall_bits, FREE, VISITED};
+use super::padded::{padded_marks_steps, FREE, IN_TREE as VISITED};
 use super::{Policy, Scratch};
 use crate::grid::Maze;
 use crate::rng::RandomSource;
@@ -39,10 +39,11 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
     let (w, h) = (maze.width(), maze.height());
     let n = maze.cells();
     let pw = w + 2;
-    let dp = padded_marks(&mut s.mark, w, h);
-    let dc = cell_steps(w);
-    let wb = wall_bits(w);
-    let words = maze.words_mut();
+    let dp = padded_marks_steps(&mut s.mark, w, h);
+    let size = maze.size();
+    let dc = size.cell_steps();
+    let wb = size.wall_id_steps();
+    let mut walls = maze.wall_writer();
     s.stack.clear();
     let start = rng.below(n);
     let ps = (start / w + 1) * pw + start % w + 1;
@@ -110,7 +111,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
         } else {
             rng.below(k as u32) as usize
         }] as usize;
-        open_bit(words, (2 * c).wrapping_add(wb[d]));
+        walls.open(size.east_wall_id(c).wrapping_add(wb[d]));
         let (np, nc) = (p.wrapping_add(dp[d]), c.wrapping_add(dc[d]));
         s.mark[np as usize] = ACTIVE;
         s.stack.push((np as u64) << 32 | nc as u64);

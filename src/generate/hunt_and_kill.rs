@@ -11,56 +11,26 @@
 //! south, west, north (no draw when there is one option), like the backtracker.
 //!
 //! Speed: the walk runs on a padded `(W+2)×(H+2)` byte array whose border is marked outside
-//! ([`padded_marks`]), so a neighbour test is one byte read with no coordinate check, and the
+//! ([`super::padded::padded_marks`]), so a neighbour test is one byte read with no coordinate check, and the
 //! options are collected without branches. The walk carries its padded index and its cell id
 //! side by side (one step table each), and opens walls with a third table of wall-bit offsets
-//! ([`wall_bits`]), writing the wall word directly.
+//! ([`crate::grid::Size::wall_id_steps`]).
 
+use super::padded::{padded_marks_steps, FREE, IN_TREE as VISITED};
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
-
-/// Not yet in the maze (the padded state of [`super::padded`]).
-pub(super) use super::padded::FREE;
-/// In the maze.
-pub(super) const VISITED: u8 = super::padded::IN_TREE;
-
-/// Make `mark` a padded `(w+2)×(h+2)` array: border outside, every cell [`FREE`]
-/// ([`super::padded::padded_marks`]). Returns the padded index step for east, south, west,
-/// north.
-pub(super) fn padded_marks(mark: &mut Vec<u8>, w: u32, h: u32) -> [u32; 4] {
-    super::padded::padded_marks(mark, w, h);
-    super::padded::padded_delta(w)
-}
-
-/// Cell-id step for east, south, west, north in a grid of width `w`.
-#[inline]
-pub(super) fn cell_steps(w: u32) -> [u32; 4] {
-    [1, w, 1u32.wrapping_neg(), w.wrapping_neg()]
-}
-
-/// Offset, from `2 * cell`, of the wall bit of `cell` in each direction (east `2c`, south
-/// `2c + 1`, west `2(c − 1)`, north `2(c − W) + 1`), for width `w`.
-#[inline]
-pub(super) fn wall_bits(w: u32) -> [u32; 4] {
-    [0, 1, 2u32.wrapping_neg(), (2 * w - 1).wrapping_neg()]
-}
-
-/// Open wall bit `b` in the wall words.
-#[inline]
-pub(super) fn open_bit(words: &mut [u64], b: u32) {
-    words[(b >> 6) as usize] |= 1 << (b & 63);
-}
 
 /// Carve a perfect maze by hunt-and-kill.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
     let pw = w + 2;
-    let dp = padded_marks(&mut s.mark, w, h);
-    let dc = cell_steps(w);
-    let wb = wall_bits(w);
+    let dp = padded_marks_steps(&mut s.mark, w, h);
+    let size = maze.size();
+    let dc = size.cell_steps();
+    let wb = size.wall_id_steps();
+    let mut walls = maze.wall_writer();
     let mark = &mut s.mark[..];
-    let words = maze.words_mut();
     let (mut p, mut c) = (pw + 1, 0u32);
     mark[p as usize] = VISITED;
     // Cursor: padded row and column of the first possibly-unvisited cell.
@@ -79,7 +49,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             } else {
                 rng.below(k as u32) as usize
             }] as usize;
-            open_bit(words, (2 * c).wrapping_add(wb[d]));
+            walls.open(size.east_wall_id(c).wrapping_add(wb[d]));
             p = p.wrapping_add(dp[d]);
             c = c.wrapping_add(dc[d]);
             mark[p as usize] = VISITED;
@@ -115,7 +85,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
         } else {
             rng.below(k as u32) as usize
         }] as usize;
-        open_bit(words, (2 * c).wrapping_add(wb[d]));
+        walls.open(size.east_wall_id(c).wrapping_add(wb[d]));
         mark[p as usize] = VISITED;
     }
 }

@@ -1,5 +1,7 @@
-//! Maze generators: the [`Algorithm`] enum (canonical names, parsing, descriptions) and the
-//! dispatch from an algorithm to its generator, one file per generator.
+//! Maze generators: the [`Algorithm`] enum, the one table describing every generator family
+//! ([`FAMILIES`]: name, parameter, uniform or not, 2D only or 3D too, texture), the dispatch from
+//! an algorithm to its generator (one file per generator, shared helpers in `padded` and
+//! `shared`), and [`regenerate()`]: maze *i* of (algorithm, size, seed) in one call.
 //!
 //! Every generator has the signature
 //! `fn generate<R: RandomSource>(&mut Maze, &mut Scratch, &mut R)`: the maze
@@ -38,11 +40,15 @@ mod kruskal;
 mod padded;
 mod prim;
 mod recursive_division;
+mod regenerate;
+mod shared;
 mod sidewinder;
 mod wilson;
 mod wilson_biased;
 
 use std::fmt;
+
+pub use regenerate::{generate_seeded, regenerate, regenerate_from_base, regenerated, seed_base};
 
 use crate::dsu::Dsu;
 use crate::grid::Maze;
@@ -65,7 +71,7 @@ pub struct Scratch {
     /// One byte per cell: its open walls as `east | south << 1`, before they are packed into
     /// the maze (the generators that finish from parent links).
     pub(crate) codes: Vec<u8>,
-    /// Wall ids `2 * cell + (0 east | 1 south)` (Kruskal's shuffled wall list, fractal repair).
+    /// Wall ids ([`crate::grid::Wall`]; Kruskal's shuffled wall list, fractal repair).
     pub(crate) walls: Vec<u32>,
     /// One `u32` per cell (Eller: members of a set in the current row).
     pub(crate) count: Vec<u32>,
@@ -219,65 +225,211 @@ impl fmt::Display for UnknownAlgorithm {
 
 impl std::error::Error for UnknownAlgorithm {}
 
-/// Families in canonical order, with their parameter syntax for error messages.
-const FAMILIES: [&str; 14] = [
-    "backtracker",
-    "kruskal",
-    "wilson",
-    "aldous-broder",
-    "wilson-straight[:P]",
-    "wilson-turn[:P]",
-    "prim",
-    "growing-tree[:newest|oldest|random|mix:P]",
-    "hunt-and-kill",
-    "eller",
-    "sidewinder",
-    "binary-tree",
-    "recursive-division",
-    "fractal",
+/// Everything the library says about one generator family, in one place: its canonical name,
+/// parameter syntax, default, whether it is uniform, which dimensions it supports and its
+/// texture. [`FAMILIES`] lists them in canonical order; [`Algorithm::generate`] is the one
+/// dispatch to the generator functions (one file per generator).
+#[derive(Debug)]
+pub struct Family {
+    /// Canonical family name (the part of [`Algorithm::name`] before any `:`).
+    pub name: &'static str,
+    /// The name with its parameter syntax, for help and error messages (`wilson-turn[:P]`).
+    pub syntax: &'static str,
+    /// The variant with its default parameters (what the bare family name parses to).
+    pub default: Algorithm,
+    /// Does it sample every spanning tree with equal probability?
+    pub uniform: bool,
+    /// Is it defined on 3D grids too (generators defined on any graph), or only on 2D ones?
+    pub supports_3d: bool,
+    /// One line on the texture it gives.
+    pub texture: &'static str,
+    /// Parses the parameter after `name:` (`None`: the family takes no parameter).
+    param: Option<ParamParser>,
+}
+
+/// Reads a family's parameter (the text after `name:`) into the algorithm, or says what is
+/// wrong with it.
+type ParamParser = fn(&str) -> Result<Algorithm, String>;
+
+/// Every generator family, in canonical order (`--algo all`): the first three, the other uniform
+/// one, biased Wilson, the tree-growing family, the row-by-row family, then the two that work on
+/// the whole grid at once.
+pub static FAMILIES: [Family; 14] = [
+    Family {
+        name: "backtracker",
+        syntax: "backtracker",
+        default: Algorithm::Backtracker,
+        uniform: false,
+        supports_3d: true,
+        texture: "long winding corridors, ~10% dead ends, very long solutions (DFS bias)",
+        param: None,
+    },
+    Family {
+        name: "kruskal",
+        syntax: "kruskal",
+        default: Algorithm::Kruskal,
+        uniform: false,
+        supports_3d: true,
+        texture: "many short dead ends (~30%), short solutions; biased",
+        param: None,
+    },
+    Family {
+        name: "wilson",
+        syntax: "wilson",
+        default: Algorithm::Wilson,
+        uniform: true,
+        supports_3d: true,
+        texture: "uniform spanning tree: every maze equally likely (~29% dead ends)",
+        param: None,
+    },
+    Family {
+        name: "aldous-broder",
+        syntax: "aldous-broder",
+        default: Algorithm::AldousBroder,
+        uniform: true,
+        supports_3d: true,
+        texture:
+            "uniform spanning tree by a covering random walk (~29% dead ends); slower than wilson",
+        param: None,
+    },
+    Family {
+        name: "wilson-straight",
+        syntax: "wilson-straight[:P]",
+        default: Algorithm::WilsonStraight(0.5),
+        uniform: false,
+        supports_3d: true,
+        texture: "biased Wilson: walks keep their direction with probability P; longer straights; not uniform",
+        param: Some(|p| parse_straight(p).map(Algorithm::WilsonStraight)),
+    },
+    Family {
+        name: "wilson-turn",
+        syntax: "wilson-turn[:P]",
+        default: Algorithm::WilsonTurn(0.5),
+        uniform: false,
+        supports_3d: true,
+        texture: "biased Wilson: walks turn with probability P; twistier, fewer straights; not uniform",
+        param: Some(|p| parse_probability(p).map(Algorithm::WilsonTurn)),
+    },
+    Family {
+        name: "prim",
+        syntax: "prim",
+        default: Algorithm::Prim,
+        uniform: false,
+        supports_3d: true,
+        texture:
+            "simplified Prim: very many short dead ends (~32%), radial texture, short solutions",
+        param: None,
+    },
+    Family {
+        name: "growing-tree",
+        syntax: "growing-tree[:newest|oldest|random|mix:P]",
+        default: Algorithm::GrowingTree(Policy::DEFAULT),
+        uniform: false,
+        supports_3d: true,
+        texture:
+            "growing tree: newest ~ backtracker, random ~ Prim, oldest = long spokes; mix blends",
+        param: Some(|p| Policy::parse(p).map(Algorithm::GrowingTree)),
+    },
+    Family {
+        name: "hunt-and-kill",
+        syntax: "hunt-and-kill",
+        default: Algorithm::HuntAndKill,
+        uniform: false,
+        supports_3d: true,
+        texture:
+            "long winding corridors like backtracker (~10% dead ends), hunted branches in rows",
+        param: None,
+    },
+    Family {
+        name: "eller",
+        syntax: "eller",
+        default: Algorithm::Eller,
+        uniform: false,
+        supports_3d: false,
+        texture: "row by row with set merging (~29% dead ends); horizontal runs, vertical links",
+        param: None,
+    },
+    Family {
+        name: "sidewinder",
+        syntax: "sidewinder",
+        default: Algorithm::Sidewinder,
+        uniform: false,
+        supports_3d: false,
+        texture:
+            "row runs closed by one passage north: open top corridor, upward bias (~27% dead ends)",
+        param: None,
+    },
+    Family {
+        name: "binary-tree",
+        syntax: "binary-tree",
+        default: Algorithm::BinaryTree,
+        uniform: false,
+        supports_3d: false,
+        texture:
+            "each cell opens north or east: open north and east borders, diagonal bias (~25%)",
+        param: None,
+    },
+    Family {
+        name: "recursive-division",
+        syntax: "recursive-division",
+        default: Algorithm::RecursiveDivision,
+        uniform: false,
+        supports_3d: false,
+        texture:
+            "long straight walls with one gap split the grid into rooms: boxy, many straights",
+        param: None,
+    },
+    Family {
+        name: "fractal",
+        syntax: "fractal",
+        default: Algorithm::Fractal,
+        uniform: false,
+        supports_3d: false,
+        texture: "four copies of a smaller maze joined by three passages, repeated: self-similar blocks",
+        param: None,
+    },
 ];
 
 impl Algorithm {
-    /// Every generator with its default parameters, in canonical order (`--algo all`): the
-    /// first three, the other uniform one, biased Wilson, the tree-growing family, the
-    /// row-by-row family, then the two that work on the whole grid at once.
+    /// Every generator with its default parameters, in canonical order (`--algo all`; see
+    /// [`FAMILIES`]).
     pub fn all() -> Vec<Algorithm> {
-        vec![
-            Algorithm::Backtracker,
-            Algorithm::Kruskal,
-            Algorithm::Wilson,
-            Algorithm::AldousBroder,
-            Algorithm::WilsonStraight(0.5),
-            Algorithm::WilsonTurn(0.5),
-            Algorithm::Prim,
-            Algorithm::GrowingTree(Policy::DEFAULT),
-            Algorithm::HuntAndKill,
-            Algorithm::Eller,
-            Algorithm::Sidewinder,
-            Algorithm::BinaryTree,
-            Algorithm::RecursiveDivision,
-            Algorithm::Fractal,
-        ]
+        FAMILIES.iter().map(|f| f.default).collect()
+    }
+
+    /// This generator's family: its entry in [`FAMILIES`].
+    pub fn family(&self) -> &'static Family {
+        &FAMILIES[self.family_index()]
+    }
+
+    /// The index of this generator's family in [`FAMILIES`] (canonical order).
+    fn family_index(&self) -> usize {
+        match self {
+            Algorithm::Backtracker => 0,
+            Algorithm::Kruskal => 1,
+            Algorithm::Wilson => 2,
+            Algorithm::AldousBroder => 3,
+            Algorithm::WilsonStraight(_) => 4,
+            Algorithm::WilsonTurn(_) => 5,
+            Algorithm::Prim => 6,
+            Algorithm::GrowingTree(_) => 7,
+            Algorithm::HuntAndKill => 8,
+            Algorithm::Eller => 9,
+            Algorithm::Sidewinder => 10,
+            Algorithm::BinaryTree => 11,
+            Algorithm::RecursiveDivision => 12,
+            Algorithm::Fractal => 13,
+        }
     }
 
     /// The canonical name, as written in the `algo` column; [`Algorithm::parse`] accepts it back.
     /// Parameterised variants always include their parameter (`wilson-straight:0.7`).
     pub fn name(&self) -> String {
+        let family = self.family().name;
         match self {
-            Algorithm::Backtracker => "backtracker".to_string(),
-            Algorithm::Kruskal => "kruskal".to_string(),
-            Algorithm::Wilson => "wilson".to_string(),
-            Algorithm::AldousBroder => "aldous-broder".to_string(),
-            Algorithm::WilsonStraight(p) => format!("wilson-straight:{p}"),
-            Algorithm::WilsonTurn(p) => format!("wilson-turn:{p}"),
-            Algorithm::Prim => "prim".to_string(),
-            Algorithm::GrowingTree(policy) => format!("growing-tree:{policy}"),
-            Algorithm::HuntAndKill => "hunt-and-kill".to_string(),
-            Algorithm::Eller => "eller".to_string(),
-            Algorithm::Sidewinder => "sidewinder".to_string(),
-            Algorithm::BinaryTree => "binary-tree".to_string(),
-            Algorithm::RecursiveDivision => "recursive-division".to_string(),
-            Algorithm::Fractal => "fractal".to_string(),
+            Algorithm::WilsonStraight(p) | Algorithm::WilsonTurn(p) => format!("{family}:{p}"),
+            Algorithm::GrowingTree(policy) => format!("{family}:{policy}"),
+            _ => family.to_string(),
         }
     }
 
@@ -290,43 +442,27 @@ impl Algorithm {
         };
         let err = |problem: Option<String>| UnknownAlgorithm {
             name: s.to_string(),
-            valid: FAMILIES.join(", "),
+            valid: FAMILIES
+                .iter()
+                .map(|f| f.syntax)
+                .collect::<Vec<_>>()
+                .join(", "),
             problem,
         };
-        let plain = match family {
-            "backtracker" => Some(Algorithm::Backtracker),
-            "kruskal" => Some(Algorithm::Kruskal),
-            "wilson" => Some(Algorithm::Wilson),
-            "aldous-broder" => Some(Algorithm::AldousBroder),
-            "prim" => Some(Algorithm::Prim),
-            "hunt-and-kill" => Some(Algorithm::HuntAndKill),
-            "eller" => Some(Algorithm::Eller),
-            "sidewinder" => Some(Algorithm::Sidewinder),
-            "binary-tree" => Some(Algorithm::BinaryTree),
-            "recursive-division" => Some(Algorithm::RecursiveDivision),
-            "fractal" => Some(Algorithm::Fractal),
-            _ => None,
+        let Some(f) = FAMILIES.iter().find(|f| f.name == family) else {
+            return Err(err(None));
         };
-        if let Some(a) = plain {
-            return match param {
-                None => Ok(a),
-                Some(_) => Err(err(Some(format!("'{family}' takes no parameter")))),
-            };
-        }
-        let probability = |p: Option<&str>, check: fn(&str) -> Result<f64, String>| match p {
-            None => Ok(0.5),
-            Some(p) => check(p).map_err(|e| err(Some(format!("{e}; syntax: {family}:P")))),
-        };
-        match family {
-            "wilson-straight" => probability(param, parse_straight).map(Algorithm::WilsonStraight),
-            "wilson-turn" => probability(param, parse_probability).map(Algorithm::WilsonTurn),
-            "growing-tree" => match param {
-                None => Ok(Algorithm::GrowingTree(Policy::DEFAULT)),
-                Some(p) => Policy::parse(p)
-                    .map(Algorithm::GrowingTree)
-                    .map_err(|e| err(Some(e))),
-            },
-            _ => Err(err(None)),
+        match (param, f.param) {
+            (None, _) => Ok(f.default),
+            (Some(_), None) => Err(err(Some(format!("'{family}' takes no parameter")))),
+            (Some(p), Some(parse)) => parse(p).map_err(|e| {
+                // Probability parameters say their syntax; policies list theirs already.
+                if f.syntax.ends_with("[:P]") {
+                    err(Some(format!("{e}; syntax: {family}:P")))
+                } else {
+                    err(Some(e))
+                }
+            }),
         }
     }
 
@@ -354,63 +490,23 @@ impl Algorithm {
 
     /// Position in canonical order (parameterised variants sort after their family by name).
     fn canonical_rank(&self) -> (usize, String) {
-        let family = std::mem::discriminant(self);
-        let pos = Algorithm::all()
-            .iter()
-            .position(|a| std::mem::discriminant(a) == family)
-            .unwrap_or(usize::MAX);
-        (pos, self.name())
+        (self.family_index(), self.name())
     }
 
     /// One line on the texture this generator gives.
     pub fn description(&self) -> &'static str {
-        match self {
-            Algorithm::Backtracker => {
-                "long winding corridors, ~10% dead ends, very long solutions (DFS bias)"
-            }
-            Algorithm::Kruskal => "many short dead ends (~30%), short solutions; biased",
-            Algorithm::Wilson => {
-                "uniform spanning tree: every maze equally likely (~29% dead ends)"
-            }
-            Algorithm::AldousBroder => {
-                "uniform spanning tree by a covering random walk (~29% dead ends); slower than wilson"
-            }
-            Algorithm::WilsonStraight(_) => {
-                "biased Wilson: walks keep their direction with probability P; longer straights; not uniform"
-            }
-            Algorithm::WilsonTurn(_) => {
-                "biased Wilson: walks turn with probability P; twistier, fewer straights; not uniform"
-            }
-            Algorithm::Prim => {
-                "simplified Prim: very many short dead ends (~32%), radial texture, short solutions"
-            }
-            Algorithm::GrowingTree(_) => {
-                "growing tree: newest ~ backtracker, random ~ Prim, oldest = long spokes; mix blends"
-            }
-            Algorithm::HuntAndKill => {
-                "long winding corridors like backtracker (~10% dead ends), hunted branches in rows"
-            }
-            Algorithm::Eller => {
-                "row by row with set merging (~29% dead ends); horizontal runs, vertical links"
-            }
-            Algorithm::Sidewinder => {
-                "row runs closed by one passage north: open top corridor, upward bias (~27% dead ends)"
-            }
-            Algorithm::BinaryTree => {
-                "each cell opens north or east: open north and east borders, diagonal bias (~25%)"
-            }
-            Algorithm::RecursiveDivision => {
-                "long straight walls with one gap split the grid into rooms: boxy, many straights"
-            }
-            Algorithm::Fractal => {
-                "four copies of a smaller maze joined by three passages, repeated: self-similar blocks"
-            }
-        }
+        self.family().texture
     }
 
     /// Does this generator sample every spanning tree with equal probability?
     pub fn is_uniform(&self) -> bool {
-        matches!(self, Algorithm::Wilson | Algorithm::AldousBroder)
+        self.family().uniform
+    }
+
+    /// Is this generator defined on 3D grids (depth > 1)? The 2D-only ones (row-by-row and
+    /// whole-grid generators) are not.
+    pub fn supports_3d(&self) -> bool {
+        self.family().supports_3d
     }
 
     /// Generate one maze into `maze` (its size is kept, its walls are reset first).
@@ -451,6 +547,46 @@ mod tests {
         }
         let e = Algorithm::parse("nope").unwrap_err();
         assert!(e.to_string().contains("backtracker"));
+    }
+
+    #[test]
+    fn the_family_table_describes_every_generator() {
+        let two_d_only: Vec<String> = Algorithm::all()
+            .into_iter()
+            .filter(|a| !a.supports_3d())
+            .map(|a| a.name())
+            .collect();
+        assert_eq!(
+            two_d_only,
+            [
+                "eller",
+                "sidewinder",
+                "binary-tree",
+                "recursive-division",
+                "fractal"
+            ]
+        );
+        let uniform: Vec<String> = Algorithm::all()
+            .into_iter()
+            .filter(|a| a.is_uniform())
+            .map(|a| a.name())
+            .collect();
+        assert_eq!(uniform, ["wilson", "aldous-broder"]);
+        for (i, f) in FAMILIES.iter().enumerate() {
+            assert_eq!(f.default.family_index(), i);
+            assert_eq!(Algorithm::parse(f.name), Ok(f.default));
+            assert!(f.syntax.starts_with(f.name));
+            assert_eq!(
+                f.param.is_some(),
+                f.default.name().contains(':'),
+                "{}",
+                f.name
+            );
+        }
+        let e = Algorithm::parse("kruskal:3").unwrap_err();
+        assert_eq!(e.problem.as_deref(), Some("'kruskal' takes no parameter"));
+        let e = Algorithm::parse("wilson-turn:2").unwrap_err();
+        assert!(e.problem.unwrap().ends_with("syntax: wilson-turn:P"));
     }
 
     #[test]

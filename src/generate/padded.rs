@@ -49,6 +49,13 @@ pub(crate) fn padded_marks(mark: &mut Vec<u8>, w: u32, h: u32) {
     }
 }
 
+/// [`padded_marks`], then the index step of each direction ([`padded_delta`]): the setup of
+/// the generators that keep only a mark per cell (hunt-and-kill, Prim, growing tree).
+pub(crate) fn padded_marks_steps(mark: &mut Vec<u8>, w: u32, h: u32) -> [u32; 4] {
+    padded_marks(mark, w, h);
+    padded_delta(w)
+}
+
 /// The padded index of cell (0,0).
 #[inline]
 pub(crate) fn padded_origin(w: u32) -> u32 {

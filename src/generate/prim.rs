@@ -11,7 +11,7 @@
 //! `far_padded << 32 | far_cell << 2 | direction_into_far_cell`, so no division is needed in
 //! the loop, and swap-remove keeps removal O(1) (the list order is irrelevant to a uniform pick).
 //!
-//! Speed: cells live on hunt-and-kill's padded byte array ([`padded_marks`], border outside),
+//! Speed: cells live on the padded byte array of [`super::padded`] ([`super::padded::padded_marks`], border outside),
 //! so a wall's far cell is one byte read away with no border test. The loop has no
 //! data-dependent branch: the list is a buffer with its own length, each candidate wall is
 //! written unconditionally and kept by adding its condition to the length, and a drawn wall
@@ -19,7 +19,7 @@
 //! same masks. The buffer keeps its size across mazes (never re-zeroed: only entries below the
 //! length are read) and doubles when a push might not fit.
 
-use super::hunt_and_kill::{cell_steps, padded_marks, wall_bits, FREE, VISITED};
+use super::padded::{padded_marks_steps, FREE, IN_TREE as VISITED};
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
@@ -29,10 +29,11 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     let (w, h) = (maze.width(), maze.height());
     let n = maze.cells();
     let pw = w + 2;
-    let dp = padded_marks(&mut s.mark, w, h);
-    let dc = cell_steps(w);
-    let wb = wall_bits(w);
-    let words = maze.words_mut();
+    let dp = padded_marks_steps(&mut s.mark, w, h);
+    let size = maze.size();
+    let dc = size.cell_steps();
+    let wb = size.wall_id_steps();
+    let mut walls = maze.wall_writer();
     let mark = &mut s.mark[..];
     let list = &mut s.stack;
     let mut len = 0usize;
@@ -68,8 +69,8 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
         let fresh = mark[p as usize] == FREE;
         mark[p as usize] = VISITED;
         // The wall faces back towards the cell already in the maze (direction d + 2 from c).
-        let b = (2 * c).wrapping_add(wb[(e as usize + 2) & 3]);
-        words[(b >> 6) as usize] |= (fresh as u64) << (b & 63);
+        let b = size.east_wall_id(c).wrapping_add(wb[(e as usize + 2) & 3]);
+        walls.open_if(b, fresh);
         push(list, &mut len, mark, p, c, fresh);
     }
 }

@@ -10,33 +10,20 @@
 //! (`below`), so only exactly enumerable draws are used. Each closed wall is written once and
 //! every cell index is stepped by `+1` or `+W` (no division): the work is linear in the cells.
 //!
-//! Speed: a horizontal wall is closed a word at a time (a mask of the odd bits over the room's
-//! columns, the gap's bit left open), a vertical one by clearing one bit per row straight in
-//! the wall words.
+//! Speed: a horizontal wall is closed a word at a time ([`crate::grid::WallWriter::close_south_run`]), then its
+//! gap opened; a vertical one a wall per row
+//! ([`crate::grid::WallWriter::close_east_column`]).
 
 use super::Scratch;
-use crate::grid::Maze;
+use crate::grid::{Dir, Maze};
 use crate::rng::RandomSource;
-
-/// Close the south walls of cells `a..b` (one row) in the wall words.
-#[inline]
-fn close_south(words: &mut [u64], a: u32, b: u32) {
-    let mut a = a;
-    while a < b {
-        let i = a >> 5;
-        let lo = a & 31;
-        let hi = (b - (i << 5)).min(32);
-        let mask = 0xaaaa_aaaa_aaaa_aaaau64 & (u64::MAX << (2 * lo)) & (u64::MAX >> (64 - 2 * hi));
-        words[i as usize] &= !mask;
-        a = (i + 1) << 5;
-    }
-}
 
 /// Carve a perfect maze by recursive division.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
     maze.open_all();
-    let words = maze.words_mut();
+    let size = maze.size();
+    let mut walls = maze.wall_writer();
     s.rects.clear();
     if w >= 2 && h >= 2 {
         s.rects.push([0, 0, w, h]);
@@ -47,13 +34,8 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             // Close the east walls of column x0 + i, except in row y0 + gap.
             let i = if rw == 2 { 0 } else { rng.below(rw - 1) };
             let gap = rng.below(rh);
-            let mut b = 2 * (y0 * w + x0 + i);
-            for _ in 0..rh {
-                words[(b >> 6) as usize] &= !(1 << (b & 63));
-                b += 2 * w;
-            }
-            let g = 2 * ((y0 + gap) * w + x0 + i);
-            words[(g >> 6) as usize] |= 1 << (g & 63);
+            walls.close_east_column(y0 * w + x0 + i, rh);
+            walls.open(size.wall_id((y0 + gap) * w + x0 + i, Dir::East));
             let (lw, right) = (i + 1, rw - i - 1);
             if lw >= 2 {
                 s.rects.push([x0, y0, lw, rh]);
@@ -66,9 +48,8 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             let i = if rh == 2 { 0 } else { rng.below(rh - 1) };
             let gap = rng.below(rw);
             let start = (y0 + i) * w + x0;
-            close_south(words, start, start + rw);
-            let g = 2 * (start + gap) + 1;
-            words[(g >> 6) as usize] |= 1 << (g & 63);
+            walls.close_south_run(start, start + rw);
+            walls.open(size.wall_id(start + gap, Dir::South));
             let (th, bottom) = (i + 1, rh - i - 1);
             if th >= 2 {
                 s.rects.push([x0, y0, rw, th]);

@@ -18,7 +18,7 @@
 //! north picks a bitset `north`, and the wall words are written whole from both, as the binary
 //! tree does.
 
-use super::binary_tree::{bitset_words, or_bits, write_walls};
+use super::shared::or_bits;
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
@@ -26,8 +26,7 @@ use crate::rng::RandomSource;
 /// Carve a sidewinder maze.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
-    let n = maze.cells();
-    let words = bitset_words(n, w);
+    let words = maze.cell_bitset_words();
     // `stack` holds two cell bitsets: north openings, then east openings.
     s.stack.clear();
     s.stack.resize(2 * words, 0);
@@ -66,5 +65,5 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             p += k;
         }
     }
-    write_walls(maze, east, north);
+    maze.set_from_cell_bitsets(east, north);
 }

@@ -16,6 +16,7 @@
 //! edges are written to the maze in one linear pass at the end.
 
 use super::padded::{carve_parent_links, padded_state, FREE, IN_TREE, OUTSIDE};
+use super::shared::Dirs;
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
@@ -31,8 +32,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     mark[root as usize] = IN_TREE;
     // Directions come 32 to a word, consumed from the low end: the same sequence as one
     // `dir4()` per step, without the bit-buffer bookkeeping on every step.
-    let mut block = 0u64;
-    let mut left = 0u32;
+    let mut dirs = Dirs::default();
     for y in 1..=h {
         let row = y * pw;
         for start in row + 1..=row + w {
@@ -44,13 +44,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             // existing neighbours.
             let mut u = start;
             loop {
-                if left == 0 {
-                    block = rng.dir4_x32();
-                    left = 32;
-                }
-                let d = (block & 3) as u32;
-                block >>= 2;
-                left -= 1;
+                let d = dirs.next(rng);
                 let nb = u.wrapping_add(delta[d as usize]);
                 debug_assert!((nb as usize) < mark.len() && next.len() == mark.len());
                 // SAFETY: `u` is always a grid cell (the walk never moves onto padding), so

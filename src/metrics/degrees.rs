@@ -3,11 +3,11 @@
 //! words, and lay out every cell's four open sides as a byte (E=1, S=2, W=4, N=8) so the
 //! traversal reads a cell's mask with one byte load and no border test.
 //!
-//! A wall word holds 32 cells, east bit at `2k`, south bit at `2k+1`. A cell's west side is the
-//! east bit of the previous cell (the wall stream shifted by 2 bits) and its north side the south
-//! bit of the cell one row up (the stream shifted by `2·width` bits); border walls are never
-//! open, so a row's first cell sees the closed east wall of the previous row's last cell. The
-//! four sides are then added as bit planes (a 3-bit counter per cell, no per-cell branch).
+//! The grid hands out the four sides of 32 cells at a time as bit planes
+//! ([`Maze::planar_sides`], cell `k` at bit `2k`); they are added as bit planes (a 3-bit counter
+//! per cell, no per-cell branch).
+
+use crate::grid::Maze;
 
 /// Cells by degree, from [`prepare`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -34,28 +34,15 @@ fn spread(x: u64) -> u64 {
 }
 
 /// Count degrees and fill `masks` (one byte per cell, see the module docs; at least the cell
-/// count rounded up to 32) for a maze of the given `width` whose wall words are `words` (bits
-/// past the last cell are zero).
-pub(super) fn prepare(words: &[u64], width: u32, masks: &mut Vec<u8>) -> Degrees {
-    let nw = words.len();
+/// count rounded up to 32) for `maze`.
+pub(super) fn prepare(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
+    let nw = maze.planar_words().len();
     if masks.len() < 32 * nw {
         masks.resize(32 * nw, 0);
     }
-    let shift = 2 * width as usize;
-    let (q, r) = (shift / 64, (shift % 64) as u32);
-    let word = |i: usize, back: usize| if i >= back { words[i - back] } else { 0 };
     let mut d = Degrees::default();
-    let mut prev = 0u64;
-    for (i, &own) in words.iter().enumerate() {
-        let west = (own << 2 | prev >> 62) & EVEN;
-        prev = own;
-        let up = if r == 0 {
-            word(i, q)
-        } else {
-            word(i, q) << r | word(i, q + 1) >> (64 - r)
-        };
-        let north = up & !EVEN;
-        let (e, s, w, n) = (own & EVEN, own >> 1 & EVEN, west, north >> 1);
+    for (i, sides) in maze.planar_sides().enumerate() {
+        let (e, s, w, n) = (sides.east, sides.south, sides.west, sides.north);
         // A 3-bit counter per cell: (e + s) + (w + n).
         let (s1, c1) = (e ^ s, e & s);
         let (s2, c2) = (w ^ n, w & n);
@@ -67,10 +54,10 @@ pub(super) fn prepare(words: &[u64], width: u32, masks: &mut Vec<u8>) -> Degrees
         d.corridors += (!b0 & b1 & !b2 & EVEN).count_ones();
         d.junctions += ((b0 & b1) | b2).count_ones();
         d.straights += ((e & w & !(s | n)) | (s & n & !(e | w))).count_ones();
-        let wn = west | north;
+        let (es, wn) = (e | s << 1, w | n << 1);
         let out = &mut masks[32 * i..32 * i + 32];
         for (j, chunk) in out.chunks_exact_mut(8).enumerate() {
-            let bytes = spread(own >> (16 * j)) | spread(wn >> (16 * j)) << 2;
+            let bytes = spread(es >> (16 * j)) | spread(wn >> (16 * j)) << 2;
             chunk.copy_from_slice(&bytes.to_le_bytes());
         }
     }

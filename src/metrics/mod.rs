@@ -21,6 +21,9 @@
 //! reaches last: the classic double sweep, exact on a tree.
 
 mod degrees;
+mod row;
+
+pub use row::Row;
 
 use crate::grid::Maze;
 
@@ -320,7 +323,7 @@ fn corridor_down(first: &[u32], mut x: usize) -> u32 {
 pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     let w = maze.width();
     let n = maze.cells() as usize;
-    let deg = degrees::prepare(maze.words(), w, &mut s.masks);
+    let deg = degrees::prepare(maze, &mut s.masks);
     if s.pushes.1 != w {
         s.pushes = (push_table(w), w);
     }

@@ -27,7 +27,7 @@ use parquet::file::properties::WriterProperties;
 use parquet::schema::types::ColumnPath;
 
 use crate::atomic_file::{AtomicFile, OutputError, Prepared};
-use crate::batch::Row;
+use crate::metrics::Row;
 
 /// Rows per Parquet row group (bounds the writer's memory).
 pub const ROW_GROUP_ROWS: usize = 1 << 18;

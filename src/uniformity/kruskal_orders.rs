@@ -10,6 +10,7 @@
 //! about a minute on 2 cores.
 
 use super::{interior_walls, TreeKey, Wall};
+use crate::grid::{Maze, Size};
 use num_bigint::BigUint;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -77,14 +78,11 @@ impl OrderCounts {
 }
 
 /// The wall words of the tree whose open walls are the set bits of `mask` (bit `i` = `walls[i]`).
-fn tree_key(mask: u64, walls: &[Wall], words: usize) -> TreeKey {
-    let mut w = vec![0u64; words];
-    for (i, wall) in walls.iter().enumerate() {
-        if mask >> i & 1 != 0 {
-            w[(wall.bit >> 6) as usize] |= 1 << (wall.bit & 63);
-        }
-    }
-    w.into_boxed_slice()
+fn tree_key(mask: u64, walls: &[Wall], size: Size) -> TreeKey {
+    let open = walls.iter().enumerate().filter(|(i, _)| mask >> i & 1 != 0);
+    Maze::from_open_walls(size, open.map(|(_, w)| *w))
+        .words()
+        .into()
 }
 
 /// `n!` as a big integer.
@@ -198,12 +196,12 @@ pub fn count_all_orders(width: u32, height: u32) -> OrderCounts {
                 a
             },
         );
-    let words = (2 * n).div_ceil(64);
+    let size = Size::planar(width, height);
     let mut trees: Vec<(TreeKey, u64)> = total
         .iter()
         .enumerate()
         .filter(|(_, &c)| c > 0)
-        .map(|(mask, &c)| (tree_key(mask as u64, &walls, words), c))
+        .map(|(mask, &c)| (tree_key(mask as u64, &walls, size), c))
         .collect();
     trees.sort_by(|a, b| a.0.cmp(&b.0));
     OrderCounts {
@@ -321,11 +319,11 @@ pub fn count_by_linear_extensions(width: u32, height: u32) -> OrderCounts {
             f[full]
         })
         .collect();
-    let words = (2 * n).div_ceil(64);
+    let size = Size::planar(width, height);
     let mut out: Vec<(TreeKey, u64)> = trees
         .iter()
         .zip(counts)
-        .map(|(&mask, c)| (tree_key(mask as u64, &walls, words), c))
+        .map(|(&mask, c)| (tree_key(mask as u64, &walls, size), c))
         .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
     OrderCounts {
@@ -388,7 +386,10 @@ mod tests {
         assert_eq!(h.into_iter().collect::<Vec<_>>(), vec![(300, 6), (360, 9)]);
         let walls = interior_walls(2, 3);
         let open = r.open_orders(&walls);
-        let i = walls.iter().position(|w| w.label(2) == "E(0,1)").unwrap();
+        let i = walls
+            .iter()
+            .position(|w| w.label(crate::grid::Size::planar(2, 3)) == "E(0,1)")
+            .unwrap();
         assert_eq!(open[i], 3240);
     }
 

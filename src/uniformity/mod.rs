@@ -26,59 +26,14 @@ pub mod stats;
 pub mod verdict;
 pub mod wall_bias;
 
-/// One interior wall of the grid: the two cells it separates and its bit in [`crate::Maze::words`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Wall {
-    /// The west or north cell.
-    pub a: u32,
-    /// The east or south cell.
-    pub b: u32,
-    /// Bit index in the maze's wall words (`2*a` east, `2*a+1` south).
-    pub bit: u32,
-}
-
-impl Wall {
-    /// Is this an east wall (between horizontal neighbours)?
-    pub fn is_east(&self) -> bool {
-        self.bit & 1 == 0
-    }
-
-    /// A short label: `E(x,y)` for the east wall of cell (x,y), `S(x,y)` for its south wall.
-    pub fn label(&self, width: u32) -> String {
-        let (x, y) = (self.a % width, self.a / width);
-        format!("{}({x},{y})", if self.is_east() { "E" } else { "S" })
-    }
-
-    /// Is this wall open in the given wall words?
-    pub fn open_in(&self, words: &[u64]) -> bool {
-        words[(self.bit >> 6) as usize] >> (self.bit & 63) & 1 != 0
-    }
-}
+pub use crate::grid::Wall;
 
 /// Every interior wall of a `width × height` grid, in the order Kruskal lists them (row-major
-/// cells, east wall before south wall).
+/// cells, east wall before south wall): [`crate::grid::Size::interior_walls`].
 pub fn interior_walls(width: u32, height: u32) -> Vec<Wall> {
-    let mut v = Vec::new();
-    for y in 0..height {
-        for x in 0..width {
-            let c = y * width + x;
-            if x + 1 < width {
-                v.push(Wall {
-                    a: c,
-                    b: c + 1,
-                    bit: 2 * c,
-                });
-            }
-            if y + 1 < height {
-                v.push(Wall {
-                    a: c,
-                    b: c + width,
-                    bit: 2 * c + 1,
-                });
-            }
-        }
-    }
-    v
+    crate::grid::Size::planar(width, height)
+        .interior_walls()
+        .collect()
 }
 
 /// A tree (maze) as its wall words, for use as a map key.
@@ -125,7 +80,7 @@ mod tests {
         assert_eq!(interior_walls(3, 3).len(), 12);
         assert_eq!(interior_walls(8, 8).len(), 112);
         let w = interior_walls(3, 2);
-        assert_eq!(w[0].label(3), "E(0,0)");
-        assert_eq!(w[1].label(3), "S(0,0)");
+        assert_eq!(w[0].label(crate::grid::Size::planar(3, 2)), "E(0,0)");
+        assert_eq!(w[1].label(crate::grid::Size::planar(3, 2)), "S(0,0)");
     }
 }

@@ -7,6 +7,7 @@ use super::report::{group, ratio_str, threads, AlgoReport, Part, Report, Uniform
 use super::verdict::{self, paint_cell, wrap};
 use super::{tree_code, wall_bias};
 use crate::generate::Algorithm;
+use crate::grid::Size;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
@@ -143,7 +144,7 @@ impl Report {
                         let _ = writeln!(
                             k,
                             "  most biased wall {}: open in {} of {} orders ({}) vs {} of {} trees ({}) under uniform",
-                            self.walls[i].label(w),
+                            self.walls[i].label(Size::planar(w, h)),
                             group(open),
                             group(&r.orders),
                             pct(open as f64 / total),
@@ -402,7 +403,7 @@ impl Report {
                     };
                     rows.push(vec![
                         a.algo.name(),
-                        self.walls[t.worst].label(w),
+                        self.walls[t.worst].label(Size::planar(w, h)),
                         format!("{:.4}", t.observed),
                         format!("{:.4}", t.expected),
                         format!("{:.1}", t.z),
@@ -488,7 +489,7 @@ impl Report {
                     }
                     _ => format!("{:.6}", u[i]),
                 };
-                let mut line = vec![self.walls[i].label(w), uni];
+                let mut line = vec![self.walls[i].label(Size::planar(w, h)), uni];
                 if let Some((oo, total)) = &order_open {
                     line.push(format!("{:.4}", oo[i] as f64 / total));
                 }
@@ -531,10 +532,10 @@ impl Report {
             .enumerate()
             .map(|(i, wall)| {
                 let mut v = vec![
-                    ("wall", Value::str(wall.label(w))),
+                    ("wall", Value::str(wall.label(Size::planar(w, h)))),
                     ("a", Value::Int(wall.a as i128)),
                     ("b", Value::Int(wall.b as i128)),
-                    ("bit", Value::Int(wall.bit as i128)),
+                    ("bit", Value::Int(wall.id as i128)),
                 ];
                 if let UniformWalls::Exact(e) = &self.uniform_walls {
                     v.push(("uniform_open", Value::str(ratio_str(&e[i]))));
@@ -683,7 +684,10 @@ impl Report {
                             v.push((
                                 "wall_test",
                                 Value::obj([
-                                    ("worst_wall", Value::str(self.walls[t.worst].label(w))),
+                                    (
+                                        "worst_wall",
+                                        Value::str(self.walls[t.worst].label(Size::planar(w, h))),
+                                    ),
                                     ("observed", Value::Float(t.observed)),
                                     ("uniform", Value::Float(t.expected)),
                                     ("z", Value::Float(t.z)),

@@ -1,5 +1,5 @@
 //! Sampling: N mazes per generator through the same generator code and seeding as the batch
-//! (`rng::maze_seed(seed, algo.name(), W, H, index)` then `Rng::from_maze_seed`), counted per
+//! ([`crate::generate::regenerate`]), counted per
 //! tree (keyed by the wall words) and per open wall, in parallel chunks (rayon). Against the
 //! uniform distribution over τ trees it reports Pearson's chi-square with τ − 1 degrees of
 //! freedom and its p-value, the total-variation distance of the empirical distribution, and the
@@ -7,9 +7,8 @@
 
 use super::stats::{chi_square_p_value, chi_square_uniform};
 use super::{interior_walls, TreeKey};
-use crate::generate::{Algorithm, Scratch};
-use crate::grid::Maze;
-use crate::rng::{maze_seed_base, maze_seed_from_base, Rng};
+use crate::generate::{regenerate_from_base, seed_base, Algorithm, Scratch};
+use crate::grid::{Maze, Size};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::time::Instant;
@@ -34,10 +33,10 @@ pub struct SampleCounts {
     pub seconds: f64,
 }
 
-/// Per-worker counts: trees (optional), open walls by wall bit, imperfect mazes.
+/// Per-worker counts: trees (optional), open walls by wall id, imperfect mazes.
 struct Tally {
     trees: HashMap<TreeKey, u64>,
-    by_bit: Vec<u64>,
+    by_wall: Vec<u64>,
     bad: u64,
     need: u64,
     track: bool,
@@ -45,12 +44,12 @@ struct Tally {
 
 impl Tally {
     fn new(width: u32, height: u32, track: bool) -> Tally {
-        let cells = width as usize * height as usize;
+        let size = Size::planar(width, height);
         Tally {
             trees: HashMap::new(),
-            by_bit: vec![0; cells.div_ceil(32) * 64],
+            by_wall: vec![0; size.wall_id_bound() as usize],
             bad: 0,
-            need: cells as u64 - 1,
+            need: size.cells_u64() - 1,
             track,
         }
     }
@@ -58,20 +57,17 @@ impl Tally {
     /// Count one maze: visit only its open walls (set bits), so the cost is one increment per
     /// passage rather than one test per wall.
     #[inline]
-    fn add(&mut self, words: &[u64]) {
+    fn add(&mut self, maze: &Maze) {
         let mut open = 0u64;
-        for (i, &w) in words.iter().enumerate() {
-            let mut x = w;
-            open += x.count_ones() as u64;
-            while x != 0 {
-                self.by_bit[i * 64 + x.trailing_zeros() as usize] += 1;
-                x &= x - 1;
-            }
+        for id in maze.open_wall_ids() {
+            self.by_wall[id as usize] += 1;
+            open += 1;
         }
         if open != self.need {
             self.bad += 1;
         }
         if self.track {
+            let words = maze.words();
             if let Some(n) = self.trees.get_mut(words) {
                 *n += 1;
             } else {
@@ -84,7 +80,7 @@ impl Tally {
         for (k, n) in other.trees {
             *self.trees.entry(k).or_insert(0) += n;
         }
-        for (x, y) in self.by_bit.iter_mut().zip(other.by_bit) {
+        for (x, y) in self.by_wall.iter_mut().zip(other.by_wall) {
             *x += y;
         }
         self.bad += other.bad;
@@ -103,7 +99,7 @@ pub fn sample(
 ) -> SampleCounts {
     let t = Instant::now();
     let walls = interior_walls(width, height);
-    let base = maze_seed_base(seed, &algo.name(), width, height);
+    let base = seed_base(algo, Size::planar(width, height), seed);
     let chunks = samples.div_ceil(CHUNK);
     let parts: Vec<Tally> = (0..chunks)
         .into_par_iter()
@@ -112,9 +108,8 @@ pub fn sample(
             let mut scratch = Scratch::new();
             let mut tally = Tally::new(width, height, track_trees);
             for i in c * CHUNK..((c + 1) * CHUNK).min(samples) {
-                let mut rng = Rng::from_maze_seed(maze_seed_from_base(base, i));
-                algo.generate(&mut maze, &mut scratch, &mut rng);
-                tally.add(maze.words());
+                regenerate_from_base(algo, &mut maze, &mut scratch, base, i);
+                tally.add(&maze);
             }
             tally
         })
@@ -123,7 +118,7 @@ pub fn sample(
     for p in parts {
         total.merge(p);
     }
-    let wall_open = walls.iter().map(|w| total.by_bit[w.bit as usize]).collect();
+    let wall_open = walls.iter().map(|w| total.by_wall[w.id as usize]).collect();
     let trees = track_trees.then(|| {
         let mut v: Vec<(TreeKey, u64)> = total.trees.into_iter().collect();
         v.sort_by(|a, b| a.0.cmp(&b.0));
@@ -147,12 +142,11 @@ pub fn seconds_per_maze(algo: &Algorithm, width: u32, height: u32, track_trees: 
     let mut maze = Maze::new(width, height);
     let mut scratch = Scratch::new();
     let mut tally = Tally::new(width, height, track_trees);
-    let base = maze_seed_base(0xca1b, &algo.name(), width, height);
+    let base = seed_base(algo, Size::planar(width, height), 0xca1b);
     let t = Instant::now();
     for i in 0..runs {
-        let mut rng = Rng::from_maze_seed(maze_seed_from_base(base, i));
-        algo.generate(&mut maze, &mut scratch, &mut rng);
-        tally.add(maze.words());
+        regenerate_from_base(algo, &mut maze, &mut scratch, base, i);
+        tally.add(&maze);
     }
     t.elapsed().as_secs_f64() / runs as f64
 }
@@ -224,7 +218,7 @@ mod tests {
             Algorithm::Backtracker.generate(
                 &mut maze,
                 &mut scratch,
-                &mut Rng::from_maze_seed(seed),
+                &mut crate::Rng::from_maze_seed(seed),
             );
             seen.insert(maze.words().to_vec());
         }

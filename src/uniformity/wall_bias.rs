@@ -201,13 +201,16 @@ mod tests {
         // 2 wide, 3 high: the wall shared by both 4-cycles is the vertical wall east of (0,1).
         let p = uniform_open_exact(2, 3);
         let walls = interior_walls(2, 3);
-        let i = walls.iter().position(|w| w.label(2) == "E(0,1)").unwrap();
+        let i = walls
+            .iter()
+            .position(|w| w.label(crate::grid::Size::planar(2, 3)) == "E(0,1)")
+            .unwrap();
         assert_eq!(p[i], BigRational::new(3.into(), 5.into()));
         // Transposed grid: the same edge is the south wall of (1,0).
         let p = uniform_open_exact(3, 2);
         let i = interior_walls(3, 2)
             .iter()
-            .position(|w| w.label(3) == "S(1,0)")
+            .position(|w| w.label(crate::grid::Size::planar(3, 2)) == "S(1,0)")
             .unwrap();
         assert_eq!(p[i], BigRational::new(3.into(), 5.into()));
     }

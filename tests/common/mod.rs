@@ -225,9 +225,7 @@ pub fn make(
     s: &mut batchgen::generate::Scratch,
 ) -> batchgen::Maze {
     let mut m = batchgen::Maze::new(w, h);
-    let mut r =
-        batchgen::Rng::from_maze_seed(batchgen::rng::maze_seed(seed, &algo.name(), w, h, i));
-    algo.generate(&mut m, s, &mut r);
+    batchgen::generate::regenerate(algo, &mut m, s, seed, i);
     m
 }
 

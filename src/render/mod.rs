@@ -1,4 +1,7 @@
-//! Drawing one maze, optionally with its solution path, as `ascii`, `unicode`, `svg` or `png`.
+//! Drawing one maze, optionally with its solution path, as `ascii`, `unicode`, `svg` or `png`:
+//! the formats, the style, the errors, [`render`] and the wall-grid picture they share live
+//! here; each format's writer in its own file (`text`: ascii and unicode and the ascii parser,
+//! `svg`, `png`).
 //!
 //! All four formats share one picture: the `(2W+1) × (2H+1)` *wall grid*. Cell `(x, y)` sits at
 //! row `2y+1`, column `2x+1`; the wall between `(x, y)` and `(x+1, y)` at `(2y+1, 2x+2)`; the
@@ -35,6 +38,16 @@ use std::path::Path;
 use std::str::FromStr;
 
 use crate::grid::{Dir, Maze, MAX_CELLS};
+
+mod png;
+mod svg;
+mod text;
+
+use png::png_to;
+pub use svg::svg;
+use svg::{check_svg, write_svg};
+use text::write_text;
+pub use text::{ascii, parse_ascii, unicode};
 
 /// Wall colour in PNG output (RGB).
 pub const PNG_WALL: [u8; 3] = [0, 0, 0];
@@ -161,10 +174,10 @@ pub enum RenderError {
     Io(#[from] std::io::Error),
 }
 
-impl From<png::EncodingError> for RenderError {
-    fn from(e: png::EncodingError) -> RenderError {
+impl From<::png::EncodingError> for RenderError {
+    fn from(e: ::png::EncodingError) -> RenderError {
         match e {
-            png::EncodingError::IoError(io) => RenderError::Io(io),
+            ::png::EncodingError::IoError(io) => RenderError::Io(io),
             other => RenderError::Png(other.to_string()),
         }
     }
@@ -201,338 +214,6 @@ pub fn render<W: Write + ?Sized>(
     }
     out.flush()?;
     Ok(())
-}
-
-/// The ASCII picture: `2H+1` lines of `2W+1` characters, each ending in `\n`; `#` wall, space
-/// open, `.` path cells and the open walls between consecutive path cells.
-pub fn ascii(maze: &Maze, solution: Option<&[u32]>) -> Result<String, RenderError> {
-    let g = Grid::new(maze, solution)?;
-    let (rows, cols) = g.dims();
-    let mut v = Vec::with_capacity(rows as usize * (cols as usize + 1));
-    write_text(&g, false, &mut v)?;
-    Ok(String::from_utf8(v).expect("ascii output is UTF-8"))
-}
-
-/// The box-drawing picture (layout in the module docs): `2H+1` lines of `4W+1` characters, each
-/// ending in `\n`.
-pub fn unicode(maze: &Maze, solution: Option<&[u32]>) -> Result<String, RenderError> {
-    let g = Grid::new(maze, solution)?;
-    let mut v = Vec::new();
-    write_text(&g, true, &mut v)?;
-    Ok(String::from_utf8(v).expect("unicode output is UTF-8"))
-}
-
-/// Write the ascii or unicode picture line by line, building each line in one reused buffer.
-fn write_text<W: Write + ?Sized>(g: &Grid, unicode: bool, out: &mut W) -> std::io::Result<()> {
-    let (rows, cols) = g.dims();
-    let mut line = String::new();
-    for r in 0..rows {
-        line.clear();
-        for c in 0..cols {
-            let kind = g.kind(r, c);
-            if !unicode {
-                line.push(match kind {
-                    Kind::Wall => '#',
-                    Kind::Open => ' ',
-                    Kind::Path => '.',
-                });
-                continue;
-            }
-            match (r % 2 == 0, c % 2 == 0) {
-                (true, true) => line.push(g.post(r, c)),
-                (true, false) => line.push_str(match kind {
-                    Kind::Wall => "───",
-                    Kind::Open => "   ",
-                    Kind::Path => " • ",
-                }),
-                (false, true) => line.push(match kind {
-                    Kind::Wall => '│',
-                    Kind::Open => ' ',
-                    Kind::Path => '•',
-                }),
-                (false, false) => line.push_str(match kind {
-                    Kind::Path => " • ",
-                    _ => "   ",
-                }),
-            }
-        }
-        line.push('\n');
-        out.write_all(line.as_bytes())?;
-    }
-    Ok(())
-}
-
-/// A standalone SVG document; `cell_px` is the side of one maze cell in pixels (at least 1).
-pub fn svg(maze: &Maze, solution: Option<&[u32]>, cell_px: u32) -> Result<String, RenderError> {
-    check_svg(maze, solution, cell_px)?;
-    let mut v = Vec::new();
-    write_svg(maze, solution, cell_px, &mut v)?;
-    Ok(String::from_utf8(v).expect("SVG output is ASCII"))
-}
-
-/// Everything that can make an SVG fail other than writing: the cell size and the solution.
-fn check_svg(maze: &Maze, solution: Option<&[u32]>, cell_px: u32) -> Result<(), RenderError> {
-    if cell_px == 0 {
-        return Err(RenderError::Size(
-            "cell size must be at least 1 pixel".into(),
-        ));
-    }
-    if let Some(path) = solution {
-        path_marks(maze, path)?;
-    }
-    Ok(())
-}
-
-/// Write the SVG document (inputs already checked by [`check_svg`]), streaming the wall runs.
-fn write_svg<W: Write + ?Sized>(
-    maze: &Maze,
-    solution: Option<&[u32]>,
-    cell_px: u32,
-    out: &mut W,
-) -> std::io::Result<()> {
-    let (w, h) = (maze.width() as u64, maze.height() as u64);
-    let c = cell_px as u64;
-    let pad = c.div_ceil(2);
-    let stroke = (c / 5).max(1);
-    let (vw, vh) = (w * c + 2 * pad, h * c + 2 * pad);
-
-    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
-    writeln!(
-        out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{vw}" height="{vh}" viewBox="0 0 {vw} {vh}">"#
-    )?;
-    writeln!(
-        out,
-        r##"<rect x="0" y="0" width="{vw}" height="{vh}" fill="#ffffff"/>"##
-    )?;
-    write!(out, r#"<path id="walls" d=""#)?;
-    // Horizontal wall lines, each merged into maximal runs.
-    for i in 0..=h {
-        let y = pad + i * c;
-        let mut run: Option<u64> = None;
-        for x in 0..=w {
-            let wall = x < w && (i == 0 || i == h || !maze.south_open(((i - 1) * w + x) as u32));
-            match (wall, run) {
-                (true, None) => run = Some(x),
-                (false, Some(x0)) => {
-                    write!(out, "M{} {}H{}", pad + x0 * c, y, pad + x * c)?;
-                    run = None;
-                }
-                _ => {}
-            }
-        }
-    }
-    // Vertical wall lines.
-    for j in 0..=w {
-        let x = pad + j * c;
-        let mut run: Option<u64> = None;
-        for y in 0..=h {
-            let wall = y < h && (j == 0 || j == w || !maze.east_open((y * w + j - 1) as u32));
-            match (wall, run) {
-                (true, None) => run = Some(y),
-                (false, Some(y0)) => {
-                    write!(out, "M{} {}V{}", x, pad + y0 * c, pad + y * c)?;
-                    run = None;
-                }
-                _ => {}
-            }
-        }
-    }
-    writeln!(
-        out,
-        r##"" fill="none" stroke="#000000" stroke-width="{stroke}" stroke-linecap="square"/>"##
-    )?;
-    if let Some(path) = solution.filter(|p| !p.is_empty()) {
-        write!(out, r#"<path id="solution" d=""#)?;
-        for (k, &cell) in path.iter().enumerate() {
-            let (x, y) = (cell as u64 % w, cell as u64 / w);
-            // Cell centres in half-pixel units, so odd cell sizes stay exact.
-            let (cx, cy) = (2 * (pad + x * c) + c, 2 * (pad + y * c) + c);
-            let half = |u: u64| if u % 2 == 1 { ".5" } else { "" };
-            let cmd = if k == 0 { 'M' } else { 'L' };
-            write!(out, "{cmd}{}{} {}{}", cx / 2, half(cx), cy / 2, half(cy))?;
-        }
-        if path.len() == 1 {
-            write!(out, "h0")?; // a zero-length segment: round caps draw it as a dot
-        }
-        let sw = (c * 2 / 5).max(1);
-        writeln!(
-            out,
-            r##"" fill="none" stroke="#dc0000" stroke-width="{sw}" stroke-linecap="round" stroke-linejoin="round"/>"##
-        )?;
-    }
-    writeln!(out, "</svg>")
-}
-
-/// Encode the wall grid as an RGB PNG, `scale` pixels per grid square, streaming rows.
-fn png_to<W: Write + ?Sized>(
-    maze: &Maze,
-    solution: Option<&[u32]>,
-    scale: u32,
-    out: &mut W,
-) -> Result<(), RenderError> {
-    if scale == 0 {
-        return Err(RenderError::Size(
-            "PNG scale must be at least 1 pixel".into(),
-        ));
-    }
-    let g = Grid::new(maze, solution)?;
-    let (rows, cols) = g.dims();
-    let (pw, ph) = (cols as u64 * scale as u64, rows as u64 * scale as u64);
-    if pw > PNG_MAX_SIDE || ph > PNG_MAX_SIDE {
-        return Err(RenderError::Size(format!(
-            "PNG of {pw}x{ph} pixels is too large (at most {PNG_MAX_SIDE} per side); use a smaller scale"
-        )));
-    }
-    let mut enc = png::Encoder::new(out, pw as u32, ph as u32);
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    let mut writer = enc.write_header()?;
-    let mut stream = writer.stream_writer()?;
-    let k = scale as usize;
-    let mut row = vec![0u8; pw as usize * 3];
-    for r in 0..rows {
-        for (c, px) in row.chunks_exact_mut(3 * k).enumerate() {
-            let colour = match g.kind(r, c as u32) {
-                Kind::Wall => PNG_WALL,
-                Kind::Open => PNG_PASSAGE,
-                Kind::Path => PNG_SOLUTION,
-            };
-            for p in px.chunks_exact_mut(3) {
-                p.copy_from_slice(&colour);
-            }
-        }
-        for _ in 0..k {
-            stream.write_all(&row)?;
-        }
-    }
-    stream.finish()?;
-    writer.finish()?;
-    Ok(())
-}
-
-/// Read an ASCII picture (as written by [`ascii`]) back into a maze.
-///
-/// Accepts `\n` or `\r\n` line ends, with or without a final line end. Returns the maze and, if
-/// any `.` is present, the path cells as sorted cell ids. Refuses, with the line and column:
-/// lines of unequal or even length, an even number of lines, characters other than `#`, space
-/// and `.`, an open border, an open post, a wall in a cell position, and a `.` wall whose two
-/// cells are not both `.`.
-pub fn parse_ascii(text: &str) -> Result<(Maze, Option<Vec<u32>>), RenderError> {
-    let err = |line: usize, column: usize, reason: String| RenderError::Parse {
-        line: line + 1,
-        column: column + 1,
-        reason,
-    };
-    let body = text.strip_suffix('\n').unwrap_or(text);
-    let lines: Vec<&str> = body
-        .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect();
-    if body.is_empty() {
-        return Err(err(0, 0, "empty picture".into()));
-    }
-    // Only ASCII characters are valid: up to the first bad one, bytes are characters.
-    for (i, l) in lines.iter().enumerate() {
-        if let Some((j, ch)) = l
-            .char_indices()
-            .find(|&(_, b)| !matches!(b, '#' | ' ' | '.'))
-        {
-            return Err(err(
-                i,
-                j,
-                format!("unexpected character {ch:?} (only '#', ' ' and '.' are allowed)"),
-            ));
-        }
-    }
-    let lines: Vec<&[u8]> = lines.iter().map(|l| l.as_bytes()).collect();
-    let rows = lines.len();
-    let cols = lines[0].len();
-    if rows < 3 || rows.is_multiple_of(2) {
-        return Err(err(
-            rows - 1,
-            0,
-            format!("{rows} lines: a maze picture has an odd number of lines, at least 3"),
-        ));
-    }
-    if cols < 3 || cols.is_multiple_of(2) {
-        return Err(err(
-            0,
-            cols,
-            format!("line of {cols} characters: expected an odd length, at least 3"),
-        ));
-    }
-    if let Some(i) = lines.iter().position(|l| l.len() != cols) {
-        return Err(err(
-            i,
-            lines[i].len().min(cols),
-            format!(
-                "line of {} characters, expected {cols} like the first line",
-                lines[i].len()
-            ),
-        ));
-    }
-    let (w, h) = ((cols - 1) / 2, (rows - 1) / 2);
-    if (w as u64) * (h as u64) > MAX_CELLS {
-        return Err(err(
-            0,
-            0,
-            format!("{w}x{h} maze has more than {MAX_CELLS} cells"),
-        ));
-    }
-    let (w32, h32) = (w as u32, h as u32);
-    let mut maze = Maze::new(w32, h32);
-    let mut path = Vec::new();
-    for (r, l) in lines.iter().enumerate() {
-        for (c, &b) in l.iter().enumerate() {
-            let border = r == 0 || r == rows - 1 || c == 0 || c == cols - 1;
-            if border {
-                if b != b'#' {
-                    return Err(err(r, c, "open border: the border must be all '#'".into()));
-                }
-                continue;
-            }
-            match (r % 2 == 1, c % 2 == 1) {
-                (false, false) => {
-                    if b != b'#' {
-                        return Err(err(r, c, "open post: wall corners must be '#'".into()));
-                    }
-                }
-                (true, true) => match b {
-                    b'#' => return Err(err(r, c, "wall character in a cell position".into())),
-                    b'.' => path.push(((r - 1) / 2 * w + (c - 1) / 2) as u32),
-                    _ => {}
-                },
-                (true, false) => {
-                    // Between (c/2 - 1, y) and (c/2, y).
-                    if b != b'#' {
-                        if b == b'.' && (l[c - 1] != b'.' || l[c + 1] != b'.') {
-                            return Err(err(
-                                r,
-                                c,
-                                "'.' on a wall between cells that are not both '.'".into(),
-                            ));
-                        }
-                        maze.carve((((r - 1) / 2) * w + c / 2 - 1) as u32, Dir::East);
-                    }
-                }
-                (false, true) => {
-                    // Between (x, r/2 - 1) and (x, r/2).
-                    if b != b'#' {
-                        if b == b'.' && (lines[r - 1][c] != b'.' || lines[r + 1][c] != b'.') {
-                            return Err(err(
-                                r,
-                                c,
-                                "'.' on a wall between cells that are not both '.'".into(),
-                            ));
-                        }
-                        maze.carve(((r / 2 - 1) * w + (c - 1) / 2) as u32, Dir::South);
-                    }
-                }
-            }
-        }
-    }
-    Ok((maze, (!path.is_empty()).then_some(path)))
 }
 
 /// What one wall-grid position shows.

@@ -1,0 +1,78 @@
+//! Maze `i` of (algorithm, size, master seed), in one call: the seeding scheme the batch uses
+//! (a per-maze seed derived from the master seed, the canonical algorithm name, the size and
+//! the index; one fresh [`Rng`] per maze), so the batch worker, the uniformity sampler, `render`,
+//! the tests and a game regenerating a level all make exactly the same maze.
+
+use super::{Algorithm, Scratch};
+use crate::grid::{Maze, Size};
+use crate::rng::{self, Rng};
+
+/// The part of a maze's seed shared by every maze of (`algo`, `size`, `seed`): compute it once,
+/// then call [`regenerate_from_base`] per maze (no hashing of the name, no allocation).
+pub fn seed_base(algo: &Algorithm, size: Size, seed: u64) -> u64 {
+    rng::maze_seed_base(seed, &algo.name(), size.width, size.height)
+}
+
+/// Generate maze `index` of the run whose seed base is `base` ([`seed_base`]) into `maze`,
+/// which must already have the run's size; `scratch` is reused. Returns the maze's seed (the
+/// `maze_seed` column).
+#[inline]
+pub fn regenerate_from_base(
+    algo: &Algorithm,
+    maze: &mut Maze,
+    scratch: &mut Scratch,
+    base: u64,
+    index: u64,
+) -> u64 {
+    let maze_seed = rng::maze_seed_from_base(base, index);
+    generate_seeded(algo, maze, scratch, maze_seed);
+    maze_seed
+}
+
+/// Generate the maze whose per-maze seed is `maze_seed` (as recorded in the `maze_seed` column
+/// or a store record) into `maze` (already sized).
+#[inline]
+pub fn generate_seeded(algo: &Algorithm, maze: &mut Maze, scratch: &mut Scratch, maze_seed: u64) {
+    algo.generate(maze, scratch, &mut Rng::from_maze_seed(maze_seed));
+}
+
+/// Generate maze `index` of (`algo`, the maze's size, master `seed`) into `maze`, reusing its
+/// buffer and `scratch`: exactly the maze the batch writes as row `index`. Returns its seed.
+pub fn regenerate(
+    algo: &Algorithm,
+    maze: &mut Maze,
+    scratch: &mut Scratch,
+    seed: u64,
+    index: u64,
+) -> u64 {
+    let base = seed_base(algo, maze.size(), seed);
+    regenerate_from_base(algo, maze, scratch, base, index)
+}
+
+/// [`regenerate`] into a new maze of the given size (allocates; for one-off use).
+pub fn regenerated(algo: &Algorithm, size: Size, seed: u64, index: u64) -> Maze {
+    let mut maze = Maze::with_size(size);
+    regenerate(algo, &mut maze, &mut Scratch::new(), seed, index);
+    maze
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regenerate_is_the_seeding_scheme() {
+        let algo = Algorithm::Wilson;
+        let size = Size::planar(9, 7);
+        let ms = rng::maze_seed(5, "wilson", 9, 7, 3);
+        let mut want = Maze::with_size(size);
+        algo.generate(&mut want, &mut Scratch::new(), &mut Rng::from_maze_seed(ms));
+        let mut got = Maze::with_size(size);
+        let mut scratch = Scratch::new();
+        regenerate(&Algorithm::Kruskal, &mut got, &mut scratch, 5, 3);
+        assert_eq!(regenerate(&algo, &mut got, &mut scratch, 5, 3), ms);
+        assert_eq!(got, want);
+        assert_eq!(regenerated(&algo, size, 5, 3), want);
+        assert_ne!(regenerated(&algo, size, 5, 4), want);
+    }
+}
