@@ -67,3 +67,14 @@ pub enum Command {
     /// Print the manual page (roff) to stdout, or write it with -o.
     Man(cmd::man::ManArgs),
 }
+
+#[cfg(test)]
+mod tests {
+    /// clap's own consistency checks (duplicate short flags, bad defaults, conflicting names),
+    /// which release builds skip at run time.
+    #[test]
+    fn the_command_line_is_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}

@@ -115,6 +115,11 @@ fn run_commands(blocks: &[String], dir: &std::path::Path) -> Vec<(String, String
                 }
                 _ => continue,
             };
+            // `> FILE` at the end redirects stdout, as the shell would.
+            let (args, redirect) = match args.iter().position(|a| a == ">") {
+                Some(k) => (args[..k].to_vec(), args.get(k + 1).cloned()),
+                None => (args, None),
+            };
             let args: Vec<String> = args
                 .iter()
                 .map(|a| {
@@ -135,6 +140,9 @@ fn run_commands(blocks: &[String], dir: &std::path::Path) -> Vec<(String, String
                 "README command failed: {line}\n{}",
                 String::from_utf8_lossy(&out.stderr)
             );
+            if let Some(file) = redirect {
+                std::fs::write(dir.join(file), &out.stdout).unwrap();
+            }
             ran.push((line.to_string(), String::from_utf8(out.stdout).unwrap()));
         }
     }

@@ -320,6 +320,39 @@ fn render_writes_with_o_out_and_the_old_output() {
 }
 
 #[test]
+fn every_command_that_writes_takes_o_and_out() {
+    // The main job, plot and man take `-o` exactly as `--out`; render is tested above.
+    let d = tempfile::tempdir().unwrap();
+    let run = |flag: &str, name: &str| {
+        let f = d.path().join(name);
+        batchgen()
+            .args(["--algo", "kruskal", "--size", "6x4", "--count", "20", "-q"])
+            .arg(flag)
+            .arg(&f)
+            .assert()
+            .success();
+        std::fs::read(&f).unwrap().len()
+    };
+    assert!(run("-o", "a.parquet") > 0 && run("--out", "b.parquet") > 0);
+    let plots = d.path().join("plots");
+    batchgen()
+        .arg("plot")
+        .arg(d.path().join("a.parquet"))
+        .arg("-o")
+        .arg(&plots)
+        .assert()
+        .success();
+    assert!(
+        std::fs::read_dir(&plots).unwrap().count() > 0,
+        "plot -o wrote pictures"
+    );
+    for cmd in ["--help", "plot --help", "man --help", "render --help"] {
+        let help = stdout(&cmd.split(' ').collect::<Vec<_>>());
+        assert!(help.contains("-o, --out <"), "{cmd}: {help}");
+    }
+}
+
+#[test]
 fn uniformity_fits_100_columns_with_a_verdict_per_generator() {
     let text = stdout(&["uniformity", "--size", "2x3", "--samples", "20000"]);
     for l in text.lines() {

@@ -64,7 +64,12 @@ pub struct RunArgs {
     /// Output Parquet file (written to a temporary file, renamed when complete), or a dataset
     /// folder `DIR/` (trailing slash, or an existing folder): one file per generator and shard,
     /// `DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.parquet`.
-    #[arg(long, value_name = "FILE|DIR/", required_unless_present = "list_algos")]
+    #[arg(
+        short,
+        long,
+        value_name = "FILE|DIR/",
+        required_unless_present = "list_algos"
+    )]
     pub out: Option<PathBuf>,
     /// Make only the K-th of N contiguous slices of each generator's index range (1-based).
     /// Without it, a Slurm job array, Kubernetes Indexed Job or AWS Batch array job sets it.

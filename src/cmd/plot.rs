@@ -22,7 +22,7 @@ pub struct PlotArgs {
     #[arg(required = true, value_name = "FILE")]
     pub inputs: Vec<String>,
     /// Folder for the pictures (created if missing; its parent must exist).
-    #[arg(long, value_name = "DIR")]
+    #[arg(short, long, value_name = "DIR")]
     pub out: PathBuf,
     /// Outline the mazes passing this filter on the density plot.
     #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
