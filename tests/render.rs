@@ -81,11 +81,31 @@ fn bytes(m: &Maze, sol: Option<&[u32]>, f: Format, style: &Style) -> Vec<u8> {
     out
 }
 
+/// The ascii picture of `m` (with `sol`): it parses back to `m` and the sorted path cells, also
+/// with Windows line ends and without the final newline, and [`render::render`] writes the same
+/// bytes.
+fn ascii_round_trip(name: &str, m: &Maze, sol: Option<&[u32]>) -> String {
+    let text = render::ascii(m, sol).unwrap();
+    let (back, path) = render::parse_ascii(&text).unwrap();
+    assert_eq!(back, *m, "{name}");
+    assert_eq!(path, sol.map(sorted), "{name}");
+    let crlf = text.replace('\n', "\r\n");
+    assert_eq!(render::parse_ascii(&crlf).unwrap().0, *m, "{name}");
+    assert_eq!(
+        render::parse_ascii(text.trim_end()).unwrap().0,
+        *m,
+        "{name}"
+    );
+    let via_render = bytes(m, sol, Format::Ascii, &Style::default());
+    assert_eq!(via_render, text.as_bytes(), "{name}");
+    text
+}
+
 #[test]
 fn ascii_shape_and_round_trip() {
     for (name, m) in all_mazes() {
         let (w, h) = (m.width() as usize, m.height() as usize);
-        let text = render::ascii(&m, None).unwrap();
+        let text = ascii_round_trip(&name, &m, None);
         assert!(text.ends_with('\n'), "{name}");
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 2 * h + 1, "{name}");
@@ -109,14 +129,6 @@ fn ascii_shape_and_round_trip() {
                 assert_eq!(south, m.south_open(c), "{name} cell {c}");
             }
         }
-        let (back, path) = render::parse_ascii(&text).unwrap();
-        assert_eq!(back, m, "{name}");
-        assert_eq!(path, None, "{name}");
-        // Through the generic entry point too.
-        assert_eq!(
-            bytes(&m, None, Format::Ascii, &Style::default()),
-            text.as_bytes()
-        );
     }
 }
 
@@ -124,17 +136,10 @@ fn ascii_shape_and_round_trip() {
 fn ascii_solution_round_trip() {
     for (name, m) in all_mazes() {
         let sol = solve(&m);
-        let text = render::ascii(&m, Some(&sol)).unwrap();
-        let (back, path) = render::parse_ascii(&text).unwrap();
-        assert_eq!(back, m, "{name}");
-        assert_eq!(path, Some(sorted(&sol)), "{name}");
+        let text = ascii_round_trip(&name, &m, Some(&sol));
         // Dots: one per path cell plus one per step (each step crosses one open wall).
         let dots = text.bytes().filter(|&b| b == b'.').count();
         assert_eq!(dots, 2 * sol.len() - 1, "{name}");
-        // Windows line ends and a missing final newline are accepted.
-        let crlf = text.replace('\n', "\r\n");
-        assert_eq!(render::parse_ascii(&crlf).unwrap().0, m, "{name}");
-        assert_eq!(render::parse_ascii(text.trim_end()).unwrap().0, m, "{name}");
     }
 }
 
@@ -206,24 +211,74 @@ fn decode_png(data: &[u8]) -> (u32, u32, Vec<u8>) {
     (info.width, info.height, buf)
 }
 
+/// The PNG of the `n`-th maze of a test loop (scale 1, 2, 4 or 5 and, every other maze, the
+/// solution, chosen by `n`), decoded.
+struct Picture {
+    /// Pixels per grid square.
+    k: u32,
+    width: u32,
+    height: u32,
+    rgb: Vec<u8>,
+    /// The solution drawn (empty when none).
+    sol: Vec<u32>,
+}
+
+impl Picture {
+    fn new(m: &Maze, n: usize) -> Picture {
+        let k = [1u32, 2, 4, 5][n % 4];
+        let sol = if n.is_multiple_of(2) {
+            solve(m)
+        } else {
+            Vec::new()
+        };
+        let style = Style { cell_px: Some(k) };
+        let drawn = (!sol.is_empty()).then_some(&sol[..]);
+        let (width, height, rgb) = decode_png(&bytes(m, drawn, Format::Png, &style));
+        Picture {
+            k,
+            width,
+            height,
+            rgb,
+            sol,
+        }
+    }
+
+    /// The pixel `(dx, dy)` of grid square `(gx, gy)`.
+    fn at(&self, gx: u32, gy: u32, dx: u32, dy: u32) -> [u8; 3] {
+        let (x, y) = (gx * self.k + dx, gy * self.k + dy);
+        let i = 3 * (y as usize * self.width as usize + x as usize);
+        [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
+    }
+
+    fn on_path(&self, c: u32) -> bool {
+        self.sol.contains(&c)
+    }
+
+    /// Does the drawn solution step between `a` and `b` (`a < b`)?
+    fn step(&self, a: u32, b: u32) -> bool {
+        self.sol.windows(2).any(|s| sorted(s) == [a, b])
+    }
+}
+
+/// The PNG colour of a grid position: wall, passage, or passage on the path.
+fn png_colour(open: bool, path: bool) -> [u8; 3] {
+    match (open, path) {
+        (false, _) => render::PNG_WALL,
+        (true, false) => render::PNG_PASSAGE,
+        (true, true) => render::PNG_SOLUTION,
+    }
+}
+
 #[test]
 fn png_decodes_with_the_right_size_and_colours() {
     let mut n = 0;
     for (name, m) in all_mazes() {
         n += 1;
-        let k = [1u32, 2, 4, 5][n % 4];
-        let sol = solve(&m);
-        let with_sol = n % 2 == 0;
-        let style = Style { cell_px: Some(k) };
-        let data = bytes(&m, with_sol.then_some(&sol[..]), Format::Png, &style);
-        let (pw, ph, px) = decode_png(&data);
+        let pic = Picture::new(&m, n);
+        let k = pic.k;
+        let at = |gx, gy, dx, dy| pic.at(gx, gy, dx, dy);
         let (gw, gh) = (2 * m.width() + 1, 2 * m.height() + 1);
-        assert_eq!((pw, ph), (gw * k, gh * k), "{name}");
-        let at = |gx: u32, gy: u32, dx: u32, dy: u32| -> [u8; 3] {
-            let (x, y) = (gx * k + dx, gy * k + dy);
-            let i = 3 * (y as usize * pw as usize + x as usize);
-            [px[i], px[i + 1], px[i + 2]]
-        };
+        assert_eq!((pic.width, pic.height), (gw * k, gh * k), "{name}");
         // Every pixel of a grid square has that square's colour: check all four corners.
         let square = |gx: u32, gy: u32| -> [u8; 3] {
             let c = at(gx, gy, 0, 0);
@@ -241,13 +296,7 @@ fn png_decodes_with_the_right_size_and_colours() {
             assert_eq!(square(0, gy), render::PNG_WALL, "{name}");
             assert_eq!(square(gw - 1, gy), render::PNG_WALL, "{name}");
         }
-        let on_path = |c: u32| with_sol && sol.contains(&c);
-        let step = |a: u32, b: u32| with_sol && sol.windows(2).any(|s| sorted(s) == [a, b]);
-        let expect = |open: bool, path: bool| match (open, path) {
-            (false, _) => render::PNG_WALL,
-            (true, false) => render::PNG_PASSAGE,
-            (true, true) => render::PNG_SOLUTION,
-        };
+        let (on_path, step, expect) = (|c| pic.on_path(c), |a, b| pic.step(a, b), png_colour);
         let w = m.width();
         for c in 0..m.cells() {
             let (x, y) = (c % w, c / w);
@@ -547,7 +596,7 @@ fn mark(up: bool, down: bool, path: bool) -> char {
 fn ascii_3d_layers_marks_and_round_trip() {
     for (name, m) in mazes_3d() {
         let (w, h, d) = (m.width(), m.height(), m.depth());
-        let text = render::ascii(&m, None).unwrap();
+        let text = ascii_round_trip(&name, &m, None);
         assert_eq!(
             text.lines().count() as u32,
             d * (2 * h + 1) + (d - 1),
@@ -576,13 +625,6 @@ fn ascii_3d_layers_marks_and_round_trip() {
                 }
             }
         }
-        let (back, path) = render::parse_ascii(&text).unwrap();
-        assert_eq!(back, m, "{name}");
-        assert_eq!(path, None, "{name}");
-        assert_eq!(
-            bytes(&m, None, Format::Ascii, &Style::default()),
-            text.as_bytes()
-        );
     }
 }
 
@@ -591,10 +633,7 @@ fn ascii_3d_solution_round_trip() {
     for (name, m) in mazes_3d() {
         let size = m.size();
         let sol = solve(&m);
-        let text = render::ascii(&m, Some(&sol)).unwrap();
-        let (back, path) = render::parse_ascii(&text).unwrap();
-        assert_eq!(back, m, "{name}");
-        assert_eq!(path, Some(sorted(&sol)), "{name}");
+        let text = ascii_round_trip(&name, &m, Some(&sol));
         // Path cells: '.' or the upper-case mark of their vertical passages; one '.' per
         // planar step; lower-case marks only off the path.
         let layers = layers_of(&text);
@@ -615,10 +654,6 @@ fn ascii_3d_solution_round_trip() {
             .filter(|&c| !sol.contains(&c) && (m.is_open(c, Dir::Up) || m.is_open(c, Dir::Down)))
             .count();
         assert_eq!(marks_off_path, vertical_cells, "{name}");
-        // Windows line ends and a missing final newline are accepted in 3D too.
-        let crlf = text.replace('\n', "\r\n");
-        assert_eq!(render::parse_ascii(&crlf).unwrap().0, m, "{name}");
-        assert_eq!(render::parse_ascii(text.trim_end()).unwrap().0, m, "{name}");
     }
 }
 
@@ -873,31 +908,14 @@ fn png_3d_layers_side_by_side() {
     let mut n = 0;
     for (name, m) in mazes_3d() {
         n += 1;
-        let k = [1u32, 2, 4, 5][n % 4];
-        let sol = solve(&m);
-        let with_sol = n % 2 == 0;
+        let pic = Picture::new(&m, n);
+        let k = pic.k;
+        let at = |gx, gy, dx, dy| pic.at(gx, gy, dx, dy);
+        let (on_path, step, expect) = (|c| pic.on_path(c), |a, b| pic.step(a, b), png_colour);
         let size = m.size();
-        let data = bytes(
-            &m,
-            with_sol.then_some(&sol[..]),
-            Format::Png,
-            &Style { cell_px: Some(k) },
-        );
-        let (pw, ph, px) = decode_png(&data);
         let (gw, gh, d) = (2 * m.width() + 1, 2 * m.height() + 1, m.depth());
-        assert_eq!((pw, ph), ((d * gw + d - 1) * k, gh * k), "{name}");
-        let at = |gx: u32, gy: u32, dx: u32, dy: u32| -> [u8; 3] {
-            let (x, y) = (gx * k + dx, gy * k + dy);
-            let i = 3 * (y as usize * pw as usize + x as usize);
-            [px[i], px[i + 1], px[i + 2]]
-        };
-        let on_path = |c: u32| with_sol && sol.contains(&c);
-        let step = |a: u32, b: u32| with_sol && sol.windows(2).any(|s| sorted(s) == [a, b]);
-        let expect = |open: bool, path: bool| match (open, path) {
-            (false, _) => render::PNG_WALL,
-            (true, false) => render::PNG_PASSAGE,
-            (true, true) => render::PNG_SOLUTION,
-        };
+        let width = (d * gw + d - 1) * k;
+        assert_eq!((pic.width, pic.height), (width, gh * k), "{name}");
         let margin = k / 4;
         for z in 0..d {
             let left = z * (gw + 1);

@@ -59,35 +59,16 @@ pub fn unicode(maze: &Maze, solution: Option<&[u32]>) -> Result<String, RenderEr
     Ok(String::from_utf8(v).expect("unicode output is UTF-8"))
 }
 
-/// The ascii mark of a cell: `kind` (open or path) and its [`UP`]/[`DOWN`] flags.
-fn ascii_cell(kind: Kind, vertical: u8) -> char {
-    let path = kind == Kind::Path;
-    match (vertical, path) {
-        (0, false) => ' ',
-        (0, true) => '.',
-        (UP, false) => 'u',
-        (UP, true) => 'U',
-        (DOWN, false) => 'd',
-        (DOWN, true) => 'D',
-        (_, false) => 'b',
-        (_, true) => 'B',
-    }
-}
+/// The ascii mark of a cell, by its [`UP`]/[`DOWN`] flags, off and on the path.
+const ASCII_CELLS: [[char; 2]; 4] = [[' ', '.'], ['u', 'U'], ['d', 'D'], ['b', 'B']];
 
-/// The unicode cell (three characters): `kind` (open or path) and its [`UP`]/[`DOWN`] flags.
-fn unicode_cell(kind: Kind, vertical: u8) -> &'static str {
-    let path = kind == Kind::Path;
-    match (vertical, path) {
-        (0, false) => "   ",
-        (0, true) => " • ",
-        (UP, false) => " ↑ ",
-        (UP, true) => " ⇑ ",
-        (DOWN, false) => " ↓ ",
-        (DOWN, true) => " ⇓ ",
-        (_, false) => " ↕ ",
-        (_, true) => " ⇕ ",
-    }
-}
+/// The unicode cell (three characters), by its [`UP`]/[`DOWN`] flags, off and on the path.
+const UNICODE_CELLS: [[&str; 2]; 4] = [
+    ["   ", " • "],
+    [" ↑ ", " ⇑ "],
+    [" ↓ ", " ⇓ "],
+    [" ↕ ", " ⇕ "],
+];
 
 /// Write the ascii or unicode picture line by line, building each line in one reused buffer.
 pub(super) fn write_text<W: Write + ?Sized>(
@@ -109,7 +90,9 @@ pub(super) fn write_text<W: Write + ?Sized>(
                 if !unicode {
                     line.push(match kind {
                         Kind::Wall => '#',
-                        _ if cell => ascii_cell(kind, g.vertical(z, r, c)),
+                        _ if cell => {
+                            ASCII_CELLS[g.vertical(z, r, c) as usize][(kind == Kind::Path) as usize]
+                        }
                         Kind::Open => ' ',
                         Kind::Path => '.',
                     });
@@ -127,7 +110,9 @@ pub(super) fn write_text<W: Write + ?Sized>(
                         Kind::Open => ' ',
                         Kind::Path => '•',
                     }),
-                    (false, false) => line.push_str(unicode_cell(kind, g.vertical(z, r, c))),
+                    (false, false) => line.push_str(
+                        UNICODE_CELLS[g.vertical(z, r, c) as usize][(kind == Kind::Path) as usize],
+                    ),
                 }
             }
             line.push('\n');
