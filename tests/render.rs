@@ -1,7 +1,10 @@
 //! Rendering: the ASCII picture has the documented shape and parses back to the same maze (and
 //! the same path cells); the PNG decodes to the right size with walls, passages and path in the
 //! right colours; the SVG is well-formed XML with the expected elements; the unicode picture uses
-//! only box-drawing, space and path characters.
+//! only box-drawing, space and path characters. 3D mazes (random spanning trees built here, not
+//! by the generators): layers one after another in the text formats (a blank line between them,
+//! each drawn like the 2D maze of its walls, with marks for passages up and down) and side by
+//! side in SVG and PNG; ASCII parses back to the same 3D maze and path.
 
 mod common;
 use common::make;
@@ -10,7 +13,7 @@ use std::collections::VecDeque;
 use std::io::Cursor;
 
 use batchgen::generate::Scratch;
-use batchgen::grid::Dir;
+use batchgen::grid::{Dir, Size, Wall};
 use batchgen::render::{self, Format, RenderError, Style};
 use batchgen::{Algorithm, Maze};
 
@@ -78,11 +81,31 @@ fn bytes(m: &Maze, sol: Option<&[u32]>, f: Format, style: &Style) -> Vec<u8> {
     out
 }
 
+/// The ascii picture of `m` (with `sol`): it parses back to `m` and the sorted path cells, also
+/// with Windows line ends and without the final newline, and [`render::render`] writes the same
+/// bytes.
+fn ascii_round_trip(name: &str, m: &Maze, sol: Option<&[u32]>) -> String {
+    let text = render::ascii(m, sol).unwrap();
+    let (back, path) = render::parse_ascii(&text).unwrap();
+    assert_eq!(back, *m, "{name}");
+    assert_eq!(path, sol.map(sorted), "{name}");
+    let crlf = text.replace('\n', "\r\n");
+    assert_eq!(render::parse_ascii(&crlf).unwrap().0, *m, "{name}");
+    assert_eq!(
+        render::parse_ascii(text.trim_end()).unwrap().0,
+        *m,
+        "{name}"
+    );
+    let via_render = bytes(m, sol, Format::Ascii, &Style::default());
+    assert_eq!(via_render, text.as_bytes(), "{name}");
+    text
+}
+
 #[test]
 fn ascii_shape_and_round_trip() {
     for (name, m) in all_mazes() {
         let (w, h) = (m.width() as usize, m.height() as usize);
-        let text = render::ascii(&m, None).unwrap();
+        let text = ascii_round_trip(&name, &m, None);
         assert!(text.ends_with('\n'), "{name}");
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 2 * h + 1, "{name}");
@@ -106,14 +129,6 @@ fn ascii_shape_and_round_trip() {
                 assert_eq!(south, m.south_open(c), "{name} cell {c}");
             }
         }
-        let (back, path) = render::parse_ascii(&text).unwrap();
-        assert_eq!(back, m, "{name}");
-        assert_eq!(path, None, "{name}");
-        // Through the generic entry point too.
-        assert_eq!(
-            bytes(&m, None, Format::Ascii, &Style::default()),
-            text.as_bytes()
-        );
     }
 }
 
@@ -121,17 +136,10 @@ fn ascii_shape_and_round_trip() {
 fn ascii_solution_round_trip() {
     for (name, m) in all_mazes() {
         let sol = solve(&m);
-        let text = render::ascii(&m, Some(&sol)).unwrap();
-        let (back, path) = render::parse_ascii(&text).unwrap();
-        assert_eq!(back, m, "{name}");
-        assert_eq!(path, Some(sorted(&sol)), "{name}");
+        let text = ascii_round_trip(&name, &m, Some(&sol));
         // Dots: one per path cell plus one per step (each step crosses one open wall).
         let dots = text.bytes().filter(|&b| b == b'.').count();
         assert_eq!(dots, 2 * sol.len() - 1, "{name}");
-        // Windows line ends and a missing final newline are accepted.
-        let crlf = text.replace('\n', "\r\n");
-        assert_eq!(render::parse_ascii(&crlf).unwrap().0, m, "{name}");
-        assert_eq!(render::parse_ascii(text.trim_end()).unwrap().0, m, "{name}");
     }
 }
 
@@ -203,24 +211,74 @@ fn decode_png(data: &[u8]) -> (u32, u32, Vec<u8>) {
     (info.width, info.height, buf)
 }
 
+/// The PNG of the `n`-th maze of a test loop (scale 1, 2, 4 or 5 and, every other maze, the
+/// solution, chosen by `n`), decoded.
+struct Picture {
+    /// Pixels per grid square.
+    k: u32,
+    width: u32,
+    height: u32,
+    rgb: Vec<u8>,
+    /// The solution drawn (empty when none).
+    sol: Vec<u32>,
+}
+
+impl Picture {
+    fn new(m: &Maze, n: usize) -> Picture {
+        let k = [1u32, 2, 4, 5][n % 4];
+        let sol = if n.is_multiple_of(2) {
+            solve(m)
+        } else {
+            Vec::new()
+        };
+        let style = Style { cell_px: Some(k) };
+        let drawn = (!sol.is_empty()).then_some(&sol[..]);
+        let (width, height, rgb) = decode_png(&bytes(m, drawn, Format::Png, &style));
+        Picture {
+            k,
+            width,
+            height,
+            rgb,
+            sol,
+        }
+    }
+
+    /// The pixel `(dx, dy)` of grid square `(gx, gy)`.
+    fn at(&self, gx: u32, gy: u32, dx: u32, dy: u32) -> [u8; 3] {
+        let (x, y) = (gx * self.k + dx, gy * self.k + dy);
+        let i = 3 * (y as usize * self.width as usize + x as usize);
+        [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
+    }
+
+    fn on_path(&self, c: u32) -> bool {
+        self.sol.contains(&c)
+    }
+
+    /// Does the drawn solution step between `a` and `b` (`a < b`)?
+    fn step(&self, a: u32, b: u32) -> bool {
+        self.sol.windows(2).any(|s| sorted(s) == [a, b])
+    }
+}
+
+/// The PNG colour of a grid position: wall, passage, or passage on the path.
+fn png_colour(open: bool, path: bool) -> [u8; 3] {
+    match (open, path) {
+        (false, _) => render::PNG_WALL,
+        (true, false) => render::PNG_PASSAGE,
+        (true, true) => render::PNG_SOLUTION,
+    }
+}
+
 #[test]
 fn png_decodes_with_the_right_size_and_colours() {
     let mut n = 0;
     for (name, m) in all_mazes() {
         n += 1;
-        let k = [1u32, 2, 4, 5][n % 4];
-        let sol = solve(&m);
-        let with_sol = n % 2 == 0;
-        let style = Style { cell_px: Some(k) };
-        let data = bytes(&m, with_sol.then_some(&sol[..]), Format::Png, &style);
-        let (pw, ph, px) = decode_png(&data);
+        let pic = Picture::new(&m, n);
+        let k = pic.k;
+        let at = |gx, gy, dx, dy| pic.at(gx, gy, dx, dy);
         let (gw, gh) = (2 * m.width() + 1, 2 * m.height() + 1);
-        assert_eq!((pw, ph), (gw * k, gh * k), "{name}");
-        let at = |gx: u32, gy: u32, dx: u32, dy: u32| -> [u8; 3] {
-            let (x, y) = (gx * k + dx, gy * k + dy);
-            let i = 3 * (y as usize * pw as usize + x as usize);
-            [px[i], px[i + 1], px[i + 2]]
-        };
+        assert_eq!((pic.width, pic.height), (gw * k, gh * k), "{name}");
         // Every pixel of a grid square has that square's colour: check all four corners.
         let square = |gx: u32, gy: u32| -> [u8; 3] {
             let c = at(gx, gy, 0, 0);
@@ -238,13 +296,7 @@ fn png_decodes_with_the_right_size_and_colours() {
             assert_eq!(square(0, gy), render::PNG_WALL, "{name}");
             assert_eq!(square(gw - 1, gy), render::PNG_WALL, "{name}");
         }
-        let on_path = |c: u32| with_sol && sol.contains(&c);
-        let step = |a: u32, b: u32| with_sol && sol.windows(2).any(|s| sorted(s) == [a, b]);
-        let expect = |open: bool, path: bool| match (open, path) {
-            (false, _) => render::PNG_WALL,
-            (true, false) => render::PNG_PASSAGE,
-            (true, true) => render::PNG_SOLUTION,
-        };
+        let (on_path, step, expect) = (|c| pic.on_path(c), |a, b| pic.step(a, b), png_colour);
         let w = m.width();
         for c in 0..m.cells() {
             let (x, y) = (c % w, c / w);
@@ -430,4 +482,586 @@ fn render_matches_string_functions_and_accepts_dyn_write() {
     assert_eq!(v, render::svg(&m, Some(&sol), 12).unwrap().as_bytes());
     let default_svg = bytes(&m, None, Format::Svg, &Style::default());
     assert_eq!(default_svg, render::svg(&m, None, 10).unwrap().as_bytes());
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3D
+
+/// 3D sizes: a column, the cube, a box, thin slabs, a larger box.
+const SIZES_3D: [(u32, u32, u32); 7] = [
+    (1, 1, 3),
+    (2, 2, 2),
+    (5, 4, 3),
+    (1, 5, 2),
+    (3, 1, 4),
+    (4, 4, 1),
+    (6, 6, 6),
+];
+
+/// A perfect maze of `size`: the spanning tree of a randomized depth-first search from cell 0
+/// (xorshift64 with a fixed seed), independent of the generators.
+fn dfs_maze(size: Size, seed: u64) -> Maze {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let n = size.cells();
+    let mut seen = vec![false; n as usize];
+    let mut walls: Vec<Wall> = Vec::new();
+    let mut stack = vec![0u32];
+    seen[0] = true;
+    while let Some(&c) = stack.last() {
+        let free: Vec<Dir> = Dir::ALL
+            .into_iter()
+            .filter(|&d| size.has_neighbour(c, d) && !seen[size.neighbour(c, d) as usize])
+            .collect();
+        if free.is_empty() {
+            stack.pop();
+            continue;
+        }
+        let d = free[(next() % free.len() as u64) as usize];
+        let nb = size.neighbour(c, d);
+        walls.push(size.wall_of(c, d));
+        seen[nb as usize] = true;
+        stack.push(nb);
+    }
+    let m = Maze::from_open_walls(size, walls);
+    assert!(m.is_perfect(), "{size}");
+    m
+}
+
+/// Three spanning trees of every 3D size.
+fn mazes_3d() -> Vec<(String, Maze)> {
+    let mut out = Vec::new();
+    for (w, h, d) in SIZES_3D {
+        for seed in [1u64, 7, 2026] {
+            let size = Size::new(w, h, d);
+            out.push((format!("{size} seed {seed}"), dfs_maze(size, seed)));
+        }
+    }
+    out
+}
+
+/// The 2D maze of layer `z`'s planar walls.
+fn layer_maze(m: &Maze, z: u32) -> Maze {
+    let size = m.size();
+    let mut flat = Maze::new(m.width(), m.height());
+    for y in 0..m.height() {
+        for x in 0..m.width() {
+            let c = size.cell(x, y, z);
+            if m.east_open(c) {
+                flat.carve(y * m.width() + x, Dir::East);
+            }
+            if m.south_open(c) {
+                flat.carve(y * m.width() + x, Dir::South);
+            }
+        }
+    }
+    flat
+}
+
+/// Split a picture into its layers (text between blank lines), checking the separators.
+fn layers_of(text: &str) -> Vec<Vec<&str>> {
+    assert!(text.ends_with('\n') && !text.ends_with("\n\n"), "{text:?}");
+    let layers: Vec<Vec<&str>> = text
+        .trim_end_matches('\n')
+        .split("\n\n")
+        .map(|l| l.split('\n').collect())
+        .collect();
+    for l in &layers {
+        assert!(l.iter().all(|line| !line.is_empty()), "{text:?}");
+    }
+    layers
+}
+
+/// The ascii mark of a cell with `up`/`down` passages, on the path or not.
+fn mark(up: bool, down: bool, path: bool) -> char {
+    let c = match (up, down) {
+        (false, false) => return if path { '.' } else { ' ' },
+        (true, false) => 'u',
+        (false, true) => 'd',
+        (true, true) => 'b',
+    };
+    if path {
+        c.to_ascii_uppercase()
+    } else {
+        c
+    }
+}
+
+#[test]
+fn ascii_3d_layers_marks_and_round_trip() {
+    for (name, m) in mazes_3d() {
+        let (w, h, d) = (m.width(), m.height(), m.depth());
+        let text = ascii_round_trip(&name, &m, None);
+        assert_eq!(
+            text.lines().count() as u32,
+            d * (2 * h + 1) + (d - 1),
+            "{name}"
+        );
+        let layers = layers_of(&text);
+        assert_eq!(layers.len() as u32, d, "{name}");
+        let size = m.size();
+        for (z, lines) in layers.iter().enumerate() {
+            let z = z as u32;
+            assert_eq!(lines.len() as u32, 2 * h + 1, "{name} layer {z}");
+            assert!(lines.iter().all(|l| l.len() as u32 == 2 * w + 1), "{name}");
+            // Each layer is the 2D picture of its walls, but for the marks in its cells.
+            let mut unmarked: String = lines.iter().map(|l| format!("{l}\n")).collect();
+            for mark in ['u', 'd', 'b'] {
+                unmarked = unmarked.replace(mark, " ");
+            }
+            let flat = render::ascii(&layer_maze(&m, z), None).unwrap();
+            assert_eq!(unmarked, flat, "{name} layer {z}");
+            for y in 0..h {
+                for x in 0..w {
+                    let c = size.cell(x, y, z);
+                    let got = lines[2 * y as usize + 1].as_bytes()[2 * x as usize + 1] as char;
+                    let want = mark(m.is_open(c, Dir::Up), m.is_open(c, Dir::Down), false);
+                    assert_eq!(got, want, "{name} cell ({x},{y},{z})");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn ascii_3d_solution_round_trip() {
+    for (name, m) in mazes_3d() {
+        let size = m.size();
+        let sol = solve(&m);
+        let text = ascii_round_trip(&name, &m, Some(&sol));
+        // Path cells: '.' or the upper-case mark of their vertical passages; one '.' per
+        // planar step; lower-case marks only off the path.
+        let layers = layers_of(&text);
+        for &c in &sol {
+            let (x, y, z) = size.coords(c);
+            let got = layers[z as usize][2 * y as usize + 1].as_bytes()[2 * x as usize + 1];
+            let want = mark(m.is_open(c, Dir::Up), m.is_open(c, Dir::Down), true);
+            assert_eq!(got as char, want, "{name} cell {c}");
+        }
+        let planar_steps = sol
+            .windows(2)
+            .filter(|s| size.coords(s[0]).2 == size.coords(s[1]).2)
+            .count();
+        let path_chars = text.bytes().filter(|b| b".UDB".contains(b)).count();
+        assert_eq!(path_chars, sol.len() + planar_steps, "{name}");
+        let marks_off_path = text.bytes().filter(|b| b"udb".contains(b)).count();
+        let vertical_cells = (0..m.cells())
+            .filter(|&c| !sol.contains(&c) && (m.is_open(c, Dir::Up) || m.is_open(c, Dir::Down)))
+            .count();
+        assert_eq!(marks_off_path, vertical_cells, "{name}");
+    }
+}
+
+/// The 2×2×2 maze of the README example: in layer 0 the passages (0,0)–(1,0)–(1,1) and down
+/// from (0,1) and (1,1); in layer 1 (0,1)–(0,0)–(1,0) and (0,1)–(1,1).
+fn readme_cube() -> Maze {
+    let size = Size::new(2, 2, 2);
+    let mut m = Maze::with_size(size);
+    m.carve(size.cell(0, 0, 0), Dir::East);
+    m.carve(size.cell(1, 0, 0), Dir::South);
+    m.carve(size.cell(0, 1, 0), Dir::Down);
+    m.carve(size.cell(1, 1, 0), Dir::Down);
+    m.carve(size.cell(0, 0, 1), Dir::South);
+    m.carve(size.cell(0, 0, 1), Dir::East);
+    m.carve(size.cell(0, 1, 1), Dir::East);
+    assert!(m.is_perfect());
+    m
+}
+
+/// The 3D text format, pinned (it is in the README).
+#[test]
+fn ascii_and_unicode_3d_pinned() {
+    let m = readme_cube();
+    let plain = "\
+#####
+#   #
+### #
+#d#d#
+#####
+
+#####
+#   #
+# ###
+#u u#
+#####
+";
+    assert_eq!(render::ascii(&m, None).unwrap(), plain);
+    // Entrance (0,0,0) to exit (1,1,1): east, south, down.
+    let sol = [0, 1, 3, 7];
+    let solved = "\
+#####
+#...#
+###.#
+#d#D#
+#####
+
+#####
+#   #
+# ###
+#u U#
+#####
+";
+    assert_eq!(render::ascii(&m, Some(&sol)).unwrap(), solved);
+    assert_eq!(
+        render::parse_ascii(solved).unwrap(),
+        (m.clone(), Some(sol.to_vec()))
+    );
+    let unicode = "\
+┌───────┐
+│ • • • │
+├───┐ • │
+│ ↓ │ ⇓ │
+└───┴───┘
+
+┌───────┐
+│       │
+│   ╶───┤
+│ ↑   ⇑ │
+└───────┘
+";
+    assert_eq!(render::unicode(&m, Some(&sol)).unwrap(), unicode);
+}
+
+#[test]
+fn unicode_3d_has_the_ascii_layout() {
+    for (name, m) in mazes_3d() {
+        let sol = solve(&m);
+        for with_sol in [false, true] {
+            let s = with_sol.then_some(&sol[..]);
+            let text = render::unicode(&m, s).unwrap();
+            assert_eq!(
+                bytes(&m, s, Format::Unicode, &Style::default()),
+                text.as_bytes()
+            );
+            let layers = layers_of(&text);
+            assert_eq!(layers.len() as u32, m.depth(), "{name}");
+            // Layer z without its marks is the 2D drawing of its walls.
+            for (z, lines) in layers.iter().enumerate() {
+                assert_eq!(lines.len() as u32, 2 * m.height() + 1, "{name}");
+                for l in lines {
+                    assert_eq!(l.chars().count() as u32, 4 * m.width() + 1, "{name}");
+                }
+                if !with_sol {
+                    let unmarked: String = lines
+                        .iter()
+                        .map(|l| format!("{l}\n").replace(['↑', '↓', '↕'], " "))
+                        .collect();
+                    let flat = render::unicode(&layer_maze(&m, z as u32), None).unwrap();
+                    assert_eq!(unmarked, flat, "{name} layer {z}");
+                }
+            }
+            // One arrow per cell with a vertical passage, double on the path.
+            let count = |set: &[char]| text.chars().filter(|c| set.contains(c)).count();
+            let on_path = |c: u32| with_sol && sol.contains(&c);
+            let vertical = |c: u32| m.is_open(c, Dir::Up) || m.is_open(c, Dir::Down);
+            let cells = |p: bool| {
+                (0..m.cells())
+                    .filter(|&c| vertical(c) && on_path(c) == p)
+                    .count()
+            };
+            assert_eq!(count(&['↑', '↓', '↕']), cells(false), "{name}");
+            assert_eq!(count(&['⇑', '⇓', '⇕']), cells(true), "{name}");
+            // The text layout matches the ascii one, character for character in the walls.
+            let ascii = render::ascii(&m, s).unwrap();
+            assert_eq!(ascii.lines().count(), text.lines().count(), "{name}");
+        }
+    }
+}
+
+/// Total length in cells of the `M x yHx2`/`M x yVy2` runs of element `id`.
+fn svg_wall_units(root: roxmltree::Node, id: &str, px: u32) -> u64 {
+    let el = root
+        .descendants()
+        .find(|e| e.attribute("id") == Some(id))
+        .unwrap_or_else(|| panic!("no {id}"));
+    total_wall_units(el.attribute("d").unwrap(), px)
+}
+
+#[test]
+fn svg_3d_layers_side_by_side() {
+    let mut n = 0;
+    for (name, m) in mazes_3d() {
+        n += 1;
+        let px = [10u32, 7, 1, 24][n % 4];
+        let sol = solve(&m);
+        let size = m.size();
+        let (w, h, d) = (m.width() as u64, m.height() as u64, m.depth() as u64);
+        for with_sol in [false, true] {
+            let s = with_sol.then_some(&sol[..]);
+            let text = render::svg(&m, s, px).unwrap();
+            assert_eq!(
+                bytes(&m, s, Format::Svg, &Style { cell_px: Some(px) }),
+                text.as_bytes()
+            );
+            let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let root = doc.root_element();
+            let c = px as u64;
+            let pad = c.div_ceil(2);
+            let label = if d > 1 { c } else { 0 };
+            let vw = d * w * c + (d - 1) * c + 2 * pad;
+            let vh = h * c + 2 * pad + label;
+            assert_eq!(
+                root.attribute("width"),
+                Some(vw.to_string().as_str()),
+                "{name}"
+            );
+            assert_eq!(
+                root.attribute("height"),
+                Some(vh.to_string().as_str()),
+                "{name}"
+            );
+            // Ids are unique.
+            let mut ids: Vec<&str> = root
+                .descendants()
+                .filter_map(|e| e.attribute("id"))
+                .collect();
+            let all = ids.len();
+            ids.sort_unstable();
+            ids.dedup();
+            assert_eq!(ids.len(), all, "{name}");
+            if d == 1 {
+                assert!(root.descendants().all(|e| e.tag_name().name() != "g"));
+                continue;
+            }
+            let groups: Vec<_> = root
+                .children()
+                .filter(|e| e.tag_name().name() == "g")
+                .collect();
+            assert_eq!(groups.len() as u64, d, "{name}");
+            let mut solution_points = 0;
+            let mut rings = 0;
+            for (z, g) in groups.iter().enumerate() {
+                let z32 = z as u32;
+                assert_eq!(g.attribute("id"), Some(format!("layer-{z}").as_str()));
+                let caption = g
+                    .children()
+                    .find(|e| e.tag_name().name() == "text")
+                    .unwrap();
+                assert_eq!(caption.text(), Some(format!("z={z}").as_str()), "{name}");
+                // Walls of this layer: border plus its closed planar walls.
+                let flat = layer_maze(&m, z32);
+                let interior = (w - 1) * h + (h - 1) * w;
+                let expect = 2 * (w + h) + interior - flat.passages();
+                assert_eq!(
+                    svg_wall_units(*g, &format!("walls-{z}"), px),
+                    expect,
+                    "{name}"
+                );
+                // The layer's walls start at its x offset: one gap cell between layers.
+                let d_attr = g
+                    .descendants()
+                    .find(|e| e.attribute("id") == Some(format!("walls-{z}").as_str()))
+                    .unwrap()
+                    .attribute("d")
+                    .unwrap();
+                let x0 = pad + z as u64 * (w + 1) * c;
+                assert!(
+                    d_attr.starts_with(&format!("M{x0} {}H", pad + label)),
+                    "{name}: {d_attr}"
+                );
+                // One triangle per cell with a passage up (down).
+                for (dir, class) in [(Dir::Up, "up"), (Dir::Down, "down")] {
+                    let cells = (0..m.cells())
+                        .filter(|&cell| size.coords(cell).2 == z32 && m.is_open(cell, dir))
+                        .count();
+                    let el = g
+                        .children()
+                        .find(|e| e.attribute("id") == Some(format!("{class}-{z}").as_str()));
+                    let got = el.map_or(0, |e| e.attribute("d").unwrap().matches('M').count());
+                    assert_eq!(got, cells, "{name} layer {z} {class}");
+                }
+                if let Some(p) = g
+                    .children()
+                    .find(|e| e.attribute("id") == Some(format!("solution-{z}").as_str()))
+                {
+                    solution_points += p.attribute("d").unwrap().matches(['M', 'L']).count();
+                }
+                rings += g
+                    .descendants()
+                    .filter(|e| e.tag_name().name() == "circle")
+                    .count();
+            }
+            // The solution, cut into per-layer runs, visits every path cell once; every cell
+            // where it changes layer has a ring.
+            let vertical_ends: std::collections::HashSet<u32> = sol
+                .windows(2)
+                .filter(|s| size.coords(s[0]).2 != size.coords(s[1]).2)
+                .flat_map(|s| [s[0], s[1]])
+                .collect();
+            if with_sol {
+                assert_eq!(solution_points, sol.len(), "{name}");
+                assert_eq!(rings, vertical_ends.len(), "{name}");
+            } else {
+                assert_eq!((solution_points, rings), (0, 0), "{name}");
+            }
+        }
+    }
+}
+
+#[test]
+fn png_3d_layers_side_by_side() {
+    let mut n = 0;
+    for (name, m) in mazes_3d() {
+        n += 1;
+        let pic = Picture::new(&m, n);
+        let k = pic.k;
+        let at = |gx, gy, dx, dy| pic.at(gx, gy, dx, dy);
+        let (on_path, step, expect) = (|c| pic.on_path(c), |a, b| pic.step(a, b), png_colour);
+        let size = m.size();
+        let (gw, gh, d) = (2 * m.width() + 1, 2 * m.height() + 1, m.depth());
+        let width = (d * gw + d - 1) * k;
+        assert_eq!((pic.width, pic.height), (width, gh * k), "{name}");
+        let margin = k / 4;
+        for z in 0..d {
+            let left = z * (gw + 1);
+            // The gap after the layer.
+            if z + 1 < d {
+                for gy in 0..gh {
+                    assert_eq!(at(left + gw, gy, 0, 0), render::PNG_GAP, "{name}");
+                    assert_eq!(at(left + gw, gy, k - 1, k - 1), render::PNG_GAP, "{name}");
+                }
+            }
+            for gx in 0..gw {
+                assert_eq!(at(left + gx, 0, 0, 0), render::PNG_WALL, "{name}");
+                assert_eq!(
+                    at(left + gx, gh - 1, k - 1, k - 1),
+                    render::PNG_WALL,
+                    "{name}"
+                );
+            }
+            for y in 0..m.height() {
+                for x in 0..m.width() {
+                    let c = size.cell(x, y, z);
+                    let (gx, gy) = (left + 2 * x + 1, 2 * y + 1);
+                    // The cell's mark in its middle, its own colour at its corner (k >= 4).
+                    let mark = match (m.is_open(c, Dir::Up), m.is_open(c, Dir::Down)) {
+                        (false, false) => expect(true, on_path(c)),
+                        (true, false) => render::PNG_UP,
+                        (false, true) => render::PNG_DOWN,
+                        (true, true) => render::PNG_UP_DOWN,
+                    };
+                    assert_eq!(at(gx, gy, k / 2, k / 2), mark, "{name} cell {c}");
+                    assert_eq!(at(gx, gy, margin, margin), mark, "{name} cell {c}");
+                    if margin > 0 {
+                        assert_eq!(at(gx, gy, 0, 0), expect(true, on_path(c)), "{name}");
+                        assert_eq!(at(gx, gy, k - 1, k - 1), expect(true, on_path(c)));
+                    }
+                    if x + 1 < m.width() {
+                        let col = expect(m.east_open(c), step(c, c + 1));
+                        assert_eq!(at(gx + 1, gy, 0, 0), col, "{name} east of {c}");
+                        assert_eq!(at(gx + 1, gy, k - 1, k / 2), col, "{name} east of {c}");
+                    }
+                    if y + 1 < m.height() {
+                        let col = expect(m.south_open(c), step(c, c + m.width()));
+                        assert_eq!(at(gx, gy + 1, k / 2, k - 1), col, "{name} south of {c}");
+                    }
+                    assert_eq!(at(gx + 1, gy + 1, 0, 0), render::PNG_WALL, "{name}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn solutions_across_layers_are_checked() {
+    let m = readme_cube();
+    // A vertical step through a closed down wall: (0,0,0) to (0,0,1).
+    for f in Format::ALL {
+        let mut out = Vec::new();
+        let e = render::render(&m, Some(&[0, 4]), f, &Style::default(), &mut out);
+        assert!(matches!(e, Err(RenderError::Solution(_))), "{f}");
+        assert!(out.is_empty(), "{f}");
+        // Cell 3 (1,1,0) and cell 5 (1,0,1) differ by the width but are not south neighbours.
+        let e = render::render(&m, Some(&[3, 5]), f, &Style::default(), &mut out);
+        let msg = e.unwrap_err().to_string();
+        assert!(msg.contains("not adjacent"), "{f}: {msg}");
+        let e = render::render(&m, Some(&[8]), f, &Style::default(), &mut out);
+        let msg = e.unwrap_err().to_string();
+        assert!(msg.contains("outside the 2x2x2 maze"), "{f}: {msg}");
+    }
+    // The 1x1xN column: every step vertical.
+    let m = dfs_maze(Size::new(1, 1, 4), 3);
+    let text = render::ascii(&m, Some(&[0, 1, 2, 3])).unwrap();
+    assert_eq!(
+        text,
+        "###\n#D#\n###\n\n###\n#B#\n###\n\n###\n#B#\n###\n\n###\n#U#\n###\n"
+    );
+    assert_eq!(
+        render::parse_ascii(&text).unwrap().1,
+        Some(vec![0, 1, 2, 3])
+    );
+}
+
+#[test]
+fn parse_ascii_3d_errors_are_located() {
+    let layer0 = "#####\n#   #\n### #\n#d#d#\n#####\n";
+    let layer1 = "#####\n#   #\n# ###\n#u u#\n#####\n";
+    let good = format!("{layer0}\n{layer1}");
+    assert_eq!(render::parse_ascii(&good).unwrap().0, readme_cube());
+    let cases: Vec<(String, &str, (usize, usize))> = vec![
+        // A passage up from the top layer, down from the bottom one.
+        (
+            good.replacen("#   #", "#u  #", 1),
+            "up from the top layer",
+            (2, 2),
+        ),
+        (
+            good.replace("#u u#", "#b u#"),
+            "down from the bottom layer",
+            (10, 2),
+        ),
+        // Disagreeing marks between layers.
+        (good.replace("#u u#", "#  u#"), "disagrees", (10, 2)),
+        (good.replace("#d#d#", "#d# #"), "disagrees", (10, 4)),
+        // Marks outside cells.
+        (good.replacen("### #", "###u#", 1), "outside a cell", (3, 4)),
+        // Blank lines: doubled, leading, trailing.
+        (
+            good.replace("#####\n\n", "#####\n\n\n"),
+            "empty line",
+            (7, 1),
+        ),
+        (format!("\n{good}"), "empty line", (1, 1)),
+        (format!("{good}\n"), "after the last layer", (12, 1)),
+        // Layers of different shapes.
+        (
+            format!("{layer0}\n###\n# #\n###\n"),
+            "layer 1 has 3 lines",
+            (9, 1),
+        ),
+        (
+            format!("{layer0}\n###\n# #\n# #\n# #\n###\n"),
+            "expected 5",
+            (7, 4),
+        ),
+        (
+            format!("{layer0}\n{layer1}\n#####\n#   #\n#####\n"),
+            "layer 2 has 3 lines",
+            (15, 1),
+        ),
+        // A path wall between a path cell and a plain one.
+        (
+            good.replace("#u u#", "#u.U#"),
+            "not both on the path",
+            (10, 3),
+        ),
+    ];
+    for (text, needle, (line, column)) in cases {
+        let e = render::parse_ascii(&text).unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.contains(needle), "{text:?}: {msg}");
+        match e {
+            RenderError::Parse {
+                line: l, column: c, ..
+            } => {
+                assert_eq!((l, c), (line, column), "{text:?}: {msg}")
+            }
+            other => panic!("{other}"),
+        }
+    }
 }

@@ -31,13 +31,40 @@
 //!   streamed to the encoder from one reused row buffer, so memory does not grow with the image
 //!   height. The encoder's default (balanced) compression is used: a 2000×2000 maze at scale 4
 //!   (16004² pixels) takes about 5 s and 6 MB.
+//!
+//! # 3D mazes (depth D > 1)
+//!
+//! Every function takes a maze of any depth; a maze of depth 1 is drawn exactly as above. Each
+//! layer `z` (layer 0 is the top; "down" goes to `z + 1`) has its own wall grid, and a solution
+//! may also step between layers (cells `W·H` apart, through an open down wall).
+//!
+//! - **ascii** and **unicode**: the layers one after another, layer 0 first, one empty line
+//!   between two layers, each drawn like a 2D maze; a cell with a passage up, down or both shows
+//!   `u`, `d`, `b` (unicode ` ↑ `, ` ↓ `, ` ↕ `), and on the path the upper-case `U`, `D`, `B`
+//!   (unicode ` ⇑ `, ` ⇓ `, ` ⇕ `) instead of `.` (` • `): see the `text` module for the table
+//!   and an example. [`parse_ascii`] reads the layers back (depth = number of layers).
+//! - **svg**: the layers side by side, left to right, one cell of gap between them, under a
+//!   label row one cell high; each layer is a `<g id="layer-Z" class="layer">` holding a
+//!   `<text>` label `z=Z`, its walls `<path id="walls-Z">`, its part of the solution `<path
+//!   id="solution-Z">` (one subpath per run of consecutive path cells in the layer), a red ring
+//!   (`<g id="steps-Z">` of `<circle>`) around each path cell where the path changes layer, and
+//!   the passage marks: `<path id="up-Z">`, a blue triangle pointing up in the upper half of
+//!   each cell with a passage up, and `<path id="down-Z">`, one pointing down in the lower half
+//!   (both make a diamond). The width is `D·W·c + (D−1)·c + 2·margin`, the height
+//!   `H·c + c + 2·margin`.
+//! - **png**: the layers' wall grids side by side, left to right, one grid square of
+//!   [`PNG_GAP`] between them: `((2W+1)·D + D−1)·k × (2H+1)·k` pixels. A cell with a vertical
+//!   passage has its middle (the square less a margin of `k/4` pixels on each side, so the whole
+//!   square when `k < 4`) painted [`PNG_UP`], [`PNG_DOWN`] or [`PNG_UP_DOWN`]; at `k ≥ 4` the
+//!   margin keeps the cell's own colour (passage or path), so a path cell that changes layer
+//!   shows a red frame around its mark.
 
 use std::fmt;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::str::FromStr;
 
-use crate::grid::{Dir, Maze, MAX_CELLS};
+use crate::grid::{Dir, Maze, Size, MAX_CELLS};
 
 mod png;
 mod svg;
@@ -56,6 +83,15 @@ pub const PNG_PASSAGE: [u8; 3] = [255, 255, 255];
 /// Solution colour in PNG output (RGB).
 pub const PNG_SOLUTION: [u8; 3] = [220, 0, 0];
 
+/// Colour of the gap between two layers of a 3D maze in PNG output (RGB).
+pub const PNG_GAP: [u8; 3] = [255, 255, 255];
+/// Colour of the mark in a cell with a passage up (only) in PNG output (RGB).
+pub const PNG_UP: [u8; 3] = [0, 80, 220];
+/// Colour of the mark in a cell with a passage down (only) in PNG output (RGB).
+pub const PNG_DOWN: [u8; 3] = [0, 150, 0];
+/// Colour of the mark in a cell with passages both up and down in PNG output (RGB).
+pub const PNG_UP_DOWN: [u8; 3] = [150, 0, 200];
+
 /// Largest PNG side in pixels accepted (the PNG limit is 2³¹−1; this keeps one row buffer of RGB
 /// bytes within reason).
 pub const PNG_MAX_SIDE: u64 = 1 << 20;
@@ -63,7 +99,8 @@ pub const PNG_MAX_SIDE: u64 = 1 << 20;
 /// An output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
-    /// `#`/space/`.` text, 2H+1 lines of 2W+1 characters; [`parse_ascii`] reads it back.
+    /// `#`/space/`.` text, 2H+1 lines of 2W+1 characters (per layer, with `u d b U D B` marks
+    /// for vertical passages in 3D); [`parse_ascii`] reads it back.
     Ascii,
     /// Box-drawing text.
     Unicode,
@@ -228,8 +265,15 @@ enum Kind {
 const ON_PATH: u8 = 1;
 const PATH_EAST: u8 = 2;
 const PATH_SOUTH: u8 = 4;
+const PATH_DOWN: u8 = 8;
 
-/// A maze seen as its wall grid, with the (validated) solution's cells and steps marked.
+/// Vertical-passage flags of a cell ([`Grid::vertical`]).
+const UP: u8 = 1;
+const DOWN: u8 = 2;
+
+/// A maze seen as its wall grid, one layer at a time, with the (validated) solution's cells and
+/// steps marked. Positions are `(z, r, c)`: layer, then row and column of the layer's
+/// `(2H+1) × (2W+1)` wall grid (a 2D maze has the one layer 0).
 struct Grid<'a> {
     maze: &'a Maze,
     marks: Option<Vec<u8>>,
@@ -244,9 +288,14 @@ impl<'a> Grid<'a> {
         Ok(Grid { maze, marks })
     }
 
-    /// (rows, columns) of the wall grid.
+    /// (rows, columns) of one layer's wall grid.
     fn dims(&self) -> (u32, u32) {
         (2 * self.maze.height() + 1, 2 * self.maze.width() + 1)
+    }
+
+    /// Number of layers.
+    fn layers(&self) -> u32 {
+        self.maze.depth()
     }
 
     fn mark(&self, cell: u32, flag: u8) -> bool {
@@ -255,10 +304,15 @@ impl<'a> Grid<'a> {
             .is_some_and(|m| m[cell as usize] & flag != 0)
     }
 
-    /// The kind of grid position (row `r`, column `c`).
-    fn kind(&self, r: u32, c: u32) -> Kind {
+    /// The id of the cell of layer `z` whose row or column in the wall grid is the one just
+    /// after (`r / 2`, `c / 2`) the given even or odd position.
+    fn cell_at(&self, z: u32, r: u32, c: u32) -> u32 {
+        self.maze.size().cell(c / 2, r / 2, z)
+    }
+
+    /// The kind of grid position (row `r`, column `c`) of layer `z`.
+    fn kind(&self, z: u32, r: u32, c: u32) -> Kind {
         let (rows, cols) = self.dims();
-        let w = self.maze.width();
         if r == 0 || c == 0 || r == rows - 1 || c == cols - 1 {
             return Kind::Wall;
         }
@@ -273,22 +327,37 @@ impl<'a> Grid<'a> {
         };
         match (r % 2 == 1, c % 2 == 1) {
             (false, false) => Kind::Wall,
-            (true, true) => open_kind(true, (r / 2) * w + c / 2, ON_PATH),
+            (true, true) => open_kind(true, self.cell_at(z, r, c), ON_PATH),
             (true, false) => {
-                let cell = (r / 2) * w + c / 2 - 1;
+                let cell = self.cell_at(z, r, c) - 1;
                 open_kind(self.maze.east_open(cell), cell, PATH_EAST)
             }
             (false, true) => {
-                let cell = (r / 2 - 1) * w + c / 2;
+                let cell = self.cell_at(z, r - 2, c);
                 open_kind(self.maze.south_open(cell), cell, PATH_SOUTH)
             }
         }
     }
 
-    /// The box-drawing character for the post at (even `r`, even `c`), from its wall arms.
-    fn post(&self, r: u32, c: u32) -> char {
+    /// The vertical passages ([`UP`], [`DOWN`] flags) of the cell at (odd `r`, odd `c`) of
+    /// layer `z`; always 0 in a 2D maze.
+    fn vertical(&self, z: u32, r: u32, c: u32) -> u8 {
+        if !self.maze.size().is_3d() {
+            return 0;
+        }
+        let cell = self.cell_at(z, r, c);
+        let (up, down) = (
+            self.maze.is_open(cell, Dir::Up),
+            self.maze.is_open(cell, Dir::Down),
+        );
+        (if up { UP } else { 0 }) | (if down { DOWN } else { 0 })
+    }
+
+    /// The box-drawing character for the post at (even `r`, even `c`) of layer `z`, from its
+    /// wall arms.
+    fn post(&self, z: u32, r: u32, c: u32) -> char {
         let (rows, cols) = self.dims();
-        let wall = |r: u32, c: u32| self.kind(r, c) == Kind::Wall;
+        let wall = |r: u32, c: u32| self.kind(z, r, c) == Kind::Wall;
         let up = r > 0 && wall(r - 1, c);
         let down = r + 1 < rows && wall(r + 1, c);
         let left = c > 0 && wall(r, c - 1);
@@ -317,14 +386,13 @@ impl<'a> Grid<'a> {
 /// Check that `path` is a walk through open walls of `maze` and mark its cells and steps.
 fn path_marks(maze: &Maze, path: &[u32]) -> Result<Vec<u8>, RenderError> {
     let n = maze.cells();
+    let size = maze.size();
     let w = maze.width();
     let mut marks = vec![0u8; n as usize];
     for (i, &cell) in path.iter().enumerate() {
         if cell >= n {
             return Err(RenderError::Solution(format!(
-                "step {i}: cell {cell} is outside the {}x{} maze",
-                w,
-                maze.height()
+                "step {i}: cell {cell} is outside the {size} maze"
             )));
         }
         marks[cell as usize] |= ON_PATH;
@@ -335,8 +403,10 @@ fn path_marks(maze: &Maze, path: &[u32]) -> Result<Vec<u8>, RenderError> {
         let (a, b) = (prev.min(cell), prev.max(cell));
         let (dir, flag) = if b == a + 1 && a % w + 1 < w {
             (Dir::East, PATH_EAST)
-        } else if b == a + w {
+        } else if b == a + w && size.has_neighbour(a, Dir::South) {
             (Dir::South, PATH_SOUTH)
+        } else if size.is_3d() && b == a + size.layer_cells() {
+            (Dir::Down, PATH_DOWN)
         } else {
             return Err(RenderError::Solution(format!(
                 "step {i}: cells {prev} and {cell} are not adjacent"
