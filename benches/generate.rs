@@ -9,25 +9,33 @@ use std::hint::black_box;
 use batchgen::generate::{regenerate_from_base, Scratch};
 use batchgen::grid::Size;
 use batchgen::{rng, Algorithm, Maze, Rng};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
+};
+
+/// Mazes `0, 1, 2, …` of `algo` at `size`, seeded as the batch seeds them.
+fn bench_one(g: &mut BenchmarkGroup<'_, WallTime>, algo: Algorithm, size: Size) {
+    let name = algo.name();
+    let base = rng::maze_seed_base_sized(1, &name, size);
+    let mut maze = Maze::with_size(size);
+    let mut scratch = Scratch::new();
+    let mut i = 0u64;
+    g.bench_function(BenchmarkId::from_parameter(&name), |b| {
+        b.iter(|| {
+            regenerate_from_base(&algo, &mut maze, &mut scratch, base, i);
+            i += 1;
+            black_box(maze.words()[0])
+        })
+    });
+}
 
 fn generators(c: &mut Criterion) {
     for (w, h) in [(20u32, 20u32), (64, 64)] {
         let mut g = c.benchmark_group(format!("generate/{w}x{h}"));
         g.throughput(Throughput::Elements(1));
         for algo in Algorithm::all() {
-            let name = algo.name();
-            let base = rng::maze_seed_base(1, &name, w, h);
-            let mut maze = Maze::new(w, h);
-            let mut scratch = Scratch::new();
-            let mut i = 0u64;
-            g.bench_function(BenchmarkId::from_parameter(&name), |b| {
-                b.iter(|| {
-                    regenerate_from_base(&algo, &mut maze, &mut scratch, base, i);
-                    i += 1;
-                    black_box(maze.words()[0])
-                })
-            });
+            bench_one(&mut g, algo, Size::planar(w, h));
         }
         g.finish();
     }
@@ -39,18 +47,7 @@ fn generators_3d(c: &mut Criterion) {
     let mut g = c.benchmark_group(format!("generate/{size}"));
     g.throughput(Throughput::Elements(1));
     for algo in Algorithm::all_3d() {
-        let name = algo.name();
-        let base = rng::maze_seed_base_sized(1, &name, size);
-        let mut maze = Maze::with_size(size);
-        let mut scratch = Scratch::new();
-        let mut i = 0u64;
-        g.bench_function(BenchmarkId::from_parameter(&name), |b| {
-            b.iter(|| {
-                regenerate_from_base(&algo, &mut maze, &mut scratch, base, i);
-                i += 1;
-                black_box(maze.words()[0])
-            })
-        });
+        bench_one(&mut g, algo, size);
     }
     g.finish();
 }

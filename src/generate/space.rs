@@ -8,7 +8,7 @@
 //! up); [`OPPOSITE`] maps each to its opposite. Only the 3D paths use this module: the 2D hot
 //! paths keep their own 4-direction layout.
 
-use super::padded::{FREE, OUTSIDE};
+use super::padded::{FREE, IN_TREE, OUTSIDE};
 use crate::grid::{Dir, Maze, Size};
 use crate::rng::RandomSource;
 
@@ -132,6 +132,18 @@ pub(crate) fn random_step<R: RandomSource>(mark: &[u8], sp: &Space, p: u32, rng:
         if d < 6 && mark[p.wrapping_add(sp.dp[d]) as usize] != OUTSIDE {
             return d;
         }
+    }
+}
+
+/// Add the loop-erased path of a Wilson walk from `start` to the tree: follow `next` (the
+/// direction each cell was last left by) from `start` until the tree, marking every cell on the
+/// way [`IN_TREE`].
+#[inline]
+pub(crate) fn add_loop_erased(mark: &mut [u8], next: &[u8], sp: &Space, start: u32) {
+    let mut u = start;
+    while mark[u as usize] == FREE {
+        mark[u as usize] = IN_TREE;
+        u = u.wrapping_add(sp.dp[next[u as usize] as usize]);
     }
 }
 

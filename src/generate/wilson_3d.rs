@@ -7,7 +7,7 @@
 //! loop-erased path. Runs on the padded 3D state of [`super::space`].
 
 use super::padded::{FREE, IN_TREE};
-use super::space::{carve_parent_links3, padded_state3, random_step};
+use super::space::{add_loop_erased, carve_parent_links3, padded_state3, random_step};
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
@@ -33,11 +33,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
                     next[u as usize] = d as u8;
                     u = u.wrapping_add(sp.dp[d]);
                 }
-                let mut u = start;
-                while mark[u as usize] == FREE {
-                    mark[u as usize] = IN_TREE;
-                    u = u.wrapping_add(sp.dp[next[u as usize] as usize]);
-                }
+                add_loop_erased(mark, next, &sp, start);
             }
         }
     }

@@ -12,7 +12,7 @@
 //! [`super::space`].
 
 use super::padded::{FREE, IN_TREE, OUTSIDE};
-use super::space::{carve_parent_links3, padded_state3};
+use super::space::{add_loop_erased, carve_parent_links3, padded_state3};
 use super::wilson_biased::Bias;
 use super::Scratch;
 use crate::grid::Maze;
@@ -91,11 +91,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
                     u = u.wrapping_add(sp.dp[d as usize]);
                     prev = d;
                 }
-                let mut u = start;
-                while mark[u as usize] == FREE {
-                    mark[u as usize] = IN_TREE;
-                    u = u.wrapping_add(sp.dp[next[u as usize] as usize]);
-                }
+                add_loop_erased(mark, next, &sp, start);
             }
         }
     }
