@@ -6,20 +6,24 @@
 //! z = splitmix64(seed)
 //! z = splitmix64(z ^ fnv1a64(algo_name))          // canonical name, parameters included
 //! z = splitmix64(z ^ (width << 32 | height))
+//! z = splitmix64(z ^ depth)                        // only when depth > 1 (3D)
 //! maze_seed = splitmix64(z ^ index)
 //! ```
 //!
 //! where `splitmix64(x)` is one SplitMix64 output step for state `x`
-//! (`fmix`-style finaliser of `x + 0x9e3779b97f4a7c15`). The generator state is
+//! (`fmix`-style finaliser of `x + 0x9e3779b97f4a7c15`). The depth step exists only for 3D
+//! sizes, so every 2D seed (depth 1) is what it was before 3D existed, and a 3D size never
+//! shares its seeds with the 2D size of the same width and height. The generator state is
 //! Xoshiro256PlusPlus with its four words taken from four successive SplitMix64 outputs starting
 //! at `maze_seed`. We fill the state ourselves instead of calling `seed_from_u64` so the mapping
 //! cannot change under us with a crate release. A maze is therefore a pure function of
-//! (algo, width, height, seed, index): thread count, chunking, `--count` and `--algo` order do not
+//! (algo, size, seed, index): thread count, chunking, `--count` and `--algo` order do not
 //! matter.
 //!
 //! Bounded draws are unbiased: [`Rng::below`] is Lemire's multiply-and-reject method; the 2-bit
 //! and 1-bit draws are exact because their ranges are powers of two.
 
+use crate::grid::Size;
 use rand_core::{Rng as _, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -63,6 +67,22 @@ pub fn maze_seed_base(seed: u64, algo: &str, width: u32, height: u32) -> u64 {
     let mut z = splitmix64(seed);
     z = splitmix64(z ^ fnv1a64(algo.as_bytes()));
     splitmix64(z ^ ((width as u64) << 32 | height as u64))
+}
+
+/// [`maze_seed_base`] for any size: the depth is mixed in only when it is more than 1, so a 2D
+/// size gives exactly [`maze_seed_base`]`(seed, algo, width, height)`.
+pub fn maze_seed_base_sized(seed: u64, algo: &str, size: Size) -> u64 {
+    let z = maze_seed_base(seed, algo, size.width, size.height);
+    if size.is_3d() {
+        splitmix64(z ^ size.depth as u64)
+    } else {
+        z
+    }
+}
+
+/// The seed of maze number `index` of `algo` at `size` (2D or 3D) in a run with master `seed`.
+pub fn maze_seed_sized(seed: u64, algo: &str, size: Size, index: u64) -> u64 {
+    maze_seed_from_base(maze_seed_base_sized(seed, algo, size), index)
 }
 
 /// The per-maze seed from a base made by [`maze_seed_base`].
@@ -427,6 +447,25 @@ mod tests {
         assert_ne!(base, maze_seed(42, "wilson", 64, 65, 0));
         assert_ne!(base, maze_seed(42, "wilson", 65, 64, 0));
         assert_ne!(base, maze_seed(42, "wilson", 64, 64, 1));
+    }
+
+    #[test]
+    fn depth_is_mixed_in_only_in_3d() {
+        let flat = Size::planar(64, 64);
+        assert_eq!(
+            maze_seed_sized(42, "wilson", flat, 3),
+            maze_seed(42, "wilson", 64, 64, 3)
+        );
+        assert_eq!(
+            maze_seed_sized(42, "wilson", Size::new(64, 64, 1), 3),
+            maze_seed(42, "wilson", 64, 64, 3)
+        );
+        let a = maze_seed_sized(42, "wilson", Size::new(64, 64, 2), 3);
+        let b = maze_seed_sized(42, "wilson", Size::new(64, 64, 3), 3);
+        assert_ne!(a, maze_seed(42, "wilson", 64, 64, 3));
+        assert_ne!(a, b);
+        let base = splitmix64(maze_seed_base(42, "wilson", 64, 64) ^ 2);
+        assert_eq!(a, maze_seed_from_base(base, 3));
     }
 
     #[test]

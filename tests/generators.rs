@@ -6,6 +6,7 @@
 //! any failure names a maze that `batchgen render` can reproduce.
 
 use batchgen::generate::{regenerate, Policy, Scratch};
+use batchgen::grid::Size;
 use batchgen::{measure, Algorithm, Ends, Maze};
 
 /// Every generator with its default parameters, plus the interesting parameter values.
@@ -326,4 +327,171 @@ fn only_wilson_and_aldous_broder_are_uniform() {
         assert_eq!(a.is_uniform(), uniform, "{}", a.name());
         assert!(!a.description().is_empty());
     }
+}
+
+/// The 3D-capable generators with the parameter values worth covering in 3D.
+fn algorithms_3d() -> Vec<Algorithm> {
+    let v: Vec<Algorithm> = algorithms_and_variants()
+        .into_iter()
+        .filter(|a| a.supports_3d())
+        .collect();
+    assert_eq!(v.len(), 18, "every 3D family and variant");
+    v
+}
+
+fn make3(a: Algorithm, size: Size, seed: u64, index: u64, maze: &mut Maze, s: &mut Scratch) {
+    maze.resize(size);
+    regenerate(&a, maze, s, seed, index);
+}
+
+#[test]
+fn every_3d_generator_is_perfect_on_3d_sizes() {
+    let sizes = [
+        Size::new(1, 1, 2),
+        Size::new(1, 1, 17),
+        Size::new(1, 7, 3),
+        Size::new(7, 1, 3),
+        Size::new(1, 2, 9),
+        Size::new(2, 2, 2),
+        Size::new(3, 2, 2),
+        Size::new(5, 4, 3),
+        Size::new(3, 5, 2),
+        Size::new(9, 8, 7),
+        Size::new(16, 16, 16),
+    ];
+    let mut maze = Maze::new(1, 1);
+    let mut s = Scratch::new();
+    for a in algorithms_3d() {
+        for &size in &sizes {
+            let seeds = if size.cells() >= 1000 { 5 } else { 100 };
+            for i in 0..seeds {
+                make3(a, size, 7, i, &mut maze, &mut s);
+                assert_eq!(maze.size(), size);
+                assert!(
+                    maze.is_perfect(),
+                    "{} {size} seed 7 index {i} is not perfect:\n{maze:?}",
+                    a.name()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_3d_generator_uses_every_axis() {
+    // On a 5×4×3 box, each generator's mazes open walls along x, y and z (a generator that
+    // ignored one axis could not be perfect here, but this names the failure directly).
+    let size = Size::new(5, 4, 3);
+    let mut maze = Maze::new(1, 1);
+    let mut s = Scratch::new();
+    for a in algorithms_3d() {
+        let mut axes = [0u64; 3];
+        for i in 0..20 {
+            make3(a, size, 3, i, &mut maze, &mut s);
+            for id in maze.open_wall_ids() {
+                axes[size.wall(id).dir.axis() as usize] += 1;
+            }
+        }
+        assert!(axes.iter().all(|&n| n > 0), "{} {axes:?}", a.name());
+    }
+}
+
+#[test]
+fn one_large_3d_maze_per_generator() {
+    let size = Size::new(64, 64, 16);
+    let mut maze = Maze::new(1, 1);
+    let mut s = Scratch::new();
+    for a in Algorithm::all_3d() {
+        make3(a, size, 1, 0, &mut maze, &mut s);
+        assert!(maze.is_perfect(), "{} {size}", a.name());
+    }
+}
+
+#[test]
+fn all_3d_lists_the_3d_capable_families() {
+    let names: Vec<String> = Algorithm::all_3d().iter().map(|a| a.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "backtracker",
+            "kruskal",
+            "wilson",
+            "aldous-broder",
+            "wilson-straight:0.5",
+            "wilson-turn:0.5",
+            "prim",
+            "growing-tree:mix:0.5",
+            "hunt-and-kill"
+        ]
+    );
+}
+
+#[test]
+fn same_seed_same_3d_maze_on_any_thread_and_scratch() {
+    let size = Size::new(6, 5, 4);
+    let mut used = Scratch::new();
+    let mut maze = Maze::new(1, 1);
+    for a in algorithms_3d() {
+        // A scratch used for a 2D and a bigger 3D maze first.
+        make3(a, Size::new(9, 9, 9), 1, 0, &mut maze, &mut used);
+        make3(
+            Algorithm::Eller,
+            Size::planar(30, 20),
+            1,
+            0,
+            &mut maze,
+            &mut used,
+        );
+        make3(a, size, 1, 5, &mut maze, &mut used);
+        let here = maze.clone();
+        let there = std::thread::spawn(move || {
+            let mut m = Maze::with_size(size);
+            regenerate(&a, &mut m, &mut Scratch::new(), 1, 5);
+            m
+        })
+        .join()
+        .unwrap();
+        assert_eq!(here, there, "{}", a.name());
+        make3(a, size, 1, 6, &mut maze, &mut used);
+        assert_ne!(maze, here, "{}: index 6 gave the maze of index 5", a.name());
+    }
+}
+
+#[test]
+fn a_3d_seed_differs_from_the_2d_seed_of_the_same_plane() {
+    let a = Algorithm::Wilson;
+    let mut m2 = Maze::new(4, 4);
+    let s2 = regenerate(&a, &mut m2, &mut Scratch::new(), 9, 0);
+    let mut m3 = Maze::with_size(Size::new(4, 4, 2));
+    let s3 = regenerate(&a, &mut m3, &mut Scratch::new(), 9, 0);
+    assert_ne!(s2, s3);
+    assert_eq!(
+        s3,
+        batchgen::rng::maze_seed_sized(9, "wilson", Size::new(4, 4, 2), 0)
+    );
+    assert_eq!(s2, batchgen::rng::maze_seed(9, "wilson", 4, 4, 0));
+}
+
+/// A 2D-only generator on a 3D maze panics, naming the generators that accept one.
+macro_rules! refuses_3d {
+    ($($test:ident: $name:literal,)*) => {$(
+        #[test]
+        #[should_panic(expected = "is a 2D-only generator and cannot generate a 3x3x2 maze; \
+            generators that accept a 3D size: backtracker, kruskal, wilson, aldous-broder, \
+            wilson-straight, wilson-turn, prim, growing-tree, hunt-and-kill")]
+        fn $test() {
+            let a = Algorithm::parse($name).unwrap();
+            assert!(!a.supports_3d());
+            let mut maze = Maze::with_size(Size::new(3, 3, 2));
+            regenerate(&a, &mut maze, &mut Scratch::new(), 1, 0);
+        }
+    )*};
+}
+
+refuses_3d! {
+    eller_refuses_3d: "eller",
+    sidewinder_refuses_3d: "sidewinder",
+    binary_tree_refuses_3d: "binary-tree",
+    recursive_division_refuses_3d: "recursive-division",
+    fractal_refuses_3d: "fractal",
 }

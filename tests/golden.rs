@@ -191,3 +191,68 @@ fn every_generator_is_pinned() {
         );
     }
 }
+
+/// 3D mazes: `regenerate` on a 3D-sized maze, hashed by `Maze::hash` (which mixes the depth in).
+fn hash_3d(algo: &str, size: batchgen::grid::Size, seed: u64, index: u64) -> (u64, u64) {
+    let a = Algorithm::parse(algo).unwrap();
+    let mut m = Maze::with_size(size);
+    let ms = regenerate(&a, &mut m, &mut Scratch::new(), seed, index);
+    assert_eq!(ms, rng::maze_seed_sized(seed, algo, size, index));
+    assert!(m.is_perfect());
+    (ms, m.hash())
+}
+
+/// Wilson at 5×4×3, seed 42, indices 0..4: (index, maze_seed, maze_hash).
+const GOLDEN_3D: [(u64, u64, u64); 4] = [
+    (0, 0x142ac45390412966, 0xfeb2dfc3f6bd52a8),
+    (1, 0x8e7221cf55b43bcb, 0xee7e05d6530f57cb),
+    (2, 0xcf405325d062bdb0, 0xf7f7fbe71362df99),
+    (3, 0x706c20e796698146, 0x8692f8f617311fe9),
+];
+
+#[test]
+fn wilson_3d_is_pinned() {
+    for (index, want_seed, want_hash) in GOLDEN_3D {
+        let got = hash_3d("wilson", batchgen::grid::Size::new(5, 4, 3), 42, index);
+        assert_eq!(
+            got,
+            (want_seed, want_hash),
+            "wilson 5x4x3 seed 42 index {index}"
+        );
+    }
+}
+
+/// Every 3D-capable generator at 6×5×4, seed 7, index 3: (algo, maze_seed, maze_hash).
+const EVERY_3D: [(&str, u64, u64); 9] = [
+    ("backtracker", 0x8bab4107778ee8ca, 0x225e74e569123dd5),
+    ("kruskal", 0xb65fae5c041fae82, 0x666ef6036ce7ecef),
+    ("wilson", 0x15db17224ee6d030, 0x1a689c7d3981829c),
+    ("aldous-broder", 0x6924c41c6e0a0447, 0x264c404fa62d9302),
+    (
+        "wilson-straight:0.5",
+        0x1e5bdd6994e0476a,
+        0xe8cf0be95c5c2811,
+    ),
+    ("wilson-turn:0.5", 0xfe0660f5e4858b98, 0xa9028dbf97e00c39),
+    ("prim", 0x5abc5a69f92fc7e4, 0xf66928eb622d374e),
+    (
+        "growing-tree:mix:0.5",
+        0x3600d24e0fad3b0f,
+        0x3eb435a8e5318d93,
+    ),
+    ("hunt-and-kill", 0x4d29033de566ab7c, 0xeaa842e182dceaf6),
+];
+
+#[test]
+fn every_3d_generator_is_pinned() {
+    let names: Vec<String> = Algorithm::all_3d().iter().map(|a| a.name()).collect();
+    let pinned: Vec<&str> = EVERY_3D.iter().map(|e| e.0).collect();
+    assert_eq!(
+        names, pinned,
+        "a 3D generator was added or renamed: pin it here"
+    );
+    for (algo, want_seed, want_hash) in EVERY_3D {
+        let got = hash_3d(algo, batchgen::grid::Size::new(6, 5, 4), 7, 3);
+        assert_eq!(got, (want_seed, want_hash), "{algo} 6x5x4 seed 7 index 3");
+    }
+}

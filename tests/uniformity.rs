@@ -1,13 +1,16 @@
 //! The uniformity lab against known facts: τ of grid graphs (OEIS A007341 / A116469), the seed
 //! study's exhaustive 2×3 Kruskal result, exact distributions summing to exactly 1, chi-square
-//! verdicts with fixed seeds, per-wall probabilities (Foster: they sum to W·H − 1), and the
-//! reference files in `data/uniformity/` (recomputed and compared).
+//! verdicts with fixed seeds, per-wall probabilities (Foster: they sum to W·H − 1), the
+//! reference files in `data/uniformity/` (recomputed and compared), and 3D boxes (τ against a
+//! brute-force count, chi-square of Wilson and Aldous–Broder on 2×2×2, Kruskal's exact
+//! distribution there).
 //!
 //! Heavy checks are `#[ignore]`d; run them with
 //! `cargo test --release --test uniformity -- --ignored` (about 2–3 minutes on 2 cores).
 
 use batchgen::generate::Algorithm;
 use batchgen::grid::Maze;
+use batchgen::grid::Size;
 use batchgen::uniformity::enumerate::{self, NotEnumerable};
 use batchgen::uniformity::json::Value;
 use batchgen::uniformity::kruskal_orders::{count_all_orders, factorial};
@@ -39,19 +42,23 @@ fn spanning_tree_counts() {
         (1, 7, "1"),
     ];
     for (w, h, t) in known {
-        assert_eq!(kirchhoff::spanning_trees(w, h), big(t), "{w}x{h}");
+        assert_eq!(
+            kirchhoff::spanning_trees(Size::planar(w, h)),
+            big(t),
+            "{w}x{h}"
+        );
     }
 }
 
 #[test]
 fn kruskal_2x3_matches_the_study_by_both_routes() {
     // Brute force: all 7! orders.
-    let r = count_all_orders(2, 3);
+    let r = count_all_orders(Size::planar(2, 3));
     assert_eq!(r.orders, factorial(7));
     assert_eq!(r.trees.len(), 15);
     let hist: Vec<(u64, u64)> = r.histogram().into_iter().collect();
     assert_eq!(hist, vec![(300, 6), (360, 9)]);
-    let walls = interior_walls(2, 3);
+    let walls = interior_walls(Size::planar(2, 3));
     let centre = walls
         .iter()
         .position(|w| w.label(batchgen::grid::Size::planar(2, 3)) == "E(0,1)")
@@ -62,7 +69,7 @@ fn kruskal_2x3_matches_the_study_by_both_routes() {
         assert_eq!(walls[centre].open_in(k), *c == 360);
     }
     // Choice-tree route through the real generator: a leaf at depth i stands for (E−i)! orders.
-    let d = enumerate::exact_distribution(&Algorithm::Kruskal, 2, 3).unwrap();
+    let d = enumerate::exact_distribution(&Algorithm::Kruskal, Size::planar(2, 3)).unwrap();
     assert_eq!(d.total(), BigRational::one());
     let from_orders: Vec<_> = r
         .trees
@@ -82,9 +89,9 @@ fn kruskal_2x3_matches_the_study_by_both_routes() {
 #[test]
 fn exact_distributions_of_every_generator_sum_to_one() {
     for (w, h) in [(2, 2), (2, 3), (3, 3)] {
-        let tau = kirchhoff::spanning_trees(w, h);
+        let tau = kirchhoff::spanning_trees(Size::planar(w, h));
         for algo in Algorithm::all() {
-            match enumerate::estimate(&algo, w, h, 500) {
+            match enumerate::estimate(&algo, Size::planar(w, h), 500) {
                 Err(e) => assert!(
                     matches!(
                         e,
@@ -95,7 +102,7 @@ fn exact_distributions_of_every_generator_sum_to_one() {
                 ),
                 Ok(est) if est.seconds(2) > 5.0 => continue, // Kruskal 3×3: see the ignored test
                 Ok(_) => {
-                    let d = enumerate::exact_distribution(&algo, w, h).unwrap();
+                    let d = enumerate::exact_distribution(&algo, Size::planar(w, h)).unwrap();
                     assert_eq!(d.total(), BigRational::one(), "{} {w}x{h}", algo.name());
                     for (k, p) in &d.trees {
                         assert!(*p > BigRational::zero());
@@ -110,14 +117,14 @@ fn exact_distributions_of_every_generator_sum_to_one() {
         }
     }
     assert!(matches!(
-        enumerate::exact_distribution(&Algorithm::Wilson, 2, 3),
+        enumerate::exact_distribution(&Algorithm::Wilson, Size::planar(2, 3)),
         Err(NotEnumerable::Unbounded { .. })
     ));
 }
 
 #[test]
 fn backtracker_exact_on_3x3() {
-    let d = enumerate::exact_distribution(&Algorithm::Backtracker, 3, 3).unwrap();
+    let d = enumerate::exact_distribution(&Algorithm::Backtracker, Size::planar(3, 3)).unwrap();
     assert_eq!(d.total(), BigRational::one());
     assert_eq!(d.trees.len(), 14);
     assert_eq!(
@@ -140,24 +147,24 @@ fn per_wall_probabilities_sum_to_cells_minus_one() {
         (5, 5),
         (8, 8),
     ] {
-        let p = wall_bias::uniform_open_exact(w, h);
-        assert_eq!(p.len(), interior_walls(w, h).len());
+        let p = wall_bias::uniform_open_exact(Size::planar(w, h));
+        assert_eq!(p.len(), interior_walls(Size::planar(w, h)).len());
         let s = p.iter().fold(BigRational::zero(), |a, x| a + x);
         assert_eq!(s, BigRational::from_integer((w * h - 1).into()), "{w}x{h}");
         assert!(p
             .iter()
             .all(|x| *x > BigRational::zero() && *x <= BigRational::one()));
-        let f: f64 = wall_bias::uniform_open_f64(w, h).iter().sum();
+        let f: f64 = wall_bias::uniform_open_f64(Size::planar(w, h)).iter().sum();
         assert!((f - (w * h - 1) as f64).abs() < 1e-9);
     }
-    let p = wall_bias::uniform_open_exact(2, 3);
-    let i = interior_walls(2, 3)
+    let p = wall_bias::uniform_open_exact(Size::planar(2, 3));
+    let i = interior_walls(Size::planar(2, 3))
         .iter()
         .position(|w| w.label(batchgen::grid::Size::planar(2, 3)) == "E(0,1)")
         .unwrap();
     assert_eq!(p[i], BigRational::new(3.into(), 5.into()));
     // A bridge (1×n path) is in every tree.
-    assert!(wall_bias::uniform_open_exact(1, 4)
+    assert!(wall_bias::uniform_open_exact(Size::planar(1, 4))
         .iter()
         .all(|x| x.is_one()));
 }
@@ -165,7 +172,7 @@ fn per_wall_probabilities_sum_to_cells_minus_one() {
 #[test]
 fn wilson_passes_chi_square_on_2x3_and_3x3() {
     for (w, h, tau) in [(2, 3, 15u64), (3, 3, 192)] {
-        let s = sample(&Algorithm::Wilson, w, h, 504_000, 42, true);
+        let s = sample(&Algorithm::Wilson, Size::planar(w, h), 504_000, 42, true);
         let counts: Vec<u64> = s.trees.unwrap().iter().map(|t| t.1).collect();
         let chi = chi_square(&counts, tau);
         assert!(chi.p_value >= 0.001, "wilson {w}x{h}: {chi:?}");
@@ -215,7 +222,7 @@ fn kruskal_and_backtracker_fail_chi_square_on_3x3() {
         .map(|&c| c as f64 / 479_001_600.0)
         .collect();
     let lam_k = noncentrality_per_sample(&pk, tau);
-    let db = enumerate::exact_distribution(&Algorithm::Backtracker, 3, 3).unwrap();
+    let db = enumerate::exact_distribution(&Algorithm::Backtracker, Size::planar(3, 3)).unwrap();
     let pb: Vec<f64> = db.trees.iter().map(|t| t.1.to_f64().unwrap()).collect();
     let lam_b = noncentrality_per_sample(&pb, tau);
     assert!(lam_k > 0.02 && lam_k < 0.04, "kruskal λ/N = {lam_k}");
@@ -226,13 +233,13 @@ fn kruskal_and_backtracker_fail_chi_square_on_3x3() {
     ] {
         let power = chi_square_power(191.0, lam * n as f64, 0.001);
         assert!(power > 1.0 - 1e-9, "{}: power {power}", algo.name());
-        let s = sample(&algo, 3, 3, n, 42, true);
+        let s = sample(&algo, Size::planar(3, 3), n, 42, true);
         let counts: Vec<u64> = s.trees.unwrap().iter().map(|t| t.1).collect();
         let chi = chi_square(&counts, tau);
         assert!(chi.p_value < 0.001, "{}: {chi:?}", algo.name());
     }
     // Wilson at the same Kruskal sample size still passes (same seed).
-    let s = sample(&Algorithm::Wilson, 3, 3, 20_000, 42, true);
+    let s = sample(&Algorithm::Wilson, Size::planar(3, 3), 20_000, 42, true);
     let counts: Vec<u64> = s.trees.unwrap().iter().map(|t| t.1).collect();
     assert!(chi_square(&counts, tau).p_value >= 0.001);
 }
@@ -251,14 +258,14 @@ fn check_reference(
     let grid = v.get("grid").unwrap();
     assert_eq!(grid.get("width").and_then(Value::as_int), Some(w as i128));
     assert_eq!(grid.get("height").and_then(Value::as_int), Some(h as i128));
-    let tau = kirchhoff::spanning_trees(w, h);
+    let tau = kirchhoff::spanning_trees(Size::planar(w, h));
     assert_eq!(
         v.get("spanning_trees")
             .and_then(|t| t.get("exact"))
             .and_then(Value::as_str),
         Some(tau.to_string().as_str())
     );
-    let p = wall_bias::uniform_open_exact(w, h);
+    let p = wall_bias::uniform_open_exact(Size::planar(w, h));
     let ref_walls = v.get("walls").and_then(Value::as_arr).unwrap();
     assert_eq!(ref_walls.len(), p.len());
     for (r, x) in ref_walls.iter().zip(&p) {
@@ -272,7 +279,7 @@ fn check_reference(
     }
     let mut counted = None;
     if orders {
-        let r = count_all_orders(w, h);
+        let r = count_all_orders(Size::planar(w, h));
         let want: Vec<(String, i128)> = r
             .trees
             .iter()
@@ -304,10 +311,14 @@ fn check_reference(
         if exact.get("status").and_then(Value::as_str) != Some("done") {
             continue;
         }
-        if enumerate::estimate(&algo, w, h, 500).unwrap().seconds(2) > max_seconds {
+        if enumerate::estimate(&algo, Size::planar(w, h), 500)
+            .unwrap()
+            .seconds(2)
+            > max_seconds
+        {
             continue;
         }
-        let d = enumerate::exact_distribution(&algo, w, h).unwrap();
+        let d = enumerate::exact_distribution(&algo, Size::planar(w, h)).unwrap();
         let want: Vec<(String, String)> = d
             .trees
             .iter()
@@ -357,7 +368,7 @@ fn reference_3x3_matches_fast_parts() {
 fn reference_3x3_matches_exhaustively() {
     // Compares every enumerated generator, Kruskal's 1.1·10⁸-leaf walk included.
     let r = check_reference("3x3.json", 3, 3, true, f64::INFINITY).unwrap();
-    let d = enumerate::exact_distribution(&Algorithm::Kruskal, 3, 3).unwrap();
+    let d = enumerate::exact_distribution(&Algorithm::Kruskal, Size::planar(3, 3)).unwrap();
     let from_orders: Vec<_> = r
         .trees
         .iter()
@@ -490,13 +501,13 @@ mod cli {
 /// uniform 0.698 (z ≈ −20 at N = 100,000); Wilson stays within noise.
 #[test]
 fn per_wall_test_on_8x8() {
-    let u = wall_bias::uniform_open_exact(8, 8);
+    let u = wall_bias::uniform_open_exact(Size::planar(8, 8));
     let u: Vec<f64> = u.iter().map(|x| x.to_f64().unwrap()).collect();
     let n = 100_000;
-    let k = sample(&Algorithm::Kruskal, 8, 8, n, 42, false);
+    let k = sample(&Algorithm::Kruskal, Size::planar(8, 8), n, 42, false);
     let t = wall_bias::wall_test(&k.wall_open, n, &u).unwrap();
     assert!(t.p_bonferroni < 0.001, "kruskal {t:?}");
-    let s = sample(&Algorithm::Wilson, 8, 8, n, 42, false);
+    let s = sample(&Algorithm::Wilson, Size::planar(8, 8), n, 42, false);
     let t = wall_bias::wall_test(&s.wall_open, n, &u).unwrap();
     assert!(t.p_bonferroni >= 0.001, "wilson {t:?}");
     assert_eq!(s.imperfect + k.imperfect, 0);
@@ -508,13 +519,217 @@ fn per_wall_test_on_8x8() {
 #[test]
 fn kruskal_linear_extensions_match_the_3x3_reference_and_reach_3x4() {
     use batchgen::uniformity::kruskal_orders::count_by_linear_extensions;
-    let r = count_by_linear_extensions(3, 3);
+    let r = count_by_linear_extensions(Size::planar(3, 3));
     let got: BTreeMap<String, u64> = r.trees.iter().map(|(k, c)| (tree_code(k), *c)).collect();
     assert_eq!(got, kruskal_3x3_reference());
-    let r = count_by_linear_extensions(3, 4);
+    let r = count_by_linear_extensions(Size::planar(3, 4));
     assert_eq!(r.trees.len(), 2415);
     let total: u64 = r.trees.iter().map(|t| t.1).sum();
     assert_eq!(num_bigint::BigUint::from(total), factorial(17));
     // Every tree is produced: Kruskal never misses a spanning tree, it only weights them.
     assert!(r.trees.iter().all(|t| t.1 > 0));
+}
+
+mod three_d {
+    //! The lab on 3D boxes (six neighbours per cell).
+    use super::*;
+    use batchgen::uniformity::kruskal_orders::count_by_linear_extensions;
+
+    /// Spanning trees of the W×H×D box by brute force, independent of the grid module: the
+    /// edges from coordinates, then every (n−1)-subset of edges checked for a cycle.
+    fn brute_force_tau(w: u32, h: u32, d: u32) -> u64 {
+        let id = |x: u32, y: u32, z: u32| (x + w * (y + h * z)) as usize;
+        let mut edges = Vec::new();
+        for z in 0..d {
+            for y in 0..h {
+                for x in 0..w {
+                    if x + 1 < w {
+                        edges.push((id(x, y, z), id(x + 1, y, z)));
+                    }
+                    if y + 1 < h {
+                        edges.push((id(x, y, z), id(x, y + 1, z)));
+                    }
+                    if z + 1 < d {
+                        edges.push((id(x, y, z), id(x, y, z + 1)));
+                    }
+                }
+            }
+        }
+        let n = (w * h * d) as usize;
+        let (e, k) = (edges.len(), n - 1);
+        if k == 0 {
+            return 1;
+        }
+        if e < k {
+            return 0;
+        }
+        let mut comb: Vec<usize> = (0..k).collect();
+        let mut count = 0;
+        loop {
+            let mut label: Vec<usize> = (0..n).collect();
+            let acyclic = comb.iter().all(|&i| {
+                let (a, b) = (label[edges[i].0], label[edges[i].1]);
+                if a == b {
+                    return false;
+                }
+                label.iter_mut().filter(|l| **l == b).for_each(|l| *l = a);
+                true
+            });
+            count += acyclic as u64;
+            let Some(i) = (0..k).rev().find(|&i| comb[i] < e - k + i) else {
+                return count;
+            };
+            comb[i] += 1;
+            for j in i + 1..k {
+                comb[j] = comb[j - 1] + 1;
+            }
+        }
+    }
+
+    #[test]
+    fn spanning_trees_of_small_boxes() {
+        // The cube graph Q3 has 384 spanning trees; a path has 1; a 4-cycle has 4.
+        let known = [
+            (2, 2, 2, 384u64),
+            (1, 1, 5, 1),
+            (1, 1, 2, 1),
+            (2, 1, 2, 4),
+            (1, 2, 2, 4),
+            (2, 2, 1, 4),
+        ];
+        for (w, h, d, t) in known {
+            let size = Size::new(w, h, d);
+            assert_eq!(kirchhoff::spanning_trees(size), BigInt::from(t), "{size}");
+            assert_eq!(brute_force_tau(w, h, d), t, "{w}x{h}x{d}");
+        }
+        // Larger boxes against the independent brute force (C(20, 11) subsets for 3×2×2).
+        for (w, h, d) in [(3, 2, 2), (2, 3, 2), (1, 3, 3), (3, 1, 2)] {
+            let size = Size::new(w, h, d);
+            let t = brute_force_tau(w, h, d);
+            assert!(t > 1);
+            assert_eq!(kirchhoff::spanning_trees(size), BigInt::from(t), "{size}");
+            // The eigenvalue product agrees with the determinant.
+            let l = kirchhoff::log10_spanning_trees(size);
+            assert!((l - (t as f64).log10()).abs() < 1e-9, "{size}: {l}");
+        }
+        assert_eq!(interior_walls(Size::new(2, 2, 2)).len(), 12);
+    }
+
+    #[test]
+    fn every_wall_of_the_cube_is_open_with_probability_seven_twelfths() {
+        // By symmetry every edge of Q3 has the same effective resistance, (n−1)/E = 7/12.
+        let p = wall_bias::uniform_open_exact(Size::new(2, 2, 2));
+        assert_eq!(p.len(), 12);
+        assert!(p
+            .iter()
+            .all(|x| *x == BigRational::new(7.into(), 12.into())));
+        // Foster on a non-symmetric box: the probabilities sum to cells − 1.
+        let p = wall_bias::uniform_open_exact(Size::new(3, 2, 2));
+        let s = p.iter().fold(BigRational::zero(), |a, x| a + x);
+        assert_eq!(s, BigRational::from_integer(11.into()));
+    }
+
+    /// Wilson and Aldous–Broder pass Pearson's chi-square against uniform over the 384 trees of
+    /// 2×2×2 at α = 0.001 (seed 42, 192,000 mazes: 500 expected per tree); the backtracker,
+    /// which can make only 24 of them, fails it.
+    #[test]
+    fn wilson_and_aldous_broder_are_uniform_on_the_cube() {
+        let size = Size::new(2, 2, 2);
+        let n = 192_000;
+        for algo in [Algorithm::Wilson, Algorithm::AldousBroder] {
+            let s = sample(&algo, size, n, 42, true);
+            assert_eq!(s.imperfect, 0);
+            let trees = s.trees.unwrap();
+            assert_eq!(trees.len(), 384, "{}", algo.name());
+            let c: Vec<u64> = trees.iter().map(|t| t.1).collect();
+            let chi = chi_square(&c, 384);
+            assert!(
+                chi.p_value > 0.001,
+                "{}: chi-square {} p {}",
+                algo.name(),
+                chi.statistic,
+                chi.p_value
+            );
+            assert_eq!(chi.df, 383.0);
+        }
+        let s = sample(&Algorithm::Backtracker, size, 20_000, 42, true);
+        let c: Vec<u64> = s.trees.unwrap().iter().map(|t| t.1).collect();
+        assert!(chi_square(&c, 384).p_value < 1e-100);
+    }
+
+    /// Kruskal's exact distribution on 2×2×2: the orders of each tree counted as linear
+    /// extensions (12! orders are 479M; the brute force over all of them takes over a minute and
+    /// is run by `batchgen uniformity --size 2x2x2`, which cross-checks the two), compared with
+    /// the exact distribution of the generator code itself over every branch of its draws.
+    #[test]
+    fn kruskal_exact_distribution_on_the_cube() {
+        let size = Size::new(2, 2, 2);
+        let r = count_by_linear_extensions(size);
+        assert_eq!(r.trees.len(), 384);
+        let total: u64 = r.trees.iter().map(|t| t.1).sum();
+        assert_eq!(num_bigint::BigUint::from(total), factorial(12));
+        // The values the brute force over all 12! orders gave (and matched).
+        let h = r.histogram();
+        assert_eq!(h.len(), 11);
+        assert_eq!(h.iter().next(), Some((&1_074_240, &24)));
+        assert_eq!(h.iter().next_back(), Some((&1_434_960, &24)));
+        // Not uniform: uniform would be 12!/384 = 1,247,400 orders for every tree.
+        let d = enumerate::exact_distribution(&Algorithm::Kruskal, size).unwrap();
+        assert_eq!(d.total(), BigRational::one());
+        assert_eq!(d.trees, r.distribution().trees);
+    }
+
+    #[test]
+    fn exact_distributions_on_the_cube_sum_to_one() {
+        let size = Size::new(2, 2, 2);
+        let tau = BigInt::from(384);
+        for algo in [Algorithm::Backtracker, Algorithm::HuntAndKill] {
+            let d = enumerate::exact_distribution(&algo, size).unwrap();
+            assert_eq!(d.total(), BigRational::one(), "{}", algo.name());
+            for (k, _) in &d.trees {
+                let m = Maze::from_words_sized(size, k).unwrap();
+                assert!(m.is_perfect(), "{}", algo.name());
+            }
+            assert!(d.never_produced(&tau) > BigInt::zero(), "{}", algo.name());
+        }
+        // Backtracker from (0,0,0): 3 first steps, then paths; 24 Hamiltonian-path trees.
+        let d = enumerate::exact_distribution(&Algorithm::Backtracker, size).unwrap();
+        assert_eq!(d.trees.len(), 24);
+        // Wilson's walks are unbounded in 3D too.
+        let e = enumerate::exact_distribution(&Algorithm::Wilson, size).unwrap_err();
+        assert!(matches!(e, NotEnumerable::Unbounded { .. }));
+    }
+
+    #[test]
+    fn the_cli_accepts_a_3d_size() {
+        let out = assert_cmd::Command::cargo_bin("batchgen")
+            .unwrap()
+            .args(["uniformity", "--size", "2x2x2", "--algo", "backtracker"])
+            .args(["--samples", "0", "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let v = Value::parse(std::str::from_utf8(&out.stdout).unwrap()).unwrap();
+        let grid = v.get("grid").unwrap();
+        assert_eq!(grid.get("depth").and_then(Value::as_int), Some(2));
+        assert_eq!(grid.get("cells").and_then(Value::as_int), Some(8));
+        // A 2D-only generator on a 3D size: exit 2, naming the 3D-capable ones.
+        let out = assert_cmd::Command::cargo_bin("batchgen")
+            .unwrap()
+            .args(["uniformity", "--size", "2x2x2", "--algo", "eller"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("eller") && err.contains("hunt-and-kill"),
+            "{err}"
+        );
+        let out = assert_cmd::Command::cargo_bin("batchgen")
+            .unwrap()
+            .args(["uniformity", "--size", "2x2x0"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+    }
 }

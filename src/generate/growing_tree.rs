@@ -26,12 +26,110 @@ use crate::rng::RandomSource;
 /// In the list (a maze cell that may still have unvisited neighbours).
 const ACTIVE: u8 = VISITED;
 /// Taken out of the list (lazily: its entry stays until skipped or compacted away).
-const RETIRED: u8 = 3;
+pub(super) const RETIRED: u8 = 3;
 
 /// The padded index of a list entry (`padded << 32 | cell`).
 #[inline]
-fn padded(e: u64) -> usize {
+pub(super) fn padded(e: u64) -> usize {
     (e >> 32) as usize
+}
+
+/// The active list's bookkeeping with lazy retirement, shared by the 2D and 3D paths: entries
+/// (`padded << 32 | cell`) live in `Scratch::stack`, retired ones are marked [`RETIRED`] in
+/// `Scratch::mark` and skipped, rejected or compacted away.
+pub(super) struct Active {
+    /// Entries before `head` are retired.
+    head: usize,
+    /// Live entries.
+    live: usize,
+    /// Retired entries at or after `head`.
+    dead: usize,
+}
+
+impl Active {
+    /// The list holding just the start cell (padded `p`, cell `c`), marked active.
+    #[inline(always)]
+    pub(super) fn start(stack: &mut Vec<u64>, mark: &mut [u8], p: u32, c: u32) -> Active {
+        stack.clear();
+        let mut active = Active {
+            head: 0,
+            live: 0,
+            dead: 0,
+        };
+        active.push(stack, mark, p, c);
+        active
+    }
+
+    /// Is any cell still active?
+    #[inline(always)]
+    pub(super) fn any(&self) -> bool {
+        self.live > 0
+    }
+
+    /// The index of the entry the policy picks next (skipping or redrawing retired ones).
+    #[inline(always)]
+    pub(super) fn pick<R: RandomSource>(
+        &mut self,
+        stack: &mut Vec<u64>,
+        mark: &[u8],
+        policy: Policy,
+        rng: &mut R,
+    ) -> usize {
+        let newest = match policy {
+            Policy::Newest => true,
+            Policy::Oldest | Policy::Random => false,
+            Policy::Mix(p) => rng.unit_f64() < p,
+        };
+        if newest {
+            while mark[padded(stack[stack.len() - 1])] == RETIRED {
+                stack.pop();
+                self.dead -= 1;
+            }
+            stack.len() - 1
+        } else if policy == Policy::Oldest {
+            while mark[padded(stack[self.head])] == RETIRED {
+                self.head += 1;
+                self.dead -= 1;
+            }
+            self.head
+        } else {
+            let span = (stack.len() - self.head) as u32;
+            loop {
+                let i = self.head
+                    + if span == 1 {
+                        0
+                    } else {
+                        rng.below(span) as usize
+                    };
+                if mark[padded(stack[i])] != RETIRED {
+                    break i;
+                }
+            }
+        }
+    }
+
+    /// Retire the cell at padded index `p` (it has no free neighbour left); compact the list in
+    /// order once retired entries outnumber live ones.
+    #[inline(always)]
+    pub(super) fn retire(&mut self, stack: &mut Vec<u64>, mark: &mut [u8], p: u32) {
+        mark[p as usize] = RETIRED;
+        self.live -= 1;
+        self.dead += 1;
+        if self.dead > self.live && self.dead >= 64 {
+            stack.drain(..self.head);
+            stack.retain(|&e| mark[padded(e)] != RETIRED);
+            self.head = 0;
+            self.dead = 0;
+        }
+    }
+
+    /// Add the entry of a newly joined cell (padded `p`, cell `c`), marked active.
+    #[inline(always)]
+    pub(super) fn push(&mut self, stack: &mut Vec<u64>, mark: &mut [u8], p: u32, c: u32) {
+        mark[p as usize] = ACTIVE;
+        stack.push((p as u64) << 32 | c as u64);
+        self.live += 1;
+    }
 }
 
 /// Carve a perfect maze by the growing-tree method with the given selection policy.
@@ -44,46 +142,11 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
     let dc = size.cell_steps();
     let wb = size.wall_id_steps();
     let mut walls = maze.wall_writer();
-    s.stack.clear();
     let start = rng.below(n);
     let ps = (start / w + 1) * pw + start % w + 1;
-    s.mark[ps as usize] = ACTIVE;
-    s.stack.push((ps as u64) << 32 | start as u64);
-    let mut head = 0usize; // entries before `head` are retired
-    let mut live = 1usize;
-    let mut dead = 0usize; // retired entries at or after `head`
-    while live > 0 {
-        let newest = match policy {
-            Policy::Newest => true,
-            Policy::Oldest | Policy::Random => false,
-            Policy::Mix(p) => rng.unit_f64() < p,
-        };
-        let i = if newest {
-            while s.mark[padded(s.stack[s.stack.len() - 1])] == RETIRED {
-                s.stack.pop();
-                dead -= 1;
-            }
-            s.stack.len() - 1
-        } else if policy == Policy::Oldest {
-            while s.mark[padded(s.stack[head])] == RETIRED {
-                head += 1;
-                dead -= 1;
-            }
-            head
-        } else {
-            let span = (s.stack.len() - head) as u32;
-            loop {
-                let i = head
-                    + if span == 1 {
-                        0
-                    } else {
-                        rng.below(span) as usize
-                    };
-                if s.mark[padded(s.stack[i])] != RETIRED {
-                    break i;
-                }
-            }
-        };
+    let mut active = Active::start(&mut s.stack, &mut s.mark, ps, start);
+    while active.any() {
+        let i = active.pick(&mut s.stack, &s.mark, policy, rng);
         let e = s.stack[i];
         let p = (e >> 32) as u32;
         let c = e as u32;
@@ -94,16 +157,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
             k += (s.mark[p.wrapping_add(dp[d as usize]) as usize] == FREE) as usize;
         }
         if k == 0 {
-            s.mark[p as usize] = RETIRED;
-            live -= 1;
-            dead += 1;
-            if dead > live && dead >= 64 {
-                let mark = &s.mark;
-                s.stack.drain(..head);
-                s.stack.retain(|&e| mark[padded(e)] != RETIRED);
-                head = 0;
-                dead = 0;
-            }
+            active.retire(&mut s.stack, &mut s.mark, p);
             continue;
         }
         let d = opts[if k == 1 {
@@ -113,8 +167,6 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
         }] as usize;
         walls.open(size.east_wall_id(c).wrapping_add(wb[d]));
         let (np, nc) = (p.wrapping_add(dp[d]), c.wrapping_add(dc[d]));
-        s.mark[np as usize] = ACTIVE;
-        s.stack.push((np as u64) << 32 | nc as u64);
-        live += 1;
+        active.push(&mut s.stack, &mut s.mark, np, nc);
     }
 }

@@ -5,6 +5,9 @@
 //! from the unprocessed tail into place `i` and processes it at once. That is the same
 //! distribution over orders as shuffling the whole list first, and it lets us stop as soon as
 //! `W·H − 1` unions have been made.
+//!
+//! The same code serves 3D mazes: the wall list ([`crate::grid::Size::interior_wall_ids`]) and
+//! the union loop work on any grid, so Kruskal has no separate 3D path.
 
 use super::shared::join_in_random_order;
 use super::Scratch;

@@ -3,6 +3,14 @@
 //! an algorithm to its generator (one file per generator, shared helpers in `padded` and
 //! `shared`), and [`regenerate()`]: maze *i* of (algorithm, size, seed) in one call.
 //!
+//! # 3D
+//!
+//! A maze of depth > 1 goes, once per maze, to the generator's 3D path (`*_3d.rs`, on the padded
+//! 3D state of `space`); the 2D paths are untouched. Kruskal needs no separate path (its wall
+//! list and union loop work on any grid). The generators defined only on 2D grids (see
+//! [`Family::supports_3d`]) panic on a 3D maze with a message naming those that accept one:
+//! callers check [`Algorithm::supports_3d`] first (the CLI refuses with exit 2).
+//!
 //! Every generator has the signature
 //! `fn generate<R: RandomSource>(&mut Maze, &mut Scratch, &mut R)`: the maze
 //! arrives sized and with every wall closed, the scratch buffers are the worker's and are reused
@@ -30,21 +38,29 @@
 //! splits cleanly.
 
 mod aldous_broder;
+mod aldous_broder_3d;
 mod backtracker;
+mod backtracker_3d;
 mod binary_tree;
 mod eller;
 mod fractal;
 mod growing_tree;
+mod growing_tree_3d;
 mod hunt_and_kill;
+mod hunt_and_kill_3d;
 mod kruskal;
 mod padded;
 mod prim;
+mod prim_3d;
 mod recursive_division;
 mod regenerate;
 mod shared;
 mod sidewinder;
+mod space;
 mod wilson;
+mod wilson_3d;
 mod wilson_biased;
+mod wilson_biased_3d;
 
 use std::fmt;
 
@@ -509,10 +525,28 @@ impl Algorithm {
         self.family().supports_3d
     }
 
+    /// Every 3D-capable generator with its default parameters, in canonical order (what
+    /// `--algo all` means for a 3D size).
+    pub fn all_3d() -> Vec<Algorithm> {
+        FAMILIES
+            .iter()
+            .filter(|f| f.supports_3d)
+            .map(|f| f.default)
+            .collect()
+    }
+
     /// Generate one maze into `maze` (its size is kept, its walls are reset first).
+    ///
+    /// # Panics
+    ///
+    /// If `maze` is 3D (depth > 1) and this generator is 2D only ([`Algorithm::supports_3d`]);
+    /// the message names the generators that accept a 3D maze.
     #[inline]
     pub fn generate<R: RandomSource>(&self, maze: &mut Maze, scratch: &mut Scratch, rng: &mut R) {
         maze.clear();
+        if maze.depth() > 1 {
+            return self.generate_3d(maze, scratch, rng);
+        }
         match *self {
             Algorithm::Backtracker => backtracker::generate(maze, scratch, rng),
             Algorithm::Kruskal => kruskal::generate(maze, scratch, rng),
@@ -532,6 +566,40 @@ impl Algorithm {
             Algorithm::BinaryTree => binary_tree::generate(maze, scratch, rng),
             Algorithm::RecursiveDivision => recursive_division::generate(maze, scratch, rng),
             Algorithm::Fractal => fractal::generate(maze, scratch, rng),
+        }
+    }
+
+    /// The 3D paths (the maze is cleared and has depth > 1).
+    fn generate_3d<R: RandomSource>(&self, maze: &mut Maze, scratch: &mut Scratch, rng: &mut R) {
+        match *self {
+            Algorithm::Backtracker => backtracker_3d::generate(maze, scratch, rng),
+            Algorithm::Kruskal => kruskal::generate(maze, scratch, rng),
+            Algorithm::Wilson => wilson_3d::generate(maze, scratch, rng),
+            Algorithm::AldousBroder => aldous_broder_3d::generate(maze, scratch, rng),
+            Algorithm::WilsonStraight(p) => {
+                wilson_biased_3d::generate(maze, scratch, rng, wilson_biased::Bias::Straight(p))
+            }
+            Algorithm::WilsonTurn(p) => {
+                wilson_biased_3d::generate(maze, scratch, rng, wilson_biased::Bias::Turn(p))
+            }
+            Algorithm::Prim => prim_3d::generate(maze, scratch, rng),
+            Algorithm::GrowingTree(policy) => growing_tree_3d::generate(maze, scratch, rng, policy),
+            Algorithm::HuntAndKill => hunt_and_kill_3d::generate(maze, scratch, rng),
+            Algorithm::Eller
+            | Algorithm::Sidewinder
+            | Algorithm::BinaryTree
+            | Algorithm::RecursiveDivision
+            | Algorithm::Fractal => panic!(
+                "{} is a 2D-only generator and cannot generate a {} maze; generators that \
+                 accept a 3D size: {}",
+                self.name(),
+                maze.size(),
+                Algorithm::all_3d()
+                    .iter()
+                    .map(|a| a.family().name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         }
     }
 }

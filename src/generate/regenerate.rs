@@ -8,9 +8,11 @@ use crate::grid::{Maze, Size};
 use crate::rng::{self, Rng};
 
 /// The part of a maze's seed shared by every maze of (`algo`, `size`, `seed`): compute it once,
-/// then call [`regenerate_from_base`] per maze (no hashing of the name, no allocation).
+/// then call [`regenerate_from_base`] per maze (no hashing of the name, no allocation). The
+/// depth takes part only when it is more than 1 ([`rng::maze_seed_base_sized`]), so 2D seeds
+/// are those of every release before 3D.
 pub fn seed_base(algo: &Algorithm, size: Size, seed: u64) -> u64 {
-    rng::maze_seed_base(seed, &algo.name(), size.width, size.height)
+    rng::maze_seed_base_sized(seed, &algo.name(), size)
 }
 
 /// Generate maze `index` of the run whose seed base is `base` ([`seed_base`]) into `maze`,

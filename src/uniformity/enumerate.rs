@@ -20,7 +20,7 @@
 
 use super::TreeKey;
 use crate::generate::{Algorithm, Scratch};
-use crate::grid::Maze;
+use crate::grid::{Maze, Size};
 use crate::rng::{RandomSource, Rng};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -180,10 +180,10 @@ impl ExactDistribution {
     }
 }
 
-/// Draw cap for a `width × height` grid: far above what any finite generator needs.
-pub fn depth_cap(width: u32, height: u32) -> usize {
-    let cells = (width * height) as usize;
-    let walls = super::interior_walls(width, height).len();
+/// Draw cap for a grid of `size`: far above what any finite generator needs.
+pub fn depth_cap(size: Size) -> usize {
+    let cells = size.cells() as usize;
+    let walls = size.interior_wall_count() as usize;
     8 * (cells + walls) + 64
 }
 
@@ -205,14 +205,9 @@ impl Estimate {
 
 /// Probe the choice tree: the all-first and all-last branches (which expose unbounded rejection
 /// loops deterministically) and `probes` random paths (Knuth's estimator of the leaf count).
-pub fn estimate(
-    algo: &Algorithm,
-    width: u32,
-    height: u32,
-    probes: u32,
-) -> Result<Estimate, NotEnumerable> {
-    let cap = depth_cap(width, height);
-    let mut maze = Maze::new(width, height);
+pub fn estimate(algo: &Algorithm, size: Size, probes: u32) -> Result<Estimate, NotEnumerable> {
+    let cap = depth_cap(size);
+    let mut maze = Maze::with_size(size);
     let mut scratch = Scratch::new();
     struct Probe {
         rng: Option<Rng>,
@@ -300,13 +295,12 @@ struct Walk {
 /// Walk every leaf below `prefix`.
 fn walk(
     algo: &Algorithm,
-    width: u32,
-    height: u32,
+    size: Size,
     prefix: &[(u32, u32)],
     cap: usize,
 ) -> Result<Walk, NotEnumerable> {
     let fixed = prefix.len();
-    let mut maze = Maze::new(width, height);
+    let mut maze = Maze::with_size(size);
     let mut scratch = Scratch::new();
     let mut out = Walk {
         partial: HashMap::new(),
@@ -358,13 +352,12 @@ fn walk(
 /// there are at least `want` subtrees (or the tree is shallower than `max_levels`).
 fn split(
     algo: &Algorithm,
-    width: u32,
-    height: u32,
+    size: Size,
     cap: usize,
     want: usize,
     max_levels: usize,
 ) -> Result<Vec<Vec<(u32, u32)>>, NotEnumerable> {
-    let mut maze = Maze::new(width, height);
+    let mut maze = Maze::with_size(size);
     let mut scratch = Scratch::new();
     let mut level = vec![Vec::new()];
     for _ in 0..max_levels {
@@ -397,18 +390,17 @@ fn split(
     Ok(level)
 }
 
-/// The exact distribution of `algo` on the `width × height` grid, by walking its whole choice
-/// tree in parallel (rayon).
+/// The exact distribution of `algo` on the grid of `size` (2D or 3D), by walking its whole
+/// choice tree in parallel (rayon).
 pub fn exact_distribution(
     algo: &Algorithm,
-    width: u32,
-    height: u32,
+    size: Size,
 ) -> Result<ExactDistribution, NotEnumerable> {
-    let cap = depth_cap(width, height);
-    let prefixes = split(algo, width, height, cap, 64, 4)?;
+    let cap = depth_cap(size);
+    let prefixes = split(algo, size, cap, 64, 4)?;
     let walks: Vec<Result<Walk, NotEnumerable>> = prefixes
         .par_iter()
-        .map(|p| walk(algo, width, height, p, cap))
+        .map(|p| walk(algo, size, p, cap))
         .collect();
     let mut merged: HashMap<TreeKey, BTreeMap<u128, u64>> = HashMap::new();
     let (mut leaves, mut max_depth) = (0u64, 0usize);
@@ -446,7 +438,7 @@ mod tests {
 
     #[test]
     fn backtracker_2x2_is_exact() {
-        let d = exact_distribution(&Algorithm::Backtracker, 2, 2).unwrap();
+        let d = exact_distribution(&Algorithm::Backtracker, Size::planar(2, 2)).unwrap();
         assert_eq!(d.total(), BigRational::one());
         // From (0,0): 2 choices, then the path is forced: 2 Hamiltonian paths… plus none else.
         assert_eq!(d.trees.len(), 2);
@@ -479,16 +471,16 @@ mod tests {
 
     #[test]
     fn wilson_is_unbounded() {
-        let e = exact_distribution(&Algorithm::Wilson, 2, 2).unwrap_err();
+        let e = exact_distribution(&Algorithm::Wilson, Size::planar(2, 2)).unwrap_err();
         assert!(matches!(e, NotEnumerable::Unbounded { .. }));
-        let e = estimate(&Algorithm::Wilson, 2, 2, 10).unwrap_err();
+        let e = estimate(&Algorithm::Wilson, Size::planar(2, 2), 10).unwrap_err();
         assert!(matches!(e, NotEnumerable::Unbounded { .. }));
     }
 
     #[test]
     fn knuth_estimate_is_close_for_kruskal() {
-        let e = estimate(&Algorithm::Kruskal, 3, 2, 4000).unwrap();
-        let d = exact_distribution(&Algorithm::Kruskal, 3, 2).unwrap();
+        let e = estimate(&Algorithm::Kruskal, Size::planar(3, 2), 4000).unwrap();
+        let d = exact_distribution(&Algorithm::Kruskal, Size::planar(3, 2)).unwrap();
         let rel = (e.leaves - d.leaves as f64).abs() / d.leaves as f64;
         assert!(rel < 0.1, "estimate {} vs {}", e.leaves, d.leaves);
     }

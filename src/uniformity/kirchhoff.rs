@@ -1,4 +1,5 @@
-//! τ(G), the number of spanning trees of the W×H grid, by Kirchhoff's matrix-tree theorem.
+//! τ(G), the number of spanning trees of the W×H grid (or the W×H×D box, six neighbours per
+//! cell), by Kirchhoff's matrix-tree theorem.
 //!
 //! τ is the determinant of the reduced Laplacian (the Laplacian with the last cell's row and
 //! column removed), computed exactly with big integers by Bareiss' fraction-free elimination:
@@ -8,9 +9,10 @@
 //! resistances.
 //!
 //! For grids too large for exact arithmetic, [`log10_spanning_trees`] uses the closed form
-//! τ = (1/WH) ∏ (λ_j + μ_k) over the non-zero Laplacian eigenvalues of the product of two paths,
-//! λ_j = 2 − 2cos(jπ/W), μ_k = 2 − 2cos(kπ/H).
+//! τ = (1/WHD) ∏ (λ_j + μ_k + ν_l) over the non-zero Laplacian eigenvalues of the product of
+//! three paths, λ_j = 2 − 2cos(jπ/W), μ_k = 2 − 2cos(kπ/H), ν_l = 2 − 2cos(lπ/D) (D = 1: ν = 0).
 
+use crate::grid::Size;
 use num_bigint::BigInt;
 use num_traits::{One, Zero};
 
@@ -18,12 +20,12 @@ use num_traits::{One, Zero};
 /// `(n−1)³` big-integer steps grow with the digits too).
 pub const EXACT_TAU_MAX_CELLS: u64 = 400;
 
-/// The reduced Laplacian of the `width × height` grid (last cell removed), as small integers.
-pub fn reduced_laplacian(width: u32, height: u32) -> Vec<Vec<i64>> {
-    let n = (width * height) as usize;
+/// The reduced Laplacian of the grid of `size` (last cell removed), as small integers.
+pub fn reduced_laplacian(size: Size) -> Vec<Vec<i64>> {
+    let n = size.cells() as usize;
     let m = n - 1;
     let mut l = vec![vec![0i64; m]; m];
-    for wall in super::interior_walls(width, height) {
+    for wall in super::interior_walls(size) {
         let (a, b) = (wall.a as usize, wall.b as usize);
         if a < m {
             l[a][a] += 1;
@@ -81,25 +83,28 @@ pub fn bareiss_det(mut a: Vec<Vec<BigInt>>) -> BigInt {
     }
 }
 
-/// The exact number of spanning trees of the `width × height` grid graph.
-pub fn spanning_trees(width: u32, height: u32) -> BigInt {
-    if width * height == 1 {
+/// The exact number of spanning trees of the grid graph of `size` (2D or 3D).
+pub fn spanning_trees(size: Size) -> BigInt {
+    if size.cells() == 1 {
         return BigInt::one();
     }
-    bareiss_det(to_big(&reduced_laplacian(width, height)))
+    bareiss_det(to_big(&reduced_laplacian(size)))
 }
 
-/// `log10 τ` of the `width × height` grid from the eigenvalue product (floating point; any size).
-pub fn log10_spanning_trees(width: u32, height: u32) -> f64 {
+/// `log10 τ` of the grid of `size` from the eigenvalue product (floating point; any size).
+pub fn log10_spanning_trees(size: Size) -> f64 {
     use std::f64::consts::PI;
     let lam = |j: u32, m: u32| 2.0 - 2.0 * (j as f64 * PI / m as f64).cos();
-    let mut s = -((width as f64) * (height as f64)).log10();
-    for j in 0..width {
-        for k in 0..height {
-            if j == 0 && k == 0 {
-                continue;
+    let (width, height, depth) = (size.width, size.height, size.depth);
+    let mut s = -(size.cells_u64() as f64).log10();
+    for l in 0..depth {
+        for j in 0..width {
+            for k in 0..height {
+                if j == 0 && k == 0 && l == 0 {
+                    continue;
+                }
+                s += (lam(j, width) + lam(k, height) + lam(l, depth)).log10();
             }
-            s += (lam(j, width) + lam(k, height)).log10();
         }
     }
     s
@@ -167,7 +172,7 @@ mod tests {
     #[test]
     #[allow(clippy::needless_range_loop)]
     fn adjugate_inverts() {
-        let l = reduced_laplacian(3, 3);
+        let l = reduced_laplacian(Size::planar(3, 3));
         let (d, adj) = det_and_adjugate(&l);
         assert_eq!(d, BigInt::from(192));
         let n = l.len();
@@ -182,12 +187,23 @@ mod tests {
     #[test]
     fn spectral_formula_matches_exact() {
         for (w, h) in [(2, 3), (3, 3), (4, 4), (5, 5), (8, 8)] {
-            let exact: f64 = spanning_trees(w, h)
+            let exact: f64 = spanning_trees(Size::planar(w, h))
                 .to_string()
                 .parse::<f64>()
                 .unwrap()
                 .log10();
-            assert!((exact - log10_spanning_trees(w, h)).abs() < 1e-9, "{w}x{h}");
+            assert!(
+                (exact - log10_spanning_trees(Size::planar(w, h))).abs() < 1e-9,
+                "{w}x{h}"
+            );
+        }
+        for size in [Size::new(2, 2, 2), Size::new(3, 2, 2), Size::new(3, 3, 3)] {
+            let exact: f64 = spanning_trees(size)
+                .to_string()
+                .parse::<f64>()
+                .unwrap()
+                .log10();
+            assert!((exact - log10_spanning_trees(size)).abs() < 1e-9, "{size}");
         }
     }
 }

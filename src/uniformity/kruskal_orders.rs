@@ -121,10 +121,10 @@ fn finish(
 
 /// Count the orders producing each tree, over all `E!` orders of the `width × height` grid's
 /// walls. Panics if the grid has more than [`MAX_WALLS`] walls or 32 cells.
-pub fn count_all_orders(width: u32, height: u32) -> OrderCounts {
-    let walls = interior_walls(width, height);
+pub fn count_all_orders(size: Size) -> OrderCounts {
+    let walls = interior_walls(size);
     let e = walls.len();
-    let n = (width * height) as usize;
+    let n = size.cells() as usize;
     assert!(
         e <= MAX_WALLS && n <= 32,
         "grid too large for exhaustive orders"
@@ -147,11 +147,11 @@ pub fn count_all_orders(width: u32, height: u32) -> OrderCounts {
             })
             .collect();
     }
-    let size = 1usize << e;
+    let dense = 1usize << e;
     let total = prefixes
         .par_iter()
         .map(|prefix| {
-            let mut counts = vec![0u64; size];
+            let mut counts = vec![0u64; dense];
             let mut labels0 = [0u8; 32];
             for (i, l) in labels0.iter_mut().enumerate() {
                 *l = i as u8;
@@ -188,7 +188,7 @@ pub fn count_all_orders(width: u32, height: u32) -> OrderCounts {
             counts
         })
         .reduce(
-            || vec![0u64; size],
+            || vec![0u64; dense],
             |mut a, b| {
                 for (x, y) in a.iter_mut().zip(b) {
                     *x += y;
@@ -196,7 +196,6 @@ pub fn count_all_orders(width: u32, height: u32) -> OrderCounts {
                 a
             },
         );
-    let size = Size::planar(width, height);
     let mut trees: Vec<(TreeKey, u64)> = total
         .iter()
         .enumerate()
@@ -214,9 +213,9 @@ pub fn count_all_orders(width: u32, height: u32) -> OrderCounts {
 
 /// Work (inner steps) of [`count_by_linear_extensions`]: `τ · 2^E · E`, or `None` beyond
 /// [`MAX_WALLS`] walls.
-pub fn linear_extension_work(width: u32, height: u32, tau: u64) -> Option<f64> {
-    let e = interior_walls(width, height).len();
-    (e <= MAX_WALLS && width * height <= 32).then(|| tau as f64 * (1u64 << e) as f64 * e as f64)
+pub fn linear_extension_work(size: Size, tau: u64) -> Option<f64> {
+    let e = size.interior_wall_count() as usize;
+    (e <= MAX_WALLS && size.cells_u64() <= 32).then(|| tau as f64 * (1u64 << e) as f64 * e as f64)
 }
 
 /// The same counts as [`count_all_orders`] without visiting every order, from the cycle
@@ -227,10 +226,10 @@ pub fn linear_extension_work(width: u32, height: u32, tau: u64) -> Option<f64> {
 /// already placed (`2^E` states per tree); the spanning trees themselves are the
 /// `(W·H − 1)`-subsets of walls without a cycle. An independent check of the brute force, and
 /// exact where `E!` orders are too many to visit (3×4: 17! ≈ 3.6·10¹⁴ orders, seconds here).
-pub fn count_by_linear_extensions(width: u32, height: u32) -> OrderCounts {
-    let walls = interior_walls(width, height);
+pub fn count_by_linear_extensions(size: Size) -> OrderCounts {
+    let walls = interior_walls(size);
     let e = walls.len();
-    let n = (width * height) as usize;
+    let n = size.cells() as usize;
     assert!(
         e <= MAX_WALLS && n <= 32,
         "grid too large for the linear-extension count"
@@ -319,7 +318,6 @@ pub fn count_by_linear_extensions(width: u32, height: u32) -> OrderCounts {
             f[full]
         })
         .collect();
-    let size = Size::planar(width, height);
     let mut out: Vec<(TreeKey, u64)> = trees
         .iter()
         .zip(counts)
@@ -336,10 +334,10 @@ pub fn count_by_linear_extensions(width: u32, height: u32) -> OrderCounts {
 
 /// Estimated wall-clock seconds for [`count_all_orders`] on `threads` threads, from a short
 /// calibration run (about 2·10⁶ Kruskal runs on this grid, single thread).
-pub fn estimate_seconds(width: u32, height: u32, threads: usize) -> f64 {
-    let walls = interior_walls(width, height);
+pub fn estimate_seconds(size: Size, threads: usize) -> f64 {
+    let walls = interior_walls(size);
     let e = walls.len();
-    let n = (width * height) as usize;
+    let n = size.cells() as usize;
     if e > 32 || n > 32 {
         return f64::INFINITY;
     }
@@ -379,12 +377,12 @@ mod tests {
 
     #[test]
     fn two_by_three_matches_the_study() {
-        let r = count_all_orders(2, 3);
+        let r = count_all_orders(Size::planar(2, 3));
         assert_eq!(r.orders, BigUint::from(5040u32));
         assert_eq!(r.trees.len(), 15);
         let h = r.histogram();
         assert_eq!(h.into_iter().collect::<Vec<_>>(), vec![(300, 6), (360, 9)]);
-        let walls = interior_walls(2, 3);
+        let walls = interior_walls(Size::planar(2, 3));
         let open = r.open_orders(&walls);
         let i = walls
             .iter()
@@ -396,8 +394,8 @@ mod tests {
     #[test]
     fn linear_extensions_agree_with_brute_force() {
         for (w, h) in [(1, 1), (2, 1), (2, 2), (2, 3), (3, 2), (2, 4)] {
-            let a = count_all_orders(w, h);
-            let b = count_by_linear_extensions(w, h);
+            let a = count_all_orders(Size::planar(w, h));
+            let b = count_by_linear_extensions(Size::planar(w, h));
             assert_eq!(a.trees, b.trees, "{w}x{h}");
             let total: u64 = b.trees.iter().map(|t| t.1).sum();
             assert_eq!(BigUint::from(total), b.orders);
@@ -406,9 +404,9 @@ mod tests {
 
     #[test]
     fn tiny_grids() {
-        let r = count_all_orders(1, 1);
+        let r = count_all_orders(Size::planar(1, 1));
         assert_eq!(r.trees.len(), 1);
-        let r = count_all_orders(2, 2);
+        let r = count_all_orders(Size::planar(2, 2));
         assert_eq!(r.trees.len(), 4);
         assert!(r.trees.iter().all(|(_, c)| *c == 6));
     }

@@ -1,6 +1,7 @@
 //! The uniformity lab: how far is each generator from "every spanning tree equally likely"?
 //!
-//! A perfect maze on a W×H grid is a spanning tree of the grid graph. This module measures, for
+//! A perfect maze on a W×H grid (or a W×H×D box: every part takes a [`Size`], 3D included) is a
+//! spanning tree of the grid graph. This module measures, for
 //! every generator in [`crate::Algorithm::all`], how its mazes are distributed over those trees:
 //!
 //! * [`kirchhoff`]: τ(G), the number of spanning trees (matrix-tree theorem, exact big
@@ -26,14 +27,13 @@ pub mod stats;
 pub mod verdict;
 pub mod wall_bias;
 
-pub use crate::grid::Wall;
+pub use crate::grid::{Size, Wall};
 
-/// Every interior wall of a `width × height` grid, in the order Kruskal lists them (row-major
-/// cells, east wall before south wall): [`crate::grid::Size::interior_walls`].
-pub fn interior_walls(width: u32, height: u32) -> Vec<Wall> {
-    crate::grid::Size::planar(width, height)
-        .interior_walls()
-        .collect()
+/// Every interior wall of a grid of `size` (2D or 3D), in the order Kruskal lists them
+/// (row-major cells, east wall before south wall, then the down walls):
+/// [`crate::grid::Size::interior_walls`].
+pub fn interior_walls(size: Size) -> Vec<Wall> {
+    size.interior_walls().collect()
 }
 
 /// A tree (maze) as its wall words, for use as a map key.
@@ -76,10 +76,11 @@ mod tests {
 
     #[test]
     fn wall_counts() {
-        assert_eq!(interior_walls(3, 2).len(), 7);
-        assert_eq!(interior_walls(3, 3).len(), 12);
-        assert_eq!(interior_walls(8, 8).len(), 112);
-        let w = interior_walls(3, 2);
+        assert_eq!(interior_walls(Size::planar(3, 2)).len(), 7);
+        assert_eq!(interior_walls(Size::planar(3, 3)).len(), 12);
+        assert_eq!(interior_walls(Size::planar(8, 8)).len(), 112);
+        assert_eq!(interior_walls(Size::new(2, 2, 2)).len(), 12);
+        let w = interior_walls(Size::planar(3, 2));
         assert_eq!(w[0].label(crate::grid::Size::planar(3, 2)), "E(0,0)");
         assert_eq!(w[1].label(crate::grid::Size::planar(3, 2)), "S(0,0)");
     }

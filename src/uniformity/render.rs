@@ -7,7 +7,6 @@ use super::report::{group, ratio_str, threads, AlgoReport, Part, Report, Uniform
 use super::verdict::{self, paint_cell, wrap};
 use super::{tree_code, wall_bias};
 use crate::generate::Algorithm;
-use crate::grid::Size;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
@@ -36,12 +35,12 @@ impl Report {
     /// The human-readable report; with `color`, verdicts are green (passes) or red (biased).
     pub fn table_with(&self, color: bool) -> String {
         let o = &self.options;
-        let (w, h) = (o.width, o.height);
+        let size = o.size;
         let mut s = String::new();
         s += &wrap(
             &format!(
-                "Uniformity of maze generators on a {w}x{h} grid ({} cells, {} interior walls)",
-                w * h,
+                "Uniformity of maze generators on a {size} grid ({} cells, {} interior walls)",
+                size.cells(),
                 self.walls.len()
             ),
             "",
@@ -144,7 +143,7 @@ impl Report {
                         let _ = writeln!(
                             k,
                             "  most biased wall {}: open in {} of {} orders ({}) vs {} of {} trees ({}) under uniform",
-                            self.walls[i].label(Size::planar(w, h)),
+                            self.walls[i].label(size),
                             group(open),
                             group(&r.orders),
                             pct(open as f64 / total),
@@ -154,7 +153,12 @@ impl Report {
                         );
                         let _ = writeln!(
                             k,
-                            "  (E(x,y) is the vertical wall east of cell (x,y), S(x,y) the horizontal wall south of it; (0,0) is top-left)"
+                            "{}",
+                            if size.is_3d() {
+                                "  (E(x,y,z), S(x,y,z) and D(x,y,z) are the walls east, south and down of cell (x,y,z); layer 0 is the top)"
+                            } else {
+                                "  (E(x,y) is the vertical wall east of cell (x,y), S(x,y) the horizontal wall south of it; (0,0) is top-left)"
+                            }
                         );
                     }
                 }
@@ -403,7 +407,7 @@ impl Report {
                     };
                     rows.push(vec![
                         a.algo.name(),
-                        self.walls[t.worst].label(Size::planar(w, h)),
+                        self.walls[t.worst].label(size),
                         format!("{:.4}", t.observed),
                         format!("{:.4}", t.expected),
                         format!("{:.1}", t.z),
@@ -424,9 +428,9 @@ impl Report {
             s += &wrap(
                 &format!(
                     "Per-wall open frequency (uniform = {} effective resistance; sums to \
-                     W·H−1 = {}):",
+                     cells − 1 = {}):",
                     if exact { "exact" } else { "floating-point" },
-                    w * h - 1
+                    size.cells() - 1
                 ),
                 "",
                 "  ",
@@ -489,7 +493,7 @@ impl Report {
                     }
                     _ => format!("{:.6}", u[i]),
                 };
-                let mut line = vec![self.walls[i].label(Size::planar(w, h)), uni];
+                let mut line = vec![self.walls[i].label(size), uni];
                 if let Some((oo, total)) = &order_open {
                     line.push(format!("{:.4}", oo[i] as f64 / total));
                 }
@@ -524,7 +528,7 @@ impl Report {
     /// The machine-readable report.
     pub fn to_json(&self) -> Value {
         let o = &self.options;
-        let (w, h) = (o.width, o.height);
+        let size = o.size;
         let uf = self.uniform_walls.as_f64();
         let walls: Vec<Value> = self
             .walls
@@ -532,7 +536,7 @@ impl Report {
             .enumerate()
             .map(|(i, wall)| {
                 let mut v = vec![
-                    ("wall", Value::str(wall.label(Size::planar(w, h)))),
+                    ("wall", Value::str(wall.label(size))),
                     ("a", Value::Int(wall.a as i128)),
                     ("b", Value::Int(wall.b as i128)),
                     ("bit", Value::Int(wall.id as i128)),
@@ -684,10 +688,7 @@ impl Report {
                             v.push((
                                 "wall_test",
                                 Value::obj([
-                                    (
-                                        "worst_wall",
-                                        Value::str(self.walls[t.worst].label(Size::planar(w, h))),
-                                    ),
+                                    ("worst_wall", Value::str(self.walls[t.worst].label(size))),
                                     ("observed", Value::Float(t.observed)),
                                     ("uniform", Value::Float(t.expected)),
                                     ("z", Value::Float(t.z)),
@@ -731,9 +732,10 @@ impl Report {
             (
                 "grid",
                 Value::obj([
-                    ("width", Value::Int(w as i128)),
-                    ("height", Value::Int(h as i128)),
-                    ("cells", Value::Int((w * h) as i128)),
+                    ("width", Value::Int(size.width as i128)),
+                    ("height", Value::Int(size.height as i128)),
+                    ("depth", Value::Int(size.depth as i128)),
+                    ("cells", Value::Int(size.cells() as i128)),
                     ("interior_walls", Value::Int(self.walls.len() as i128)),
                 ]),
             ),

@@ -30,10 +30,8 @@ pub const ALPHA: f64 = 0.001;
 /// What to study.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Grid width in cells.
-    pub width: u32,
-    /// Grid height in cells.
-    pub height: u32,
+    /// Grid size in cells (2D or 3D).
+    pub size: crate::grid::Size,
     /// Generators, in canonical order.
     pub algos: Vec<Algorithm>,
     /// Mazes sampled per generator (0: no sampling).
@@ -166,13 +164,13 @@ pub(super) fn threads() -> usize {
 /// up front (before any long work) when sampling would exceed [`SAMPLING_BUDGET_SECONDS`].
 pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Refused> {
     let t0 = Instant::now();
-    let (w, h) = (opts.width, opts.height);
-    let cells = w as u64 * h as u64;
-    let walls = interior_walls(w, h);
+    let size = opts.size;
+    let cells = size.cells_u64();
+    let walls = interior_walls(size);
     let mut notes = Vec::new();
 
-    let log10_tau = kirchhoff::log10_spanning_trees(w, h);
-    let tau = (cells <= kirchhoff::EXACT_TAU_MAX_CELLS).then(|| kirchhoff::spanning_trees(w, h));
+    let log10_tau = kirchhoff::log10_spanning_trees(size);
+    let tau = (cells <= kirchhoff::EXACT_TAU_MAX_CELLS).then(|| kirchhoff::spanning_trees(size));
     if tau.is_none() {
         notes.push(format!(
             "τ ≈ 10^{log10_tau:.2} from the eigenvalue product (exact determinant only up to {} cells)",
@@ -196,15 +194,16 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
         let est: f64 = opts
             .algos
             .iter()
+            .filter(|a| !size.is_3d() || a.supports_3d())
             .map(|a| {
-                sample::seconds_per_maze(a, w, h, track_trees) * opts.samples as f64
+                sample::seconds_per_maze(a, size, track_trees) * opts.samples as f64
                     / threads() as f64
             })
             .sum();
         if est > SAMPLING_BUDGET_SECONDS && !opts.force {
             return Err(Refused {
                 what: format!(
-                    "sampling {} mazes of {w}x{h} for each of {} generator(s)",
+                    "sampling {} mazes of {size} for each of {} generator(s)",
                     group(opts.samples),
                     opts.algos.len()
                 ),
@@ -216,14 +215,14 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
     }
 
     let uniform_walls = if cells <= wall_bias::EXACT_WALL_MAX_CELLS {
-        UniformWalls::Exact(wall_bias::uniform_open_exact(w, h))
-    } else if wall_bias::float_work(w, h) <= wall_bias::FLOAT_WALL_MAX_WORK {
-        UniformWalls::Float(wall_bias::uniform_open_f64(w, h))
+        UniformWalls::Exact(wall_bias::uniform_open_exact(size))
+    } else if wall_bias::float_work(size) <= wall_bias::FLOAT_WALL_MAX_WORK {
+        UniformWalls::Float(wall_bias::uniform_open_f64(size))
     } else {
         UniformWalls::Unavailable(format!(
             "per-wall uniform probabilities are computed only up to about 100x100 cells \
-             ({w}x{h} needs {:.1e} floating-point steps)",
-            wall_bias::float_work(w, h)
+             ({size} needs {:.1e} floating-point steps)",
+            wall_bias::float_work(size)
         ))
     };
 
@@ -235,11 +234,11 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
         let e = walls.len();
         let feasible = e <= kruskal_orders::MAX_WALLS && cells <= 32;
         let est = if e <= 32 && cells <= 32 {
-            kruskal_orders::estimate_seconds(w, h, threads())
+            kruskal_orders::estimate_seconds(size, threads())
         } else {
             f64::INFINITY
         };
-        let le_work = tau_u64.and_then(|t| kruskal_orders::linear_extension_work(w, h, t));
+        let le_work = tau_u64.and_then(|t| kruskal_orders::linear_extension_work(size, t));
         let le_ok = le_work.is_some_and(|x| x <= LINEAR_EXTENSION_MAX_WORK || opts.force);
         let linear = |progress: &mut dyn FnMut(&str)| {
             progress(&format!(
@@ -247,7 +246,7 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
                 group(tau_u64.unwrap_or(0))
             ));
             let t = Instant::now();
-            let r = kruskal_orders::count_by_linear_extensions(w, h);
+            let r = kruskal_orders::count_by_linear_extensions(size);
             (r, t.elapsed().as_secs_f64())
         };
         if feasible && (est <= EXHAUSTIVE_BUDGET_SECONDS || opts.force) {
@@ -257,7 +256,7 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
                 human_duration(est)
             ));
             let t = Instant::now();
-            let r = kruskal_orders::count_all_orders(w, h);
+            let r = kruskal_orders::count_all_orders(size);
             let secs = t.elapsed().as_secs_f64();
             if le_ok {
                 let (l, _) = linear(progress);
@@ -285,9 +284,16 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
 
     let mut algos = Vec::new();
     for algo in &opts.algos {
+        if size.is_3d() && !algo.supports_3d() {
+            notes.push(format!(
+                "{} is a 2D-only generator: skipped on the 3D size {size}",
+                algo.name()
+            ));
+            continue;
+        }
         let name = algo.name();
         let probes = (2_000_000 / cells.max(1)).clamp(20, 2000) as u32;
-        let exact = match enumerate::estimate(algo, w, h, probes) {
+        let exact = match enumerate::estimate(algo, size, probes) {
             Err(e) => Part::Skipped(format!("not enumerable: {e}")),
             Ok(est) => {
                 let secs = est.seconds(threads());
@@ -309,7 +315,7 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
                         ));
                     }
                     let t = Instant::now();
-                    match enumerate::exact_distribution(algo, w, h) {
+                    match enumerate::exact_distribution(algo, size) {
                         Ok(d) => Part::Done(d, t.elapsed().as_secs_f64()),
                         Err(e) => Part::Skipped(format!("not enumerable: {e}")),
                     }
@@ -318,7 +324,7 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
         };
         let sample = (opts.samples > 0).then(|| {
             progress(&format!("{name}: sampling {} mazes", group(opts.samples)));
-            let counts = sample::sample(algo, w, h, opts.samples, opts.seed, track_trees);
+            let counts = sample::sample(algo, size, opts.samples, opts.seed, track_trees);
             let chi = match (&counts.trees, tau_u64) {
                 (Some(t), Some(tau)) => {
                     let c: Vec<u64> = t.iter().map(|x| x.1).collect();

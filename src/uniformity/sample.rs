@@ -43,8 +43,7 @@ struct Tally {
 }
 
 impl Tally {
-    fn new(width: u32, height: u32, track: bool) -> Tally {
-        let size = Size::planar(width, height);
+    fn new(size: Size, track: bool) -> Tally {
         Tally {
             trees: HashMap::new(),
             by_wall: vec![0; size.wall_id_bound() as usize],
@@ -87,26 +86,25 @@ impl Tally {
     }
 }
 
-/// Draw `samples` mazes of `algo` at `width × height` with master `seed`, exactly as the batch
+/// Draw `samples` mazes of `algo` at `size` (2D or 3D) with master `seed`, exactly as the batch
 /// would (maze `i` is the batch's maze `i`). Per-tree counts are kept when `track_trees`.
 pub fn sample(
     algo: &Algorithm,
-    width: u32,
-    height: u32,
+    size: Size,
     samples: u64,
     seed: u64,
     track_trees: bool,
 ) -> SampleCounts {
     let t = Instant::now();
-    let walls = interior_walls(width, height);
-    let base = seed_base(algo, Size::planar(width, height), seed);
+    let walls = interior_walls(size);
+    let base = seed_base(algo, size, seed);
     let chunks = samples.div_ceil(CHUNK);
     let parts: Vec<Tally> = (0..chunks)
         .into_par_iter()
         .map(|c| {
-            let mut maze = Maze::new(width, height);
+            let mut maze = Maze::with_size(size);
             let mut scratch = Scratch::new();
-            let mut tally = Tally::new(width, height, track_trees);
+            let mut tally = Tally::new(size, track_trees);
             for i in c * CHUNK..((c + 1) * CHUNK).min(samples) {
                 regenerate_from_base(algo, &mut maze, &mut scratch, base, i);
                 tally.add(&maze);
@@ -114,7 +112,7 @@ pub fn sample(
             tally
         })
         .collect();
-    let mut total = Tally::new(width, height, track_trees);
+    let mut total = Tally::new(size, track_trees);
     for p in parts {
         total.merge(p);
     }
@@ -136,13 +134,13 @@ pub fn sample(
 
 /// Measured single-thread seconds per sampled maze of `algo` at this size (generation plus
 /// counting, a short timing run), for planning.
-pub fn seconds_per_maze(algo: &Algorithm, width: u32, height: u32, track_trees: bool) -> f64 {
-    let cells = (width as u64 * height as u64).max(1);
+pub fn seconds_per_maze(algo: &Algorithm, size: Size, track_trees: bool) -> f64 {
+    let cells = size.cells_u64().max(1);
     let runs = (2_000_000 / cells).clamp(5, 4000);
-    let mut maze = Maze::new(width, height);
+    let mut maze = Maze::with_size(size);
     let mut scratch = Scratch::new();
-    let mut tally = Tally::new(width, height, track_trees);
-    let base = seed_base(algo, Size::planar(width, height), 0xca1b);
+    let mut tally = Tally::new(size, track_trees);
+    let base = seed_base(algo, size, 0xca1b);
     let t = Instant::now();
     for i in 0..runs {
         regenerate_from_base(algo, &mut maze, &mut scratch, base, i);
@@ -195,8 +193,8 @@ mod tests {
 
     #[test]
     fn sampling_is_reproducible_and_perfect() {
-        let a = sample(&Algorithm::Kruskal, 3, 2, 10_000, 7, true);
-        let b = sample(&Algorithm::Kruskal, 3, 2, 10_000, 7, true);
+        let a = sample(&Algorithm::Kruskal, Size::planar(3, 2), 10_000, 7, true);
+        let b = sample(&Algorithm::Kruskal, Size::planar(3, 2), 10_000, 7, true);
         assert_eq!(a.trees, b.trees);
         assert_eq!(a.imperfect, 0);
         assert_eq!(a.trees.as_ref().unwrap().len(), 15);
@@ -209,7 +207,7 @@ mod tests {
     #[test]
     fn same_maze_as_the_batch_seeding() {
         // Maze 5 of the sample is the maze the batch makes for index 5.
-        let s = sample(&Algorithm::Backtracker, 2, 2, 6, 42, true);
+        let s = sample(&Algorithm::Backtracker, Size::planar(2, 2), 6, 42, true);
         let mut maze = Maze::new(2, 2);
         let mut scratch = Scratch::new();
         let mut seen = std::collections::HashSet::new();

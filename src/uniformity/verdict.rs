@@ -7,7 +7,6 @@
 use super::enumerate::ExactDistribution;
 use super::report::{group, AlgoReport, Part, Report, ALPHA};
 use super::wall_bias;
-use crate::grid::Size;
 use num_traits::{ToPrimitive, Zero};
 
 /// Columns the text report fits in.
@@ -131,8 +130,7 @@ impl Report {
         }
         if let Some(u) = self.uniform_walls.as_f64() {
             if let Some(t) = wall_bias::wall_test(&sm.counts.wall_open, self.options.samples, &u) {
-                let wall = self.walls[t.worst]
-                    .label(Size::planar(self.options.width, self.options.height));
+                let wall = self.walls[t.worst].label(self.options.size);
                 return if t.p_bonferroni < ALPHA {
                     Verdict {
                         outcome: Outcome::Biased,

@@ -11,6 +11,7 @@
 
 use super::kirchhoff::{det_and_adjugate, reduced_laplacian};
 use super::{interior_walls, Wall};
+use crate::grid::{Dir, Size};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -23,12 +24,12 @@ pub const FLOAT_WALL_MAX_WORK: f64 = 1.2e10;
 
 /// The exact probability that each interior wall (in [`interior_walls`] order) is open in a
 /// uniformly random spanning tree.
-pub fn uniform_open_exact(width: u32, height: u32) -> Vec<BigRational> {
-    let walls = interior_walls(width, height);
-    if width * height == 1 {
+pub fn uniform_open_exact(size: Size) -> Vec<BigRational> {
+    let walls = interior_walls(size);
+    if size.cells() == 1 {
         return Vec::new();
     }
-    let l = reduced_laplacian(width, height);
+    let l = reduced_laplacian(size);
     let g = l.len() as u32; // the ground cell's id: the last cell
     let (tau, adj) = det_and_adjugate(&l);
     let at = |i: u32, j: u32| -> BigInt {
@@ -47,35 +48,50 @@ pub fn uniform_open_exact(width: u32, height: u32) -> Vec<BigRational> {
         .collect()
 }
 
-/// Floating-point work of [`uniform_open_f64`] on a `width × height` grid (multiply-adds).
-pub fn float_work(width: u32, height: u32) -> f64 {
-    let n = width as f64 * height as f64;
-    let walls = (width as f64 - 1.0) * height as f64 + (height as f64 - 1.0) * width as f64;
-    n * width as f64 * width as f64 + walls * n * width as f64 / 2.0
+/// The bandwidth of the reduced Laplacian of `size` (cell ids): `W` in 2D, `W·H` in 3D.
+fn bandwidth(size: Size) -> u32 {
+    if size.is_3d() {
+        size.layer_cells()
+    } else {
+        size.width
+    }
+}
+
+/// Floating-point work of [`uniform_open_f64`] on a grid of `size` (multiply-adds).
+pub fn float_work(size: Size) -> f64 {
+    let n = size.cells_u64() as f64;
+    let walls = size.interior_wall_count() as f64;
+    let bw = bandwidth(size) as f64;
+    n * bw * bw + walls * n * bw / 2.0
 }
 
 /// The same probabilities as [`uniform_open_exact`] in floating point, for grids up to
-/// [`FLOAT_WALL_MAX_WORK`] of [`float_work`]: the reduced Laplacian (row-major cells) is banded
-/// with bandwidth W, so its Cholesky factor `L` (`A = L Lᵀ`) costs `n·W²`, and each wall's
+/// [`FLOAT_WALL_MAX_WORK`] of [`float_work`]: the reduced Laplacian (cells by id) is banded
+/// with bandwidth W (W·H in 3D), so its Cholesky factor `L` (`A = L Lᵀ`) costs `n·W²`, and each wall's
 /// resistance is `‖L⁻¹(e_a − e_b)‖²`, one banded forward solve starting at cell `a` (rayon
 /// over walls).
-pub fn uniform_open_f64(width: u32, height: u32) -> Vec<f64> {
+pub fn uniform_open_f64(size: Size) -> Vec<f64> {
     use rayon::prelude::*;
-    let walls = interior_walls(width, height);
-    let n = (width * height) as usize;
+    let walls = interior_walls(size);
+    let n = size.cells() as usize;
     if n == 1 {
         return Vec::new();
     }
     let m = n - 1; // unknowns: every cell but the last (ground)
-    let bw = (width as usize).min(m - 1).max(1);
+    let bw = (bandwidth(size) as usize).min(m - 1).max(1);
     let stride = bw + 1;
-    // a(i, j) for j in i−bw..=i.
+    // a(i, j) for j in i−bw..=i: the degree on the diagonal, −1 where j is a neighbour of i.
     let a = |i: usize, j: usize| -> f64 {
+        let c = i as u32;
         if i == j {
-            let (x, y) = ((i as u32) % width, (i as u32) / width);
-            ((x > 0) as u32 + (x + 1 < width) as u32 + (y > 0) as u32 + (y + 1 < height) as u32)
-                as f64
-        } else if (i - j == 1 && !(i as u32).is_multiple_of(width)) || i - j == width as usize {
+            Dir::ALL
+                .iter()
+                .filter(|&&d| size.has_neighbour(c, d))
+                .count() as f64
+        } else if [Dir::West, Dir::North, Dir::Up]
+            .iter()
+            .any(|&d| size.has_neighbour(c, d) && size.neighbour(c, d) == j as u32)
+        {
             -1.0
         } else {
             0.0
@@ -199,16 +215,16 @@ mod tests {
     #[test]
     fn central_wall_of_2x3_is_three_fifths() {
         // 2 wide, 3 high: the wall shared by both 4-cycles is the vertical wall east of (0,1).
-        let p = uniform_open_exact(2, 3);
-        let walls = interior_walls(2, 3);
+        let p = uniform_open_exact(Size::planar(2, 3));
+        let walls = interior_walls(Size::planar(2, 3));
         let i = walls
             .iter()
             .position(|w| w.label(crate::grid::Size::planar(2, 3)) == "E(0,1)")
             .unwrap();
         assert_eq!(p[i], BigRational::new(3.into(), 5.into()));
         // Transposed grid: the same edge is the south wall of (1,0).
-        let p = uniform_open_exact(3, 2);
-        let i = interior_walls(3, 2)
+        let p = uniform_open_exact(Size::planar(3, 2));
+        let i = interior_walls(Size::planar(3, 2))
             .iter()
             .position(|w| w.label(crate::grid::Size::planar(3, 2)) == "S(1,0)")
             .unwrap();
@@ -228,18 +244,33 @@ mod tests {
 
     #[test]
     fn float_matches_exact() {
-        for (w, h) in [(1, 2), (2, 1), (4, 3), (3, 4), (1, 5), (6, 6)] {
-            let e = uniform_open_exact(w, h);
-            let f = uniform_open_f64(w, h);
+        let sizes = [
+            Size::planar(1, 2),
+            Size::planar(2, 1),
+            Size::planar(4, 3),
+            Size::planar(3, 4),
+            Size::planar(1, 5),
+            Size::planar(6, 6),
+            Size::new(2, 2, 2),
+            Size::new(3, 2, 2),
+            Size::new(1, 1, 4),
+            Size::new(2, 3, 3),
+        ];
+        for size in sizes {
+            let e = uniform_open_exact(size);
+            let f = uniform_open_f64(size);
             assert_eq!(e.len(), f.len());
             for (a, b) in e.iter().zip(&f) {
                 assert!(
                     (a.to_f64().unwrap() - b).abs() < 1e-12,
-                    "{w}x{h}: {a} vs {b}"
+                    "{size}: {a} vs {b}"
                 );
             }
+            // Foster: the probabilities sum to the tree's edge count, cells − 1.
+            let s: f64 = f.iter().sum();
+            assert!((s - (size.cells() - 1) as f64).abs() < 1e-9, "{size}");
         }
-        let s: f64 = uniform_open_f64(64, 64).iter().sum();
+        let s: f64 = uniform_open_f64(Size::planar(64, 64)).iter().sum();
         assert!((s - 4095.0).abs() < 1e-6, "{s}");
     }
 }

@@ -1,0 +1,228 @@
+//! The padded `(W+2)×(H+2)×(D+2)` state shared by the 3D paths of the generators (the 3D
+//! counterpart of [`super::padded`]): one byte per cell with a shell of "outside" cells around
+//! the box, so a step in any of the six directions is one table add and one byte read, with no
+//! coordinates and no bounds test; the wall-id table that opens a cell's wall in direction `d`
+//! without a `match`; and the linear pass that turns per-cell parent directions into walls.
+//!
+//! Directions are small integers `0..6` in [`Dir::ALL`] order (east, south, west, north, down,
+//! up); [`OPPOSITE`] maps each to its opposite. Only the 3D paths use this module: the 2D hot
+//! paths keep their own 4-direction layout.
+
+use super::padded::{FREE, IN_TREE, OUTSIDE};
+use crate::grid::{Dir, Maze, Size};
+use crate::rng::RandomSource;
+
+/// The opposite of each direction `0..6` ([`Dir::ALL`] order).
+pub(crate) const OPPOSITE: [u8; 6] = [2, 3, 0, 1, 5, 4];
+
+/// A parent direction meaning "no parent" (the root of a tree) in 3D.
+pub(crate) const NO_PARENT3: u8 = 6;
+
+/// The geometry of a padded 3D box and the steps of each direction in it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Space {
+    /// Cells along x, y, z.
+    pub(crate) w: u32,
+    pub(crate) h: u32,
+    pub(crate) d: u32,
+    /// Padded row length, `W + 2`.
+    pub(crate) pw: u32,
+    /// Padded layer size, `(W + 2)·(H + 2)`.
+    pub(crate) plane: u32,
+    /// Padded-index step of each direction (wrapping `u32` additions).
+    pub(crate) dp: [u32; 6],
+    /// Cell-id step of each direction (wrapping `u32` additions).
+    pub(crate) dc: [u32; 6],
+    /// Wall ids: the wall of cell `c` in direction `k` is `(c << shift[k]) + add[k]` (wrapping).
+    shift: [u32; 6],
+    add: [u32; 6],
+}
+
+impl Space {
+    /// The padded geometry of `size` (any depth, though only 3D paths use it).
+    pub(crate) fn new(size: Size) -> Space {
+        let (w, h, d) = (size.width, size.height, size.depth);
+        let pw = w + 2;
+        let plane = pw * (h + 2);
+        let layer = size.layer_cells();
+        let neg = |x: u32| x.wrapping_neg();
+        // The down walls' ids start past the planar ones; `wall_id` knows where.
+        let down_base = if size.is_3d() {
+            size.wall_id(0, Dir::Down)
+        } else {
+            0
+        };
+        Space {
+            w,
+            h,
+            d,
+            pw,
+            plane,
+            dp: [1, pw, neg(1), neg(pw), plane, neg(plane)],
+            dc: [1, w, neg(1), neg(w), layer, neg(layer)],
+            shift: [1, 1, 1, 1, 0, 0],
+            add: [
+                0,
+                1,
+                neg(2),
+                neg(2 * w - 1),
+                down_base,
+                down_base.wrapping_sub(layer),
+            ],
+        }
+    }
+
+    /// Length of the padded array.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.plane as usize * (self.d + 2) as usize
+    }
+
+    /// The padded index of cell `c` (divisions: once per maze, not per step).
+    #[inline]
+    pub(crate) fn padded(&self, c: u32) -> u32 {
+        let (x, r) = (c % self.w, c / self.w);
+        let (y, z) = (r % self.h, r / self.h);
+        (z + 1) * self.plane + (y + 1) * self.pw + x + 1
+    }
+
+    /// The padded index of the first cell of row `y` of layer `z`.
+    #[inline]
+    pub(crate) fn row_start(&self, y: u32, z: u32) -> u32 {
+        (z + 1) * self.plane + (y + 1) * self.pw + 1
+    }
+
+    /// The id of the wall of cell `c` in direction `k` (`0..6`, which must be interior).
+    #[inline]
+    pub(crate) fn wall(&self, c: u32, k: usize) -> u32 {
+        (c << self.shift[k]).wrapping_add(self.add[k])
+    }
+}
+
+/// The directions `0..6` whose neighbour of padded cell `p` has state `want`, listed in
+/// [`Dir::ALL`] order without branches: `(options, count)`.
+#[inline]
+pub(crate) fn options_with(mark: &[u8], sp: &Space, p: u32, want: u8) -> ([u8; 6], usize) {
+    let mut opts = [0u8; 6];
+    let mut k = 0usize;
+    for d in 0..6u8 {
+        opts[k] = d;
+        k += (mark[p.wrapping_add(sp.dp[d as usize]) as usize] == want) as usize;
+    }
+    (opts, k)
+}
+
+/// One of the first `k` (`k > 0`) entries of `opts`, uniformly: `below(k)`, no draw when `k` is 1.
+#[inline]
+pub(crate) fn pick<R: RandomSource>(opts: &[u8; 6], k: usize, rng: &mut R) -> usize {
+    opts[if k == 1 {
+        0
+    } else {
+        rng.below(k as u32) as usize
+    }] as usize
+}
+
+/// A uniform direction `0..6` among those whose neighbour of `p` is inside the box: three
+/// random bits, redrawn when they give 6 or 7 or point outside (rejection keeps the choice
+/// uniform among the existing neighbours).
+#[inline]
+pub(crate) fn random_step<R: RandomSource>(mark: &[u8], sp: &Space, p: u32, rng: &mut R) -> usize {
+    loop {
+        let d = rng.bits(3) as usize;
+        if d < 6 && mark[p.wrapping_add(sp.dp[d]) as usize] != OUTSIDE {
+            return d;
+        }
+    }
+}
+
+/// Add the loop-erased path of a Wilson walk from `start` to the tree: follow `next` (the
+/// direction each cell was last left by) from `start` until the tree, marking every cell on the
+/// way [`IN_TREE`].
+#[inline]
+pub(crate) fn add_loop_erased(mark: &mut [u8], next: &[u8], sp: &Space, start: u32) {
+    let mut u = start;
+    while mark[u as usize] == FREE {
+        mark[u as usize] = IN_TREE;
+        u = u.wrapping_add(sp.dp[next[u as usize] as usize]);
+    }
+}
+
+/// Fill `mark` with the padded state of `size`: the shell outside, every cell free. Row by row
+/// with slice fills.
+pub(crate) fn padded_marks3(mark: &mut Vec<u8>, size: Size) -> Space {
+    let sp = Space::new(size);
+    mark.clear();
+    mark.resize(sp.len(), OUTSIDE);
+    for z in 0..sp.d {
+        for y in 0..sp.h {
+            let p = sp.row_start(y, z) as usize;
+            mark[p..p + sp.w as usize].fill(FREE);
+        }
+    }
+    sp
+}
+
+/// [`padded_marks3`] plus `next` zeroed to the same length (the parent-direction generators).
+pub(crate) fn padded_state3(mark: &mut Vec<u8>, next: &mut Vec<u8>, size: Size) -> Space {
+    let sp = padded_marks3(mark, size);
+    next.clear();
+    next.resize(sp.len(), 0);
+    sp
+}
+
+/// Write the maze from parent directions: `next[p]` (padded index `p`) is the direction from
+/// each cell to its parent, except at `root`, which has none. One pass over the cells, one wall
+/// opened per cell but the root.
+pub(crate) fn carve_parent_links3(maze: &mut Maze, sp: &Space, next: &mut [u8], root: u32) {
+    next[root as usize] = NO_PARENT3;
+    let mut walls = maze.wall_writer();
+    let mut c = 0u32;
+    for z in 0..sp.d {
+        for y in 0..sp.h {
+            let p = sp.row_start(y, z) as usize;
+            for &k in &next[p..p + sp.w as usize] {
+                if k != NO_PARENT3 {
+                    walls.open(sp.wall(c, k as usize));
+                }
+                c += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_and_wall_ids_match_the_grid() {
+        for size in [Size::new(3, 2, 4), Size::new(1, 1, 3), Size::new(5, 4, 3)] {
+            let sp = Space::new(size);
+            let mut mark = Vec::new();
+            padded_marks3(&mut mark, size);
+            assert_eq!(
+                mark.iter().filter(|&&m| m == FREE).count() as u32,
+                size.cells()
+            );
+            for c in 0..size.cells() {
+                let p = sp.padded(c);
+                assert_eq!(mark[p as usize], FREE);
+                for (k, dir) in Dir::ALL.into_iter().enumerate() {
+                    let q = p.wrapping_add(sp.dp[k]) as usize;
+                    assert_eq!(
+                        mark[q] == FREE,
+                        size.has_neighbour(c, dir),
+                        "{size} {c} {dir:?}"
+                    );
+                    if size.has_neighbour(c, dir) {
+                        let nb = size.neighbour(c, dir);
+                        assert_eq!(c.wrapping_add(sp.dc[k]), nb);
+                        assert_eq!(q as u32, sp.padded(nb));
+                        assert_eq!(sp.wall(c, k), size.wall_id(c, dir));
+                        assert_eq!(Dir::ALL[OPPOSITE[k] as usize], dir.opposite());
+                    }
+                }
+            }
+        }
+    }
+}
