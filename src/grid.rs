@@ -845,6 +845,14 @@ impl Maze {
         &self.walls[..self.size.planar_words()]
     }
 
+    /// The down-wall plane: bit `c` (word `c / 64`, bit `c % 64`) is set when cell `c`'s down
+    /// wall is open, so cell `c` opens up when bit `c − W·H` is set. Bits at or past the cell
+    /// count are zero; empty for a 2D maze. For word-parallel passes (metrics' 3D degree count).
+    #[inline]
+    pub fn down_words(&self) -> &[u64] {
+        &self.walls[self.size.planar_words()..]
+    }
+
     /// The open sides of every cell in the planar directions, 32 cells at a time, word-parallel:
     /// item `i` covers cells `32i..32i + 32`, cell `32i + k` at bit `2k` of each plane (odd
     /// bits are zero). A row's first cell sees a closed west side and a layer's first row a
