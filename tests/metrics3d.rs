@@ -1,7 +1,7 @@
 //! `metrics::measure` on 3D mazes (issue 10 Part 2) against brute force. The mazes are random
 //! spanning trees of W×H×D boxes built here (random Kruskal, randomized depth-first search, and
 //! trees forced to have a cell of degree 6), so these tests need none of the 3D generators.
-//! Every metric is recomputed from the open walls alone: all-pairs distances by a BFS from every
+//! The trees come from `tests/trees/mod.rs`. Every metric is recomputed from the open walls alone: all-pairs distances by a BFS from every
 //! cell (diameter, path, branch sizes and depths), explicit degree counting on six sides, the
 //! path walked for turns (a vertical step is a direction), decisions and branches, the random
 //! walk's hitting time by solving its linear system, dead-end lengths by walking, and the 3D
@@ -10,66 +10,21 @@
 //! every 2D generator.
 
 mod common;
+mod trees;
 use common::make;
 
 use batchgen::generate::Scratch;
 use batchgen::grid::{Dir, Size, Wall};
 use batchgen::{metrics, Algorithm, Ends, Maze, Metrics, Rng};
 
-/// Union-find root with path halving.
-fn root(up: &mut [u32], mut x: u32) -> u32 {
-    while up[x as usize] != x {
-        up[x as usize] = up[up[x as usize] as usize];
-        x = up[x as usize];
-    }
-    x
-}
-
-/// A random spanning tree of the box: random Kruskal over the interior walls, after opening
-/// the walls in `forced` (which must not make a loop).
+/// A random spanning tree by random Kruskal (see [`trees::kruskal`]), from a fixed seed.
 fn kruskal(size: Size, seed: u64, forced: &[Wall]) -> Maze {
-    let mut rng = Rng::from_maze_seed(seed);
-    let mut up: Vec<u32> = (0..size.cells()).collect();
-    let mut walls: Vec<Wall> = size.interior_walls().collect();
-    rng.shuffle(&mut walls);
-    let mut open = Vec::new();
-    for w in forced.iter().chain(&walls) {
-        let (a, b) = (root(&mut up, w.a), root(&mut up, w.b));
-        if a != b {
-            up[a as usize] = b;
-            open.push(*w);
-        }
-    }
-    let m = Maze::from_open_walls(size, open);
-    assert!(m.is_perfect(), "{size}");
-    m
+    trees::kruskal(size, &mut Rng::from_maze_seed(seed), forced)
 }
 
-/// A random spanning tree by randomized depth-first search (long corridors, long paths).
+/// A random spanning tree by randomized depth-first search, from a fixed seed.
 fn backtracker(size: Size, seed: u64) -> Maze {
-    let mut rng = Rng::from_maze_seed(seed);
-    let mut m = Maze::with_size(size);
-    let mut seen = vec![false; size.cells() as usize];
-    let start = rng.below(size.cells());
-    seen[start as usize] = true;
-    let mut stack = vec![start];
-    while let Some(&c) = stack.last() {
-        let fresh: Vec<Dir> = Dir::ALL
-            .into_iter()
-            .filter(|&d| size.has_neighbour(c, d) && !seen[size.neighbour(c, d) as usize])
-            .collect();
-        if fresh.is_empty() {
-            stack.pop();
-            continue;
-        }
-        let d = fresh[rng.below(fresh.len() as u32) as usize];
-        m.carve(c, d);
-        let nb = size.neighbour(c, d);
-        seen[nb as usize] = true;
-        stack.push(nb);
-    }
-    assert!(m.is_perfect(), "{size}");
-    m
+    trees::backtracker(size, &mut Rng::from_maze_seed(seed))
 }
 
 /// A random spanning tree in which the cell (1,1,1) has all six passages (the box must be at
@@ -120,14 +75,14 @@ fn all_distances(m: &Maze) -> Vec<Vec<u32>> {
 fn hitting_time(m: &Maze, s: u32, t: u32) -> f64 {
     let n = m.cells() as usize;
     let mut a = vec![vec![0.0f64; n + 1]; n];
-    for v in 0..n {
-        a[v][v] = 1.0;
+    for (v, row) in a.iter_mut().enumerate() {
+        row[v] = 1.0;
         if v as u32 != t {
             let nb = open_neighbours(m, v as u32);
             for &x in &nb {
-                a[v][x as usize] -= 1.0 / nb.len() as f64;
+                row[x as usize] -= 1.0 / nb.len() as f64;
             }
-            a[v][n] = 1.0;
+            row[n] = 1.0;
         }
     }
     for col in 0..n {
