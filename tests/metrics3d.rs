@@ -514,19 +514,27 @@ fn first_last_ends() {
 }
 
 #[test]
-fn down_words_hold_the_down_walls() {
-    for size in [Size::new(3, 2, 4), Size::new(33, 3, 2), Size::new(1, 1, 70)] {
+fn vertical_sides_hold_the_down_and_up_walls() {
+    for size in [
+        Size::new(3, 2, 4),
+        Size::new(33, 3, 2),
+        Size::new(1, 1, 70),
+        Size::new(40, 1, 3),
+        Size::planar(5, 7),
+    ] {
         let m = kruskal(size, 9, &[]);
-        let words = m.down_words();
-        assert_eq!(words.len(), (size.cells() as usize).div_ceil(64));
-        for c in 0..size.cells() {
-            let bit = words[c as usize / 64] >> (c % 64) & 1 == 1;
-            assert_eq!(bit, m.down_open(c), "{size} cell {c}");
+        let planes: Vec<_> = m.vertical_sides().collect();
+        assert_eq!(planes.len(), m.planar_sides().count(), "{size}");
+        for c in 0..32 * planes.len() as u32 {
+            let (block, k) = (planes[c as usize / 32], 2 * (c % 32));
+            let (down, up) = (block.down >> k & 1 == 1, block.up >> k & 1 == 1);
+            let inside = c < size.cells();
+            assert_eq!(down, inside && m.is_open(c, Dir::Down), "{size} cell {c}");
+            assert_eq!(up, inside && m.is_open(c, Dir::Up), "{size} cell {c}");
         }
-        let padding = 64 * words.len() as u32;
-        assert!((size.cells()..padding).all(|c| words[c as usize / 64] >> (c % 64) & 1 == 0));
+        let odd = 0xaaaa_aaaa_aaaa_aaaau64;
+        assert!(planes.iter().all(|p| (p.down | p.up) & odd == 0), "{size}");
     }
-    assert!(Maze::new(4, 4).down_words().is_empty());
 }
 
 #[test]

@@ -5,8 +5,8 @@
 //! load and no border test.
 //!
 //! The grid hands out the four planar sides of 32 cells at a time as bit planes
-//! ([`Maze::planar_sides`], cell `k` at bit `2k`); in 3D the down and up sides come from the
-//! down-wall plane ([`Maze::down_words`]) spread to the same layout. The sides are added as bit
+//! ([`Maze::planar_sides`], cell `k` at bit `2k`); in 3D the down and up sides come in the same
+//! layout ([`Maze::vertical_sides`]). The sides are added as bit
 //! planes (a 3-bit counter per cell, no per-cell branch). [`prepare`] is the 2D pass (depth 1),
 //! [`prepare_3d`] the 6-neighbour one.
 
@@ -67,33 +67,6 @@ pub(super) fn prepare(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
     d
 }
 
-/// Spread the 32 bits of `x` to the even bits of a word (bit `i` to bit `2i`).
-#[inline(always)]
-fn spread_even(x: u32) -> u64 {
-    let mut v = x as u64;
-    v = (v | v << 16) & 0x0000_ffff_0000_ffff;
-    v = (v | v << 8) & 0x00ff_00ff_00ff_00ff;
-    v = (v | v << 4) & 0x0f0f_0f0f_0f0f_0f0f;
-    v = (v | v << 2) & 0x3333_3333_3333_3333;
-    (v | v << 1) & EVEN
-}
-
-/// The 32 bits of bitset `b` starting at bit `p`, which may be negative or run past the end
-/// (missing bits read as 0).
-#[inline(always)]
-fn bits32_at(b: &[u64], p: i64) -> u32 {
-    if p <= -32 {
-        return 0;
-    }
-    if p < 0 {
-        return bits32_at(b, 0) << (-p) as u32;
-    }
-    let i = (p >> 6) as usize;
-    let lo = b.get(i).copied().unwrap_or(0) as u128;
-    let hi = b.get(i + 1).copied().unwrap_or(0) as u128;
-    ((hi << 64 | lo) >> (p & 63)) as u32
-}
-
 /// A full adder over bit planes: `(sum, carry)` of `a + b + c` per bit.
 #[inline(always)]
 fn add3(a: u64, b: u64, c: u64) -> (u64, u64) {
@@ -108,14 +81,10 @@ pub(super) fn prepare_3d(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
     if masks.len() < 32 * nw {
         masks.resize(32 * nw, 0);
     }
-    let down_words = maze.down_words();
-    let layer = maze.size().layer_cells() as i64;
     let mut d = Degrees::default();
-    for (i, sides) in maze.planar_sides().enumerate() {
+    for (i, (sides, vert)) in maze.planar_sides().zip(maze.vertical_sides()).enumerate() {
         let (e, s, w, n) = (sides.east, sides.south, sides.west, sides.north);
-        let c0 = 32 * i as i64;
-        let dn = spread_even(bits32_at(down_words, c0));
-        let up = spread_even(bits32_at(down_words, c0 - layer));
+        let (dn, up) = (vert.down, vert.up);
         // A 3-bit counter per cell: (e + s + w) + (n + dn + up), at most 6.
         let (s1, c1) = add3(e, s, w);
         let (s2, c2) = add3(n, dn, up);
