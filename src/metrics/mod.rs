@@ -325,6 +325,7 @@ fn bfs<const D: usize, const T: usize, const FULL: bool>(
     root: u32,
     exit: u32,
 ) -> usize {
+    const { assert!((D == 4 || D == 6) && T == 1 << D) };
     let queue = &mut s.queue[..n + D];
     let first = &mut s.first[..n + 1];
     let node = &mut s.node[..n + D];
