@@ -37,7 +37,9 @@ fn spread(x: u64) -> u64 {
 }
 
 /// Count degrees and fill `masks` (one byte per cell, see the module docs; at least the cell
-/// count rounded up to 32) for a 2D `maze` (its down and up sides are ignored).
+/// count rounded up to 32) for a 2D `maze` (its down and up sides are ignored). Inlined into
+/// the 2D measure, as it was before 3D (fewer instructions than a call; callgrind).
+#[inline(always)]
 pub(super) fn prepare(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
     let nw = maze.planar_words().len();
     if masks.len() < 32 * nw {
