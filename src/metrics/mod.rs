@@ -19,13 +19,23 @@
 //! With [`Ends::Diameter`] the entrance is first found by a plain BFS from cell 0 (its last cell
 //! is an end of a longest path); the main search is then rooted there and the exit is the cell it
 //! reaches last: the classic double sweep, exact on a tree.
+//!
+//! # Three dimensions
+//!
+//! A maze of depth > 1 is measured on the 6-neighbour grid with the same definitions: degrees go
+//! up to 6, a straight is a corridor open on two opposite faces (east+west, north+south or
+//! down+up), a vertical step is a direction like any other for the turns, and the tortuosity
+//! divides by the 3D Manhattan distance. [`measure`] dispatches once per maze on the depth: the
+//! search, the reverse pass and the walk are one function generic over the number of directions
+//! (4 or 6), so a 2D maze runs exactly the 4-direction code, and only the degree pass
+//! ([`degrees::prepare_3d`]) and the push table differ.
 
 mod degrees;
 mod row;
 
 pub use row::Row;
 
-use crate::grid::Maze;
+use crate::grid::{Maze, Size};
 
 /// The measurements of one maze (the Parquet row minus the run's identifiers and timing).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -46,9 +56,10 @@ pub struct Metrics {
     pub junctions: u32,
     /// Cells of degree 2.
     pub corridors: u32,
-    /// Corridors open on opposite sides (east+west or north+south).
+    /// Corridors open on opposite sides (east+west, north+south, or in 3D down+up).
     pub straights: u32,
-    /// Direction changes along the entrance → exit path.
+    /// Direction changes along the entrance → exit path (in 3D a step down or up is a direction
+    /// like the four planar ones).
     pub solution_turns: u32,
     /// [`Maze::hash`] of the walls.
     pub maze_hash: u64,
@@ -78,7 +89,8 @@ pub struct Metrics {
     /// value is `cells − 1`; with no dead end at all (1×1) it is 0.
     pub mean_dead_end_length: f64,
     /// `solution_length` divided by the Manhattan distance between entrance and exit (≥ 1; 1 is a
-    /// straight or staircase path). Defined as 1 when entrance = exit (no NaN).
+    /// straight or staircase path; in 3D the distance over x, y and z). Defined as 1 when
+    /// entrance = exit (no NaN).
     pub tortuosity: f64,
 }
 
@@ -98,11 +110,21 @@ pub enum Ends {
 }
 
 impl Ends {
-    /// The default rule: top-left cell to bottom-right cell.
+    /// The default rule of a 2D maze: top-left cell to bottom-right cell.
     pub fn corners(width: u32, height: u32) -> Ends {
         Ends::Cells {
             entrance: 0,
             exit: width * height - 1,
+        }
+    }
+
+    /// The default rule for a maze of any size: the first cell (0, the top-left cell of the top
+    /// layer) to the last (`W·H·D − 1`, the bottom-right cell of the bottom layer). Equal to
+    /// [`Ends::corners`] for a 2D size.
+    pub fn first_last(size: Size) -> Ends {
+        Ends::Cells {
+            entrance: 0,
+            exit: size.cells() - 1,
         }
     }
 
@@ -129,7 +151,8 @@ struct Node {
     chains: u32,
 }
 
-/// See [`Node::chains`]: sums stay below `cells ≤ 2^26`, at most four children add `2^28` each.
+/// See [`Node::chains`]: sums stay below `cells ≤ 2^26`, at most six children (a 3D root) add
+/// `2^28` each.
 const INF_SHIFT: u32 = 28;
 const INF: u32 = 1 << INF_SHIFT;
 /// Flag in [`Node::chains`]: the position has two or more children (so, below the root, three
@@ -143,12 +166,21 @@ const JUNCTION: u32 = 1 << 31;
 pub struct Scratch {
     /// Open sides per cell, one byte each ([`degrees::prepare`]).
     masks: Vec<u8>,
-    /// The push table of [`bfs`] and the width it was built for.
+    /// The 2D push table of [`bfs`] and the width it was built for.
     pushes: ([[u64; 4]; 16], u32),
+    /// The 3D push table (64 rows of 6 slots) and the (width, cells per layer) it was built for.
+    pushes_3d: (Vec<[u64; 6]>, (u32, u32)),
+    /// The per-position buffers (apart from the tables, so the search can borrow both).
+    bufs: Bufs,
+}
+
+/// The per-position part of [`Scratch`].
+#[derive(Debug, Default)]
+struct Bufs {
     /// The BFS queue, one packed word per position: the cell id (bits 0..26), the wall-mask
-    /// bit pointing back to the parent (bits 26..30; E=1, S=2, W=4, N=8; 0 for the root) and
-    /// the parent's BFS position (bits 32..64; the root is its own parent). One store per
-    /// speculative push instead of three.
+    /// bit pointing back to the parent (bits 26..32; E=1, S=2, W=4, N=8, Down=16, Up=32; 0 for
+    /// the root) and the parent's BFS position (bits 32..64; the root is its own parent). One
+    /// store per speculative push instead of three.
     queue: Vec<u64>,
     /// Position of the first child of each position; `first[cells] = cells`, so the children
     /// of `pos` are `first[pos]..first[pos + 1]`.
@@ -168,19 +200,20 @@ impl Scratch {
     /// The solution path of the last [`measure`] call, entrance first, exit last (cell ids,
     /// both ends included).
     pub fn solution_path(&self) -> Vec<u32> {
-        let (mut a, mut b) = (self.solution.0 as usize, self.solution.1 as usize);
+        let b = &self.bufs;
+        let (mut a, mut b, queue) = (b.solution.0 as usize, b.solution.1 as usize, &b.queue);
         let mut head = Vec::new();
         let mut tail = Vec::new();
         while a != b {
             if a > b {
-                head.push(cell(self.queue[a]));
-                a = parent(self.queue[a]);
+                head.push(cell(queue[a]));
+                a = parent(queue[a]);
             } else {
-                tail.push(cell(self.queue[b]));
-                b = parent(self.queue[b]);
+                tail.push(cell(queue[b]));
+                b = parent(queue[b]);
             }
         }
-        head.push(cell(self.queue[a]));
+        head.push(cell(queue[a]));
         head.extend(tail.iter().rev());
         head
     }
@@ -188,7 +221,7 @@ impl Scratch {
 
 // Cell ids must fit the 26 bits `pack` gives them, and chain sums the bits below `INF`.
 const _: () = assert!(crate::grid::MAX_CELLS <= 1 << 26);
-const _: () = assert!(4 * (INF as u64) + (INF as u64) < JUNCTION as u64);
+const _: () = assert!(6 * (INF as u64) + (INF as u64) < JUNCTION as u64);
 const _: () = assert!(crate::grid::MAX_CELLS < INF as u64);
 
 #[inline(always)]
@@ -201,9 +234,11 @@ fn cell(e: u64) -> u32 {
     (e & ((1 << 26) - 1)) as u32
 }
 
+/// The back bit of a queue entry (bits 26..32; with four directions only bits 26..30 are ever
+/// set, so the 2D search masks them the same way as before 3D).
 #[inline(always)]
-fn back(e: u64) -> u32 {
-    (e >> 26) as u32 & 15
+fn back<const D: usize>(e: u64) -> u32 {
+    (e >> 26) as u32 & ((1 << D) - 1)
 }
 
 #[inline(always)]
@@ -234,28 +269,72 @@ fn push_table(w: u32) -> [[u64; 4]; 16] {
     t
 }
 
+/// The 3D push table for width `w` and `layer` cells per layer: as [`push_table`], with six
+/// slots in the order E, S, W, N, Down, Up, for the 64 sets of forward sides.
+fn push_table_3d(w: u32, layer: u32) -> Vec<[u64; 6]> {
+    let (w, l) = (w as u64, layer as u64);
+    let steps = [
+        (1u64, 4u64),
+        (w, 8),
+        (1u64.wrapping_neg(), 1),
+        (w.wrapping_neg(), 2),
+        (l, 32),
+        (l.wrapping_neg(), 16),
+    ];
+    (0..64usize)
+        .map(|f| {
+            let mut row = [0u64; 6];
+            let mut j = 0;
+            for (d, &(off, back)) in steps.iter().enumerate() {
+                if f >> d & 1 == 1 {
+                    row[j] = off.wrapping_add(back << 26);
+                    j += 1;
+                }
+            }
+            row
+        })
+        .collect()
+}
+
 /// Population count of a 4-bit set, as a nibble table (no `popcnt` needed).
 #[inline(always)]
 fn pop4(f: u32) -> usize {
     (0x4332_3221_3221_2110u64 >> (4 * f) & 15) as usize
 }
 
-/// Breadth-first search from `root` over the mask table: fills the queue and, if `FULL`, the
-/// first-child table and the positions' initial [`Node`]s. Returns the position of `exit`
-/// (0 if it is never met). Panics unless every cell is reached exactly once (a tree).
+/// Population count of a `D`-bit set (`D` is 4 or 6): [`pop4`] plus the two vertical bits.
 #[inline(always)]
-fn bfs<const FULL: bool>(s: &mut Scratch, n: usize, root: u32, exit: u32) -> usize {
-    let masks = &s.masks[..];
-    let queue = &mut s.queue[..n + 4];
+fn pop<const D: usize>(f: u32) -> usize {
+    if D == 4 {
+        pop4(f)
+    } else {
+        pop4(f & 15) + (f >> 4 & 1) as usize + (f >> 5 & 1) as usize
+    }
+}
+
+/// Breadth-first search from `root` over the mask table with `D` directions (4 or 6) and the
+/// push table `table` (`T = 2^D` rows): fills the queue and, if `FULL`, the first-child table
+/// and the positions' initial [`Node`]s. Returns the position of `exit` (0 if it is never met).
+/// Panics unless every cell is reached exactly once (a tree).
+#[inline(always)]
+fn bfs<const D: usize, const T: usize, const FULL: bool>(
+    s: &mut Bufs,
+    masks: &[u8],
+    table: &[[u64; D]; T],
+    n: usize,
+    root: u32,
+    exit: u32,
+) -> usize {
+    const { assert!((D == 4 || D == 6) && T == 1 << D) };
+    let queue = &mut s.queue[..n + D];
     let first = &mut s.first[..n + 1];
-    let node = &mut s.node[..n + 4];
-    let table = &s.pushes.0;
+    let node = &mut s.node[..n + D];
     queue[0] = root as u64;
     let (mut head, mut tail, mut exit_pos) = (0usize, 1usize, 0usize);
     while head < tail {
         let e = queue[head];
         let v = cell(e);
-        let fwd = masks[v as usize] as u32 & !back(e) & 15;
+        let fwd = masks[v as usize] as u32 & !back::<D>(e) & (T as u32 - 1);
         if FULL {
             if v == exit {
                 exit_pos = head;
@@ -265,21 +344,18 @@ fn bfs<const FULL: bool>(s: &mut Scratch, n: usize, root: u32, exit: u32) -> usi
                 height: 0,
                 deepest: head as u32,
                 below: 0,
-                chains: if pop4(fwd) >= 2 { JUNCTION } else { 0 },
+                chains: if pop::<D>(fwd) >= 2 { JUNCTION } else { 0 },
             };
         }
-        // Branch-free push: always write four slots, advance by the number of children. A
+        // Branch-free push: always write `D` slots, advance by the number of children. A
         // child's cell is `v` plus an offset that cannot borrow (the wall is open, so the
         // neighbour exists); unused slots hold garbage that is overwritten later.
         let base = pack(v, 0, head);
         let row = &table[fwd as usize];
-        queue[tail..tail + 4].copy_from_slice(&[
-            base.wrapping_add(row[0]),
-            base.wrapping_add(row[1]),
-            base.wrapping_add(row[2]),
-            base.wrapping_add(row[3]),
-        ]);
-        tail += pop4(fwd);
+        queue[tail..tail + D].copy_from_slice(&std::array::from_fn::<u64, D, _>(|j| {
+            base.wrapping_add(row[j])
+        }));
+        tail += pop::<D>(fwd);
         assert!(
             tail <= n,
             "measure: the maze has a loop (not a perfect maze)"
@@ -321,33 +397,71 @@ fn corridor_down(first: &[u32], mut x: usize) -> u32 {
 /// If the maze is not a tree (a loop makes the search revisit cells, a missing passage leaves
 /// cells unreached); every generator produces trees, so this indicates a bug.
 pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
+    // One dispatch per maze: a 2D maze runs the 4-direction instantiation only.
+    if maze.depth() > 1 {
+        measure_3d(maze, ends, s)
+    } else {
+        measure_2d(maze, ends, s)
+    }
+}
+
+/// [`measure`] on a maze of depth 1: four directions.
+#[inline(never)]
+fn measure_2d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     let w = maze.width();
-    let n = maze.cells() as usize;
     let deg = degrees::prepare(maze, &mut s.masks);
     if s.pushes.1 != w {
         s.pushes = (push_table(w), w);
     }
+    traverse(maze, ends, deg, &s.masks, &s.pushes.0, &mut s.bufs)
+}
+
+/// [`measure`] on a maze of depth > 1: six directions.
+#[inline(never)]
+fn measure_3d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
+    let deg = degrees::prepare_3d(maze, &mut s.masks);
+    let size = maze.size();
+    let key = (size.width, size.layer_cells());
+    if s.pushes_3d.1 != key {
+        s.pushes_3d = (push_table_3d(key.0, key.1), key);
+    }
+    let table: &[[u64; 6]; 64] = s.pushes_3d.0[..].try_into().expect("64 rows");
+    traverse(maze, ends, deg, &s.masks, table, &mut s.bufs)
+}
+
+/// Everything of [`measure`] after the degree pass, for `D` directions (4 or 6) with the push
+/// table `table` (`T = 2^D` rows) and the cell masks `masks`.
+#[inline(always)]
+fn traverse<const D: usize, const T: usize>(
+    maze: &Maze,
+    ends: Ends,
+    deg: degrees::Degrees,
+    masks: &[u8],
+    table: &[[u64; D]; T],
+    s: &mut Bufs,
+) -> Metrics {
+    let n = maze.cells() as usize;
     // Every slot below is written before it is read; `resize` only grows.
-    if s.queue.len() < n + 4 {
-        s.queue.resize(n + 4, 0);
-        s.first.resize(n + 4, 0);
-        s.node.resize(n + 4, Node::default());
+    if s.queue.len() < n + D {
+        s.queue.resize(n + D, 0);
+        s.first.resize(n + D, 0);
+        s.node.resize(n + D, Node::default());
     }
 
     let (root, exit) = match ends {
         Ends::Cells { entrance, exit } => (entrance, exit),
         Ends::Diameter => {
-            bfs::<false>(s, n, 0, u32::MAX);
+            bfs::<D, T, false>(s, masks, table, n, 0, u32::MAX);
             (cell(s.queue[n - 1]), u32::MAX)
         }
     };
-    let mut exit_pos = bfs::<true>(s, n, root, exit);
+    let mut exit_pos = bfs::<D, T, true>(s, masks, table, n, root, exit);
     if ends == Ends::Diameter {
         exit_pos = n - 1;
     }
-    let queue = &s.queue[..n + 4];
+    let queue = &s.queue[..n + D];
     let first = &s.first[..n + 1];
-    let node = &mut s.node[..n + 4];
+    let node = &mut s.node[..n + D];
 
     // Reverse BFS order: every child before its parent. The longest path is the best sum of
     // the two deepest descents met at one position; dead-end corridors are summed where they
@@ -421,7 +535,7 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
         let off = (c1 - c0 - 1) as u32;
         branches += off;
         decisions += (off > 0) as u32;
-        for (c, b) in node[c0..c0 + 4]
+        for (c, b) in node[c0..c0 + D]
             .iter()
             .enumerate()
             .map(|(j, b)| (c0 + j, b))
@@ -444,7 +558,12 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
         ),
         Ends::Diameter => (length, entrance, exit_cell),
     };
-    let manhattan = (entrance % w).abs_diff(exit_cell % w) + (entrance / w).abs_diff(exit_cell / w);
+    let manhattan = if D == 4 {
+        let w = maze.width();
+        (entrance % w).abs_diff(exit_cell % w) + (entrance / w).abs_diff(exit_cell / w)
+    } else {
+        manhattan_3d(maze.size(), entrance, exit_cell)
+    };
     Metrics {
         dead_ends: deg.dead_ends,
         dead_end_share: deg.dead_ends as f64 / n as f64,
@@ -473,4 +592,10 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
             length as f64 / manhattan as f64
         },
     }
+}
+
+/// The Manhattan distance between cells `a` and `b` over x, y and z.
+fn manhattan_3d(size: Size, a: u32, b: u32) -> u32 {
+    let ((ax, ay, az), (bx, by, bz)) = (size.coords(a), size.coords(b));
+    ax.abs_diff(bx) + ay.abs_diff(by) + az.abs_diff(bz)
 }
