@@ -148,8 +148,9 @@ fn parse_errors_point_at_the_position_and_list_columns() {
         .code(2)
         .stderr(contains("--accept"))
         .stderr(contains("unknown column 'solutoin_length' at position 27"))
+        // In the column table's (Parquet) order, depth included.
         .stderr(contains(
-            "valid columns: algo, index, width, height, dead_ends",
+            "valid columns: algo, width, height, depth, index, dead_ends",
         ));
     assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
 }

@@ -117,6 +117,7 @@ fn parquet_schema_types_rows_and_metadata() {
         ("algo", Utf8),
         ("width", UInt32),
         ("height", UInt32),
+        ("depth", UInt32),
         ("seed", UInt64),
         ("index", UInt64),
         ("maze_seed", UInt64),
@@ -162,9 +163,11 @@ fn parquet_schema_types_rows_and_metadata() {
     assert!(t.meta["batchgen.command_line"].contains("--seed 99"));
     // Row identity columns and the derived seed.
     let (idx, ms, seed) = (t.col("index"), t.col("maze_seed"), t.col("seed"));
+    let depth = t.col("depth");
     for (k, r) in t.rows.iter().enumerate() {
         let algo = &r[0];
         let i = (k % 777) as u64;
+        assert_eq!(r[depth], "1", "a 2D maze has depth 1");
         assert_eq!(r[idx], i.to_string());
         assert_eq!(r[seed], "99");
         assert_eq!(
@@ -186,7 +189,7 @@ fn count_zero_writes_a_valid_empty_file() {
     let d = tempfile::tempdir().unwrap();
     let t = run(d.path(), "z.parquet", &["--count", "0"]);
     assert_eq!(t.rows.len(), 0);
-    assert_eq!(t.columns.len(), 25);
+    assert_eq!(t.columns.len(), 26);
 }
 
 fn refuse(args: &[&str], out: &std::path::Path, needles: &[&str]) {

@@ -600,12 +600,16 @@ fn replay(target: &str, data: &[u8]) {
             if let Ok(a) = batchgen::accept::Accept::parse(src) {
                 let m = batchgen::Metrics::default();
                 for (w, h) in [(1, 1), (64, 64)] {
+                    let row = batchgen::metrics::Row {
+                        index: 7,
+                        metrics: m,
+                        ..Default::default()
+                    };
                     let _ = a.eval(&batchgen::accept::Candidate {
                         algo: "wilson",
-                        index: 7,
-                        width: w,
-                        height: h,
-                        metrics: &m,
+                        size: batchgen::grid::Size::planar(w, h),
+                        seed: 0,
+                        row: &row,
                     });
                 }
                 let _ = batchgen::accept::Accept::parse(a.source());

@@ -105,6 +105,7 @@ fn records_are_found_across_many_batches_without_copying() {
     let info = StoreInfo {
         width: w,
         height: h,
+        depth: 1,
         seed: 3,
         algos: vec!["sidewinder".into(), "eller".into()],
         ends_rule: "test".into(),
