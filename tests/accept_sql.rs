@@ -79,6 +79,8 @@ const CORPUS: &[&str] = &[
     "(dead_ends > NULL) IS NULL AND diameter > 45",
     "index % 2 = 0 AND index < 100",
     "width * height = 108 AND index BETWEEN 10 AND 20",
+    "depth = 1 AND width * height * depth = 108 AND index < 30",
+    "depth > 1 OR dead_ends > 25",
     "dead_ends / junctions > 2.5",
     "straights / corridors > 0.5",
     "DEAD_ENDS > 25 AND Diameter < 50",
