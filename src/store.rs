@@ -369,14 +369,16 @@ impl StoreWriter {
         self.walls.extend_from_slice(e.walls);
         self.count += 1;
         if self.index.len() == self.batch_rows {
-            self.flush_batch()?;
+            self.flush_batch(false)?;
         }
         Ok(())
     }
 
-    fn flush_batch(&mut self) -> Result<(), StoreError> {
+    /// Write the buffered rows as one record batch (none when nothing is buffered, unless
+    /// `even_empty`: a store of no maze still needs one batch to carry the algo dictionary).
+    fn flush_batch(&mut self, even_empty: bool) -> Result<(), StoreError> {
         let n = self.index.len();
-        if n == 0 {
+        if n == 0 && !even_empty {
             return Ok(());
         }
         let cap = self.batch_rows;
@@ -435,7 +437,7 @@ impl StoreWriter {
     /// Write the last batch and the footer and sync: complete but not yet visible; commit it
     /// with [`crate::atomic_file::commit_all`] (together with the run's Parquet file).
     pub fn prepare(mut self) -> Result<Prepared, StoreError> {
-        self.flush_batch()?;
+        self.flush_batch(self.count == 0)?;
         let path = self.final_path.clone();
         let arrow_err = |source| StoreError::Arrow {
             path: path.clone(),
