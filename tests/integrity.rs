@@ -626,6 +626,11 @@ fn replay(target: &str, data: &[u8]) {
             let _ = parse_count("--count", s);
             let _ = resolve_ends(Some(s), None, None, w, h);
             let _ = resolve_ends(None, Some(s), Some(s), w, h);
+            // 3D sizes and X,Y,Z cells, as the main job and `render` read them.
+            let size = batchgen::args::parse_size3("--size", s)
+                .unwrap_or(batchgen::grid::Size::new(3, 2, 2));
+            let _ = batchgen::args::parse_cell3("--entrance", s, size);
+            let _ = batchgen::args::resolve_ends_sized(None, Some(s), Some(s), size);
             if let Ok(a) = batchgen::Algorithm::parse(s) {
                 let name = a.name();
                 let back = batchgen::Algorithm::parse(&name).expect("a canonical name parses");

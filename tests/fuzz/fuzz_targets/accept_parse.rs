@@ -22,7 +22,8 @@ fuzz_target!(|data: &[u8]| {
                 algo: "wilson",
                 size: batchgen::grid::Size::planar(w, h),
                 seed: 0,
-                row: &row,            });
+                row: &row,
+            });
         }
         // What it parsed, it prints back as something it parses again.
         let _ = Accept::parse(a.source());
