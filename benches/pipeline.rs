@@ -119,7 +119,8 @@ fn parquet_encode(c: &mut Criterion) {
         b.iter(|| {
             let path = dir.path().join("bench.parquet");
             let mut sink = ParquetSink::create(&path, &RunInfo::default()).unwrap();
-            sink.write("kruskal", 64, 64, 1, &rows).unwrap();
+            sink.write("kruskal", batchgen::grid::Size::planar(64, 64), 1, &rows)
+                .unwrap();
             black_box(sink.finish().unwrap())
         })
     });
@@ -142,6 +143,7 @@ fn store_write(c: &mut Criterion) {
             let info = StoreInfo {
                 width: 64,
                 height: 64,
+                depth: 1,
                 seed: 1,
                 algos: vec!["kruskal".to_string()],
                 ends_rule: "corners".into(),

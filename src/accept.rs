@@ -21,9 +21,9 @@
 //! ```
 //!
 //! Columns are `algo` (compared with string literals) and the numeric Parquet columns that
-//! depend only on the maze ([`COLUMNS`]; their SQL types come from the file schema,
-//! [`crate::sink::parquet::schema`]). `gen_ns` is refused because a filter on timing would make the
-//! accepted set non-reproducible, and the 64-bit hashes/seeds because they do not fit a double.
+//! depend only on the maze: the one column table [`COLUMNS`] gives their order, SQL types and
+//! values, and says which are refused: `gen_ns` because a filter on timing would make the
+//! accepted set non-reproducible, the 64-bit hashes/seeds because they do not fit a double.
 //!
 //! Semantics follow DuckDB 2.0 (checked row by row against DuckDB in `tests/accept_sql.rs`):
 //! numbers are doubles; `/` is float division even on integers, `x/0` is ±infinity and `0/0`
@@ -42,32 +42,11 @@
 
 use std::fmt;
 
-use crate::metrics::Metrics;
+use crate::metrics::{Filter, RowView};
 
-/// The numeric columns an accept filter may use, in the order of [`Candidate::column`].
-/// `walk_steps` is a u64 but below `2·cells² ≤ 2^53`, so it converts to `f64` exactly.
-pub const COLUMNS: [&str; 20] = [
-    "index",
-    "width",
-    "height",
-    "dead_ends",
-    "dead_end_share",
-    "diameter",
-    "diameter_start",
-    "diameter_end",
-    "solution_length",
-    "junctions",
-    "corridors",
-    "straights",
-    "solution_turns",
-    "solution_decisions",
-    "solution_branches",
-    "walk_steps",
-    "max_branch_cells",
-    "max_branch_depth",
-    "mean_dead_end_length",
-    "tortuosity",
-];
+/// The output's column table: an accept filter reads `COLUMNS[i]` for the columns whose
+/// [`crate::metrics::Filter`] admits them (their order, types and values come from there).
+pub use crate::metrics::COLUMNS;
 
 /// Deepest parse nesting and evaluation stack allowed.
 const MAX_DEPTH: usize = 64;
@@ -76,49 +55,16 @@ const ALGO: u16 = u16::MAX;
 /// Integers above this are not exact in a double.
 const MAX_EXACT: f64 = 9_007_199_254_740_992.0;
 
-/// What a filter sees of one candidate.
-#[derive(Clone, Copy, Debug)]
-pub struct Candidate<'a> {
-    /// Canonical generator name.
-    pub algo: &'a str,
-    /// Maze index.
-    pub index: u64,
-    /// Grid width.
-    pub width: u32,
-    /// Grid height.
-    pub height: u32,
-    /// The measurements.
-    pub metrics: &'a Metrics,
-}
+/// What a filter sees of one candidate: its generator, size, master seed and row
+/// ([`RowView::column`] gives the value of `COLUMNS[i]`).
+pub type Candidate<'a> = RowView<'a>;
 
-impl Candidate<'_> {
-    /// The value of column `COLUMNS[c]`.
-    #[inline]
-    pub fn column(&self, c: u8) -> f64 {
-        let m = self.metrics;
-        match c {
-            0 => self.index as f64,
-            1 => self.width as f64,
-            2 => self.height as f64,
-            3 => m.dead_ends as f64,
-            4 => m.dead_end_share,
-            5 => m.diameter as f64,
-            6 => m.diameter_start as f64,
-            7 => m.diameter_end as f64,
-            8 => m.solution_length as f64,
-            9 => m.junctions as f64,
-            10 => m.corridors as f64,
-            11 => m.straights as f64,
-            12 => m.solution_turns as f64,
-            13 => m.solution_decisions as f64,
-            14 => m.solution_branches as f64,
-            15 => m.walk_steps as f64,
-            16 => m.max_branch_cells as f64,
-            17 => m.max_branch_depth as f64,
-            18 => m.mean_dead_end_length,
-            _ => m.tortuosity,
-        }
-    }
+/// The columns a filter may use, in table order, `algo` first: the list shown in errors.
+pub fn filter_columns() -> impl Iterator<Item = &'static str> {
+    COLUMNS
+        .iter()
+        .filter(|c| !matches!(c.filter, Filter::Refused(_)))
+        .map(|c| c.name)
 }
 
 /// Static SQL type of a sub-expression.
@@ -319,12 +265,12 @@ impl fmt::Display for AcceptError {
         let col = self.expr[..pos].chars().count();
         write!(
             f,
-            "{} at position {}\n  {}\n  {}^\nvalid columns: algo, {}",
+            "{} at position {}\n  {}\n  {}^\nvalid columns: {}",
             self.message,
             col + 1,
             self.expr,
             " ".repeat(col),
-            COLUMNS.join(", ")
+            filter_columns().collect::<Vec<_>>().join(", ")
         )
     }
 }
@@ -875,30 +821,28 @@ impl Parser<'_> {
                             .push(Op::Num(if lower == "true" { 1.0 } else { 0.0 }));
                         Ty::Bool
                     }
-                    (_, "algo") => {
-                        self.code.push(Op::Str(ALGO));
-                        Ty::Str
-                    }
-                    _ => match COLUMNS.iter().position(|c| *c == lower) {
-                        Some(i) => {
-                            self.code.push(Op::Col(i as u8));
-                            if !self.uses.contains(&(i as u8)) {
-                                self.uses.push(i as u8);
+                    _ => match crate::metrics::column_index(&lower) {
+                        Some(i) => match COLUMNS[i].filter {
+                            Filter::Text => {
+                                self.code.push(Op::Str(ALGO));
+                                Ty::Str
                             }
-                            column_ty(COLUMNS[i])
-                        }
-                        None => {
-                            let why = match lower.as_str() {
-                                "gen_ns" => "'gen_ns' is a timing and would make the accepted \
-                                             set non-reproducible"
-                                    .to_string(),
-                                "seed" | "maze_seed" | "maze_hash" => format!(
-                                    "'{lower}' is a 64-bit identifier and cannot be filtered on"
-                                ),
-                                _ => format!("unknown column '{name}'"),
-                            };
-                            return Err(self.err(at, why));
-                        }
+                            Filter::Number => {
+                                self.code.push(Op::Col(i as u8));
+                                if !self.uses.contains(&(i as u8)) {
+                                    self.uses.push(i as u8);
+                                }
+                                if COLUMNS[i].is_float() {
+                                    Ty::Float
+                                } else {
+                                    Ty::Int
+                                }
+                            }
+                            Filter::Refused(why) => {
+                                return Err(self.err(at, format!("'{lower}' is {why}")))
+                            }
+                        },
+                        None => return Err(self.err(at, format!("unknown column '{name}'"))),
                     },
                 }
             }
@@ -933,15 +877,6 @@ fn to_double(t: Ty) -> Conv {
             div: pow10(s),
         },
         _ => SAME,
-    }
-}
-
-/// A column's SQL type, from the metrics file schema (the one place types are declared).
-fn column_ty(name: &str) -> Ty {
-    let schema = crate::sink::parquet::schema();
-    match schema.field_with_name(name).map(|f| f.data_type().clone()) {
-        Ok(arrow_schema::DataType::Float64 | arrow_schema::DataType::Float32) => Ty::Float,
-        _ => Ty::Int,
     }
 }
 
@@ -1150,13 +1085,23 @@ fn arith(op: Arith, int: bool, a: f64, b: f64) -> V {
 mod tests {
     use super::*;
 
-    fn cand(m: &Metrics) -> Candidate<'_> {
+    use crate::grid::Size;
+    use crate::metrics::{Metrics, Row};
+
+    fn row(m: &Metrics) -> Row {
+        Row {
+            index: 7,
+            metrics: *m,
+            ..Default::default()
+        }
+    }
+
+    fn cand(r: &Row) -> Candidate<'_> {
         Candidate {
             algo: "wilson",
-            index: 7,
-            width: 10,
-            height: 10,
-            metrics: m,
+            size: Size::planar(10, 10),
+            seed: 1,
+            row: r,
         }
     }
 
@@ -1168,7 +1113,7 @@ mod tests {
             diameter: 320,
             ..Default::default()
         };
-        let t = |e: &str| Accept::parse(e).unwrap().eval(&cand(&m));
+        let t = |e: &str| Accept::parse(e).unwrap().eval(&cand(&row(&m)));
         assert!(t("dead_end_share <= 0.12 && solution_length >= 300"));
         assert!(!t("dead_end_share < 0.1"));
         assert!(t("dead_end_share < 0.1 || diameter == 320"));
@@ -1201,7 +1146,7 @@ mod tests {
     #[test]
     fn sql_null_and_duckdb_division() {
         let m = Metrics::default();
-        let t = |e: &str| Accept::parse(e).unwrap().eval(&cand(&m));
+        let t = |e: &str| Accept::parse(e).unwrap().eval(&cand(&row(&m)));
         // x/0 is infinity, 0/0 is NaN, NaN is above every number and equal to itself.
         assert!(t("1 / dead_ends > 1e308"));
         assert!(t("-1 / dead_ends < -1e308"));
@@ -1227,7 +1172,9 @@ mod tests {
     fn errors_point_at_the_problem() {
         let e = Accept::parse("dead_end_share <= 0.12 &&").unwrap_err();
         assert_eq!(e.pos, 25);
-        assert!(e.to_string().contains("valid columns: algo, index"));
+        assert!(e
+            .to_string()
+            .contains("valid columns: algo, width, height, depth, index, dead_ends"));
         let e = Accept::parse("dead_ends < 3 && solutoin_length > 4").unwrap_err();
         assert_eq!(e.pos, 17);
         assert!(e.message.contains("solutoin_length"));

@@ -8,7 +8,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::atomic_file::{OutputError, Target};
-use crate::grid::MAX_CELLS;
+use crate::generate::Algorithm;
+use crate::grid::{Size, MAX_CELLS};
 use crate::metrics::Ends;
 
 /// Default master seed when `--seed` is not given (always recorded in the output).
@@ -44,51 +45,168 @@ impl ArgError {
     }
 }
 
-/// Parse `WxH` into a size, refusing zero sides and grids over [`MAX_CELLS`] (before anything
-/// is allocated).
+/// Parse a 2D `WxH` into `(width, height)`, refusing zero sides and grids over [`MAX_CELLS`]
+/// (before anything is allocated). A `WxHxD` size is refused here: commands that take 3D
+/// sizes use [`parse_size3`].
 pub fn parse_size(flag: &str, s: &str) -> Result<(u32, u32), ArgError> {
-    let bad = |why: &str| ArgError::new(flag, s, why);
-    let (w, h) = s
-        .split_once(['x', 'X'])
-        .ok_or_else(|| bad("expected WIDTHxHEIGHT, e.g. 64x64"))?;
-    let side = |v: &str| -> Result<u64, ArgError> {
-        v.trim()
-            .parse::<u64>()
-            .map_err(|_| bad("expected WIDTHxHEIGHT with whole numbers, e.g. 64x64"))
-    };
-    let (w, h) = (side(w)?, side(h)?);
-    if w == 0 || h == 0 {
-        return Err(bad("width and height must be at least 1"));
+    let size = parse_size3(flag, s)?;
+    if size.is_3d() {
+        return Err(ArgError::new(
+            flag,
+            s,
+            "expected a 2D size WIDTHxHEIGHT here, e.g. 64x64",
+        ));
     }
-    let cells = w.saturating_mul(h);
-    if cells > MAX_CELLS || w > u32::MAX as u64 || h > u32::MAX as u64 {
+    Ok((size.width, size.height))
+}
+
+/// Parse `WxH` (depth 1) or `WxHxD` into a [`Size`], refusing zero sides, a missing side
+/// (`5x4x`) and grids over [`MAX_CELLS`] (before anything is allocated).
+pub fn parse_size3(flag: &str, s: &str) -> Result<Size, ArgError> {
+    let bad = |why: &str| ArgError::new(flag, s, why);
+    let parts: Vec<&str> = s.split(['x', 'X']).collect();
+    if parts.len() < 2 || parts.len() > 3 {
+        return Err(bad(
+            "expected WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH, e.g. 64x64 or 16x16x16",
+        ));
+    }
+    let mut sides = [1u64; 3];
+    for (side, v) in sides.iter_mut().zip(&parts) {
+        *side = v.trim().parse::<u64>().map_err(|_| {
+            bad("expected WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH with whole numbers, e.g. 64x64 or 16x16x16")
+        })?;
+    }
+    let [w, h, d] = sides;
+    if w == 0 || h == 0 || d == 0 {
+        return Err(bad(if parts.len() == 3 {
+            "width, height and depth must be at least 1"
+        } else {
+            "width and height must be at least 1"
+        }));
+    }
+    let cells = w.saturating_mul(h).saturating_mul(d);
+    if cells > MAX_CELLS {
         return Err(bad(&format!(
-            "too big: {cells} cells; the largest maze has {MAX_CELLS} cells (e.g. 8192x8192)"
+            "too big: {cells} cells; the largest maze has {MAX_CELLS} cells (e.g. 8192x8192 or 406x406x406)"
         )));
     }
-    Ok((w as u32, h as u32))
+    // Each side is at most `cells ≤ MAX_CELLS < 2^32`.
+    Ok(Size::new(w as u32, h as u32, d as u32))
 }
 
 /// Parse `X,Y` into a cell id of a `width × height` grid.
 pub fn parse_cell(flag: &str, s: &str, width: u32, height: u32) -> Result<u32, ArgError> {
+    if width as u64 * height as u64 > MAX_CELLS {
+        // A grid larger than any maze: refused, never wrapped.
+        return Err(ArgError::new(
+            flag,
+            s,
+            format!("cell id overflows for a {width}x{height} grid"),
+        ));
+    }
+    parse_cell3(flag, s, Size::planar(width, height))
+}
+
+/// Parse a cell of a grid of `size`: `X,Y,Z` (z = layer, 0 the top), or `X,Y` when the grid is
+/// 2D (a 3D grid needs all three coordinates, so a cell is never guessed). Returns its id
+/// `x + width·(y + height·z)`.
+pub fn parse_cell3(flag: &str, s: &str, size: Size) -> Result<u32, ArgError> {
     let bad = |why: String| ArgError::new(flag, s, why);
-    let (x, y) = s
-        .split_once(',')
-        .ok_or_else(|| bad("expected X,Y, e.g. 0,0".into()))?;
-    let (x, y) = match (x.trim().parse::<u32>(), y.trim().parse::<u32>()) {
-        (Ok(x), Ok(y)) => (x, y),
-        _ => return Err(bad("expected X,Y with whole numbers, e.g. 0,0".into())),
+    let parts: Vec<&str> = s.split(',').collect();
+    let example = if size.is_3d() {
+        "X,Y,Z, e.g. 0,0,0"
+    } else {
+        "X,Y, e.g. 0,0"
     };
-    if x >= width || y >= height {
+    if parts.len() == 2 && size.is_3d() {
         return Err(bad(format!(
-            "outside the {width}x{height} grid (x must be < {width}, y < {height})"
+            "the grid {size} is 3D: expected X,Y,Z (Z = layer, 0 the top), e.g. 0,0,0"
         )));
     }
-    // x < width and y < height, and the caller's grid fits MAX_CELLS (< 2^32) cells; checked
-    // arithmetic keeps a caller with a larger grid from wrapping silently.
-    y.checked_mul(width)
-        .and_then(|v| v.checked_add(x))
-        .ok_or_else(|| bad(format!("cell id overflows for a {width}x{height} grid")))
+    if !(2..=3).contains(&parts.len()) {
+        return Err(bad(format!("expected {example}")));
+    }
+    let mut xyz = [0u32; 3];
+    for (c, v) in xyz.iter_mut().zip(&parts) {
+        *c = v
+            .trim()
+            .parse::<u32>()
+            .map_err(|_| bad(format!("expected {example} with whole numbers")))?;
+    }
+    let [x, y, z] = xyz;
+    let (w, h, d) = (size.width, size.height, size.depth);
+    if x >= w || y >= h || z >= d {
+        return Err(bad(if size.is_3d() || parts.len() == 3 {
+            format!("outside the {size} grid (x must be < {w}, y < {h}, z < {d})")
+        } else {
+            format!("outside the {w}x{h} grid (x must be < {w}, y < {h})")
+        }));
+    }
+    Ok(size.cell(x, y, z))
+}
+
+/// The generators that accept a 3D size, by name, comma-separated (for messages).
+pub fn names_3d() -> String {
+    Algorithm::all()
+        .iter()
+        .filter(|a| a.supports_3d())
+        .map(|a| a.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Refuse generators that only make 2D mazes when `size` is 3D: an [`ArgError`] for `flag`
+/// (e.g. `--algo`) and its `value`, naming the refused ones and the ones that accept a 3D size.
+/// A 2D size accepts every generator.
+pub fn check_3d(flag: &str, value: &str, algos: &[Algorithm], size: Size) -> Result<(), ArgError> {
+    if !size.is_3d() {
+        return Ok(());
+    }
+    let flat: Vec<String> = algos
+        .iter()
+        .filter(|a| !a.supports_3d())
+        .map(|a| a.name())
+        .collect();
+    if flat.is_empty() {
+        return Ok(());
+    }
+    Err(ArgError::new(
+        flag,
+        value,
+        format!(
+            "{} only make{} 2D mazes, and --size {size} is 3D; the generators that accept a 3D \
+             size are: {}",
+            flat.join(", "),
+            if flat.len() == 1 { "s" } else { "" },
+            names_3d()
+        ),
+    ))
+}
+
+/// For `--algo all` (or a list containing `all`) with a 3D `size`: keep the generators that
+/// accept a 3D size and return, beside them, the one-line note naming the skipped ones (`None`
+/// when nothing was skipped). Any other list is returned as is (check it with [`check_3d`]).
+pub fn select_3d(
+    spec: &str,
+    algos: Vec<Algorithm>,
+    size: Size,
+) -> (Vec<Algorithm>, Option<String>) {
+    let has_all = spec.split(',').any(|p| p.trim() == "all");
+    if !size.is_3d() || !has_all {
+        return (algos, None);
+    }
+    let (keep, skip): (Vec<Algorithm>, Vec<Algorithm>) =
+        algos.into_iter().partition(|a| a.supports_3d());
+    if skip.is_empty() {
+        return (keep, None);
+    }
+    let names: Vec<String> = skip.iter().map(|a| a.name()).collect();
+    let note = format!(
+        "--size {size} is 3D: running the {} generators that accept it; skipping the 2D-only {}",
+        keep.len(),
+        names.join(", ")
+    );
+    (keep, Some(note))
 }
 
 /// Parse a count (a whole number ≥ 0; `_` separators allowed).
@@ -107,6 +225,22 @@ pub fn resolve_ends(
     exit: Option<&str>,
     width: u32,
     height: u32,
+) -> Result<(Ends, String), ArgError> {
+    if width as u64 * height as u64 > MAX_CELLS {
+        return Err(ArgError::Conflict(format!(
+            "a {width}x{height} grid is larger than any maze"
+        )));
+    }
+    resolve_ends_sized(ends, entrance, exit, Size::planar(width, height))
+}
+
+/// [`resolve_ends`] for a grid of any `size`: by default the first cell (0) and the last one;
+/// on a 3D grid `--entrance`/`--exit` take `X,Y,Z` ([`parse_cell3`]).
+pub fn resolve_ends_sized(
+    ends: Option<&str>,
+    entrance: Option<&str>,
+    exit: Option<&str>,
+    size: Size,
 ) -> Result<(Ends, String), ArgError> {
     match ends {
         Some("diameter") => {
@@ -131,20 +265,25 @@ pub fn resolve_ends(
         }
     }
     let entrance = match entrance {
-        Some(e) => parse_cell("--entrance", e, width, height)?,
+        Some(e) => parse_cell3("--entrance", e, size)?,
         None => 0,
     };
     let exit = match exit {
-        Some(e) => parse_cell("--exit", e, width, height)?,
-        None => width * height - 1,
+        Some(e) => parse_cell3("--exit", e, size)?,
+        None => size.cells() - 1,
     };
-    let rule = format!(
-        "entrance={},{} exit={},{} (x,y; cell id = y*width+x)",
-        entrance % width,
-        entrance / width,
-        exit % width,
-        exit / width
-    );
+    let (a, b) = (size.coords(entrance), size.coords(exit));
+    let rule = if size.is_3d() {
+        format!(
+            "entrance={},{},{} exit={},{},{} (x,y,z; cell id = x+width*(y+height*z), layer z=0 on top)",
+            a.0, a.1, a.2, b.0, b.1, b.2
+        )
+    } else {
+        format!(
+            "entrance={},{} exit={},{} (x,y; cell id = y*width+x)",
+            a.0, a.1, b.0, b.1
+        )
+    };
     Ok((Ends::cells(entrance, exit), rule))
 }
 
@@ -211,6 +350,78 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("too big"));
+    }
+
+    #[test]
+    fn sizes_3d() {
+        assert_eq!(parse_size3("--size", "5x4x3").unwrap(), Size::new(5, 4, 3));
+        assert_eq!(parse_size3("--size", "5x4").unwrap(), Size::planar(5, 4));
+        assert_eq!(parse_size3("--size", "5x4x1").unwrap(), Size::planar(5, 4));
+        for (bad, why) in [
+            ("5x4x0", "at least 1"),
+            ("0x4x3", "at least 1"),
+            ("5x4x", "whole numbers"),
+            ("5x4x3x2", "WIDTHxHEIGHTxDEPTH"),
+            ("1000x1000x1000", "too big"),
+            ("4294967296x4294967296x4294967296", "too big"),
+            ("99999999999999999999x1x1", "whole numbers"),
+        ] {
+            let e = parse_size3("--size", bad).unwrap_err().to_string();
+            assert!(
+                e.contains("--size") && e.contains(bad) && e.contains(why),
+                "{e}"
+            );
+        }
+        let e = parse_size("--size", "5x4x3").unwrap_err().to_string();
+        assert!(e.contains("2D size"), "{e}");
+    }
+
+    #[test]
+    fn cells_3d() {
+        let s = Size::new(3, 2, 4);
+        assert_eq!(
+            parse_cell3("--exit", "2,1,3", s).unwrap(),
+            2 + 3 * (1 + 2 * 3)
+        );
+        assert!(parse_cell3("--exit", "0,0,4", s).is_err());
+        let e = parse_cell3("--exit", "1,1", s).unwrap_err().to_string();
+        assert!(e.contains("X,Y,Z") && e.contains("3x2x4"), "{e}");
+        assert_eq!(
+            parse_cell3("--exit", "2,1,0", Size::planar(3, 2)).unwrap(),
+            5
+        );
+        assert!(parse_cell3("--exit", "2,1,1", Size::planar(3, 2)).is_err());
+        let (e, rule) = resolve_ends_sized(None, None, None, s).unwrap();
+        assert_eq!(e, Ends::cells(0, 23));
+        assert!(rule.starts_with("entrance=0,0,0 exit=2,1,3"), "{rule}");
+    }
+
+    #[test]
+    fn three_d_generators() {
+        let cube = Size::new(2, 2, 2);
+        let all = Algorithm::parse_list("all").unwrap();
+        let (keep, note) = select_3d("all", all.clone(), cube);
+        assert!(keep.iter().all(|a| a.supports_3d()) && !keep.is_empty());
+        let note = note.unwrap();
+        assert!(
+            note.contains("binary-tree") && !note.contains("wilson,"),
+            "{note}"
+        );
+        assert_eq!(select_3d("all", all.clone(), Size::planar(2, 2)).0, all);
+        assert!(check_3d("--algo", "all", &keep, cube).is_ok());
+        let e = check_3d(
+            "--algo",
+            "wilson,eller",
+            &Algorithm::parse_list("wilson,eller").unwrap(),
+            cube,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("'--algo'") && e.contains("eller only makes 2D") && e.contains("wilson"),
+            "{e}"
+        );
+        assert!(check_3d("--algo", "eller", &[Algorithm::Eller], Size::planar(3, 3)).is_ok());
     }
 
     #[test]

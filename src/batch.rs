@@ -31,8 +31,13 @@ pub struct Worker {
 impl Worker {
     /// A worker for `width × height` mazes.
     pub fn new(width: u32, height: u32) -> Worker {
+        Worker::sized(Size::planar(width, height))
+    }
+
+    /// A worker for mazes of `size` (2D or 3D).
+    pub fn sized(size: Size) -> Worker {
         Worker {
-            maze: Maze::new(width, height),
+            maze: Maze::with_size(size),
             gen: generate::Scratch::new(),
             measure: metrics::Scratch::new(),
         }
@@ -78,10 +83,8 @@ impl Worker {
 pub struct Job {
     /// Generators, run one after the other in this order.
     pub algos: Vec<Algorithm>,
-    /// Grid width.
-    pub width: u32,
-    /// Grid height.
-    pub height: u32,
+    /// Grid size (depth 1 for 2D).
+    pub size: Size,
     /// Mazes per algorithm (accepted mazes, when there is a filter).
     pub count: u64,
     /// Master seed.
@@ -100,15 +103,20 @@ pub struct Job {
 }
 
 impl Job {
-    /// A job without filter that keeps no walls.
+    /// A 2D job (`width × height`) without filter that keeps no walls.
     pub fn new(algos: Vec<Algorithm>, width: u32, height: u32, count: u64, seed: u64) -> Job {
+        Job::sized(algos, Size::planar(width, height), count, seed)
+    }
+
+    /// A job for mazes of `size` (2D or 3D) without filter that keeps no walls; the ends are
+    /// the first and the last cell.
+    pub fn sized(algos: Vec<Algorithm>, size: Size, count: u64, seed: u64) -> Job {
         Job {
             algos,
-            width,
-            height,
+            size,
             count,
             seed,
-            ends: Ends::corners(width, height),
+            ends: Ends::cells(0, size.cells() - 1),
             accept: None,
             max_candidates: count,
             keep_walls: false,
@@ -174,10 +182,10 @@ pub fn run_cancellable<E>(
 ) -> Result<Vec<Tally>, E> {
     let threads = pool.current_num_threads();
     let workers: Vec<Mutex<Worker>> = (0..threads)
-        .map(|_| Mutex::new(Worker::new(job.width, job.height)))
+        .map(|_| Mutex::new(Worker::sized(job.size)))
         .collect();
-    let chunk = chunk_len(job.width as u64 * job.height as u64, threads);
-    let wpm = Size::planar(job.width, job.height).words_per_maze();
+    let chunk = chunk_len(job.size.cells_u64(), threads);
+    let wpm = job.size.words_per_maze();
     let first = job.first_index;
     let limit = first.saturating_add(match job.accept {
         Some(_) => job.max_candidates,
@@ -188,7 +196,7 @@ pub fn run_cancellable<E>(
     let mut tallies = Vec::with_capacity(job.algos.len());
     for algo in &job.algos {
         let algo_name = algo.name();
-        let base = generate::seed_base(algo, Size::planar(job.width, job.height), job.seed);
+        let base = generate::seed_base(algo, job.size, job.seed);
         let mut tally = Tally::default();
         let mut start = first;
         while tally.accepted < job.count && start < limit {
@@ -251,10 +259,9 @@ pub fn run_cancellable<E>(
                 let pass = job.accept.as_ref().is_none_or(|a| {
                     a.eval(&Candidate {
                         algo: &algo_name,
-                        index: rows[i].index,
-                        width: job.width,
-                        height: job.height,
-                        metrics: &rows[i].metrics,
+                        size: job.size,
+                        seed: job.seed,
+                        row: &rows[i],
                     })
                 });
                 if pass {

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use parquet::file::metadata::ParquetMetaDataReader;
 use parquet::file::statistics::Statistics;
 
+use crate::grid::Size;
 use crate::shard::Shard;
 
 /// Metadata keys of a metrics file (beyond the base keys of [`crate::sink::parquet`]).
@@ -89,10 +90,10 @@ pub fn is_folder_target(path: &Path) -> bool {
     s.ends_with('/') || s.ends_with(std::path::MAIN_SEPARATOR) || path.is_dir()
 }
 
-/// `algo=NAME/size=WxH` under `dir`.
-pub fn partition_dir(dir: &Path, algo: &str, width: u32, height: u32) -> PathBuf {
+/// `algo=NAME/size=WxH` under `dir` (`size=WxHxD` for a 3D size; see [`Size`]'s display).
+pub fn partition_dir(dir: &Path, algo: &str, size: Size) -> PathBuf {
     dir.join(format!("algo={algo}"))
-        .join(format!("size={width}x{height}"))
+        .join(format!("size={size}"))
 }
 
 /// `part-KKKKK-of-NNNNN.EXT`.
@@ -101,15 +102,8 @@ pub fn part_file_name(shard: Shard, ext: &str) -> String {
 }
 
 /// The file of one (algo, size, shard) in a dataset folder.
-pub fn part_path(
-    dir: &Path,
-    algo: &str,
-    width: u32,
-    height: u32,
-    shard: Shard,
-    ext: &str,
-) -> PathBuf {
-    partition_dir(dir, algo, width, height).join(part_file_name(shard, ext))
+pub fn part_path(dir: &Path, algo: &str, size: Size, shard: Shard, ext: &str) -> PathBuf {
+    partition_dir(dir, algo, size).join(part_file_name(shard, ext))
 }
 
 /// Parse `part-KKKKK-of-NNNNN.EXT` back into the shard and extension.
@@ -685,8 +679,8 @@ fn check_stores(
         if st.algos() != [algo.to_string()] {
             why.push(format!("holds generators {:?}, not {algo}", st.algos()));
         }
-        if format!("{}x{}", st.width, st.height) != size {
-            why.push(format!("holds {}x{} mazes", st.width, st.height));
+        if st.size().to_string() != size {
+            why.push(format!("holds {} mazes", st.size()));
         }
         if st.seeding_scheme != crate::rng::SEEDING_SCHEME {
             why.push(format!("seeding scheme {}", st.seeding_scheme));
@@ -774,7 +768,13 @@ mod tests {
             assert_eq!(parse_part_name(bad), None, "{bad}");
         }
         assert_eq!(
-            part_path(Path::new("d"), "wilson-straight:0.5", 64, 32, s, "bgm"),
+            part_path(
+                Path::new("d"),
+                "wilson-straight:0.5",
+                Size::planar(64, 32),
+                s,
+                "bgm"
+            ),
             Path::new("d/algo=wilson-straight:0.5/size=64x32/part-00003-of-00016.bgm")
         );
     }

@@ -6,11 +6,14 @@
 //!
 //! A [`Level`] owns its maze, the ends it is measured with (entrance and exit cells), the
 //! [`Metrics`] for those ends and the solution path between them. Regenerated levels use the
-//! corners (top-left to bottom-right) unless [`Level::with_ends`] says otherwise; levels read
-//! from a store use the ends recorded there (per maze with `--ends diameter`).
+//! corners (top-left to bottom-right; in 3D the first and the last cell) unless
+//! [`Level::with_ends`] says otherwise; levels read from a store use the ends recorded there
+//! (per maze with `--ends diameter`). 3D levels ([`Level::regenerate_sized`]) number their cells
+//! `x + width·(y + height·z)`, layer `z = 0` on top; [`Level::xyz`] and [`Level::cell_at`]
+//! convert.
 
 use crate::generate::{Algorithm, UnknownAlgorithm};
-use crate::grid::{Dir, Maze, MAX_CELLS};
+use crate::grid::{Dir, Maze, Size, MAX_CELLS};
 use crate::metrics::{self, Ends, Metrics};
 use crate::render::{self, RenderError};
 use crate::store::{StoreError, StoreReader};
@@ -30,6 +33,18 @@ pub enum LevelError {
         height: u32,
         /// What is wrong.
         why: String,
+    },
+    /// A 3D size for a generator that only makes 2D mazes.
+    #[error(
+        "{algo} only makes 2D mazes and {size} is 3D; generators that accept a 3D size: {accepted}"
+    )]
+    Not3d {
+        /// The generator's canonical name.
+        algo: String,
+        /// The size asked for.
+        size: Size,
+        /// The generators that accept a 3D size, comma-separated.
+        accepted: String,
     },
     /// An entrance or exit outside the grid.
     #[error("cell {cell} is outside the {cells} cells of the maze")]
@@ -64,8 +79,8 @@ pub struct Level {
 /// The maze `index` of (`algo`, `width`×`height`, `seed`), and its per-maze seed. The one place
 /// this module makes a maze, so that it can follow the library's single "regenerate maze i"
 /// function.
-fn make_maze(algo: &Algorithm, width: u32, height: u32, seed: u64, index: u64) -> (Maze, u64) {
-    let mut maze = Maze::new(width, height);
+fn make_maze(algo: &Algorithm, size: Size, seed: u64, index: u64) -> (Maze, u64) {
+    let mut maze = Maze::with_size(size);
     let maze_seed = crate::generate::regenerate(
         algo,
         &mut maze,
@@ -109,14 +124,54 @@ impl Level {
                 ),
             });
         }
-        let (maze, maze_seed) = make_maze(algo, width, height, seed, index);
+        Level::regenerate_algorithm_sized(algo, Size::planar(width, height), seed, index)
+    }
+
+    /// [`Level::regenerate`] at any [`Size`]: `Size::new(w, h, d)` with `d > 1` regenerates a
+    /// 3D maze (the row with `width`, `height`, `depth` = `w`, `h`, `d`), measured from the first
+    /// cell to the last (top-left of layer 0 to bottom-right of the last layer).
+    pub fn regenerate_sized(
+        algo: &str,
+        size: Size,
+        seed: u64,
+        index: u64,
+    ) -> Result<Level, LevelError> {
+        Level::regenerate_algorithm_sized(&Algorithm::parse(algo)?, size, seed, index)
+    }
+
+    /// [`Level::regenerate_sized`] with a parsed [`Algorithm`].
+    pub fn regenerate_algorithm_sized(
+        algo: &Algorithm,
+        size: Size,
+        seed: u64,
+        index: u64,
+    ) -> Result<Level, LevelError> {
+        if !size.is_valid() {
+            return Err(LevelError::BadSize {
+                width: size.width,
+                height: size.height,
+                why: format!(
+                    "depth {}: width, height and depth must be at least 1 and the cells at most \
+                     {MAX_CELLS}",
+                    size.depth
+                ),
+            });
+        }
+        if size.is_3d() && !algo.supports_3d() {
+            return Err(LevelError::Not3d {
+                algo: algo.name(),
+                size,
+                accepted: crate::args::names_3d(),
+            });
+        }
+        let (maze, maze_seed) = make_maze(algo, size, seed, index);
         Ok(Level::measured(
             *algo,
             seed,
             index,
             maze_seed,
             maze,
-            Ends::corners(width, height),
+            Ends::cells(0, size.cells() - 1),
         ))
     }
 
@@ -217,20 +272,54 @@ impl Level {
         self.maze.height()
     }
 
+    /// Grid depth in layers (1 for 2D).
+    pub fn depth(&self) -> u32 {
+        self.maze.size().depth
+    }
+
+    /// The grid size (depth 1 for 2D).
+    pub fn size(&self) -> Size {
+        self.maze.size()
+    }
+
     /// The wall words ([`Maze::words`]: bit `2·id` east, `2·id + 1` south, set = open), as a
     /// maze store holds them.
     pub fn walls(&self) -> &[u64] {
         self.maze.words()
     }
 
-    /// Cell id of `(x, y)`: `y · width + x`.
+    /// Cell id of `(x, y)`: `y · width + x` (in 3D, the cell of layer 0).
     pub fn cell(&self, x: u32, y: u32) -> u32 {
         y * self.width() + x
     }
 
-    /// `(x, y)` of a cell id.
+    /// `(x, y)` of a cell id (in 3D, within its layer; see [`Level::xyz`]).
     pub fn xy(&self, cell: u32) -> (u32, u32) {
-        (cell % self.width(), cell / self.width())
+        let (x, y, _) = self.xyz(cell);
+        (x, y)
+    }
+
+    /// Cell id of `(x, y, z)`: `x + width·(y + height·z)`, layer `z = 0` on top.
+    pub fn cell_at(&self, x: u32, y: u32, z: u32) -> u32 {
+        self.size().cell(x, y, z)
+    }
+
+    /// `(x, y, z)` of a cell id (`z = 0` for 2D).
+    pub fn xyz(&self, cell: u32) -> (u32, u32, u32) {
+        self.size().coords(cell)
+    }
+
+    /// Whether a player at `(x, y, z)` can step in direction `dir` (any of the six, `Dir::Down`
+    /// to layer `z + 1`): the wall there is open; the border never is. The cell must be inside
+    /// the grid.
+    pub fn can_move_at(&self, x: u32, y: u32, z: u32, dir: Dir) -> bool {
+        let s = self.size();
+        assert!(
+            x < s.width && y < s.height && z < s.depth,
+            "({x}, {y}, {z}) outside the grid"
+        );
+        let c = s.cell(x, y, z);
+        self.maze.has_neighbour(c, dir) && self.maze.is_open(c, dir)
     }
 
     /// Whether a player at `(x, y)` can step in direction `dir` (the wall there is open; the
@@ -290,6 +379,39 @@ mod tests {
         let l = Level::regenerate("wilson", 4, 3, 1, 0).unwrap();
         let e = l.with_ends(Ends::cells(0, 12)).unwrap_err();
         assert_eq!(e.to_string(), "cell 12 is outside the 12 cells of the maze");
+        // 3D: a 2D-only generator is refused naming the ones that accept it; bad sizes too.
+        let e = Level::regenerate_sized("eller", Size::new(3, 3, 2), 1, 0).unwrap_err();
+        assert!(matches!(e, LevelError::Not3d { .. }), "{e}");
+        let text = e.to_string();
+        assert!(
+            text.contains("eller only makes 2D") && text.contains("wilson"),
+            "{text}"
+        );
+        for size in [Size::new(3, 3, 0), Size::new(1 << 10, 1 << 10, 1 << 10)] {
+            let e = Level::regenerate_sized("wilson", size, 1, 0).unwrap_err();
+            assert!(matches!(e, LevelError::BadSize { .. }), "{e}");
+        }
+    }
+
+    #[test]
+    fn sized_2d_is_the_2d_level_and_coordinates_round_trip() {
+        let a = Level::regenerate("kruskal", 6, 5, 9, 4).unwrap();
+        let b = Level::regenerate_sized("kruskal", Size::planar(6, 5), 9, 4).unwrap();
+        assert_eq!(
+            (a.maze(), a.metrics(), a.depth()),
+            (b.maze(), b.metrics(), 1)
+        );
+        assert_eq!(a.cell_at(5, 4, 0), a.cell(5, 4));
+        assert_eq!(a.xyz(a.cell(2, 3)), (2, 3, 0));
+        for c in 0..a.maze().cells() {
+            let (x, y, z) = a.xyz(c);
+            assert_eq!(a.cell_at(x, y, z), c);
+            assert_eq!(a.xy(c), (x, y));
+            for d in Dir::PLANAR {
+                assert_eq!(a.can_move_at(x, y, 0, d), a.can_move(x, y, d));
+            }
+            assert!(!a.can_move_at(x, y, 0, Dir::Down) && !a.can_move_at(x, y, 0, Dir::Up));
+        }
     }
 
     #[test]

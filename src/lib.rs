@@ -96,6 +96,7 @@
 //! let info = StoreInfo {
 //!     width: 10,
 //!     height: 6,
+//!     depth: 1,
 //!     seed: 42,
 //!     algos: vec!["kruskal".into()],
 //!     ends_rule: "diameter".into(),

@@ -6,6 +6,7 @@
 //! under a tight limit is an exit-2 message instead of an allocation abort.
 
 use crate::generate::Algorithm;
+use crate::grid::Size;
 
 /// Bytes per cell one worker needs for `algo` (maze bits, generator scratch, metrics scratch),
 /// an upper bound from peak-RSS measurements at 2048x2048 on one thread (November 2026):
@@ -21,24 +22,25 @@ pub fn bytes_per_cell(algo: &Algorithm) -> u64 {
 /// Fixed overhead of a run: one Parquet row group being encoded, code, thread stacks.
 pub const FIXED_BYTES: u64 = 64 << 20;
 
-/// Estimated peak bytes of a main-job run: `threads` workers of the most demanding generator,
-/// plus (with a maze store) one chunk of wall words, plus [`FIXED_BYTES`].
+/// Estimated peak bytes of a main-job run on mazes of `size` (2D or 3D): `threads` workers of
+/// the most demanding generator, plus (with a maze store) one chunk of wall words (a 3D maze's
+/// include its down-wall plane), plus [`FIXED_BYTES`]. The per-cell bounds were measured on
+/// 2D grids; a 3D worker adds the down-wall plane (a bit per cell), counted here as a byte.
 pub fn estimate(
     algos: &[Algorithm],
-    width: u32,
-    height: u32,
+    size: Size,
     threads: usize,
     chunk_mazes: u64,
     keep_walls: bool,
 ) -> u64 {
-    let cells = width as u64 * height as u64;
-    let per_cell = algos.iter().map(bytes_per_cell).max().unwrap_or(22);
+    let cells = size.cells_u64();
+    let per_cell = algos.iter().map(bytes_per_cell).max().unwrap_or(22) + u64::from(size.is_3d());
     let workers = cells
         .saturating_mul(per_cell)
         .saturating_mul(threads.max(1) as u64);
     // Wall words of one maze, kept per maze of a chunk.
     let walls = if keep_walls {
-        crate::grid::Size::planar(width, height).words_per_maze() as u64 * 8 * chunk_mazes
+        size.words_per_maze() as u64 * 8 * chunk_mazes
     } else {
         0
     };
@@ -109,12 +111,12 @@ mod tests {
     fn estimate_grows_with_cells_threads_and_the_store() {
         let w = [Algorithm::Wilson];
         let k = [Algorithm::Wilson, Algorithm::Kruskal];
-        let a = estimate(&w, 8192, 8192, 1, 4, false);
+        let a = estimate(&w, Size::planar(8192, 8192), 1, 4, false);
         assert_eq!(a, 8192 * 8192 * 22 + FIXED_BYTES);
-        assert!(estimate(&k, 8192, 8192, 1, 4, false) > a);
-        assert!(estimate(&w, 8192, 8192, 2, 4, false) > a);
+        assert!(estimate(&k, Size::planar(8192, 8192), 1, 4, false) > a);
+        assert!(estimate(&w, Size::planar(8192, 8192), 2, 4, false) > a);
         assert_eq!(
-            estimate(&w, 8192, 8192, 1, 4, true),
+            estimate(&w, Size::planar(8192, 8192), 1, 4, true),
             a + 4 * 8192 * 8192 / 4
         );
     }

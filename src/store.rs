@@ -22,7 +22,9 @@
 //! | walls | `fixed_size_list<uint64>[words]` | the maze's wall words ([`Maze::words`]) |
 //!
 //! Wall words: bit `2·id` is the east wall of cell `id = y·width + x`, bit `2·id + 1` its south
-//! wall; a set bit is an open wall (a passage); border walls are never open. The schema's
+//! wall; a set bit is an open wall (a passage); border walls are never open. A 3D maze
+//! (depth > 1, `id = x + width·(y + height·z)`, layer 0 on top) adds after those planar words
+//! one plane of `⌈cells/64⌉` words whose bit `id` is the down wall of cell `id` ([`Maze::words`]). The schema's
 //! key-value metadata holds `batchgen.store_format` ([`FORMAT_VERSION`]), `batchgen.version`,
 //! `batchgen.seeding_scheme`, `batchgen.rng`, `batchgen.width`, `batchgen.height`,
 //! `batchgen.depth`, `batchgen.seed`, `batchgen.words_per_maze`, `batchgen.rows_per_batch`,
@@ -62,7 +64,7 @@ use arrow_schema::{ArrowError, DataType, Field, Schema};
 use memmap2::Mmap;
 
 use crate::atomic_file::{AtomicFile, OutputError, Prepared};
-use crate::grid::Maze;
+use crate::grid::{Maze, Size};
 
 /// The file extension of a maze store (and of its part files in a dataset folder): `.arrow`,
 /// the Arrow project's extension for IPC files.
@@ -77,7 +79,9 @@ pub const MAX_ROWS_PER_BATCH: usize = 16_384;
 pub const BATCH_WALL_BYTES: usize = 16 << 20;
 /// How the wall words are laid out (also written into the file's metadata).
 pub const WALL_LAYOUT: &str = "little-endian uint64 words; bit 2*id = east wall of cell id, \
-    bit 2*id+1 = south wall; id = y*width + x; a set bit is an open wall (passage)";
+    bit 2*id+1 = south wall; id = y*width + x; a set bit is an open wall (passage); \
+    when depth > 1, id = x + width*(y + height*z) and the ceil(2*cells/64) planar words are \
+    followed by ceil(cells/64) words whose bit id is the down wall of cell id (to layer z+1)";
 
 /// Metadata keys.
 pub mod keys {
@@ -183,8 +187,8 @@ pub enum StoreError {
     },
 }
 
-fn words_per_maze(width: u32, height: u32) -> usize {
-    crate::grid::Size::planar(width, height).words_per_maze()
+fn words_per_maze(width: u32, height: u32, depth: u32) -> usize {
+    Size::new(width, height, depth).words_per_maze()
 }
 
 /// Rows per record batch for mazes of `words` wall words: at most [`MAX_ROWS_PER_BATCH`] and
@@ -245,6 +249,8 @@ pub struct StoreInfo {
     pub width: u32,
     /// Grid height.
     pub height: u32,
+    /// Grid depth (1 for 2D).
+    pub depth: u32,
     /// Master seed of the run.
     pub seed: u64,
     /// Canonical generator names (a row's `algo` is a position in this list).
@@ -262,6 +268,7 @@ pub struct StoreWriter {
     algo_values: ArrayRef,
     width: u32,
     height: u32,
+    depth: u32,
     seed: u64,
     words: usize,
     batch_rows: usize,
@@ -285,10 +292,15 @@ impl std::fmt::Debug for StoreWriter {
 }
 
 impl StoreWriter {
-    /// Start a store for `info.width × info.height` mazes of `info.algos`.
+    /// Start a store for `info.width × info.height × info.depth` mazes of `info.algos`.
+    /// Panics if that size is not [valid](Size::is_valid) (callers validate sizes first).
     pub fn create(path: &Path, info: &StoreInfo) -> Result<StoreWriter, StoreError> {
+        assert!(
+            Size::new(info.width, info.height, info.depth).is_valid(),
+            "store size out of range"
+        );
         let file = AtomicFile::create(path)?;
-        let words = words_per_maze(info.width, info.height);
+        let words = words_per_maze(info.width, info.height, info.depth);
         let batch_rows = rows_per_batch(words);
         let meta: std::collections::HashMap<String, String> = [
             (keys::FORMAT, FORMAT_VERSION.to_string()),
@@ -297,7 +309,7 @@ impl StoreWriter {
             (keys::RNG, crate::rng::RNG_NAME.to_string()),
             (keys::WIDTH, info.width.to_string()),
             (keys::HEIGHT, info.height.to_string()),
-            (keys::DEPTH, "1".to_string()),
+            (keys::DEPTH, info.depth.to_string()),
             (keys::SEED, info.seed.to_string()),
             (keys::WORDS, words.to_string()),
             (keys::ROWS_PER_BATCH, batch_rows.to_string()),
@@ -326,6 +338,7 @@ impl StoreWriter {
             algo_values,
             width: info.width,
             height: info.height,
+            depth: info.depth,
             seed: info.seed,
             words,
             batch_rows,
@@ -356,14 +369,16 @@ impl StoreWriter {
         self.walls.extend_from_slice(e.walls);
         self.count += 1;
         if self.index.len() == self.batch_rows {
-            self.flush_batch()?;
+            self.flush_batch(false)?;
         }
         Ok(())
     }
 
-    fn flush_batch(&mut self) -> Result<(), StoreError> {
+    /// Write the buffered rows as one record batch (none when nothing is buffered, unless
+    /// `even_empty`: a store of no maze still needs one batch to carry the algo dictionary).
+    fn flush_batch(&mut self, even_empty: bool) -> Result<(), StoreError> {
         let n = self.index.len();
-        if n == 0 {
+        if n == 0 && !even_empty {
             return Ok(());
         }
         let cap = self.batch_rows;
@@ -397,7 +412,7 @@ impl StoreWriter {
             Arc::new(algo),
             fill(self.width),
             fill(self.height),
-            fill(1),
+            fill(self.depth),
             Arc::new(UInt64Array::from(vec![self.seed; n])),
             take_u64(&mut self.index),
             take_u64(&mut self.maze_seed),
@@ -422,7 +437,7 @@ impl StoreWriter {
     /// Write the last batch and the footer and sync: complete but not yet visible; commit it
     /// with [`crate::atomic_file::commit_all`] (together with the run's Parquet file).
     pub fn prepare(mut self) -> Result<Prepared, StoreError> {
-        self.flush_batch()?;
+        self.flush_batch(self.count == 0)?;
         let path = self.final_path.clone();
         let arrow_err = |source| StoreError::Arrow {
             path: path.clone(),
@@ -534,6 +549,11 @@ pub struct StoreReader {
 const ARROW_MAGIC: &[u8; 6] = b"ARROW1";
 
 impl StoreReader {
+    /// The grid size of every record (depth 1 for 2D).
+    pub fn size(&self) -> Size {
+        Size::new(self.width, self.height, self.depth)
+    }
+
     /// Map and validate a store file.
     pub fn open(path: &Path) -> Result<StoreReader, StoreError> {
         let io_err = |source| StoreError::Io {
@@ -639,11 +659,8 @@ impl StoreReader {
         );
         let words = num(keys::WORDS)? as usize;
         let rows_per_batch = num(keys::ROWS_PER_BATCH)?;
-        if width == 0
-            || height == 0
-            || depth != 1
-            || width as u64 * height as u64 > crate::grid::MAX_CELLS
-            || words != words_per_maze(width, height)
+        if !Size::new(width, height, depth).is_valid()
+            || words != words_per_maze(width, height, depth)
             || rows_per_batch == 0
             || rows_per_batch > MAX_ROWS_PER_BATCH as u64
         {
@@ -858,14 +875,15 @@ impl StoreReader {
                 r.width, r.height, r.depth, self.width, self.height, self.depth
             )));
         }
-        let cells = self.width * self.height;
+        let size = Size::new(self.width, self.height, self.depth);
+        let cells = size.cells();
         if r.entrance >= cells || r.exit >= cells {
             return Err(bad(format!(
                 "ends {} and {} outside the {cells} cells",
                 r.entrance, r.exit
             )));
         }
-        let m = Maze::from_words(self.width, self.height, r.walls)
+        let m = Maze::from_words_sized(size, r.walls)
             .ok_or_else(|| bad("a border wall is open".into()))?;
         if !m.is_perfect() {
             let cells = m.cells() as u64;

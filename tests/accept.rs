@@ -148,8 +148,9 @@ fn parse_errors_point_at_the_position_and_list_columns() {
         .code(2)
         .stderr(contains("--accept"))
         .stderr(contains("unknown column 'solutoin_length' at position 27"))
+        // In the column table's (Parquet) order, depth included.
         .stderr(contains(
-            "valid columns: algo, index, width, height, dead_ends",
+            "valid columns: algo, width, height, depth, index, dead_ends",
         ));
     assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
 }
@@ -238,4 +239,35 @@ fn ends_diameter_makes_the_solution_a_longest_path() {
         .assert()
         .code(2)
         .stderr(contains("--ends diameter"));
+}
+
+/// `depth` is a column like the others: 1 for every 2D maze, so `depth = 1` keeps every
+/// candidate and `depth > 1` none; `summary --accept` reads it from the file.
+#[test]
+fn the_depth_column_can_be_filtered_on() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("flat.parquet");
+    common::batchgen()
+        .args(["--algo", "kruskal", "--size", "7x5", "--count", "20"])
+        .args(["--accept", "depth = 1 AND width * height * depth = 35"])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(contains("accepted 20 of 20 candidates"));
+    common::batchgen()
+        .args(["--algo", "kruskal", "--size", "7x5", "--count", "2"])
+        .args(["--accept", "depth > 1", "--max-candidates", "50", "--quiet"])
+        .arg("--out")
+        .arg(d.path().join("none.parquet"))
+        .assert()
+        .code(1)
+        .stderr(contains("kruskal: 0 of 50 candidates"));
+    common::batchgen()
+        .arg("summary")
+        .arg(&out)
+        .args(["--accept", "depth = 1"])
+        .assert()
+        .success()
+        .stdout(contains("20 pass (100.00%)"));
 }

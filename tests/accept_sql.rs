@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 use std::io::Write;
 
 use batchgen::accept::{Accept, COLUMNS};
+use batchgen::metrics::Filter;
 
 /// Expressions as a user would paste them from DuckDB.
 const CORPUS: &[&str] = &[
@@ -78,6 +79,8 @@ const CORPUS: &[&str] = &[
     "(dead_ends > NULL) IS NULL AND diameter > 45",
     "index % 2 = 0 AND index < 100",
     "width * height = 108 AND index BETWEEN 10 AND 20",
+    "depth = 1 AND width * height * depth = 108 AND index < 30",
+    "depth > 1 OR dead_ends > 25",
     "dead_ends / junctions > 2.5",
     "straights / corridors > 0.5",
     "DEAD_ENDS > 25 AND Diameter < 50",
@@ -174,7 +177,14 @@ fn duckdb(path: &std::path::Path, exprs: &[&str]) -> Vec<Result<BTreeSet<String>
 /// batchgen's answer, from the library's evaluator over the rows read back from the file.
 fn ours(t: &common::Table, expr: &str) -> BTreeSet<String> {
     let a = Accept::parse(expr).unwrap_or_else(|e| panic!("{expr}: {e}"));
-    let cols: Vec<usize> = COLUMNS.iter().map(|c| t.col(c)).collect();
+    // Indexed like the column table; only the columns a filter may read are looked up.
+    let cols: Vec<usize> = COLUMNS
+        .iter()
+        .map(|c| match c.filter {
+            Filter::Number => t.col(c.name),
+            _ => usize::MAX,
+        })
+        .collect();
     let (algo, index) = (t.col("algo"), t.col("index"));
     t.rows
         .iter()
@@ -253,12 +263,15 @@ fn decimal_literals_are_exact() {
         dead_end_share: 0.25,
         ..Default::default()
     };
+    let row = batchgen::metrics::Row {
+        metrics: m,
+        ..Default::default()
+    };
     let c = batchgen::accept::Candidate {
         algo: "wilson",
-        index: 0,
-        width: 1,
-        height: 1,
-        metrics: &m,
+        size: batchgen::grid::Size::planar(1, 1),
+        seed: 0,
+        row: &row,
     };
     let t = |e: &str| Accept::parse(e).unwrap().eval(&c);
     assert!(!t("dead_ends * 0.1 > 0.3"));

@@ -117,6 +117,7 @@ fn parquet_schema_types_rows_and_metadata() {
         ("algo", Utf8),
         ("width", UInt32),
         ("height", UInt32),
+        ("depth", UInt32),
         ("seed", UInt64),
         ("index", UInt64),
         ("maze_seed", UInt64),
@@ -162,9 +163,11 @@ fn parquet_schema_types_rows_and_metadata() {
     assert!(t.meta["batchgen.command_line"].contains("--seed 99"));
     // Row identity columns and the derived seed.
     let (idx, ms, seed) = (t.col("index"), t.col("maze_seed"), t.col("seed"));
+    let depth = t.col("depth");
     for (k, r) in t.rows.iter().enumerate() {
         let algo = &r[0];
         let i = (k % 777) as u64;
+        assert_eq!(r[depth], "1", "a 2D maze has depth 1");
         assert_eq!(r[idx], i.to_string());
         assert_eq!(r[seed], "99");
         assert_eq!(
@@ -186,7 +189,7 @@ fn count_zero_writes_a_valid_empty_file() {
     let d = tempfile::tempdir().unwrap();
     let t = run(d.path(), "z.parquet", &["--count", "0"]);
     assert_eq!(t.rows.len(), 0);
-    assert_eq!(t.columns.len(), 25);
+    assert_eq!(t.columns.len(), 26);
 }
 
 fn refuse(args: &[&str], out: &std::path::Path, needles: &[&str]) {
@@ -284,4 +287,141 @@ fn list_algos_names_every_generator() {
         let line = text.lines().find(|l| l.starts_with(&algo.name())).unwrap();
         assert!(line.contains(if algo.is_uniform() { "yes" } else { "no" }));
     }
+}
+
+#[test]
+fn list_algos_shows_which_generators_make_3d_mazes() {
+    let a = batchgen().arg("--list-algos").assert().success();
+    let text = String::from_utf8(a.get_output().stdout.clone()).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split_whitespace().collect();
+    assert_eq!(&header[..4], ["algo", "uniform", "3d", "texture"]);
+    for algo in batchgen::Algorithm::all() {
+        let line = text.lines().find(|l| l.starts_with(&algo.name())).unwrap();
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(
+            cols[2],
+            if algo.supports_3d() { "yes" } else { "no" },
+            "{line}"
+        );
+    }
+    let a = batchgen()
+        .args(["list-algos", "--format", "json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&a.get_output().stdout).unwrap();
+    let list = v["algorithms"].as_array().unwrap();
+    assert_eq!(list.len(), batchgen::Algorithm::all().len());
+    for (entry, algo) in list.iter().zip(batchgen::Algorithm::all()) {
+        assert_eq!(entry["name"], algo.name());
+        assert_eq!(entry["3d"], algo.supports_3d());
+    }
+}
+
+#[test]
+fn bad_3d_sizes_and_cells_exit_2_naming_flag_and_value() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("x.parquet");
+    let wilson = ["--algo", "wilson"];
+    for (size, why) in [
+        ("5x4x0", "at least 1"),
+        ("0x4x3", "at least 1"),
+        ("5x4x", "whole numbers"),
+        ("5x4x3x2", "WIDTHxHEIGHTxDEPTH"),
+        ("1000x1000x1000", "too big"),
+        ("99999999999x99999999999x99999999999", "too big"),
+    ] {
+        refuse(
+            &[&wilson[..], &["--size", size]].concat(),
+            &out,
+            &["'--size'", &format!("'{size}'"), why],
+        );
+    }
+    // A 3D grid needs X,Y,Z; a cell outside it is named.
+    refuse(
+        &["--algo", "wilson", "--size", "5x4x3", "--entrance", "1,1"],
+        &out,
+        &["'--entrance'", "'1,1'", "X,Y,Z"],
+    );
+    refuse(
+        &["--algo", "wilson", "--size", "5x4x3", "--exit", "4,3,3"],
+        &out,
+        &["'--exit'", "'4,3,3'", "outside the 5x4x3 grid"],
+    );
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_2d_only_generator_with_a_3d_size_is_refused_naming_the_3d_ones() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("x.parquet");
+    let accepted: Vec<String> = batchgen::Algorithm::all()
+        .iter()
+        .filter(|a| a.supports_3d())
+        .map(|a| a.name())
+        .collect();
+    for algo in batchgen::Algorithm::all()
+        .iter()
+        .filter(|a| !a.supports_3d())
+    {
+        let name = algo.name();
+        let mut needles = vec!["'--algo'".to_string(), format!("{name} only makes 2D")];
+        needles.extend(accepted.iter().cloned());
+        let needles: Vec<&str> = needles.iter().map(|s| s.as_str()).collect();
+        refuse(
+            &["--algo", &format!("wilson,{name}"), "--size", "5x4x3"],
+            &out,
+            &needles,
+        );
+    }
+    // render refuses too, before drawing anything.
+    batchgen()
+        .args([
+            "render", "--algo", "eller", "--size", "3x3x2", "--index", "0",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("eller only makes 2D"));
+}
+
+#[test]
+fn algo_all_with_a_3d_size_names_the_skipped_generators() {
+    let d = tempfile::tempdir().unwrap();
+    // --count 0: the selection and its note come before any maze is made.
+    let a = batchgen()
+        .args([
+            "--algo", "all", "--size", "5x4x3", "--count", "0", "--quiet",
+        ])
+        .arg("--out")
+        .arg(d.path().join("z.parquet"))
+        .assert()
+        .success();
+    let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    let note: Vec<&str> = err.lines().filter(|l| l.contains("skipping")).collect();
+    assert_eq!(note.len(), 1, "{err}");
+    for algo in batchgen::Algorithm::all() {
+        assert_eq!(
+            note[0].contains(&algo.name()),
+            !algo.supports_3d(),
+            "{}: {}",
+            algo.name(),
+            note[0]
+        );
+    }
+    let t = read(&d.path().join("z.parquet"));
+    assert_eq!(t.meta["batchgen.size"], "5x4x3");
+    let algos: Vec<String> = batchgen::Algorithm::all()
+        .iter()
+        .filter(|a| a.supports_3d())
+        .map(|a| a.name())
+        .collect();
+    assert_eq!(t.meta["batchgen.algos"], algos.join(","));
+    assert!(t.meta["batchgen.ends"].starts_with("entrance=0,0,0 exit=4,3,2"));
+    // A 2D `--algo all` says nothing of the kind.
+    let a = batchgen()
+        .args(["--algo", "all", "--size", "5x4", "--count", "0", "--quiet"])
+        .arg("--out")
+        .arg(d.path().join("y.parquet"))
+        .assert()
+        .success();
+    assert!(!String::from_utf8_lossy(&a.get_output().stderr).contains("skipping"));
 }

@@ -293,3 +293,54 @@ fn maze_stores_are_partitioned_too() {
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("missing 1 of 3 maze stores: 2/3"), "{text}");
 }
+
+/// A 3D run lays its parts out under `size=WxHxD` (2D paths keep `size=WxH`) and `batchgen
+/// check` verifies them, maze stores included. `--count 0`: the layout, the metadata and the
+/// check do not need a single maze (3D mazes themselves are tested in tests/threed.rs).
+#[test]
+fn three_d_partitions_are_named_wxhxd_and_check_reads_them() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("cube");
+    let out = format!("{}/", dir.display());
+    batchgen()
+        .args([
+            "--algo",
+            "wilson,kruskal",
+            "--size",
+            "5x4x3",
+            "--count",
+            "0",
+        ])
+        .args(["--quiet", "--out", &out, "--mazes", &out])
+        .assert()
+        .success();
+    for algo in ["wilson", "kruskal"] {
+        for ext in ["parquet", "arrow"] {
+            let p = dir.join(format!("algo={algo}/size=5x4x3/part-00001-of-00001.{ext}"));
+            assert!(p.is_file(), "{}", p.display());
+        }
+    }
+    let (code, text) = check(&dir);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("complete: 2 partitions"), "{text}");
+    // A store of another depth moved into the partition is named.
+    let flat = d.path().join("flat.arrow");
+    batchgen()
+        .args([
+            "--algo", "wilson", "--size", "5x4", "--count", "0", "--quiet",
+        ])
+        .arg("--out")
+        .arg(d.path().join("flat.parquet"))
+        .arg("--mazes")
+        .arg(&flat)
+        .assert()
+        .success();
+    std::fs::copy(
+        &flat,
+        dir.join("algo=wilson/size=5x4x3/part-00001-of-00001.arrow"),
+    )
+    .unwrap();
+    let (code, text) = check(&dir);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("holds 5x4 mazes"), "{text}");
+}

@@ -600,12 +600,16 @@ fn replay(target: &str, data: &[u8]) {
             if let Ok(a) = batchgen::accept::Accept::parse(src) {
                 let m = batchgen::Metrics::default();
                 for (w, h) in [(1, 1), (64, 64)] {
+                    let row = batchgen::metrics::Row {
+                        index: 7,
+                        metrics: m,
+                        ..Default::default()
+                    };
                     let _ = a.eval(&batchgen::accept::Candidate {
                         algo: "wilson",
-                        index: 7,
-                        width: w,
-                        height: h,
-                        metrics: &m,
+                        size: batchgen::grid::Size::planar(w, h),
+                        seed: 0,
+                        row: &row,
                     });
                 }
                 let _ = batchgen::accept::Accept::parse(a.source());
@@ -622,6 +626,11 @@ fn replay(target: &str, data: &[u8]) {
             let _ = parse_count("--count", s);
             let _ = resolve_ends(Some(s), None, None, w, h);
             let _ = resolve_ends(None, Some(s), Some(s), w, h);
+            // 3D sizes and X,Y,Z cells, as the main job and `render` read them.
+            let size = batchgen::args::parse_size3("--size", s)
+                .unwrap_or(batchgen::grid::Size::new(3, 2, 2));
+            let _ = batchgen::args::parse_cell3("--entrance", s, size);
+            let _ = batchgen::args::resolve_ends_sized(None, Some(s), Some(s), size);
             if let Ok(a) = batchgen::Algorithm::parse(s) {
                 let name = a.name();
                 let back = batchgen::Algorithm::parse(&name).expect("a canonical name parses");

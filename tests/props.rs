@@ -3,6 +3,8 @@
 
 use batchgen::accept::{Accept, Candidate};
 use batchgen::generate::Scratch;
+use batchgen::grid::Size;
+use batchgen::metrics::Row;
 use batchgen::{Algorithm, Maze, Metrics, Rng};
 use proptest::prelude::*;
 
@@ -20,7 +22,8 @@ proptest! {
     ) {
         if let Ok(a) = Accept::parse(&s) {
             let m = Metrics::default();
-            let _ = a.eval(&Candidate { algo: "wilson", index: 0, width: 1, height: 1, metrics: &m });
+            let row = Row { metrics: m, ..Default::default() };
+            let _ = a.eval(&Candidate { algo: "wilson", size: Size::planar(1, 1), seed: 0, row: &row });
         }
     }
 
@@ -28,7 +31,8 @@ proptest! {
     fn accept_evaluates_like_rust(a in 0u32..50, b in 0u32..50, c in 0u32..50, op in 0usize..6) {
         let ops = ["<", "<=", ">", ">=", "==", "!="];
         let m = Metrics { dead_ends: a, diameter: b, ..Default::default() };
-        let cand = Candidate { algo: "wilson", index: c as u64, width: 1, height: 1, metrics: &m };
+        let row = Row { index: c as u64, metrics: m, ..Default::default() };
+        let cand = Candidate { algo: "wilson", size: Size::planar(1, 1), seed: 0, row: &row };
         let expr = format!("dead_ends {} diameter || !(index < {c}) && diameter == {b}", ops[op]);
         let cmp = match op { 0 => a < b, 1 => a <= b, 2 => a > b, 3 => a >= b, 4 => a == b, _ => a != b };
         // `index < c` is false, so the right side is true: the whole is always true.

@@ -79,9 +79,10 @@ fn the_union_of_n_shards_is_the_unsharded_run() {
             let e: u64 = t.meta["batchgen.index_end"].parse().unwrap();
             assert_eq!(t.rows.len() as u64, e - k, "{}", f.display());
             // Shards never overlap: every (algo, index) appears once over all files.
+            let index = t.col("index");
             for r in t.without_timing() {
                 assert!(
-                    seen.insert((r[0].clone(), r[4].clone())),
+                    seen.insert((r[0].clone(), r[index].clone())),
                     "overlap at {r:?}"
                 );
             }

@@ -105,6 +105,7 @@ fn records_are_found_across_many_batches_without_copying() {
     let info = StoreInfo {
         width: w,
         height: h,
+        depth: 1,
         seed: 3,
         algos: vec!["sidewinder".into(), "eller".into()],
         ends_rule: "test".into(),
@@ -422,4 +423,96 @@ fn levels_regenerated_from_parquet_rows_equal_the_rows() {
             assert_eq!(value, get(col), "{} {col}", get("algo"));
         }
     }
+}
+
+/// A random spanning tree of a 3D box built here, independently of the generators (Kruskal
+/// over the grid's interior walls in an order from a small xorshift).
+fn spanning_tree_3d(size: batchgen::grid::Size, mut state: u64) -> Maze {
+    let mut walls: Vec<batchgen::grid::Wall> = size.interior_walls().collect();
+    for i in (1..walls.len()).rev() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        walls.swap(i, (state % (i as u64 + 1)) as usize);
+    }
+    let mut dsu = batchgen::dsu::Dsu::new(size.cells());
+    let mut m = Maze::with_size(size);
+    for w in walls {
+        if dsu.union(w.a, w.b) {
+            m.carve(w.a, w.dir);
+        }
+    }
+    m
+}
+
+#[test]
+fn three_d_records_round_trip_with_their_depth() {
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("cube.arrow");
+    let size = batchgen::grid::Size::new(5, 4, 3);
+    let mazes: Vec<Maze> = (1..=30u64)
+        .map(|k| spanning_tree_3d(size, k * 0x9E37_79B9))
+        .collect();
+    assert!(mazes.iter().all(|m| m.is_perfect() && m.depth() == 3));
+    let info = StoreInfo {
+        width: 5,
+        height: 4,
+        depth: 3,
+        seed: 9,
+        algos: vec!["wilson".into()],
+        ends_rule: "first and last cell".into(),
+    };
+    let mut w = StoreWriter::create(&path, &info).unwrap();
+    for (k, m) in mazes.iter().enumerate() {
+        assert_eq!(m.words().len(), size.words_per_maze());
+        w.append(Entry {
+            algo: 0,
+            index: k as u64,
+            maze_seed: k as u64 * 7,
+            maze_hash: m.hash(),
+            entrance: 0,
+            exit: size.cells() - 1,
+            walls: m.words(),
+        })
+        .unwrap();
+    }
+    w.finish().unwrap();
+    let r = StoreReader::open(&path).unwrap();
+    assert_eq!((r.width, r.height, r.depth), (5, 4, 3));
+    assert_eq!(r.size(), size);
+    assert_eq!(r.len(), 30);
+    for (k, m) in mazes.iter().enumerate() {
+        let rec = r.record(k as u64).unwrap();
+        assert_eq!((rec.width, rec.height, rec.depth), (5, 4, 3));
+        assert_eq!((rec.entrance, rec.exit), (0, 59));
+        let back = r.maze(k as u64).unwrap();
+        assert_eq!(back.size(), size);
+        assert_eq!(&back, m);
+        assert_eq!(back.hash(), m.hash());
+    }
+    // A damaged down wall is found: the record is no longer a perfect maze (or its hash differs).
+    let mut words = mazes[0].words().to_vec();
+    let down_word = words.len() - 1;
+    words[down_word] ^= 1;
+    let bad = d.path().join("bad.arrow");
+    let mut w = StoreWriter::create(&bad, &info).unwrap();
+    w.append(Entry {
+        algo: 0,
+        index: 0,
+        maze_seed: 0,
+        maze_hash: mazes[0].hash(),
+        entrance: 0,
+        exit: 59,
+        walls: &words,
+    })
+    .unwrap();
+    w.finish().unwrap();
+    let e = StoreReader::open(&bad).unwrap().maze(0).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            StoreError::NotPerfect { .. } | StoreError::BadRecord { .. }
+        ),
+        "{e}"
+    );
 }

@@ -24,9 +24,11 @@ use batchgen::store::{self, StoreError, StoreInfo, StoreWriter};
 
 use batchgen::accept::Accept;
 use batchgen::args::{
-    check_out, check_out_dir, parse_count, parse_size, resolve_ends, DEFAULT_SEED,
+    check_3d, check_out, check_out_dir, parse_count, parse_size3, resolve_ends_sized, select_3d,
+    DEFAULT_SEED,
 };
 use batchgen::atomic_file::Mode;
+use batchgen::grid::Size;
 use batchgen::shard::{self, Source};
 use batchgen::{Algorithm, Ends};
 use clap::Args;
@@ -41,11 +43,12 @@ pub struct RunArgs {
     /// Generators: a comma list of names, or `all` (see `--list-algos`).
     #[arg(long, default_value = "all", value_name = "LIST")]
     pub algo: String,
-    /// Grid size, width x height in cells.
+    /// Grid size, width x height in cells, or width x height x depth for a 3D maze (layers;
+    /// only the generators marked 3D in --list-algos; `--algo all` runs those).
     #[arg(
         long,
         default_value = "64x64",
-        value_name = "WxH",
+        value_name = "WxH[xD]",
         allow_hyphen_values = true
     )]
     pub size: String,
@@ -82,11 +85,12 @@ pub struct RunArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub threads: Option<String>,
-    /// Entrance cell `X,Y` for solution_length and solution_turns (default: 0,0, top-left).
-    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
+    /// Entrance cell `X,Y` (3D: `X,Y,Z`, layer Z, 0 on top) for solution_length and
+    /// solution_turns (default: the first cell, 0,0 or 0,0,0).
+    #[arg(long, value_name = "X,Y[,Z]", allow_hyphen_values = true)]
     pub entrance: Option<String>,
-    /// Exit cell `X,Y` (default: the bottom-right cell).
-    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
+    /// Exit cell `X,Y` (3D: `X,Y,Z`) (default: the last cell, bottom-right of the last layer).
+    #[arg(long, value_name = "X,Y[,Z]", allow_hyphen_values = true)]
     pub exit: Option<String>,
     /// Keep only mazes whose metrics pass this expression, e.g.
     /// 'dead_end_share <= 0.12 && solution_length >= 300'; `--count` then counts accepted mazes
@@ -123,10 +127,8 @@ pub struct RunArgs {
 pub struct Config {
     /// Generators in canonical order.
     pub algos: Vec<Algorithm>,
-    /// Grid width.
-    pub width: u32,
-    /// Grid height.
-    pub height: u32,
+    /// Grid size (depth 1 for 2D).
+    pub size: Size,
     /// Mazes per algorithm.
     pub count: u64,
     /// Master seed.
@@ -155,6 +157,8 @@ pub struct Config {
     pub mazes_is_dir: bool,
     /// Where `--summary-json` goes.
     pub summary_json: Option<Destination>,
+    /// The line saying which generators a 3D `--algo all` skipped (printed on stderr).
+    pub note: Option<String>,
 }
 
 impl Config {
@@ -178,7 +182,9 @@ impl RunArgs {
     ) -> Result<Config, UsageError> {
         let algos = Algorithm::parse_list(&self.algo)
             .map_err(|e| UsageError::flag("--algo", &self.algo, e))?;
-        let (width, height) = parse_size("--size", &self.size)?;
+        let size = parse_size3("--size", &self.size)?;
+        let (algos, note) = select_3d(&self.algo, algos, size);
+        check_3d("--algo", &self.algo, &algos, size)?;
         let count = parse_count("--count", &self.count)?;
         let threads = match &self.threads {
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -193,12 +199,11 @@ impl RunArgs {
                 }
             },
         };
-        let (ends, ends_rule) = resolve_ends(
+        let (ends, ends_rule) = resolve_ends_sized(
             self.ends.as_deref(),
             self.entrance.as_deref(),
             self.exit.as_deref(),
-            width,
-            height,
+            size,
         )?;
         let accept = match &self.accept {
             None => None,
@@ -311,9 +316,8 @@ impl RunArgs {
             }
         };
         // Refuse up front what cannot fit, instead of aborting in the allocator mid-run.
-        let chunk = batchgen::batch::chunk_len(width as u64 * height as u64, threads);
-        let need =
-            batchgen::memory::estimate(&algos, width, height, threads, chunk, self.mazes.is_some());
+        let chunk = batchgen::batch::chunk_len(size.cells_u64(), threads);
+        let need = batchgen::memory::estimate(&algos, size, threads, chunk, self.mazes.is_some());
         batchgen::memory::check(need).map_err(|why| {
             UsageError::flag(
                 "--size",
@@ -323,8 +327,7 @@ impl RunArgs {
         })?;
         Ok(Config {
             algos,
-            width,
-            height,
+            size,
             count,
             seed: self.seed,
             out,
@@ -339,6 +342,7 @@ impl RunArgs {
             out_is_dir,
             mazes_is_dir,
             summary_json,
+            note,
         })
     }
 }
@@ -359,10 +363,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     let range = shard.range(cfg.count);
     let mut extra = vec![
         ("batchgen.count_per_algo".into(), cfg.count.to_string()),
-        (
-            "batchgen.size".into(),
-            format!("{}x{}", cfg.width, cfg.height),
-        ),
+        ("batchgen.size".into(), cfg.size.to_string()),
         ("batchgen.seed".into(), cfg.seed.to_string()),
         ("batchgen.algos".into(), names.join(",")),
     ];
@@ -379,6 +380,10 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         ends_rule: cfg.ends_rule.clone(),
         extra,
     };
+    // Printed even with --quiet: what a 3D `--algo all` skipped changes what the run makes.
+    if let Some(note) = &cfg.note {
+        eprintln!("{note}");
+    }
     // Printed even with --quiet: engine logs should say which task made which slice.
     if let Some((s, src)) = &cfg.shard {
         eprintln!(
@@ -397,8 +402,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         .context("starting the worker threads")?;
     let job = Job {
         algos: cfg.algos.clone(),
-        width: cfg.width,
-        height: cfg.height,
+        size: cfg.size,
         // This shard's slice of each generator's indices (all of them when unsharded).
         count: range.end - range.start,
         seed: cfg.seed,
@@ -411,8 +415,8 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     let total = job.count * cfg.algos.len() as u64;
     let show = !cfg.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
     // Only a visible bar needs the ETA's calibration (see cmd/progress.rs).
-    let cost = (show && (cfg.width as u64 * cfg.height as u64) <= progress::CALIBRATION_MAX_CELLS)
-        .then(|| progress::calibrate(&cfg.algos, cfg.width, cfg.height, cfg.seed, cfg.ends, &pool));
+    let cost = (show && cfg.size.cells_u64() <= progress::CALIBRATION_MAX_CELLS)
+        .then(|| progress::calibrate(&cfg.algos, cfg.size, cfg.seed, cfg.ends, &pool));
     let mut bar = Progress::new(&names, job.count, cost, cfg.accept.is_some(), show);
     let started = Instant::now();
     let mut current = 0usize;
@@ -448,7 +452,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
             sinks[current].flush()?;
             current = pos;
         }
-        sinks[sink_at].write(&names[pos], cfg.width, cfg.height, cfg.seed, chunk.rows)?;
+        sinks[sink_at].write(&names[pos], cfg.size, cfg.seed, chunk.rows)?;
         if let Some(store) = stores.get_mut(store_at) {
             for (k, r) in chunk.rows.iter().enumerate() {
                 let w = &chunk.walls[k * chunk.words_per_maze..(k + 1) * chunk.words_per_maze];
@@ -556,9 +560,8 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     if !cfg.quiet {
         let mut text = progress::table(bar.stats(), secs, cfg.accept.is_some());
         text += &format!(
-            "wrote {rows} mazes ({}x{}) in {secs:.2} s to {} ({}{})",
-            cfg.width,
-            cfg.height,
+            "wrote {rows} mazes ({}) in {secs:.2} s to {} ({}{})",
+            cfg.size,
             cfg.out.display(),
             human_bytes(bytes),
             if cfg.out_is_dir {
@@ -582,7 +585,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     if let Some(dest) = &cfg.summary_json {
         let facts = RunFacts {
             command_line,
-            size: format!("{}x{}", cfg.width, cfg.height),
+            size: cfg.size.to_string(),
             seed: cfg.seed,
             count: cfg.count,
             shard: shard.to_string(),
@@ -626,7 +629,7 @@ fn create_outputs(
     };
     // The part file of one generator, its folder created.
     let part = |flag: &str, dir: &Path, name: &str, ext: &str| -> anyhow::Result<PathBuf> {
-        let folder = dataset::partition_dir(dir, name, cfg.width, cfg.height);
+        let folder = dataset::partition_dir(dir, name, cfg.size);
         std::fs::create_dir_all(&folder).map_err(|e| as_usage(flag, &folder, &e))?;
         let path = folder.join(dataset::part_file_name(shard, ext));
         if path.is_dir() {
@@ -655,8 +658,9 @@ fn create_outputs(
     if let Some(p) = &cfg.mazes {
         let store = |path: &Path, algos: &[String]| {
             let info = StoreInfo {
-                width: cfg.width,
-                height: cfg.height,
+                width: cfg.size.width,
+                height: cfg.size.height,
+                depth: cfg.size.depth,
                 seed: cfg.seed,
                 algos: algos.to_vec(),
                 ends_rule: info.ends_rule.clone(),

@@ -1,6 +1,6 @@
 //! `batchgen --list-algos` / `batchgen list-algos [--format text|json]`: every generator, its
-//! texture in a line, and whether it samples spanning trees uniformly; as an aligned table or
-//! as one JSON document for scripts.
+//! texture in a line, whether it samples spanning trees uniformly and whether it makes 3D
+//! mazes (`--size WxHxD`); as an aligned table or as one JSON document for scripts.
 
 use batchgen::uniformity::json::Value;
 use batchgen::Algorithm;
@@ -11,7 +11,7 @@ pub enum ListFormat {
     /// An aligned table.
     #[default]
     Text,
-    /// `{"algorithms": [{"name", "uniform", "texture"}, …]}`.
+    /// `{"algorithms": [{"name", "uniform", "3d", "texture"}, …]}`.
     Json,
 }
 
@@ -29,10 +29,16 @@ pub fn render(format: ListFormat) -> String {
     match format {
         ListFormat::Text => {
             let width = algos.iter().map(|a| a.name().len()).max().unwrap_or(0);
-            let mut s = format!("{:width$}  {:7}  texture\n", "algo", "uniform");
+            let yes = |b: bool| if b { "yes" } else { "no" };
+            let mut s = format!("{:width$}  {:7}  {:3}  texture\n", "algo", "uniform", "3d");
             for a in algos {
-                let uniform = if a.is_uniform() { "yes" } else { "no" };
-                s += &format!("{:width$}  {uniform:7}  {}\n", a.name(), a.description());
+                s += &format!(
+                    "{:width$}  {:7}  {:3}  {}\n",
+                    a.name(),
+                    yes(a.is_uniform()),
+                    yes(a.supports_3d()),
+                    a.description()
+                );
             }
             s
         }
@@ -43,6 +49,7 @@ pub fn render(format: ListFormat) -> String {
                     Value::obj([
                         ("name", Value::str(a.name())),
                         ("uniform", Value::Bool(a.is_uniform())),
+                        ("3d", Value::Bool(a.supports_3d())),
                         ("texture", Value::str(a.description())),
                     ])
                 })

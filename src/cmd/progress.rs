@@ -34,8 +34,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use batchgen::batch::Worker;
+use batchgen::grid::Size;
 use batchgen::summary::report::thousands;
-use batchgen::{rng, Algorithm, Ends};
+use batchgen::{Algorithm, Ends};
 
 /// Wall time spent calibrating each generator (at least one maze is made).
 pub const CALIBRATION_BUDGET: Duration = Duration::from_millis(15);
@@ -107,8 +108,7 @@ pub fn eta_text(secs: f64) -> String {
 /// Seconds per candidate of each generator on one thread (see the module docs).
 pub fn calibrate(
     algos: &[Algorithm],
-    width: u32,
-    height: u32,
+    size: Size,
     seed: u64,
     ends: Ends,
     pool: &rayon::ThreadPool,
@@ -117,8 +117,8 @@ pub fn calibrate(
         algos
             .par_iter()
             .map(|a| {
-                let mut w = Worker::new(width, height);
-                let base = rng::maze_seed_base(seed, &a.name(), width, height);
+                let mut w = Worker::sized(size);
+                let base = batchgen::generate::seed_base(a, size, seed);
                 let t = Instant::now();
                 let mut n = 0u64;
                 loop {

@@ -8,13 +8,14 @@ use anyhow::Context;
 use clap::Args;
 
 use batchgen::atomic_file::AtomicFile;
-use batchgen::grid::Size;
 use batchgen::render::{self, Format, Style};
 use batchgen::store::{StoreError, StoreReader};
 use batchgen::{metrics, Algorithm, Ends};
 
 use crate::cmd::{Interrupted, UsageError};
-use batchgen::args::{check_out, parse_count, parse_size, resolve_ends, DEFAULT_SEED};
+use batchgen::args::{
+    check_3d, check_out, parse_count, parse_size3, resolve_ends_sized, DEFAULT_SEED,
+};
 
 /// Flags of `batchgen render`.
 #[derive(Args, Debug)]
@@ -28,8 +29,8 @@ pub struct RenderArgs {
     /// Or regenerate it: the generator's canonical name ...
     #[arg(long, value_name = "ALGO", requires_all = ["size", "index"])]
     pub algo: Option<String>,
-    /// ... the grid size ...
-    #[arg(long, value_name = "WxH", allow_hyphen_values = true)]
+    /// ... the grid size (`WxH`, or `WxHxD` for a 3D maze) ...
+    #[arg(long, value_name = "WxH[xD]", allow_hyphen_values = true)]
     pub size: Option<String>,
     /// ... the run's master seed (default 42, as the main job) ...
     #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
@@ -45,11 +46,11 @@ pub struct RenderArgs {
     /// measured with, unless --ends, --entrance or --exit is given).
     #[arg(long)]
     pub solution: bool,
-    /// Entrance cell X,Y for --solution (default 0,0).
-    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
+    /// Entrance cell X,Y (3D: X,Y,Z) for --solution (default: the first cell).
+    #[arg(long, value_name = "X,Y[,Z]", allow_hyphen_values = true)]
     pub entrance: Option<String>,
-    /// Exit cell X,Y for --solution (default: bottom-right).
-    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
+    /// Exit cell X,Y (3D: X,Y,Z) for --solution (default: the last cell).
+    #[arg(long, value_name = "X,Y[,Z]", allow_hyphen_values = true)]
     pub exit: Option<String>,
     /// `corners` or `diameter` (draw a longest path).
     #[arg(long, value_name = "RULE")]
@@ -125,27 +126,27 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     } else {
         let (Some(a), Some(size), Some(index)) = (&args.algo, &args.size, &args.index) else {
             return Err(UsageError(
-                "render needs either --store FILE --record K, or --algo A --size WxH --index I \
+                "render needs either --store FILE --record K, or --algo A --size WxH[xD] --index I \
                  [--seed S]"
                     .into(),
             )
             .into());
         };
         let algo = Algorithm::parse(a).map_err(|e| UsageError::flag("--algo", a, e))?;
-        let (w, h) = parse_size("--size", size).map_err(UsageError::from)?;
+        let grid = parse_size3("--size", size).map_err(UsageError::from)?;
+        check_3d("--algo", a, &[algo], grid).map_err(UsageError::from)?;
         let index = parse_count("--index", index).map_err(UsageError::from)?;
-        let need = batchgen::memory::estimate(&[algo], w, h, 1, 0, false);
+        let need = batchgen::memory::estimate(&[algo], grid, 1, 0, false);
         batchgen::memory::check(need).map_err(|why| UsageError::flag("--size", size, why))?;
-        let maze = batchgen::generate::regenerated(&algo, Size::planar(w, h), args.seed, index);
+        let maze = batchgen::generate::regenerated(&algo, grid, args.seed, index);
         (maze, None)
     };
 
-    let (ends, _) = resolve_ends(
+    let (ends, _) = resolve_ends_sized(
         args.ends.as_deref(),
         args.entrance.as_deref(),
         args.exit.as_deref(),
-        maze.width(),
-        maze.height(),
+        maze.size(),
     )
     .map_err(UsageError::from)?;
     // A stored maze keeps its recorded ends unless --ends, --entrance or --exit says otherwise.

@@ -33,7 +33,7 @@
 mod degrees;
 mod row;
 
-pub use row::Row;
+pub use row::{column_index, Column, Filter, Get, Row, RowView, COLUMNS};
 
 use crate::grid::{Maze, Size};
 

@@ -27,7 +27,8 @@ use parquet::file::properties::WriterProperties;
 use parquet::schema::types::ColumnPath;
 
 use crate::atomic_file::{AtomicFile, OutputError, Prepared};
-use crate::metrics::Row;
+use crate::grid::Size;
+use crate::metrics::{Get, Row, RowView, COLUMNS};
 
 /// Rows per Parquet row group (bounds the writer's memory).
 pub const ROW_GROUP_ROWS: usize = 1 << 18;
@@ -65,38 +66,22 @@ pub struct RunInfo {
     pub extra: Vec<(String, String)>,
 }
 
-/// The Arrow schema of a metrics file: the DESIGN.md columns, in order, then the difficulty
-/// columns (appended, so readers that select the older columns by position keep working).
+/// The Arrow schema of a metrics file, derived from the one column table
+/// [`crate::metrics::COLUMNS`] (names, types and order).
 pub fn schema() -> SchemaRef {
-    use DataType::{Float64, UInt32, UInt64, Utf8};
-    let f = |name: &str, t: DataType| Field::new(name, t, false);
-    Arc::new(Schema::new(vec![
-        f("algo", Utf8),
-        f("width", UInt32),
-        f("height", UInt32),
-        f("seed", UInt64),
-        f("index", UInt64),
-        f("maze_seed", UInt64),
-        f("dead_ends", UInt32),
-        f("dead_end_share", Float64),
-        f("diameter", UInt32),
-        f("diameter_start", UInt32),
-        f("diameter_end", UInt32),
-        f("solution_length", UInt32),
-        f("junctions", UInt32),
-        f("corridors", UInt32),
-        f("straights", UInt32),
-        f("solution_turns", UInt32),
-        f("maze_hash", UInt64),
-        f("gen_ns", UInt64),
-        f("solution_decisions", UInt32),
-        f("solution_branches", UInt32),
-        f("walk_steps", UInt64),
-        f("max_branch_cells", UInt32),
-        f("max_branch_depth", UInt32),
-        f("mean_dead_end_length", Float64),
-        f("tortuosity", Float64),
-    ]))
+    let fields: Vec<Field> = COLUMNS
+        .iter()
+        .map(|c| {
+            let t = match c.get {
+                Get::Algo => DataType::Utf8,
+                Get::U32(_) => DataType::UInt32,
+                Get::U64(_) => DataType::UInt64,
+                Get::F64(_) => DataType::Float64,
+            };
+            Field::new(c.name, t, false)
+        })
+        .collect();
+    Arc::new(Schema::new(fields))
 }
 
 /// The metadata keys written to every file, with their values for this build.
@@ -165,12 +150,11 @@ impl ParquetSink {
         })
     }
 
-    /// Append one chunk of rows of one algorithm.
+    /// Append one chunk of rows of one algorithm, size and master seed.
     pub fn write(
         &mut self,
         algo: &str,
-        width: u32,
-        height: u32,
+        size: Size,
         seed: u64,
         rows: &[Row],
     ) -> Result<(), SinkError> {
@@ -178,52 +162,41 @@ impl ParquetSink {
             return Ok(());
         }
         let n = rows.len();
-        let mut algo_col = StringBuilder::with_capacity(n, n * algo.len());
-        for _ in 0..n {
-            algo_col.append_value(algo);
-        }
-        let u32col = |f: &dyn Fn(&Row) -> u32| -> ArrayRef {
-            let mut b = UInt32Builder::with_capacity(n);
-            b.extend(rows.iter().map(|r| Some(f(r))));
-            Arc::new(b.finish())
-        };
-        let u64col = |f: &dyn Fn(&Row) -> u64| -> ArrayRef {
-            let mut b = UInt64Builder::with_capacity(n);
-            b.extend(rows.iter().map(|r| Some(f(r))));
-            Arc::new(b.finish())
-        };
-        let f64col = |f: &dyn Fn(&Row) -> f64| -> ArrayRef {
-            let mut b = Float64Builder::with_capacity(n);
-            b.extend(rows.iter().map(|r| Some(f(r))));
-            Arc::new(b.finish())
-        };
-        let columns: Vec<ArrayRef> = vec![
-            Arc::new(algo_col.finish()),
-            u32col(&|_| width),
-            u32col(&|_| height),
-            u64col(&|_| seed),
-            u64col(&|r| r.index),
-            u64col(&|r| r.maze_seed),
-            u32col(&|r| r.metrics.dead_ends),
-            f64col(&|r| r.metrics.dead_end_share),
-            u32col(&|r| r.metrics.diameter),
-            u32col(&|r| r.metrics.diameter_start),
-            u32col(&|r| r.metrics.diameter_end),
-            u32col(&|r| r.metrics.solution_length),
-            u32col(&|r| r.metrics.junctions),
-            u32col(&|r| r.metrics.corridors),
-            u32col(&|r| r.metrics.straights),
-            u32col(&|r| r.metrics.solution_turns),
-            u64col(&|r| r.metrics.maze_hash),
-            u64col(&|r| r.gen_ns),
-            u32col(&|r| r.metrics.solution_decisions),
-            u32col(&|r| r.metrics.solution_branches),
-            u64col(&|r| r.metrics.walk_steps),
-            u32col(&|r| r.metrics.max_branch_cells),
-            u32col(&|r| r.metrics.max_branch_depth),
-            f64col(&|r| r.metrics.mean_dead_end_length),
-            f64col(&|r| r.metrics.tortuosity),
-        ];
+        let views = rows.iter().map(|row| RowView {
+            algo,
+            size,
+            seed,
+            row,
+        });
+        let columns: Vec<ArrayRef> = COLUMNS
+            .iter()
+            .map(|c| -> ArrayRef {
+                match c.get {
+                    Get::Algo => {
+                        let mut b = StringBuilder::with_capacity(n, n * algo.len());
+                        for _ in 0..n {
+                            b.append_value(algo);
+                        }
+                        Arc::new(b.finish())
+                    }
+                    Get::U32(f) => {
+                        let mut b = UInt32Builder::with_capacity(n);
+                        b.extend(views.clone().map(|v| Some(f(&v))));
+                        Arc::new(b.finish())
+                    }
+                    Get::U64(f) => {
+                        let mut b = UInt64Builder::with_capacity(n);
+                        b.extend(views.clone().map(|v| Some(f(&v))));
+                        Arc::new(b.finish())
+                    }
+                    Get::F64(f) => {
+                        let mut b = Float64Builder::with_capacity(n);
+                        b.extend(views.clone().map(|v| Some(f(&v))));
+                        Arc::new(b.finish())
+                    }
+                }
+            })
+            .collect();
         let batch = RecordBatch::try_new(self.schema.clone(), columns)?;
         self.writer.write(&batch)?;
         self.rows += n as u64;

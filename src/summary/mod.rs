@@ -262,7 +262,7 @@ fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, SummaryError> {
     let mut accept_cols = Vec::new();
     if let Some(a) = accept {
         for &c in a.columns_used() {
-            let name = COLUMNS[c as usize];
+            let name = COLUMNS[c as usize].name;
             match leaf(name) {
                 Some(i) if numeric(schema.field(i).data_type()) => accept_cols.push((c, i)),
                 _ => {

@@ -13,12 +13,16 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(a) = Accept::parse(src) {
         let m = Metrics::default();
         for (w, h) in [(1, 1), (64, 64)] {
+            let row = batchgen::metrics::Row {
+                index: 7,
+                metrics: m,
+                ..Default::default()
+            };
             let _ = a.eval(&Candidate {
                 algo: "wilson",
-                index: 7,
-                width: w,
-                height: h,
-                metrics: &m,
+                size: batchgen::grid::Size::planar(w, h),
+                seed: 0,
+                row: &row,
             });
         }
         // What it parsed, it prints back as something it parses again.

@@ -18,6 +18,11 @@ fuzz_target!(|data: &[u8]| {
     // `--ends` / `--entrance` / `--exit` together, as the main job and `render` resolve them.
     let _ = resolve_ends(Some(s), None, None, w, h);
     let _ = resolve_ends(None, Some(s), Some(s), w, h);
+    // 3D sizes and X,Y,Z cells, as the main job and `render` read them.
+    let size =
+        batchgen::args::parse_size3("--size", s).unwrap_or(batchgen::grid::Size::new(3, 2, 2));
+    let _ = batchgen::args::parse_cell3("--entrance", s, size);
+    let _ = batchgen::args::resolve_ends_sized(None, Some(s), Some(s), size);
     if let Ok(a) = Algorithm::parse(s) {
         let name = a.name();
         let back = Algorithm::parse(&name).expect("a canonical name parses");
