@@ -116,7 +116,7 @@ impl Job {
             size,
             count,
             seed,
-            ends: Ends::cells(0, size.cells() - 1),
+            ends: Ends::first_last(size),
             accept: None,
             max_candidates: count,
             keep_walls: false,

@@ -171,7 +171,7 @@ impl Level {
             index,
             maze_seed,
             maze,
-            Ends::cells(0, size.cells() - 1),
+            Ends::first_last(size),
         ))
     }
 

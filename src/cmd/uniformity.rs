@@ -6,9 +6,8 @@
 //! run for hours are refused up front with the estimate (exit 2) unless `--force`.
 
 use super::UsageError;
-use batchgen::args::parse_size;
+use batchgen::args::{check_3d, parse_size3, select_3d};
 use batchgen::generate::Algorithm;
-use batchgen::grid::{Size, MAX_CELLS};
 use batchgen::uniformity::report::{self, Options};
 
 /// Output format of the report.
@@ -43,80 +42,17 @@ pub struct UniformityArgs {
     pub force: bool,
 }
 
-/// `WxH` (depth 1) or `WxHxD`: the 2D parser for the first two sides, then the depth.
-// Stand-in until `batchgen::args::parse_size` returns a `grid::Size` (the 3D CLI work): the
-// merge replaces this with that parser.
-fn parse_size_3d(flag: &str, s: &str) -> Result<Size, UsageError> {
-    let seps = s.matches(['x', 'X']).count();
-    let (wh, depth) = match s.rsplit_once(['x', 'X']) {
-        Some((wh, d)) if seps == 2 => (wh, Some(d)),
-        _ => (s, None),
-    };
-    let (width, height) = parse_size(flag, wh).map_err(UsageError::from)?;
-    let depth = match depth {
-        None => 1,
-        Some(d) => match d.trim().parse::<u32>() {
-            Ok(d) if d > 0 => d,
-            _ => {
-                return Err(UsageError::flag(
-                    flag,
-                    s,
-                    "expected WIDTHxHEIGHTxDEPTH with whole numbers of at least 1, e.g. 2x2x2",
-                ))
-            }
-        },
-    };
-    let size = Size::new(width, height, depth);
-    if size.cells_u64() > MAX_CELLS {
-        return Err(UsageError::flag(
-            flag,
-            s,
-            format!(
-                "too big: {} cells; the largest maze has {MAX_CELLS} cells",
-                size.cells_u64()
-            ),
-        ));
-    }
-    Ok(size)
-}
-
 /// Run `batchgen uniformity`.
 pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
-    let size = parse_size_3d("--size", &args.size)?;
-    let mut algos =
+    let size = parse_size3("--size", &args.size).map_err(UsageError::from)?;
+    let algos =
         Algorithm::parse_list(&args.algo).map_err(|e| UsageError::flag("--algo", &args.algo, e))?;
-    if size.is_3d() {
-        let three_d = || {
-            Algorithm::all_3d()
-                .iter()
-                .map(|a| a.family().name)
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let all = args.algo.split(',').any(|p| p.trim() == "all");
-        let flat: Vec<String> = algos
-            .iter()
-            .filter(|a| !a.supports_3d())
-            .map(|a| a.name())
-            .collect();
-        if all {
-            algos.retain(|a| a.supports_3d());
-            eprintln!(
-                "batchgen uniformity: {size} is 3D: --algo all runs the 3D-capable generators ({})",
-                three_d()
-            );
-        } else if !flat.is_empty() {
-            return Err(UsageError::flag(
-                "--algo",
-                &args.algo,
-                format!(
-                    "{} only work(s) on 2D sizes; generators that accept a 3D size: {}",
-                    flat.join(", "),
-                    three_d()
-                ),
-            )
-            .into());
-        }
+    // On a 3D size, `all` means the 3D-capable generators (said on stderr); a 2D-only one named
+    // explicitly is refused.
+    let (algos, note) = select_3d(&args.algo, algos, size);
+    check_3d("--algo", &args.algo, &algos, size).map_err(UsageError::from)?;
+    if let Some(note) = note {
+        eprintln!("batchgen uniformity: {note}");
     }
     let opts = Options {
         size,
