@@ -74,18 +74,7 @@ fn python() -> PathBuf {
 
 /// Rows (without gen_ns) of every part file under `dir`, sorted by (algo, index).
 fn dataset_rows(dir: &Path) -> Vec<Vec<String>> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "parquet") {
-                files.push(p);
-            }
-        }
-    }
+    let files = common::parquet_files(dir);
     let mut index = 0;
     let mut rows: Vec<Vec<String>> = files
         .iter()

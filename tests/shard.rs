@@ -5,9 +5,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::{batchgen, read, Table};
+use common::{batchgen, parquet_files, read, Table};
 use predicates::str::contains;
 
 const RUN: [&str; 8] = [
@@ -20,24 +20,6 @@ const RUN: [&str; 8] = [
     "--seed",
     "11",
 ];
-
-/// Every `.parquet` file under `dir`, sorted.
-fn parts(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "parquet") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Rows (without gen_ns) of several tables, sorted by (algo, index).
 fn union(tables: &[Table]) -> Vec<Vec<String>> {
@@ -69,7 +51,7 @@ fn the_union_of_n_shards_is_the_unsharded_run() {
                 .assert()
                 .success();
         }
-        let files = parts(&dir);
+        let files = parquet_files(&dir);
         // One file per generator and shard, empty shards included (N > count writes valid,
         // empty files so `check` sees every shard).
         assert_eq!(files.len(), 3 * n as usize, "N = {n}");
@@ -137,7 +119,7 @@ fn env_run(dir: &Path, env: &[(&str, &str)], extra: &[&str]) -> (String, String,
     let out = cmd.output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{err}");
-    let tables: Vec<Table> = parts(dir).iter().map(|f| read(f)).collect();
+    let tables: Vec<Table> = parquet_files(dir).iter().map(|f| read(f)).collect();
     assert_eq!(tables.len(), 3);
     let shard = tables[0].meta["batchgen.shard"].clone();
     assert!(tables.iter().all(|t| t.meta["batchgen.shard"] == shard));

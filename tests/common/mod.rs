@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use arrow_array::{Array, Float64Array, StringArray, UInt32Array, UInt64Array};
 use assert_cmd::Command;
@@ -241,4 +241,22 @@ pub fn adjacency(m: &batchgen::Maze) -> Vec<Vec<u32>> {
                 .collect()
         })
         .collect()
+}
+
+/// Every `.parquet` file under `dir` (a dataset folder), sorted by path.
+pub fn parquet_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "parquet") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
 }
