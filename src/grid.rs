@@ -956,16 +956,31 @@ impl Maze {
     /// `h = fmix64(h ^ word) + 0x9e3779b97f4a7c15`, with MurmurHash3's `fmix64`. (A 2D maze
     /// hashes exactly as it did before depth existed.)
     pub fn hash(&self) -> u64 {
-        const GOLD: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut h =
+        self.walls
+            .iter()
+            .fold(self.hash_start(), |h, &w| Maze::hash_word(h, w))
+    }
+
+    /// The state of [`Maze::hash`] before the first wall word (it depends only on the size), so
+    /// a pass that reads the words anyway can fold them in with [`Maze::hash_word`], in the
+    /// order of [`Maze::words`], and end with the same value (metrics' degree pass does: the
+    /// hash's chain of multiplications then overlaps with the pass's own work).
+    #[inline]
+    pub fn hash_start(&self) -> u64 {
+        let h =
             fmix64(0x6d61_7a65_6861_7368 ^ ((self.width() as u64) << 32 | self.height() as u64));
         if self.size.is_3d() {
-            h = fmix64(h ^ self.depth() as u64).wrapping_add(GOLD);
+            Maze::hash_word(h, self.depth() as u64)
+        } else {
+            h
         }
-        for &w in &self.walls {
-            h = fmix64(h ^ w).wrapping_add(GOLD);
-        }
-        h
+    }
+
+    /// One step of [`Maze::hash`]: fold in the next wall word.
+    #[inline(always)]
+    pub fn hash_word(h: u64, word: u64) -> u64 {
+        const GOLD: u64 = 0x9e37_79b9_7f4a_7c15;
+        fmix64(h ^ word).wrapping_add(GOLD)
     }
 
     /// Is this a perfect maze: exactly `cells - 1` passages and every cell reachable from cell 0?

@@ -23,6 +23,8 @@ pub(super) struct Degrees {
     pub corridors: u32,
     /// Degree 2, open on opposite sides.
     pub straights: u32,
+    /// [`Maze::hash`], folded in word by word during the pass.
+    pub hash: u64,
 }
 
 const EVEN: u64 = 0x5555_5555_5555_5555;
@@ -46,7 +48,11 @@ pub(super) fn prepare(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
         masks.resize(32 * nw, 0);
     }
     let mut d = Degrees::default();
+    // A 2D maze's words are all planar: the hash reads the same word as the sides.
+    let words = maze.words();
+    let mut h = maze.hash_start();
     for (i, sides) in maze.planar_sides().enumerate() {
+        h = Maze::hash_word(h, words[i]);
         let (e, s, w, n) = (sides.east, sides.south, sides.west, sides.north);
         // A 3-bit counter per cell: (e + s) + (w + n).
         let (s1, c1) = (e ^ s, e & s);
@@ -66,6 +72,7 @@ pub(super) fn prepare(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
             chunk.copy_from_slice(&bytes.to_le_bytes());
         }
     }
+    d.hash = h;
     d
 }
 
@@ -84,7 +91,10 @@ pub(super) fn prepare_3d(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
         masks.resize(32 * nw, 0);
     }
     let mut d = Degrees::default();
+    let words = maze.words();
+    let mut h = maze.hash_start();
     for (i, (sides, vert)) in maze.planar_sides().zip(maze.vertical_sides()).enumerate() {
+        h = Maze::hash_word(h, words[i]);
         let (e, s, w, n) = (sides.east, sides.south, sides.west, sides.north);
         let (dn, up) = (vert.down, vert.up);
         // A 3-bit counter per cell: (e + s + w) + (n + dn + up), at most 6.
@@ -110,5 +120,7 @@ pub(super) fn prepare_3d(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
             chunk.copy_from_slice(&bytes.to_le_bytes());
         }
     }
+    // The down plane follows the planar words (the order of `Maze::hash`).
+    d.hash = words[nw..].iter().fold(h, |h, &w| Maze::hash_word(h, w));
     d
 }

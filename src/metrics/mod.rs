@@ -575,7 +575,7 @@ fn traverse<const D: usize, const T: usize>(
         corridors: deg.corridors,
         straights: deg.straights,
         solution_turns: turns,
-        maze_hash: maze.hash(),
+        maze_hash: deg.hash,
         solution_decisions: decisions,
         solution_branches: branches,
         walk_steps: walk,
