@@ -14,12 +14,27 @@ use crate::rng::RandomSource;
 pub(crate) fn join_in_random_order<R: RandomSource>(
     maze: &mut Maze,
     s: &mut Scratch,
+    need: u32,
+    rng: &mut R,
+) {
+    // Every wall of a 2D maze is planar: its loop decodes without the test for a down wall
+    // (a separate instantiation, so the 2D loop carries no 3D code at all).
+    if maze.size().is_3d() {
+        join_loop::<R, false>(maze, s, need, rng)
+    } else {
+        join_loop::<R, true>(maze, s, need, rng)
+    }
+}
+
+/// The loop of [`join_in_random_order`]; `PLANAR` when every wall is planar (a 2D maze).
+#[inline(always)]
+fn join_loop<R: RandomSource, const PLANAR: bool>(
+    maze: &mut Maze,
+    s: &mut Scratch,
     mut need: u32,
     rng: &mut R,
 ) {
     let size = maze.size();
-    // Every wall of a 2D maze is planar: decode without the test for a down wall.
-    let planar = !size.is_3d();
     let mut walls = maze.wall_writer();
     let len = s.walls.len() as u32;
     let mut i = 0u32;
@@ -28,7 +43,7 @@ pub(crate) fn join_in_random_order<R: RandomSource>(
         s.walls.swap(i as usize, j as usize);
         let wall = s.walls[i as usize];
         i += 1;
-        let wall = if planar {
+        let wall = if PLANAR {
             size.planar_wall(wall)
         } else {
             size.wall(wall)
