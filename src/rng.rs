@@ -168,9 +168,107 @@ pub trait RandomSource {
         }
         block
     }
+
+    /// `keep` when `prefer`, otherwise a uniform direction among the set `valid` (not empty)
+    /// by rejection: [`RandomSource::dir4`] until it lands in `valid`. The default is exactly
+    /// that branch; [`Rng`] gives the same values and consumes the same bits without a branch
+    /// on `prefer` in the common case (a biased walk's coin flip is unpredictable).
+    #[inline]
+    fn dir4_unless(&mut self, prefer: bool, keep: u32, valid: u32) -> u32 {
+        if prefer {
+            keep
+        } else {
+            uniform_among(self, valid)
+        }
+    }
+    /// A biased turn or a uniform direction: when `prefer`, one of the turns `l` and `r` that
+    /// are in `valid` (a [`RandomSource::coin`] picks `l` on heads when both are, no draw when
+    /// one is; at least one must be), otherwise a uniform direction among `valid` by rejection
+    /// as in [`RandomSource::dir4_unless`]. The default is exactly that branch; [`Rng`] gives the
+    /// same values and consumes the same bits without a branch on `prefer` in the common case.
+    #[inline]
+    fn turn_unless(&mut self, prefer: bool, l: u32, r: u32, valid: u32) -> u32 {
+        if prefer {
+            let turns = valid & (1 << l | 1 << r);
+            if turns == (1 << l | 1 << r) {
+                if self.coin() {
+                    l
+                } else {
+                    r
+                }
+            } else {
+                turns.trailing_zeros()
+            }
+        } else {
+            uniform_among(self, valid)
+        }
+    }
+}
+
+/// A uniform direction among the set `valid` (not empty): [`RandomSource::dir4`] until it lands
+/// in `valid`.
+#[inline]
+fn uniform_among<R: RandomSource + ?Sized>(rng: &mut R, valid: u32) -> u32 {
+    debug_assert!(valid & 15 != 0);
+    loop {
+        let d = rng.dir4();
+        if valid >> d & 1 != 0 {
+            return d;
+        }
+    }
 }
 
 impl RandomSource for Rng {
+    #[inline]
+    fn dir4_unless(&mut self, prefer: bool, keep: u32, valid: u32) -> u32 {
+        // Common case: two bits buffered and, if a direction is drawn, its first draw lands
+        // in `valid` (always, away from the border). Then both outcomes are computed and one
+        // is selected, consuming the two bits only when the direction is taken. Otherwise the
+        // plain branch, which nothing above has changed the state for.
+        let d = (self.bits & 3) as u32;
+        if (self.nbits >= 2) & (prefer | (valid >> d & 1 != 0)) {
+            let used = 2 * !prefer as u32;
+            self.bits >>= used;
+            self.nbits -= used;
+            return if prefer { keep } else { d };
+        }
+        if prefer {
+            keep
+        } else {
+            uniform_among(self, valid)
+        }
+    }
+    #[inline]
+    fn turn_unless(&mut self, prefer: bool, l: u32, r: u32, valid: u32) -> u32 {
+        // As `dir4_unless`: with two bits buffered, a turn takes one bit (a coin, only when
+        // both turns are possible) and a direction two (when its first draw is valid).
+        let both = 1 << l | 1 << r;
+        let turns = valid & both;
+        let d = (self.bits & 3) as u32;
+        if (self.nbits >= 2) & (prefer | (valid >> d & 1 != 0)) {
+            // Selects, not branches: every condition here is a coin flip.
+            let coin = turns == both;
+            let pick = if self.bits & 1 == 1 { l } else { r };
+            let turn = if coin { pick } else { turns.trailing_zeros() };
+            let used = (prefer & coin) as u32 | (2 * !prefer as u32);
+            self.bits >>= used;
+            self.nbits -= used;
+            return if prefer { turn } else { d };
+        }
+        if prefer {
+            if turns == both {
+                if self.coin() {
+                    l
+                } else {
+                    r
+                }
+            } else {
+                turns.trailing_zeros()
+            }
+        } else {
+            uniform_among(self, valid)
+        }
+    }
     #[inline]
     fn below(&mut self, n: u32) -> u32 {
         Rng::below(self, n)
@@ -380,6 +478,64 @@ impl Rng {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An [`Rng`] seen only through the required draws, so the trait's default methods run.
+    struct Plain(Rng);
+
+    impl RandomSource for Plain {
+        fn below(&mut self, n: u32) -> u32 {
+            self.0.below(n)
+        }
+        fn bits(&mut self, k: u32) -> u32 {
+            self.0.bits(k)
+        }
+        fn unit_f64(&mut self) -> f64 {
+            self.0.unit_f64()
+        }
+    }
+
+    #[test]
+    fn branch_free_walk_draws_match_the_plain_branches() {
+        // `Rng`'s `dir4_unless` / `turn_unless` against the defaults on a copy of the same
+        // state, with coins and single bits in between so the buffer is at every fill level
+        // (including the slow paths: fewer than two bits left, a first draw outside `valid`).
+        let mut driver = Rng::from_maze_seed(99);
+        let mut fast = Rng::from_maze_seed(11);
+        let mut plain = Plain(fast.clone());
+        let (mut fast_paths, mut turns) = (0u32, 0u32);
+        for i in 0..200_000 {
+            let valid = 1 + driver.below(15);
+            let prefer = driver.coin();
+            let l = driver.dir4();
+            let r = (l + 2) & 3;
+            let (got, want) = if driver.coin() {
+                (
+                    fast.dir4_unless(prefer, l, valid),
+                    plain.dir4_unless(prefer, l, valid),
+                )
+            } else {
+                // A turn is preferred only when one exists (as the walk ensures).
+                let prefer = prefer && valid & (1 << l | 1 << r) != 0;
+                turns += prefer as u32;
+                (
+                    fast.turn_unless(prefer, l, r, valid),
+                    plain.turn_unless(prefer, l, r, valid),
+                )
+            };
+            assert_eq!(got, want, "draw {i}");
+            fast_paths += (fast.nbits >= 2) as u32;
+            match driver.below(4) {
+                0 => assert_eq!(fast.coin(), plain.coin(), "coin after draw {i}"),
+                1 => assert_eq!(fast.bits(3), plain.bits(3), "bits after draw {i}"),
+                _ => {}
+            }
+        }
+        assert!(fast_paths > 100_000 && turns > 10_000);
+        for _ in 0..100 {
+            assert_eq!(fast.dir4(), plain.dir4());
+        }
+        assert_eq!(fast.next_u64(), plain.0.next_u64());
+    }
 
     #[test]
     fn splitmix_reference_values() {

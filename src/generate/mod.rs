@@ -95,6 +95,9 @@ pub struct Scratch {
     pub(crate) rects: Vec<[u32; 4]>,
     /// Union-find over cells (Kruskal, Eller, fractal repair).
     pub(crate) dsu: Dsu,
+    /// One byte per padded cell: the directions that stay on the grid (biased Wilson,
+    /// [`padded::padded_sides`]).
+    pub(crate) sides: Vec<u8>,
 }
 
 impl Scratch {

@@ -5,7 +5,7 @@
 //! Definitions (DESIGN.md and the README's column table; lengths count edges): a dead end is a
 //! cell with exactly one passage, a junction one with three or more, a corridor one with exactly
 //! two, and a straight a corridor open on opposite sides. These four counts come from
-//! [`degrees`], popcounts over whole wall words.
+//! the `degrees` module, popcounts over whole wall words.
 //!
 //! The rest is tree dynamic programming. The BFS roots the maze at the entrance; every cell's
 //! children sit next to each other in the BFS queue, so `first[pos]..first[pos + 1]` are the
@@ -28,7 +28,7 @@
 //! divides by the 3D Manhattan distance. [`measure`] dispatches once per maze on the depth: the
 //! search, the reverse pass and the walk are one function generic over the number of directions
 //! (4 or 6), so a 2D maze runs exactly the 4-direction code, and only the degree pass
-//! ([`degrees::prepare_3d`]) and the push table differ.
+//! (`degrees::prepare_3d`) and the push table differ.
 
 mod degrees;
 mod row;
