@@ -13,7 +13,7 @@
 
 use std::hint::black_box;
 
-use batchgen::generate::{generate_seeded, Scratch};
+use batchgen::generate::Scratch;
 use batchgen::grid::Dir;
 use batchgen::{rng, Algorithm, Maze, Rng};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -157,7 +157,9 @@ fn walks(c: &mut Criterion) {
         let mut i = 0usize;
         g.bench_function(BenchmarkId::from_parameter(&name), |b| {
             b.iter(|| {
-                generate_seeded(&algo, &mut maze, &mut scratch, seeds[i % seeds.len()]);
+                // Spelled out (not `generate::generate_seeded`, which older commits lack).
+                let mut r = Rng::from_maze_seed(seeds[i % seeds.len()]);
+                algo.generate(&mut maze, &mut scratch, &mut r);
                 i += 1;
                 black_box(maze.words()[0])
             })
