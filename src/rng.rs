@@ -143,6 +143,19 @@ pub trait RandomSource {
         }
         z
     }
+    /// A uniform integer in `0..n` (`n > 0`), drawing ([`RandomSource::below`]) only when
+    /// there is a choice (`n > 1`): exactly the draws of `if n == 1 { 0 } else { below(n) }`,
+    /// which is the default. [`Rng`] computes the draw either way and keeps the generator's
+    /// advance only when `n > 1`, so a walk whose number of options is unpredictable does not
+    /// branch on it.
+    #[inline]
+    fn choose(&mut self, n: u32) -> u32 {
+        if n == 1 {
+            0
+        } else {
+            self.below(n)
+        }
+    }
     /// A uniform integer in `0..n` (`n > 0`) where `n == 1` need not draw: the default draws
     /// nothing then (so enumerating sources see exactly the draws with a choice), while [`Rng`]
     /// always consumes one draw, which spares the batch a data-dependent branch. The outcome
@@ -288,6 +301,24 @@ impl RandomSource for Rng {
     #[inline]
     fn tails_before_head(&mut self, max: u32) -> u32 {
         Rng::tails_before_head(self, max)
+    }
+    #[inline]
+    fn choose(&mut self, n: u32) -> u32 {
+        // The next output is computed on a copy of the state; the copy replaces the state
+        // (a select, not a branch) only when there is a choice. Lemire's rejection (a low
+        // product below `2^32 mod n`, probability < n / 2^32) takes the plain path.
+        let mut next = self.inner.clone();
+        let m = (next.next_u64() >> 32) * n as u64;
+        let choice = n > 1;
+        if choice && (m as u32) < n {
+            return self.below(n);
+        }
+        self.inner = if choice { next } else { self.inner.clone() };
+        if choice {
+            (m >> 32) as u32
+        } else {
+            0
+        }
     }
     #[inline]
     fn below_or_zero(&mut self, n: u32) -> u32 {
@@ -492,6 +523,29 @@ mod tests {
         fn unit_f64(&mut self) -> f64 {
             self.0.unit_f64()
         }
+    }
+
+    #[test]
+    fn choose_draws_only_when_there_is_a_choice() {
+        // `Rng::choose` (a select on the generator's state) against the default branch, for
+        // option counts 1..=4 and now and then a large one, with bit-buffer draws in between.
+        let mut driver = Rng::from_maze_seed(5);
+        let mut fast = Rng::from_maze_seed(6);
+        let mut plain = Plain(fast.clone());
+        for i in 0..100_000 {
+            let n = if driver.below(64) == 0 {
+                driver.next_u32() | 1
+            } else {
+                1 + driver.below(4)
+            };
+            let got = fast.choose(n);
+            assert_eq!(got, plain.choose(n), "draw {i}, n = {n}");
+            assert!(got < n);
+            if driver.coin() {
+                assert_eq!(fast.dir4(), plain.dir4(), "after draw {i}");
+            }
+        }
+        assert_eq!(fast.next_u64(), plain.0.next_u64());
     }
 
     #[test]

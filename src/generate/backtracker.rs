@@ -53,11 +53,8 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             c = stack[sp];
             continue;
         }
-        let d = opts[if k == 1 {
-            0
-        } else {
-            rng.below(k as u32) as usize
-        }];
+        // No draw when there is one option (`choose`), without a branch on it in the batch.
+        let d = opts[rng.choose(k as u32) as usize];
         let nb = c.wrapping_add(delta[d as usize]);
         mark[nb as usize] = IN_TREE;
         // Record the direction from the new cell back to its parent.

@@ -95,12 +95,7 @@ impl Active {
         } else {
             let span = (stack.len() - self.head) as u32;
             loop {
-                let i = self.head
-                    + if span == 1 {
-                        0
-                    } else {
-                        rng.below(span) as usize
-                    };
+                let i = self.head + rng.choose(span) as usize;
                 if mark[padded(stack[i])] != RETIRED {
                     break i;
                 }
@@ -160,11 +155,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
             active.retire(&mut s.stack, &mut s.mark, p);
             continue;
         }
-        let d = opts[if k == 1 {
-            0
-        } else {
-            rng.below(k as u32) as usize
-        }] as usize;
+        let d = opts[rng.choose(k as u32) as usize] as usize;
         walls.open(size.east_wall_id(c).wrapping_add(wb[d]));
         let (np, nc) = (p.wrapping_add(dp[d]), c.wrapping_add(dc[d]));
         active.push(&mut s.stack, &mut s.mark, np, nc);

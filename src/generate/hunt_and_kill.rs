@@ -44,11 +44,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             k += (mark[p.wrapping_add(dp[d as usize]) as usize] == FREE) as usize;
         }
         if k > 0 {
-            let d = opts[if k == 1 {
-                0
-            } else {
-                rng.below(k as u32) as usize
-            }] as usize;
+            let d = opts[rng.choose(k as u32) as usize] as usize;
             walls.open(size.east_wall_id(c).wrapping_add(wb[d]));
             p = p.wrapping_add(dp[d]);
             c = c.wrapping_add(dc[d]);
@@ -80,11 +76,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             k += (mark[p.wrapping_add(dp[d as usize]) as usize] == VISITED) as usize;
         }
         debug_assert!(k > 0, "hunted cell has no visited neighbour");
-        let d = opts[if k == 1 {
-            0
-        } else {
-            rng.below(k as u32) as usize
-        }] as usize;
+        let d = opts[rng.choose(k as u32) as usize] as usize;
         walls.open(size.east_wall_id(c).wrapping_add(wb[d]));
         mark[p as usize] = VISITED;
     }

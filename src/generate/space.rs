@@ -115,11 +115,7 @@ pub(crate) fn options_with(mark: &[u8], sp: &Space, p: u32, want: u8) -> ([u8; 6
 /// One of the first `k` (`k > 0`) entries of `opts`, uniformly: `below(k)`, no draw when `k` is 1.
 #[inline]
 pub(crate) fn pick<R: RandomSource>(opts: &[u8; 6], k: usize, rng: &mut R) -> usize {
-    opts[if k == 1 {
-        0
-    } else {
-        rng.below(k as u32) as usize
-    }] as usize
+    opts[rng.choose(k as u32) as usize] as usize
 }
 
 /// A uniform direction `0..6` among those whose neighbour of `p` is inside the box: three
