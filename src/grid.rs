@@ -305,8 +305,9 @@ impl Size {
         Wall {
             id,
             a,
-            // East neighbour `a + 1` or south neighbour `a + w`, without a branch.
-            b: a + 1 + south * (self.width - 1),
+            // East neighbour `a + 1` or south neighbour `a + w`: a select, not a branch (and
+            // not a multiplication, whose latency Kruskal's union loop waits on).
+            b: a + if south == 1 { self.width } else { 1 },
             dir: Dir::from_index(south),
         }
     }
