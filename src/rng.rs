@@ -188,11 +188,7 @@ pub trait RandomSource {
     /// on `prefer` in the common case (a biased walk's coin flip is unpredictable).
     #[inline]
     fn dir4_unless(&mut self, prefer: bool, keep: u32, valid: u32) -> u32 {
-        if prefer {
-            keep
-        } else {
-            uniform_among(self, valid)
-        }
+        keep_or_uniform(self, prefer, keep, valid)
     }
     /// A biased turn or a uniform direction: when `prefer`, one of the turns `l` and `r` that
     /// are in `valid` (a [`RandomSource::coin`] picks `l` on heads when both are, no draw when
@@ -201,20 +197,47 @@ pub trait RandomSource {
     /// same values and consumes the same bits without a branch on `prefer` in the common case.
     #[inline]
     fn turn_unless(&mut self, prefer: bool, l: u32, r: u32, valid: u32) -> u32 {
-        if prefer {
-            let turns = valid & (1 << l | 1 << r);
-            if turns == (1 << l | 1 << r) {
-                if self.coin() {
-                    l
-                } else {
-                    r
-                }
+        turn_or_uniform(self, prefer, l, r, valid)
+    }
+}
+
+/// The plain branch of [`RandomSource::dir4_unless`].
+#[inline]
+fn keep_or_uniform<R: RandomSource + ?Sized>(
+    rng: &mut R,
+    prefer: bool,
+    keep: u32,
+    valid: u32,
+) -> u32 {
+    if prefer {
+        keep
+    } else {
+        uniform_among(rng, valid)
+    }
+}
+
+/// The plain branch of [`RandomSource::turn_unless`].
+#[inline]
+fn turn_or_uniform<R: RandomSource + ?Sized>(
+    rng: &mut R,
+    prefer: bool,
+    l: u32,
+    r: u32,
+    valid: u32,
+) -> u32 {
+    if prefer {
+        let turns = valid & (1 << l | 1 << r);
+        if turns == (1 << l | 1 << r) {
+            if rng.coin() {
+                l
             } else {
-                turns.trailing_zeros()
+                r
             }
         } else {
-            uniform_among(self, valid)
+            turns.trailing_zeros()
         }
+    } else {
+        uniform_among(rng, valid)
     }
 }
 
@@ -245,11 +268,7 @@ impl RandomSource for Rng {
             self.nbits -= used;
             return if prefer { keep } else { d };
         }
-        if prefer {
-            keep
-        } else {
-            uniform_among(self, valid)
-        }
+        keep_or_uniform(self, prefer, keep, valid)
     }
     #[inline]
     fn turn_unless(&mut self, prefer: bool, l: u32, r: u32, valid: u32) -> u32 {
@@ -268,19 +287,7 @@ impl RandomSource for Rng {
             self.nbits -= used;
             return if prefer { turn } else { d };
         }
-        if prefer {
-            if turns == both {
-                if self.coin() {
-                    l
-                } else {
-                    r
-                }
-            } else {
-                turns.trailing_zeros()
-            }
-        } else {
-            uniform_among(self, valid)
-        }
+        turn_or_uniform(self, prefer, l, r, valid)
     }
     #[inline]
     fn below(&mut self, n: u32) -> u32 {
