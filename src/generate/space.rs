@@ -131,6 +131,40 @@ pub(crate) fn random_step<R: RandomSource>(mark: &[u8], sp: &Space, p: u32, rng:
     }
 }
 
+/// Wilson's loop-erased walks on the padded 3D state, shared by the uniform walk and the biased
+/// ones: `root` joins the tree, then from each cell not yet in it, in cell-id order, a walk
+/// steps in direction `step(mark, u, prev)` (`prev`: its previous direction, 6 before its first
+/// step) until it meets the tree, and its loop-erased path joins the tree ([`add_loop_erased`]).
+#[inline(always)]
+pub(crate) fn loop_erased_walks3(
+    mark: &mut [u8],
+    next: &mut [u8],
+    sp: &Space,
+    root: u32,
+    mut step: impl FnMut(&[u8], u32, u32) -> u32,
+) {
+    mark[root as usize] = IN_TREE;
+    for z in 0..sp.d {
+        for y in 0..sp.h {
+            let row = sp.row_start(y, z);
+            for start in row..row + sp.w {
+                if mark[start as usize] != FREE {
+                    continue;
+                }
+                let mut u = start;
+                let mut prev = 6u32;
+                while mark[u as usize] == FREE {
+                    let d = step(mark, u, prev);
+                    next[u as usize] = d as u8;
+                    u = u.wrapping_add(sp.dp[d as usize]);
+                    prev = d;
+                }
+                add_loop_erased(mark, next, sp, start);
+            }
+        }
+    }
+}
+
 /// Add the loop-erased path of a Wilson walk from `start` to the tree: follow `next` (the
 /// direction each cell was last left by) from `start` until the tree, marking every cell on the
 /// way [`IN_TREE`].

@@ -6,8 +6,7 @@
 //! keeps the direction the walk last left `u` by, and retracing it from the start is the
 //! loop-erased path. Runs on the padded 3D state of [`super::space`].
 
-use super::padded::{FREE, IN_TREE};
-use super::space::{add_loop_erased, carve_parent_links3, padded_state3, random_step};
+use super::space::{carve_parent_links3, loop_erased_walks3, padded_state3, random_step};
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
@@ -19,23 +18,8 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     let mark = &mut s.mark[..];
     let next = &mut s.next[..];
     let root = sp.padded(size.cell(sp.w / 2, sp.h / 2, sp.d / 2));
-    mark[root as usize] = IN_TREE;
-    for z in 0..sp.d {
-        for y in 0..sp.h {
-            let row = sp.row_start(y, z);
-            for start in row..row + sp.w {
-                if mark[start as usize] != FREE {
-                    continue;
-                }
-                let mut u = start;
-                while mark[u as usize] == FREE {
-                    let d = random_step(mark, &sp, u, rng);
-                    next[u as usize] = d as u8;
-                    u = u.wrapping_add(sp.dp[d]);
-                }
-                add_loop_erased(mark, next, &sp, start);
-            }
-        }
-    }
+    loop_erased_walks3(mark, next, &sp, root, |mark, u, _| {
+        random_step(mark, &sp, u, rng) as u32
+    });
     carve_parent_links3(maze, &sp, next, root);
 }

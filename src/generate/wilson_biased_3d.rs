@@ -11,8 +11,8 @@
 //! walk, so the result is always a spanning tree. Runs on the padded 3D state of
 //! [`super::space`].
 
-use super::padded::{FREE, IN_TREE, OUTSIDE};
-use super::space::{add_loop_erased, carve_parent_links3, padded_state3};
+use super::padded::OUTSIDE;
+use super::space::{carve_parent_links3, loop_erased_walks3, padded_state3, random_step};
 use super::wilson_biased::Bias;
 use super::Scratch;
 use crate::grid::Maze;
@@ -28,17 +28,6 @@ const PERPENDICULAR: [u32; 6] = [
     0b00_1111, // up
 ];
 
-/// A uniform direction among those set in `valid` (not empty), by rejection of 3-bit draws.
-#[inline]
-fn uniform_dir<R: RandomSource>(rng: &mut R, valid: u32) -> u32 {
-    loop {
-        let d = rng.bits(3);
-        if valid >> d & 1 != 0 {
-            return d;
-        }
-    }
-}
-
 /// Carve a spanning tree of a 3D grid by loop-erased walks with a direction bias (not uniform).
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, bias: Bias) {
     let size = maze.size();
@@ -46,54 +35,37 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
     let mark = &mut s.mark[..];
     let next = &mut s.next[..];
     let root = sp.padded(size.cell(sp.w / 2, sp.h / 2, sp.d / 2));
-    mark[root as usize] = IN_TREE;
-    for z in 0..sp.d {
-        for y in 0..sp.h {
-            let row = sp.row_start(y, z);
-            for start in row..row + sp.w {
-                if mark[start as usize] != FREE {
-                    continue;
+    loop_erased_walks3(mark, next, &sp, root, |mark, u, prev| {
+        // Bit d set when the neighbour in direction d exists.
+        let mut valid = 0u32;
+        for (k, &dk) in sp.dp.iter().enumerate() {
+            valid |= ((mark[u.wrapping_add(dk) as usize] != OUTSIDE) as u32) << k;
+        }
+        // A uniform step is `random_step`: the same 3-bit draws, rejected when not in `valid`.
+        match bias {
+            _ if prev == 6 => random_step(mark, &sp, u, rng) as u32,
+            Bias::Straight(p) => {
+                if valid >> prev & 1 != 0 && rng.unit_f64() < p {
+                    prev
+                } else {
+                    random_step(mark, &sp, u, rng) as u32
                 }
-                let mut u = start;
-                let mut prev = 6u32; // no previous direction yet
-                while mark[u as usize] == FREE {
-                    // Bit d set when the neighbour in direction d exists.
-                    let mut valid = 0u32;
-                    for (k, &dk) in sp.dp.iter().enumerate() {
-                        valid |= ((mark[u.wrapping_add(dk) as usize] != OUTSIDE) as u32) << k;
+            }
+            Bias::Turn(p) => {
+                let turns = valid & PERPENDICULAR[prev as usize];
+                if turns != 0 && rng.unit_f64() < p {
+                    let mut nth = rng.choose(turns.count_ones());
+                    let mut t = turns;
+                    while nth > 0 {
+                        t &= t - 1;
+                        nth -= 1;
                     }
-                    let d = match bias {
-                        _ if prev == 6 => uniform_dir(rng, valid),
-                        Bias::Straight(p) => {
-                            if valid >> prev & 1 != 0 && rng.unit_f64() < p {
-                                prev
-                            } else {
-                                uniform_dir(rng, valid)
-                            }
-                        }
-                        Bias::Turn(p) => {
-                            let turns = valid & PERPENDICULAR[prev as usize];
-                            if turns != 0 && rng.unit_f64() < p {
-                                let k = turns.count_ones();
-                                let mut nth = if k == 1 { 0 } else { rng.below(k) };
-                                let mut t = turns;
-                                while nth > 0 {
-                                    t &= t - 1;
-                                    nth -= 1;
-                                }
-                                t.trailing_zeros()
-                            } else {
-                                uniform_dir(rng, valid)
-                            }
-                        }
-                    };
-                    next[u as usize] = d as u8;
-                    u = u.wrapping_add(sp.dp[d as usize]);
-                    prev = d;
+                    t.trailing_zeros()
+                } else {
+                    random_step(mark, &sp, u, rng) as u32
                 }
-                add_loop_erased(mark, next, &sp, start);
             }
         }
-    }
+    });
     carve_parent_links3(maze, &sp, next, root);
 }
