@@ -9,13 +9,17 @@
 //! it points off the grid, which keeps the choice uniform among the existing neighbours and
 //! uses only exactly enumerable draws.
 //!
-//! Speed: the walk runs on the padded state array shared with Wilson (off-grid cells marked
-//! outside, so a step needs no coordinates), takes its directions 32 to a word (the same
-//! sequence as one `dir4()` per step), records each cell's entrance as a parent direction
-//! without a branch, and writes the walls in one linear pass at the end.
+//! Speed: the walk runs on a padded byte array ([`super::padded::padded_links`]) whose one byte
+//! per cell is both the state and the parent direction: the padding ring is marked, so a step
+//! needs no coordinates, and a step reads and writes one byte. Directions come 32 to a word
+//! (the same sequence as one `dir4()` per step) and the 32 steps of a word run without testing
+//! whether the walk is done (once every cell is reached, further steps change nothing); each
+//! cell's entrance is recorded without a branch, and the walls are written in one linear pass
+//! at the end.
 
-use super::padded::{carve_parent_links, padded_origin, padded_state, FREE, IN_TREE, OUTSIDE};
-use super::shared::Dirs;
+use super::padded::{
+    carve_parent_links, padded_delta, padded_links, padded_origin, EDGE, NO_PARENT, UNSEEN,
+};
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
@@ -23,35 +27,35 @@ use crate::rng::RandomSource;
 /// Carve a uniform spanning tree by a covering random walk.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
-    let delta = padded_state(s, w, h);
-    let mark = &mut s.mark[..];
-    let next = &mut s.next[..];
+    padded_links(&mut s.next, w, h);
+    let delta = padded_delta(w);
+    let link = &mut s.next[..];
     let start = padded_origin(w);
     let mut u = start;
-    mark[u as usize] = IN_TREE;
+    link[u as usize] = NO_PARENT;
     let mut left = w * h - 1;
-    let mut dirs = Dirs::default();
     while left > 0 {
-        let d = dirs.next(rng);
-        let v = u.wrapping_add(delta[d as usize]);
-        debug_assert!((v as usize) < mark.len() && next.len() == mark.len());
-        // SAFETY: `u` is always a grid cell (the walk never moves onto padding), so its
-        // neighbour `v` lies inside the padded array; `next` has the same length as `mark`.
-        let m = unsafe { *mark.get_unchecked(v as usize) };
-        if m == OUTSIDE {
-            continue;
+        let mut block = rng.dir4_x32();
+        for _ in 0..32 {
+            let d = (block & 3) as u32;
+            block >>= 2;
+            let v = u.wrapping_add(delta[d as usize]);
+            debug_assert!((v as usize) < link.len());
+            // SAFETY: `u` is always a grid cell (the walk never moves onto padding), so its
+            // neighbour `v` lies inside the padded array.
+            let m = unsafe { *link.get_unchecked(v as usize) };
+            if m == EDGE {
+                continue;
+            }
+            // First entrance: remember the way back. Written without a branch (a cell is fresh
+            // about half the time early on and rarely late, which a branch would mispredict).
+            let fresh = m == UNSEEN;
+            let back = ((d + 2) & 3) as u8;
+            // SAFETY: `v` is in bounds, as above.
+            unsafe { *link.get_unchecked_mut(v as usize) = if fresh { back } else { m } };
+            left -= fresh as u32;
+            u = v;
         }
-        // First entrance: remember the way back. Written without a branch (a cell is fresh
-        // about half the time early on and rarely late, which a branch would mispredict).
-        let fresh = m == FREE;
-        let back = ((d + 2) & 3) as u8;
-        // SAFETY: `v` is in bounds, as above.
-        let link = unsafe { next.get_unchecked_mut(v as usize) };
-        *link = if fresh { back } else { *link };
-        // SAFETY: `v` is in bounds, as above.
-        unsafe { *mark.get_unchecked_mut(v as usize) = IN_TREE };
-        left -= fresh as u32;
-        u = v;
     }
-    carve_parent_links(maze, next, &mut s.codes, start);
+    carve_parent_links(maze, link, &mut s.codes, start);
 }

@@ -36,16 +36,34 @@ pub(crate) fn padded_delta(w: u32) -> [u32; 4] {
 /// Mark the border of a padded `(w+2)×(h+2)` state array as outside, everything else free.
 /// Row by row with slice fills: no per-cell branch.
 pub(crate) fn padded_marks(mark: &mut Vec<u8>, w: u32, h: u32) {
+    padded_fill(mark, w, h, FREE, OUTSIDE);
+}
+
+/// A link of [`padded_links`]: a cell the walk has not reached (no parent direction yet).
+pub(crate) const UNSEEN: u8 = 0xfe;
+/// A link of [`padded_links`]: the padding ring.
+pub(crate) const EDGE: u8 = 0xff;
+
+/// The one-array state of a walk that records parent directions (Aldous–Broder): every grid
+/// cell [`UNSEEN`], the padding ring [`EDGE`]; a reached cell then holds its parent direction
+/// (0..4), so a step reads and writes one byte instead of a mark and a link. Neither value is a
+/// direction, so [`carve_parent_links`] reads the array as it is.
+pub(crate) fn padded_links(links: &mut Vec<u8>, w: u32, h: u32) {
+    padded_fill(links, w, h, UNSEEN, EDGE);
+}
+
+/// Fill a padded `(w+2)×(h+2)` byte array: `inside` on the grid, `outside` on the ring.
+fn padded_fill(a: &mut Vec<u8>, w: u32, h: u32, inside: u8, outside: u8) {
     let pw = (w + 2) as usize;
     let ph = (h + 2) as usize;
-    mark.clear();
-    mark.resize(pw * ph, FREE);
-    mark[..pw].fill(OUTSIDE);
-    mark[(ph - 1) * pw..].fill(OUTSIDE);
+    a.clear();
+    a.resize(pw * ph, inside);
+    a[..pw].fill(outside);
+    a[(ph - 1) * pw..].fill(outside);
     // The right pad of row y and the left pad of row y + 1 are adjacent.
     for y in 0..ph - 1 {
-        mark[y * pw + pw - 1] = OUTSIDE;
-        mark[(y + 1) * pw] = OUTSIDE;
+        a[y * pw + pw - 1] = outside;
+        a[(y + 1) * pw] = outside;
     }
 }
 
@@ -90,8 +108,9 @@ pub(crate) fn padded_origin(w: u32) -> u32 {
 /// A wall is open when either side points through it, so each cell's two bits come from three
 /// bytes — east: `next[p] == E || next[p+1] == W`; south: `next[p] == S || next[p+pw] == N` —
 /// computed row by row over whole slices (the compiler vectorises it) into `codes`, then packed
-/// into the maze: no branch on the (random) directions. Padding cells must hold 0 (east),
-/// which never points back into the grid.
+/// into the maze: no branch on the (random) directions. Padding cells must hold a value other
+/// than west (2) and north (3), which would point back into the grid: 0 ([`padded_state`]) or
+/// [`EDGE`] ([`padded_links`]).
 pub(crate) fn carve_parent_links(maze: &mut Maze, next: &mut [u8], codes: &mut Vec<u8>, root: u32) {
     let (w, h) = (maze.width() as usize, maze.height() as usize);
     let pw = w + 2;
