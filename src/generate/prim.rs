@@ -44,12 +44,23 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             let grown = (2 * list.len()).max(64);
             list.resize(grown, 0);
         }
+        // The four conditions are loaded side by side and summed as a tree: `len` carries the
+        // loop's dependency chain (the next draw needs it), so it takes one add, not four.
+        let keep: [usize; 4] = std::array::from_fn(|d| {
+            (fresh & (mark[p.wrapping_add(dp[d]) as usize] == FREE)) as usize
+        });
+        let at = [
+            *len,
+            *len + keep[0],
+            *len + keep[0] + keep[1],
+            *len + keep[0] + keep[1] + keep[2],
+        ];
         for d in 0..4usize {
             let fp = p.wrapping_add(dp[d]);
             let fc = c.wrapping_add(dc[d]);
-            list[*len] = (fp as u64) << 32 | (fc as u64) << 2 | d as u64;
-            *len += (fresh & (mark[fp as usize] == FREE)) as usize;
+            list[at[d]] = (fp as u64) << 32 | (fc as u64) << 2 | d as u64;
         }
+        *len += (keep[0] + keep[1]) + (keep[2] + keep[3]);
     };
     let start = rng.below(n);
     let ps = (start / w + 1) * pw + start % w + 1;
