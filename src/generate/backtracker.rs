@@ -11,6 +11,7 @@
 //! one linear pass at the end.
 
 use super::padded::{carve_parent_links, padded_state, FREE, IN_TREE};
+use super::shared::{option, options4};
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
@@ -35,16 +36,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     mark[c as usize] = IN_TREE;
     loop {
         // The free neighbours in the order east, south, west, north, listed without branches.
-        let mut opts = [0u32; 4];
-        let mut k = 0usize;
-        for d in 0..4u32 {
-            opts[k] = d;
-            let nb = c.wrapping_add(delta[d as usize]) as usize;
-            debug_assert!(nb < mark.len());
-            // SAFETY: `c` is a grid cell (the search never enters padding), so each of its
-            // four neighbours lies inside the padded array.
-            k += (unsafe { *mark.get_unchecked(nb) } == FREE) as usize;
-        }
+        let (opts, k) = options4(mark, &delta, c, FREE);
         if k == 0 {
             if sp == 0 {
                 break;
@@ -54,7 +46,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             continue;
         }
         // No draw when there is one option (`choose`), without a branch on it in the batch.
-        let d = opts[rng.choose(k as u32) as usize];
+        let d = option(opts, rng.choose(k));
         let nb = c.wrapping_add(delta[d as usize]);
         mark[nb as usize] = IN_TREE;
         // Record the direction from the new cell back to its parent.

@@ -19,6 +19,7 @@
 //! has no coordinate arithmetic and no border tests.
 
 use super::padded::{padded_marks_steps, FREE, IN_TREE as VISITED};
+use super::shared::{option, options4};
 use super::{Policy, Scratch};
 use crate::grid::Maze;
 use crate::rng::RandomSource;
@@ -145,17 +146,12 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
         let e = s.stack[i];
         let p = (e >> 32) as u32;
         let c = e as u32;
-        let mut opts = [0u32; 4];
-        let mut k = 0usize;
-        for d in 0..4u32 {
-            opts[k] = d;
-            k += (s.mark[p.wrapping_add(dp[d as usize]) as usize] == FREE) as usize;
-        }
+        let (opts, k) = options4(&s.mark, &dp, p, FREE);
         if k == 0 {
             active.retire(&mut s.stack, &mut s.mark, p);
             continue;
         }
-        let d = opts[rng.choose(k as u32) as usize] as usize;
+        let d = option(opts, rng.choose(k)) as usize;
         walls.open(size.east_wall_id(c).wrapping_add(wb[d]));
         let (np, nc) = (p.wrapping_add(dp[d]), c.wrapping_add(dc[d]));
         active.push(&mut s.stack, &mut s.mark, np, nc);

@@ -17,6 +17,7 @@
 //! ([`crate::grid::Size::wall_id_steps`]).
 
 use super::padded::{padded_marks_steps, FREE, IN_TREE as VISITED};
+use super::shared::{option, options4};
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
@@ -37,14 +38,9 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     let (mut cy, mut cx) = (1u32, 1u32);
     loop {
         // Kill: step into a random unvisited neighbour.
-        let mut opts = [0u32; 4];
-        let mut k = 0usize;
-        for d in 0..4u32 {
-            opts[k] = d;
-            k += (mark[p.wrapping_add(dp[d as usize]) as usize] == FREE) as usize;
-        }
+        let (opts, k) = options4(mark, &dp, p, FREE);
         if k > 0 {
-            let d = opts[rng.choose(k as u32) as usize] as usize;
+            let d = option(opts, rng.choose(k)) as usize;
             walls.open(size.east_wall_id(c).wrapping_add(wb[d]));
             p = p.wrapping_add(dp[d]);
             c = c.wrapping_add(dc[d]);
@@ -69,14 +65,9 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
         p = cy * pw + cx;
         c = (cy - 1) * w + cx - 1;
         // Link it to a random visited neighbour (west and north ones are before the cursor).
-        let mut opts = [0u32; 4];
-        let mut k = 0usize;
-        for d in 0..4u32 {
-            opts[k] = d;
-            k += (mark[p.wrapping_add(dp[d as usize]) as usize] == VISITED) as usize;
-        }
+        let (opts, k) = options4(mark, &dp, p, VISITED);
         debug_assert!(k > 0, "hunted cell has no visited neighbour");
-        let d = opts[rng.choose(k as u32) as usize] as usize;
+        let d = option(opts, rng.choose(k)) as usize;
         walls.open(size.east_wall_id(c).wrapping_add(wb[d]));
         mark[p as usize] = VISITED;
     }
