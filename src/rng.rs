@@ -119,6 +119,14 @@ pub trait RandomSource {
     fn coin(&mut self) -> bool {
         self.bits(1) == 1
     }
+    /// A fair coin flipped only when `flip` (otherwise `false`, and nothing is drawn). The
+    /// default is exactly that branch; [`Rng`] consumes its buffered bit by a shift of 0 or 1,
+    /// so a caller whose condition is unpredictable (Eller's "different sets?") has no branch
+    /// on it.
+    #[inline]
+    fn coin_if(&mut self, flip: bool) -> bool {
+        flip && self.coin()
+    }
     /// `k` fair coins at once (`1 <= k <= 64`): bit `i` of the result is the `i`-th coin, the
     /// same coins, in the same order, as `k` calls of [`RandomSource::coin`] (which is what the
     /// default does, so enumerating sources still see `k` two-way draws).
@@ -308,6 +316,21 @@ impl RandomSource for Rng {
     #[inline]
     fn tails_before_head(&mut self, max: u32) -> u32 {
         Rng::tails_before_head(self, max)
+    }
+    #[inline]
+    fn coin_if(&mut self, flip: bool) -> bool {
+        // `coin` refills the buffer when it is empty and a bit is needed; so does this (a
+        // branch taken once per 64 coins), and an empty buffer is never refilled without a
+        // flip, so later draws from the generator see the same sequence.
+        if flip & (self.nbits == 0) {
+            self.bits = self.inner.next_u64();
+            self.nbits = 64;
+        }
+        let f = flip as u32;
+        let heads = self.bits & f as u64 == 1;
+        self.bits >>= f;
+        self.nbits -= f;
+        heads
     }
     #[inline]
     fn choose(&mut self, n: u32) -> u32 {
@@ -550,6 +573,26 @@ mod tests {
             assert!(got < n);
             if driver.coin() {
                 assert_eq!(fast.dir4(), plain.dir4(), "after draw {i}");
+            }
+        }
+        assert_eq!(fast.next_u64(), plain.0.next_u64());
+    }
+
+    #[test]
+    fn coin_if_flips_only_when_asked() {
+        // `Rng::coin_if` (a shift by 0 or 1) against the default branch, with single bits and
+        // whole-word draws (`below`, which bypasses the bit buffer) in between, so an empty
+        // buffer meets both a flip and no flip.
+        let mut driver = Rng::from_maze_seed(7);
+        let mut fast = Rng::from_maze_seed(8);
+        let mut plain = Plain(fast.clone());
+        for i in 0..200_000 {
+            let flip = driver.coin();
+            assert_eq!(fast.coin_if(flip), plain.coin_if(flip), "draw {i}");
+            match driver.below(8) {
+                0 => assert_eq!(fast.below(1000), plain.below(1000), "after draw {i}"),
+                1 => assert_eq!(fast.dir4(), plain.dir4(), "after draw {i}"),
+                _ => {}
             }
         }
         assert_eq!(fast.next_u64(), plain.0.next_u64());

@@ -63,32 +63,32 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     s.mark.clear();
     s.mark.resize(wu, 0);
     let down = &mut s.mark[..];
+    let mut walls = maze.wall_writer();
     for y in 0..h {
         let row = y * w;
+        // Wall ids of a planar cell: east `2·cell`, south `2·cell + 1`.
+        let east = |x: u32| 2 * (row + x);
         if y + 1 == h {
             let mut a = find(parent, 0);
             for x in 0..w - 1 {
                 let b = find(parent, x + 1);
-                if a != b {
-                    parent[b as usize] = a;
-                    maze.carve_east(row + x);
-                } else {
-                    a = b;
-                }
+                let join = a != b;
+                parent[b as usize] = if join { a } else { b };
+                walls.open_if(east(x), join);
+                a = if join { a } else { b };
             }
             break;
         }
-        // (1) Random joins within the row.
-        // `a` is the root of column x's set, carried along instead of found again.
+        // (1) Random joins within the row, without a branch on the coin or on "different
+        // sets?" (`coin_if` flips only then). `a` is the root of column x's set, carried along
+        // instead of found again; a root `b` that is not joined keeps pointing to itself.
         let mut a = find(parent, 0);
         for x in 0..w - 1 {
             let b = find(parent, x + 1);
-            if a != b && rng.coin() {
-                parent[b as usize] = a;
-                maze.carve_east(row + x);
-            } else {
-                a = b;
-            }
+            let join = rng.coin_if(a != b);
+            parent[b as usize] = if join { a } else { b };
+            walls.open_if(east(x), join);
+            a = if join { a } else { b };
         }
         // (2) Random south passages, counted per set.
         let mut x0 = 0u32;
@@ -106,38 +106,30 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             }
             x0 += k;
         }
-        // Sets with no south passage: force one, at a uniform position among their cells.
+        // Sets with no south passage: force one, at a uniform position among their cells
+        // (drawn at the set's first cell, then counted down; no branch per cell).
         for x in 0..wu {
             let r = root[x] as usize;
             if flag[r] == 0 {
-                let k = cnt[r];
-                cnt[r] = if k == 1 { 0 } else { rng.below(k) };
+                cnt[r] = rng.choose(cnt[r]);
                 flag[r] = 2;
             }
-            if flag[r] == 2 {
-                if cnt[r] == 0 {
-                    down[x] = 1;
-                    flag[r] = 3;
-                } else {
-                    cnt[r] -= 1;
-                }
-            }
-            if down[x] != 0 {
-                maze.carve_south(row + x as u32);
-            }
+            let f = flag[r];
+            let counting = f == 2;
+            let hit = counting & (cnt[r] == 0);
+            down[x] |= hit as u8;
+            flag[r] = if hit { 3 } else { f };
+            cnt[r] -= (counting & !hit) as u32;
+            walls.open_if(east(x as u32) + 1, down[x] != 0);
         }
-        // The next row's forest: below a south passage, the set's first such column; else a
-        // singleton.
+        // The next row's forest: below a south passage, the set's first such column (the
+        // smallest, as columns go up); else a singleton.
         for x in 0..wu {
             let r = root[x] as usize;
-            parent[x] = if down[x] != 0 {
-                if rep[r] == NONE {
-                    rep[r] = x as u32;
-                }
-                rep[r]
-            } else {
-                x as u32
-            };
+            let south = down[x] != 0;
+            let first = rep[r].min(x as u32);
+            rep[r] = if south { first } else { rep[r] };
+            parent[x] = if south { first } else { x as u32 };
         }
         for &r in root.iter() {
             let r = r as usize;
