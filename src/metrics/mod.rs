@@ -136,26 +136,60 @@ impl Ends {
 
 /// Per-position values of the reverse pass. Written once by the BFS (when the position leaves
 /// the queue) and then only by the position's children, so nothing needs clearing between mazes.
+///
+/// Two words, so the BFS writes a position with two stores and the reverse pass updates a
+/// parent with two loads, one compare-and-select and one add per word:
+/// - `hd`: the longest descent below the position, in edges (`height`, high half), and the
+///   position at its end (`deepest`, low half; the position itself while `height` is 0).
+///   Taking the larger `hd` keeps, on equal heights, the descent met first in reverse BFS
+///   order: of two siblings' descents of equal height, the later sibling's ends later in the
+///   queue (BFS lists a level in the order of the level above), so the unsigned maximum is
+///   exactly "replace only when strictly deeper".
+/// - `bc`: cells below the position (`below`, its subtree minus itself, low half) and the
+///   dead-end corridors arriving from its children (`chains`, high half): the low
+///   [`INF_SHIFT`] bits of `chains` sum, over the children whose subtree is a bare corridor
+///   ending in a dead end, that dead end's distance to this position; each other child adds
+///   `1 << INF_SHIFT`. The BFS sets [`JUNCTION`] on positions with two or more children, so
+///   the reverse pass needs no child count. Neither half carries into the other (`below` <
+///   2^26, `chains` < 2^32).
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
-    /// Longest descent below the position, in edges.
-    height: u32,
-    /// The position at the end of that descent (the position itself while `height` is 0).
-    deepest: u32,
-    /// Cells below the position (its subtree minus itself).
-    below: u32,
-    /// Dead-end corridors arriving from the children: the low [`INF_SHIFT`] bits sum, over the
-    /// children whose subtree is a bare corridor ending in a dead end, that dead end's distance
-    /// to this position; each other child adds `1 << INF_SHIFT`. The BFS sets [`JUNCTION`] on
-    /// positions with two or more children, so the reverse pass needs no child count.
-    chains: u32,
+    hd: u64,
+    bc: u64,
 }
 
-/// See [`Node::chains`]: sums stay below `cells ≤ 2^26`, at most six children (a 3D root) add
+impl Node {
+    /// A position as the BFS leaves it: no descent, nothing below, and the junction flag.
+    #[inline(always)]
+    fn leaf(pos: usize, chains: u32) -> Node {
+        Node {
+            hd: pos as u64,
+            bc: (chains as u64) << 32,
+        }
+    }
+    #[inline(always)]
+    fn height(self) -> u32 {
+        (self.hd >> 32) as u32
+    }
+    #[inline(always)]
+    fn deepest(self) -> u32 {
+        self.hd as u32
+    }
+    #[inline(always)]
+    fn below(self) -> u32 {
+        self.bc as u32
+    }
+    #[inline(always)]
+    fn chains(self) -> u32 {
+        (self.bc >> 32) as u32
+    }
+}
+
+/// See [`Node`]'s `chains`: sums stay below `cells ≤ 2^26`, at most six children (a 3D root) add
 /// `2^28` each.
 const INF_SHIFT: u32 = 28;
 const INF: u32 = 1 << INF_SHIFT;
-/// Flag in [`Node::chains`]: the position has two or more children (so, below the root, three
+/// Flag in [`Node`]'s `chains`: the position has two or more children (so, below the root, three
 /// or more passages). Above anything the sums and [`INF`] counts reach.
 const JUNCTION: u32 = 1 << 31;
 
@@ -340,12 +374,7 @@ fn bfs<const D: usize, const T: usize, const FULL: bool>(
                 exit_pos = head;
             }
             first[head] = tail as u32;
-            node[head] = Node {
-                height: 0,
-                deepest: head as u32,
-                below: 0,
-                chains: if pop::<D>(fwd) >= 2 { JUNCTION } else { 0 },
-            };
+            node[head] = Node::leaf(head, if pop::<D>(fwd) >= 2 { JUNCTION } else { 0 });
         }
         // Branch-free push: always write `D` slots, advance by the number of children. A
         // child's cell is `v` plus an offset that cannot borrow (the wall is open, so the
@@ -472,38 +501,37 @@ fn traverse<const D: usize, const T: usize>(
         let p = parent(queue[pos]);
         let me = node[pos];
         let par = node[p];
-        let cand = me.height + 1;
-        let through = par.height + cand;
+        let cand = me.hd + (1 << 32);
+        let through = par.height() + (cand >> 32) as u32;
         // Branch-free: a new best is rare late in the pass but frequent early.
         let new_best = through > diameter;
         diameter = if new_best { through } else { diameter };
-        d_start = if new_best { par.deepest } else { d_start };
-        d_end = if new_best { me.deepest } else { d_end };
+        d_start = if new_best { par.deepest() } else { d_start };
+        d_end = if new_best { me.deepest() } else { d_end };
         // A non-root position with two or more children is a junction: the corridors that
         // arrived from its children end here.
-        dead_sum += if me.chains >= JUNCTION {
-            (me.chains & (INF - 1)) as u64
+        let chains = me.chains();
+        dead_sum += if chains >= JUNCTION {
+            (chains & (INF - 1)) as u64
         } else {
             0
         };
-        // Branch-free max: which child is deepest is data-dependent and unpredictable.
-        let better = cand > par.height;
+        // Branch-free max (which child is deepest is data-dependent and unpredictable); sums
+        // of both halves of `bc` in one add.
         node[p] = Node {
-            height: if better { cand } else { par.height },
-            deepest: if better { me.deepest } else { par.deepest },
-            below: par.below + me.below + 1,
-            chains: par.chains + chain_up(me.chains),
+            hd: par.hd.max(cand),
+            bc: par.bc + (me.below() as u64 + 1) + ((chain_up(chains) as u64) << 32),
         };
     }
     // The root's own corridors: a dead end (one child) walks down its corridor; with two
     // children a corridor from one side runs through the root into the other.
     let root_children = first[1] - first[0];
-    let low = (node[0].chains & (INF - 1)) as u64;
+    let low = (node[0].chains() & (INF - 1)) as u64;
     match root_children {
         0 => {}
         1 => dead_sum += low + corridor_down(first, 0) as u64,
         2 => {
-            let up = |c: usize| chain_up(node[c].chains);
+            let up = |c: usize| chain_up(node[c].chains());
             let (c1, c2) = (first[0] as usize, first[0] as usize + 1);
             let (x1, x2) = (up(c1), up(c2));
             dead_sum += match (x1 < INF, x2 < INF) {
@@ -530,7 +558,7 @@ fn traverse<const D: usize, const T: usize>(
         let step = cell(queue[px]).wrapping_sub(cell(queue[x]));
         turns += (last != 0 && step != last) as u32;
         last = step;
-        walk += 2 * (n as u64 - node[x].below as u64 - 1) - 1;
+        walk += 2 * (n as u64 - node[x].below() as u64 - 1) - 1;
         let (c0, c1) = (first[px] as usize, first[px + 1] as usize);
         let off = (c1 - c0 - 1) as u32;
         branches += off;
@@ -541,8 +569,8 @@ fn traverse<const D: usize, const T: usize>(
             .map(|(j, b)| (c0 + j, b))
         {
             let take = c < c1 && c != x;
-            max_cells = max_cells.max(if take { b.below + 1 } else { 0 });
-            max_depth = max_depth.max(if take { b.height + 1 } else { 0 });
+            max_cells = max_cells.max(if take { b.below() + 1 } else { 0 });
+            max_depth = max_depth.max(if take { b.height() + 1 } else { 0 });
         }
         x = px;
         length += 1;
