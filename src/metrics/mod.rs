@@ -370,8 +370,10 @@ fn bfs<const D: usize, const T: usize, const FULL: bool>(
         let v = cell(e);
         let fwd = masks[v as usize] as u32 & !back::<D>(e) & (T as u32 - 1);
         if FULL {
+            // A branch taken once per maze, not a select: a select kept `exit_pos` in a
+            // stack slot, read and written every step (a store-to-load chain through the loop).
             if v == exit {
-                exit_pos = head;
+                exit_pos = met(head);
             }
             first[head] = tail as u32;
             node[head] = Node::leaf(head, if pop::<D>(fwd) >= 2 { JUNCTION } else { 0 });
@@ -398,6 +400,13 @@ fn bfs<const D: usize, const T: usize, const FULL: bool>(
     exit_pos
 }
 
+/// `pos`, through a call the optimiser keeps on the taken side of a branch (see [`bfs`]).
+#[cold]
+#[inline(never)]
+fn met(pos: usize) -> usize {
+    pos
+}
+
 /// What a child adds to its parent's [`Node::chains`]: its dead-end corridor's length plus the
 /// edge up, or [`INF`] if its subtree is not a bare corridor (a junction, or a corridor that
 /// leads to one).
@@ -408,6 +417,21 @@ fn chain_up(chains: u32) -> u32 {
     } else {
         INF
     }
+}
+
+/// The diameter and its two ends (positions) from the reverse pass's best word
+/// `through << 32 | pos`: one end is the deepest descent below `pos`; the other is the deepest
+/// descent its parent had when `pos` was met, i.e. through the siblings after `pos` (met
+/// before it), or the parent itself. Both are read from final values: positions after `pos`
+/// are complete by then.
+fn diameter_ends(best: u64, queue: &[u64], first: &[u32], node: &[Node]) -> (u32, u32, u32) {
+    let pos = best as u32 as usize;
+    let p = parent(queue[pos]);
+    let mut hd = p as u64;
+    for sibling in &node[pos + 1..first[p + 1] as usize] {
+        hd = hd.max(sibling.hd + (1 << 32));
+    }
+    ((best >> 32) as u32, hd as u32, node[pos].deepest())
 }
 
 /// Steps down from position `x` while it has exactly one child; returns the steps taken.
@@ -495,7 +519,13 @@ fn traverse<const D: usize, const T: usize>(
     // Reverse BFS order: every child before its parent. The longest path is the best sum of
     // the two deepest descents met at one position; dead-end corridors are summed where they
     // end, at a junction.
-    let (mut diameter, mut d_start, mut d_end) = (0u32, 0u32, 0u32);
+    //
+    // The best is kept as one word, `through << 32 | pos` (the longest path met at `pos`'s
+    // parent through `pos`): its maximum keeps, among equal lengths, the highest position, the
+    // one met first, and its two ends are recovered after the pass. One register instead of
+    // three, so the loop's values stay in registers (with three, the length lived in a stack
+    // slot read and written every step).
+    let mut best = 0u64;
     let mut dead_sum = 0u64;
     for pos in (1..n).rev() {
         let p = parent(queue[pos]);
@@ -503,11 +533,7 @@ fn traverse<const D: usize, const T: usize>(
         let par = node[p];
         let cand = me.hd + (1 << 32);
         let through = par.height() + (cand >> 32) as u32;
-        // Branch-free: a new best is rare late in the pass but frequent early.
-        let new_best = through > diameter;
-        diameter = if new_best { through } else { diameter };
-        d_start = if new_best { par.deepest() } else { d_start };
-        d_end = if new_best { me.deepest() } else { d_end };
+        best = best.max((through as u64) << 32 | pos as u64);
         // A non-root position with two or more children is a junction: the corridors that
         // arrived from its children end here.
         let chains = me.chains();
@@ -523,6 +549,7 @@ fn traverse<const D: usize, const T: usize>(
             bc: par.bc + (me.below() as u64 + 1) + ((chain_up(chains) as u64) << 32),
         };
     }
+    let (diameter, d_start, d_end) = diameter_ends(best, queue, first, node);
     // The root's own corridors: a dead end (one child) walks down its corridor; with two
     // children a corridor from one side runs through the root into the other.
     let root_children = first[1] - first[0];
