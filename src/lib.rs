@@ -160,4 +160,4 @@ pub use generate::Algorithm;
 pub use grid::{Dir, Maze};
 pub use level::{Level, LevelError};
 pub use metrics::{measure, Ends, Metrics};
-pub use rng::{RandomSource, Rng};
+pub use rng::{Chance, RandomSource, Rng};

@@ -109,6 +109,13 @@ pub trait RandomSource {
     fn bits(&mut self, k: u32) -> u32;
     /// A uniform `f64` in `[0, 1)`.
     fn unit_f64(&mut self) -> f64;
+    /// `unit_f64() < chance.p()`: the same draw and the same outcome. The default is exactly
+    /// that; [`Rng`] compares the 53 drawn bits with an integer threshold instead of converting
+    /// them to a float (see [`Chance`]).
+    #[inline]
+    fn unit_below(&mut self, chance: Chance) -> bool {
+        self.unit_f64() < chance.p
+    }
     /// A uniform value in `0..4`: a random direction.
     #[inline]
     fn dir4(&mut self) -> u32 {
@@ -310,6 +317,10 @@ impl RandomSource for Rng {
         Rng::unit_f64(self)
     }
     #[inline]
+    fn unit_below(&mut self, chance: Chance) -> bool {
+        (self.next_u64() >> 11) < chance.below
+    }
+    #[inline]
     fn coins(&mut self, k: u32) -> u64 {
         Rng::coins(self, k)
     }
@@ -358,6 +369,32 @@ impl RandomSource for Rng {
     #[inline]
     fn dir4_x32(&mut self) -> u64 {
         Rng::dir4_x32(self)
+    }
+}
+
+/// A fixed probability `p` in `[0, 1]` for [`RandomSource::unit_below`], with its integer
+/// threshold: [`Rng::unit_f64`] is `m · 2^-53` for 53 drawn bits `m`, and `m · 2^-53 < p` holds
+/// exactly when `m < ⌈p · 2^53⌉` (scaling by a power of two is exact, and `m` is an integer),
+/// so the comparison needs no float conversion and gives the same outcome for every draw.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Chance {
+    p: f64,
+    below: u64,
+}
+
+impl Chance {
+    /// The chance `p` (`0 <= p <= 1`).
+    pub fn new(p: f64) -> Chance {
+        debug_assert!((0.0..=1.0).contains(&p));
+        Chance {
+            p,
+            below: (p * (1u64 << 53) as f64).ceil() as u64,
+        }
+    }
+
+    /// The probability.
+    pub fn p(self) -> f64 {
+        self.p
     }
 }
 
@@ -573,6 +610,44 @@ mod tests {
             assert!(got < n);
             if driver.coin() {
                 assert_eq!(fast.dir4(), plain.dir4(), "after draw {i}");
+            }
+        }
+        assert_eq!(fast.next_u64(), plain.0.next_u64());
+    }
+
+    #[test]
+    fn unit_below_is_the_float_comparison() {
+        // The integer threshold against `unit_f64() < p` on copies of one generator, for
+        // probabilities at and next to the edges and between representable steps.
+        let tiny = f64::EPSILON / 4.0; // 2^-54: below one step of 2^-53
+        let ps = [
+            0.0,
+            tiny,
+            1.0 / 3.0,
+            0.5,
+            0.5 + tiny,
+            0.9999999,
+            1.0 - tiny,
+            1.0,
+        ];
+        let mut fast = Rng::from_maze_seed(3);
+        let mut plain = Plain(fast.clone());
+        for i in 0..100_000 {
+            let c = Chance::new(ps[i % ps.len()]);
+            assert_eq!(
+                fast.unit_below(c),
+                plain.unit_below(c),
+                "draw {i}, p = {}",
+                c.p()
+            );
+        }
+        // Draws next to the threshold: m = below - 1 and m = below, as the float sees them.
+        for &p in &ps {
+            let c = Chance::new(p);
+            for m in [c.below.saturating_sub(1), c.below, c.below + 1] {
+                let m = m.min((1 << 53) - 1);
+                let as_float = m as f64 * (1.0 / (1u64 << 53) as f64);
+                assert_eq!(m < c.below, as_float < p, "p = {p}, m = {m}");
             }
         }
         assert_eq!(fast.next_u64(), plain.0.next_u64());

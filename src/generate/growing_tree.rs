@@ -22,7 +22,7 @@ use super::padded::{padded_marks_steps, FREE, IN_TREE as VISITED};
 use super::shared::{option, options4};
 use super::{Policy, Scratch};
 use crate::grid::Maze;
-use crate::rng::RandomSource;
+use crate::rng::{Chance, RandomSource};
 
 /// In the list (a maze cell that may still have unvisited neighbours).
 const ACTIVE: u8 = VISITED;
@@ -45,17 +45,30 @@ pub(super) struct Active {
     live: usize,
     /// Retired entries at or after `head`.
     dead: usize,
+    /// `mix:P`'s chance of taking the newest cell (unused by the other policies).
+    newest: Chance,
 }
 
 impl Active {
-    /// The list holding just the start cell (padded `p`, cell `c`), marked active.
+    /// The list holding just the start cell (padded `p`, cell `c`), marked active, for picks
+    /// by `policy`.
     #[inline(always)]
-    pub(super) fn start(stack: &mut Vec<u64>, mark: &mut [u8], p: u32, c: u32) -> Active {
+    pub(super) fn start(
+        stack: &mut Vec<u64>,
+        mark: &mut [u8],
+        p: u32,
+        c: u32,
+        policy: Policy,
+    ) -> Active {
         stack.clear();
         let mut active = Active {
             head: 0,
             live: 0,
             dead: 0,
+            newest: Chance::new(match policy {
+                Policy::Mix(p) => p,
+                _ => 0.0,
+            }),
         };
         active.push(stack, mark, p, c);
         active
@@ -79,7 +92,7 @@ impl Active {
         let newest = match policy {
             Policy::Newest => true,
             Policy::Oldest | Policy::Random => false,
-            Policy::Mix(p) => rng.unit_f64() < p,
+            Policy::Mix(_) => rng.unit_below(self.newest),
         };
         if newest {
             while mark[padded(stack[stack.len() - 1])] == RETIRED {
@@ -140,7 +153,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
     let mut walls = maze.wall_writer();
     let start = rng.below(n);
     let ps = (start / w + 1) * pw + start % w + 1;
-    let mut active = Active::start(&mut s.stack, &mut s.mark, ps, start);
+    let mut active = Active::start(&mut s.stack, &mut s.mark, ps, start, policy);
     while active.any() {
         let i = active.pick(&mut s.stack, &s.mark, policy, rng);
         let e = s.stack[i];

@@ -18,7 +18,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
     let sp = padded_marks3(&mut s.mark, maze.size());
     let mut walls = maze.wall_writer();
     let start = rng.below(n);
-    let mut active = Active::start(&mut s.stack, &mut s.mark, sp.padded(start), start);
+    let mut active = Active::start(&mut s.stack, &mut s.mark, sp.padded(start), start, policy);
     while active.any() {
         let i = active.pick(&mut s.stack, &s.mark, policy, rng);
         let e = s.stack[i];

@@ -31,7 +31,7 @@
 use super::padded::{carve_parent_links, padded_sides, padded_state, FREE, IN_TREE};
 use super::Scratch;
 use crate::grid::Maze;
-use crate::rng::RandomSource;
+use crate::rng::{Chance, RandomSource};
 
 /// What the walk prefers, with the probability of taking its preference.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,6 +40,16 @@ pub enum Bias {
     Straight(f64),
     /// Turn left or right.
     Turn(f64),
+}
+
+impl Bias {
+    /// The probability of taking the preference, as a [`Chance`] (its integer threshold is
+    /// computed once per maze).
+    pub(super) fn chance(self) -> Chance {
+        match self {
+            Bias::Straight(p) | Bias::Turn(p) => Chance::new(p),
+        }
+    }
 }
 
 /// Carve a spanning tree by loop-erased walks with a direction bias (not uniform).
@@ -53,6 +63,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
     let next = &mut s.next[..];
     let root = (h / 2 + 1) * pw + w / 2 + 1;
     mark[root as usize] = IN_TREE;
+    let chance = bias.chance();
     for y in 1..=h {
         let row = y * pw;
         for start in row + 1..=row + w {
@@ -70,13 +81,13 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
                 // border) branches, as it decides whether the probability is drawn.
                 let d = match bias {
                     _ if prev == 4 => rng.dir4_unless(false, 0, valid),
-                    Bias::Straight(p) => {
-                        let prefer = valid >> prev & 1 != 0 && rng.unit_f64() < p;
+                    Bias::Straight(_) => {
+                        let prefer = valid >> prev & 1 != 0 && rng.unit_below(chance);
                         rng.dir4_unless(prefer, prev, valid)
                     }
-                    Bias::Turn(p) => {
+                    Bias::Turn(_) => {
                         let (l, r) = ((prev + 1) & 3, (prev + 3) & 3);
-                        let prefer = valid & (1 << l | 1 << r) != 0 && rng.unit_f64() < p;
+                        let prefer = valid & (1 << l | 1 << r) != 0 && rng.unit_below(chance);
                         rng.turn_unless(prefer, l, r, valid)
                     }
                 };

@@ -35,6 +35,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
     let mark = &mut s.mark[..];
     let next = &mut s.next[..];
     let root = sp.padded(size.cell(sp.w / 2, sp.h / 2, sp.d / 2));
+    let chance = bias.chance();
     loop_erased_walks3(mark, next, &sp, root, |mark, u, prev| {
         // Bit d set when the neighbour in direction d exists.
         let mut valid = 0u32;
@@ -44,16 +45,16 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
         // A uniform step is `random_step`: the same 3-bit draws, rejected when not in `valid`.
         match bias {
             _ if prev == 6 => random_step(mark, &sp, u, rng) as u32,
-            Bias::Straight(p) => {
-                if valid >> prev & 1 != 0 && rng.unit_f64() < p {
+            Bias::Straight(_) => {
+                if valid >> prev & 1 != 0 && rng.unit_below(chance) {
                     prev
                 } else {
                     random_step(mark, &sp, u, rng) as u32
                 }
             }
-            Bias::Turn(p) => {
+            Bias::Turn(_) => {
                 let turns = valid & PERPENDICULAR[prev as usize];
-                if turns != 0 && rng.unit_f64() < p {
+                if turns != 0 && rng.unit_below(chance) {
                     let mut nth = rng.choose(turns.count_ones());
                     let mut t = turns;
                     while nth > 0 {
