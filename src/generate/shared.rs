@@ -9,7 +9,8 @@ use crate::rng::RandomSource;
 
 /// Take the walls of `s.walls` in a lazily drawn uniform random order (step `i` of Fisher–Yates
 /// picks from the unprocessed tail), opening each one that joins two different sets of
-/// `s.dsu`, until `need` walls have been opened. Wall ids are [`crate::grid::Wall`] ids.
+/// `s.dsu`, until `need` walls have been opened. Wall ids are [`crate::grid::Wall`] ids. The
+/// processed places of `s.walls` are not rewritten, so the list is left as scratch.
 /// Kruskal runs it on every wall; fractal uses it to reconnect the pieces left after cropping.
 pub(crate) fn join_in_random_order<R: RandomSource>(
     maze: &mut Maze,
@@ -39,9 +40,11 @@ fn join_loop<R: RandomSource, const PLANAR: bool>(
     let len = s.walls.len() as u32;
     let mut i = 0u32;
     while need > 0 {
+        // Step `i` of the shuffle: the wall drawn from the tail comes into place `i`, which is
+        // never read again, so only the tail slot is written (half a swap).
         let j = i + rng.below(len - i);
-        s.walls.swap(i as usize, j as usize);
-        let wall = s.walls[i as usize];
+        let wall = s.walls[j as usize];
+        s.walls[j as usize] = s.walls[i as usize];
         i += 1;
         let wall = if PLANAR {
             size.planar_wall(wall)
