@@ -19,7 +19,7 @@
 use std::hint::black_box;
 
 use batchgen::generate::{regenerate_from_base, Scratch};
-use batchgen::{rng, Algorithm, Maze, Rng};
+use batchgen::{rng, Algorithm, Maze};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use knossos::maze::{self as km, OrthogonalMazeBuilder};
 
