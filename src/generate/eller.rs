@@ -19,12 +19,14 @@
 //! Scratch (`count`, four rows of `W` words): `parent`, each column's `root` this row, per
 //! root the set's cell `cnt` in the row and the next row's `rep`resentative; `next[root]`
 //! flags whether the set opened south (0 no, 1 yes, 2 a forced cell has been drawn, 3 done),
-//! `mark[x]` whether column `x` opens south. Draws: coins (the south coins of a row drawn up
-//! to 64 at a time by [`RandomSource::coins`], the same coins in the same order) and one
-//! `below(count)` per set without a south passage (exactly enumerable).
+//! `mark[x]` whether column `x` opens south. Draws: coins (a join's coin only when the two cells
+//! are in different sets, [`RandomSource::coin_if`], so the loop has no branch on it; the south
+//! coins of a row drawn up to 64 at a time by [`RandomSource::coins`], the same coins in the
+//! same order) and one `below(count)` per set without a south passage (exactly enumerable).
+//! Walls are opened through the wall writer with selects, not branches.
 
 use super::Scratch;
-use crate::grid::Maze;
+use crate::grid::{Dir, Maze};
 use crate::rng::RandomSource;
 
 /// No representative chosen yet for the next row.
@@ -63,11 +65,12 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     s.mark.clear();
     s.mark.resize(wu, 0);
     let down = &mut s.mark[..];
+    let size = maze.size();
     let mut walls = maze.wall_writer();
     for y in 0..h {
         let row = y * w;
-        // Wall ids of a planar cell: east `2·cell`, south `2·cell + 1`.
-        let east = |x: u32| 2 * (row + x);
+        let east = |x: u32| size.wall_id(row + x, Dir::East);
+        let south = |x: u32| size.wall_id(row + x, Dir::South);
         if y + 1 == h {
             let mut a = find(parent, 0);
             for x in 0..w - 1 {
@@ -120,7 +123,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             down[x] |= hit as u8;
             flag[r] = if hit { 3 } else { f };
             cnt[r] -= (counting & !hit) as u32;
-            walls.open_if(east(x as u32) + 1, down[x] != 0);
+            walls.open_if(south(x as u32), down[x] != 0);
         }
         // The next row's forest: below a south passage, the set's first such column (the
         // smallest, as columns go up); else a singleton.
