@@ -37,21 +37,24 @@ fn join_loop<R: RandomSource, const PLANAR: bool>(
 ) {
     let size = maze.size();
     let mut walls = maze.wall_writer();
-    let len = s.walls.len() as u32;
+    // Local views: through `s` the loop would reload the vectors after every store.
+    let list = &mut s.walls[..];
+    let mut forest = s.dsu.forest();
+    let len = list.len() as u32;
     let mut i = 0u32;
     while need > 0 {
         // Step `i` of the shuffle: the wall drawn from the tail comes into place `i`, which is
         // never read again, so only the tail slot is written (half a swap).
         let j = i + rng.below(len - i);
-        let wall = s.walls[j as usize];
-        s.walls[j as usize] = s.walls[i as usize];
+        let wall = list[j as usize];
+        list[j as usize] = list[i as usize];
         i += 1;
         let wall = if PLANAR {
             size.planar_wall(wall)
         } else {
             size.wall(wall)
         };
-        let joined = s.dsu.union(wall.a, wall.b);
+        let joined = forest.union(wall.a, wall.b);
         walls.open_if(wall.id, joined);
         need -= joined as u32;
     }
