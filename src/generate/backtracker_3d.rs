@@ -36,7 +36,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             c = stack[sp_len];
             continue;
         }
-        let d = pick(&opts, k, rng);
+        let d = pick(opts, k, rng);
         let nb = c.wrapping_add(sp.dp[d]);
         mark[nb as usize] = IN_TREE;
         next[nb as usize] = OPPOSITE[d];

@@ -29,7 +29,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
             active.retire(&mut s.stack, &mut s.mark, p);
             continue;
         }
-        let d = pick(&opts, k, rng);
+        let d = pick(opts, k, rng);
         walls.open(sp.wall(c, d));
         active.push(
             &mut s.stack,

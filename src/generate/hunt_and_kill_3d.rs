@@ -25,7 +25,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     loop {
         let (opts, k) = options_with(mark, &sp, p, FREE);
         if k > 0 {
-            let d = pick(&opts, k, rng);
+            let d = pick(opts, k, rng);
             walls.open(sp.wall(c, d));
             p = p.wrapping_add(sp.dp[d]);
             c = c.wrapping_add(sp.dc[d]);
@@ -55,7 +55,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
         c = cx + sp.w * (cy + sp.h * cz);
         let (opts, k) = options_with(mark, &sp, p, VISITED);
         debug_assert!(k > 0, "hunted cell has no visited neighbour");
-        let d = pick(&opts, k, rng);
+        let d = pick(opts, k, rng);
         walls.open(sp.wall(c, d));
         mark[p as usize] = VISITED;
     }

@@ -99,23 +99,32 @@ impl Space {
     }
 }
 
-/// The directions `0..6` whose neighbour of padded cell `p` has state `want`, listed in
-/// [`Dir::ALL`] order without branches: `(options, count)`.
-#[inline]
-pub(crate) fn options_with(mark: &[u8], sp: &Space, p: u32, want: u8) -> ([u8; 6], usize) {
-    let mut opts = [0u8; 6];
-    let mut k = 0usize;
-    for d in 0..6u8 {
-        opts[k] = d;
-        k += (mark[p.wrapping_add(sp.dp[d as usize]) as usize] == want) as usize;
-    }
-    (opts, k)
+/// The directions `0..6` whose neighbour of padded cell `p` has state `want`, in [`Dir::ALL`]
+/// order, without branches: the directions packed three bits each (option `j` in bits
+/// `3j..3j+3`) and their count. As [`super::shared::options4`] in 2D: the six tests load side
+/// by side, the slot positions are prefix sums, and no options array is stored and reloaded.
+#[inline(always)]
+pub(crate) fn options_with(mark: &[u8], sp: &Space, p: u32, want: u8) -> (u32, usize) {
+    let f: [u32; 6] = std::array::from_fn(|d| {
+        let nb = p.wrapping_add(sp.dp[d]) as usize;
+        debug_assert!(nb < mark.len());
+        // SAFETY: callers pass a cell of the box (the walkers never enter the padding layer),
+        // so each of its six neighbours lies inside the padded array `mark`.
+        (unsafe { *mark.get_unchecked(nb) } == want) as u32
+    });
+    let (a, b) = (f[0] + f[1], f[2] + f[3]);
+    let at = [0, f[0], a, a + f[2], a + b, a + b + f[4]];
+    // Direction 0 adds nothing (its value is 0); a direction that is not an option adds 0 and
+    // leaves its slot to the next one.
+    let packed = (1..6).fold(0u32, |acc, d| acc | (d as u32 * f[d]) << (3 * at[d]));
+    (packed, (a + b + (f[4] + f[5])) as usize)
 }
 
-/// One of the first `k` (`k > 0`) entries of `opts`, uniformly: `below(k)`, no draw when `k` is 1.
-#[inline]
-pub(crate) fn pick<R: RandomSource>(opts: &[u8; 6], k: usize, rng: &mut R) -> usize {
-    opts[rng.choose(k as u32) as usize] as usize
+/// One of the `k` (`k > 0`) options packed by [`options_with`], uniformly: `below(k)`, no draw
+/// when `k` is 1.
+#[inline(always)]
+pub(crate) fn pick<R: RandomSource>(packed: u32, k: usize, rng: &mut R) -> usize {
+    (packed >> (3 * rng.choose(k as u32)) & 7) as usize
 }
 
 /// A uniform direction `0..6` among those whose neighbour of `p` is inside the box: three
@@ -251,6 +260,32 @@ mod tests {
                         assert_eq!(sp.wall(c, k), size.wall_id(c, dir));
                         assert_eq!(Dir::ALL[OPPOSITE[k] as usize], dir.opposite());
                     }
+                }
+            }
+        }
+    }
+
+    /// Every set of the six neighbours of a middle cell: the packed list holds exactly the
+    /// matching directions, in order, and `pick` draws among them only.
+    #[test]
+    fn options_with_lists_the_matching_directions_in_order() {
+        let size = Size::new(3, 3, 3);
+        let sp = Space::new(size);
+        let mut mark = Vec::new();
+        padded_marks3(&mut mark, size);
+        let p = sp.padded(13); // (1, 1, 1)
+        for set in 0..64u32 {
+            for (d, &step) in sp.dp.iter().enumerate() {
+                mark[p.wrapping_add(step) as usize] = if set >> d & 1 == 1 { 7 } else { FREE };
+            }
+            let (packed, k) = options_with(&mark, &sp, p, 7);
+            let want: Vec<u32> = (0..6).filter(|d| set >> d & 1 == 1).collect();
+            let got: Vec<u32> = (0..k).map(|j| packed >> (3 * j) & 7).collect();
+            assert_eq!(got, want, "neighbour set {set:06b}");
+            if k > 0 {
+                let mut rng = crate::rng::Rng::from_maze_seed(set as u64);
+                for _ in 0..20 {
+                    assert!(want.contains(&(pick(packed, k, &mut rng) as u32)));
                 }
             }
         }
