@@ -32,18 +32,24 @@ use crate::rng::RandomSource;
 /// No representative chosen yet for the next row.
 const NONE: u32 = u32::MAX;
 
-/// Root of `x` in `parent` (path halving).
-#[inline]
-fn find(parent: &mut [u32], mut x: u32) -> u32 {
+/// Root of `x` in `parent`. Roots point to themselves, so the first two hops need no test
+/// (a chain of loads instead of a mispredicted loop exit per find); a loop finishes the rare
+/// deeper paths, and `x` and its parent are then linked straight to the root (as
+/// [`crate::dsu`]'s finds).
+#[inline(always)]
+fn find(parent: &mut [u32], x: u32) -> u32 {
+    let p1 = parent[x as usize];
+    let mut r = parent[p1 as usize];
     loop {
-        let p = parent[x as usize];
-        if p == x {
-            return x;
+        let up = parent[r as usize];
+        if up == r {
+            break;
         }
-        let gp = parent[p as usize];
-        parent[x as usize] = gp;
-        x = gp;
+        r = parent[up as usize];
     }
+    parent[x as usize] = r;
+    parent[p1 as usize] = r;
+    r
 }
 
 /// Carve a perfect maze by Eller's algorithm.
