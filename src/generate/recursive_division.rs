@@ -10,7 +10,9 @@
 //! (`below`), so only exactly enumerable draws are used. Each closed wall is written once and
 //! every cell index is stepped by `+1` or `+W` (no division): the work is linear in the cells.
 //!
-//! Speed: a horizontal wall is closed a word at a time ([`crate::grid::WallWriter::close_south_run`]), then its
+//! Speed: the pending rooms live on a stack with its own length, both halves of a split written
+//! and kept by adding their conditions (no branch on the halves' sizes). A horizontal wall is
+//! closed a word at a time ([`crate::grid::WallWriter::close_south_run`]), then its
 //! gap opened; a vertical one a wall per row
 //! ([`crate::grid::WallWriter::close_east_column`]).
 
@@ -24,11 +26,23 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     maze.open_all();
     let size = maze.size();
     let mut walls = maze.wall_writer();
-    s.rects.clear();
-    if w >= 2 && h >= 2 {
-        s.rects.push([0, 0, w, h]);
+    // The pending rooms are disjoint and at least 2×2, so at most `W·H / 4` wait at once; with
+    // room for the two slots a split writes, the stack never grows. Both slots are written on
+    // every split and kept by adding their conditions to the length (no branch on a room's
+    // size, a coin flip at the leaves).
+    let cap = (w as usize * h as usize) / 4 + 3;
+    if s.rects.len() < cap {
+        s.rects.resize(cap, [0; 4]);
     }
-    while let Some([x0, y0, rw, rh]) = s.rects.pop() {
+    let rects = &mut s.rects[..];
+    let mut len = 0usize;
+    if w >= 2 && h >= 2 {
+        rects[0] = [0, 0, w, h];
+        len = 1;
+    }
+    while len > 0 {
+        len -= 1;
+        let [x0, y0, rw, rh] = rects[len];
         let vertical = if rw != rh { rw > rh } else { rng.coin() };
         if vertical {
             // Close the east walls of column x0 + i, except in row y0 + gap.
@@ -37,12 +51,10 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             walls.close_east_column(y0 * w + x0 + i, rh);
             walls.open(size.wall_id((y0 + gap) * w + x0 + i, Dir::East));
             let (lw, right) = (i + 1, rw - i - 1);
-            if lw >= 2 {
-                s.rects.push([x0, y0, lw, rh]);
-            }
-            if right >= 2 {
-                s.rects.push([x0 + lw, y0, right, rh]);
-            }
+            rects[len] = [x0, y0, lw, rh];
+            len += (lw >= 2) as usize;
+            rects[len] = [x0 + lw, y0, right, rh];
+            len += (right >= 2) as usize;
         } else {
             // Close the south walls of row y0 + i, except in column x0 + gap.
             let i = if rh == 2 { 0 } else { rng.below(rh - 1) };
@@ -51,12 +63,10 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             walls.close_south_run(start, start + rw);
             walls.open(size.wall_id(start + gap, Dir::South));
             let (th, bottom) = (i + 1, rh - i - 1);
-            if th >= 2 {
-                s.rects.push([x0, y0, rw, th]);
-            }
-            if bottom >= 2 {
-                s.rects.push([x0, y0 + th, rw, bottom]);
-            }
+            rects[len] = [x0, y0, rw, th];
+            len += (th >= 2) as usize;
+            rects[len] = [x0, y0 + th, rw, bottom];
+            len += (bottom >= 2) as usize;
         }
     }
 }
