@@ -36,11 +36,16 @@ pub(super) fn padded(e: u64) -> usize {
 }
 
 /// The active list's bookkeeping with lazy retirement, shared by the 2D and 3D paths: entries
-/// (`padded << 32 | cell`) live in `Scratch::stack`, retired ones are marked [`RETIRED`] in
-/// `Scratch::mark` and skipped, rejected or compacted away.
+/// (`padded << 32 | cell`) live in a buffer of `Scratch::stack` with their own length (every
+/// cell enters the list once, so [`Active::start`] sizes it to the cell count once and it never
+/// grows), retired ones are marked [`RETIRED`] in `Scratch::mark` and skipped, rejected or
+/// compacted away. A plain slice and a length in a register, not a `Vec` reached through
+/// `&mut Scratch`, whose pointer and length the compiler reloaded after every store.
 pub(super) struct Active {
     /// Entries before `head` are retired.
     head: usize,
+    /// Entries in the list (live and retired).
+    len: usize,
     /// Live entries.
     live: usize,
     /// Retired entries at or after `head`.
@@ -51,18 +56,22 @@ pub(super) struct Active {
 
 impl Active {
     /// The list holding just the start cell (padded `p`, cell `c`), marked active, for picks
-    /// by `policy`.
+    /// by `policy`, in `stack`, grown to hold `cells` entries.
     #[inline(always)]
     pub(super) fn start(
         stack: &mut Vec<u64>,
+        cells: usize,
         mark: &mut [u8],
         p: u32,
         c: u32,
         policy: Policy,
     ) -> Active {
-        stack.clear();
+        if stack.len() < cells {
+            stack.resize(cells, 0);
+        }
         let mut active = Active {
             head: 0,
+            len: 0,
             live: 0,
             dead: 0,
             newest: Chance::new(match policy {
@@ -84,7 +93,7 @@ impl Active {
     #[inline(always)]
     pub(super) fn pick<R: RandomSource>(
         &mut self,
-        stack: &mut Vec<u64>,
+        stack: &[u64],
         mark: &[u8],
         policy: Policy,
         rng: &mut R,
@@ -95,11 +104,11 @@ impl Active {
             Policy::Mix(_) => rng.unit_below(self.newest),
         };
         if newest {
-            while mark[padded(stack[stack.len() - 1])] == RETIRED {
-                stack.pop();
+            while mark[padded(stack[self.len - 1])] == RETIRED {
+                self.len -= 1;
                 self.dead -= 1;
             }
-            stack.len() - 1
+            self.len - 1
         } else if policy == Policy::Oldest {
             while mark[padded(stack[self.head])] == RETIRED {
                 self.head += 1;
@@ -107,7 +116,7 @@ impl Active {
             }
             self.head
         } else {
-            let span = (stack.len() - self.head) as u32;
+            let span = (self.len - self.head) as u32;
             loop {
                 let i = self.head + rng.choose(span) as usize;
                 if mark[padded(stack[i])] != RETIRED {
@@ -120,13 +129,19 @@ impl Active {
     /// Retire the cell at padded index `p` (it has no free neighbour left); compact the list in
     /// order once retired entries outnumber live ones.
     #[inline(always)]
-    pub(super) fn retire(&mut self, stack: &mut Vec<u64>, mark: &mut [u8], p: u32) {
+    pub(super) fn retire(&mut self, stack: &mut [u64], mark: &mut [u8], p: u32) {
         mark[p as usize] = RETIRED;
         self.live -= 1;
         self.dead += 1;
         if self.dead > self.live && self.dead >= 64 {
-            stack.drain(..self.head);
-            stack.retain(|&e| mark[padded(e)] != RETIRED);
+            // Keep the live entries after `head`, in order, at the front.
+            let mut kept = 0;
+            for r in self.head..self.len {
+                let e = stack[r];
+                stack[kept] = e;
+                kept += (mark[padded(e)] != RETIRED) as usize;
+            }
+            self.len = kept;
             self.head = 0;
             self.dead = 0;
         }
@@ -134,9 +149,10 @@ impl Active {
 
     /// Add the entry of a newly joined cell (padded `p`, cell `c`), marked active.
     #[inline(always)]
-    pub(super) fn push(&mut self, stack: &mut Vec<u64>, mark: &mut [u8], p: u32, c: u32) {
+    pub(super) fn push(&mut self, stack: &mut [u64], mark: &mut [u8], p: u32, c: u32) {
         mark[p as usize] = ACTIVE;
-        stack.push((p as u64) << 32 | c as u64);
+        stack[self.len] = (p as u64) << 32 | c as u64;
+        self.len += 1;
         self.live += 1;
     }
 }
@@ -165,20 +181,21 @@ fn grow<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, policy: 
     let mut walls = maze.wall_writer();
     let start = rng.below(n);
     let ps = (start / w + 1) * pw + start % w + 1;
-    let mut active = Active::start(&mut s.stack, &mut s.mark, ps, start, policy);
+    let mut active = Active::start(&mut s.stack, n as usize, &mut s.mark, ps, start, policy);
+    let (stack, mark) = (&mut s.stack[..], &mut s.mark[..]);
     while active.any() {
-        let i = active.pick(&mut s.stack, &s.mark, policy, rng);
-        let e = s.stack[i];
+        let i = active.pick(stack, mark, policy, rng);
+        let e = stack[i];
         let p = (e >> 32) as u32;
         let c = e as u32;
-        let (opts, k) = options4(&s.mark, &dp, p, FREE);
+        let (opts, k) = options4(mark, &dp, p, FREE);
         if k == 0 {
-            active.retire(&mut s.stack, &mut s.mark, p);
+            active.retire(stack, mark, p);
             continue;
         }
         let d = option(opts, rng.choose(k)) as usize;
         walls.open(size.east_wall_id(c).wrapping_add(wb[d]));
         let (np, nc) = (p.wrapping_add(dp[d]), c.wrapping_add(dc[d]));
-        active.push(&mut s.stack, &mut s.mark, np, nc);
+        active.push(stack, mark, np, nc);
     }
 }

@@ -18,22 +18,24 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
     let sp = padded_marks3(&mut s.mark, maze.size());
     let mut walls = maze.wall_writer();
     let start = rng.below(n);
-    let mut active = Active::start(&mut s.stack, &mut s.mark, sp.padded(start), start, policy);
+    let ps = sp.padded(start);
+    let mut active = Active::start(&mut s.stack, n as usize, &mut s.mark, ps, start, policy);
+    let (stack, mark) = (&mut s.stack[..], &mut s.mark[..]);
     while active.any() {
-        let i = active.pick(&mut s.stack, &s.mark, policy, rng);
-        let e = s.stack[i];
+        let i = active.pick(stack, mark, policy, rng);
+        let e = stack[i];
         let p = (e >> 32) as u32;
         let c = e as u32;
-        let (opts, k) = options_with(&s.mark, &sp, p, FREE);
+        let (opts, k) = options_with(mark, &sp, p, FREE);
         if k == 0 {
-            active.retire(&mut s.stack, &mut s.mark, p);
+            active.retire(stack, mark, p);
             continue;
         }
         let d = pick(opts, k, rng);
         walls.open(sp.wall(c, d));
         active.push(
-            &mut s.stack,
-            &mut s.mark,
+            stack,
+            mark,
             p.wrapping_add(sp.dp[d]),
             c.wrapping_add(sp.dc[d]),
         );
