@@ -26,11 +26,13 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     maze.open_all();
     let size = maze.size();
     let mut walls = maze.wall_writer();
-    // The pending rooms are disjoint and at least 2×2, so at most `W·H / 4` wait at once; with
-    // room for the two slots a split writes, the stack never grows. Both slots are written on
-    // every split and kept by adding their conditions to the length (no branch on a room's
-    // size, a coin flip at the leaves).
-    let cap = (w as usize * h as usize) / 4 + 3;
+    // The stack is last-in first-out, so it holds at most one waiting room per level of the
+    // split tree above the room being split, and each level makes `width + height` smaller
+    // by at least one: fewer than `W + H` rooms wait at once. With room for the two slots a
+    // split writes, `W + H + 3` entries never overflow (and the stack never grows). Both slots
+    // are written on every split and kept by adding their conditions to the length (no branch
+    // on a room's size, a coin flip at the leaves).
+    let cap = w as usize + h as usize + 3;
     if s.rects.len() < cap {
         s.rects.resize(cap, [0; 4]);
     }
