@@ -15,9 +15,22 @@ use crate::rng::RandomSource;
 
 /// Push the walls from cell `c` (padded `p`, just joined, when `fresh`) to its neighbours
 /// outside the maze, without branches as in 2D ([`super::prim`]): the six entries are written
-/// unconditionally at prefix-sum positions and the length grows by the number kept.
+/// unconditionally at prefix-sum positions and the length grows by the number kept. The buffer
+/// grows (rarely, a predictable branch) so that the six writes fit.
 #[inline(always)]
-fn push(list: &mut [u64], len: &mut usize, mark: &[u8], sp: &Space, p: u32, c: u32, fresh: bool) {
+fn push(
+    list: &mut Vec<u64>,
+    len: &mut usize,
+    mark: &[u8],
+    sp: &Space,
+    p: u32,
+    c: u32,
+    fresh: bool,
+) {
+    if *len + 6 > list.len() {
+        let grown = (2 * list.len()).max(64);
+        list.resize(grown, 0);
+    }
     let keep: [usize; 6] = std::array::from_fn(|d| {
         (fresh & (mark[p.wrapping_add(sp.dp[d]) as usize] == FREE)) as usize
     });
@@ -37,13 +50,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     let sp = padded_marks3(&mut s.mark, maze.size());
     let mut walls = maze.wall_writer();
     let mark = &mut s.mark[..];
-    // Each interior wall enters the list at most once and a push writes six slots past the
-    // length: `3·W·H·D + 6` entries never overflow (sized once; a slice, as in 2D).
-    let cap = 3 * n as usize + 6;
-    if s.stack.len() < cap {
-        s.stack.resize(cap, 0);
-    }
-    let list = &mut s.stack[..];
+    let list = &mut s.stack;
     // Only entries below `len` are read: the buffer is never cleared.
     let mut len = 0usize;
     let start = rng.below(n);
