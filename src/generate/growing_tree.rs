@@ -67,7 +67,9 @@ impl Active {
         policy: Policy,
     ) -> Active {
         if stack.len() < cells {
-            stack.resize(cells, 0);
+            // A fresh zeroed allocation, not `resize`: large ones come as untouched zero
+            // pages, so memory is only taken as the list grows into it (as a `Vec` would).
+            *stack = vec![0; cells];
         }
         let mut active = Active {
             head: 0,
