@@ -9,13 +9,18 @@ use crate::generate::Algorithm;
 use crate::grid::Size;
 
 /// Bytes per cell one worker needs for `algo` (maze bits, generator scratch, metrics scratch),
-/// an upper bound from peak-RSS measurements at 2048x2048 on one thread (November 2026):
-/// kruskal 32.4, eller 28.4, backtracker 19.3, every other generator at most 18.4 bytes/cell.
+/// an upper bound from peak-RSS measurements of one maze on one thread at 2048×2048 and
+/// 160×160×160 (November 30, 2026; the run's peak minus that of a 2×2×2 run): kruskal 41.3 /
+/// 45.4, growing-tree:oldest 38.6 / 37.9, backtracker 36.1 / 35.4, wilson-straight 33.3 / 32.6,
+/// eller 29.2 (2D only), every other generator at most 32.5 bytes per cell. About 29 of them are
+/// `measure()`'s per-position buffers (queue 8, first child 4, tree values 16, masks 1).
+/// `tests/memory_estimate.rs` checks the bound against real runs.
 pub fn bytes_per_cell(algo: &Algorithm) -> u64 {
     match algo {
-        Algorithm::Kruskal => 36,
-        Algorithm::Eller => 32,
-        _ => 22,
+        Algorithm::Kruskal => 48,
+        Algorithm::GrowingTree(_) => 41,
+        Algorithm::Backtracker => 39,
+        _ => 36,
     }
 }
 
@@ -24,8 +29,8 @@ pub const FIXED_BYTES: u64 = 64 << 20;
 
 /// Estimated peak bytes of a main-job run on mazes of `size` (2D or 3D): `threads` workers of
 /// the most demanding generator, plus (with a maze store) one chunk of wall words (a 3D maze's
-/// include its down-wall plane), plus [`FIXED_BYTES`]. The per-cell bounds were measured on
-/// 2D grids; a 3D worker adds the down-wall plane (a bit per cell), counted here as a byte.
+/// include its down-wall plane), plus [`FIXED_BYTES`]. The per-cell bounds cover 2D and 3D
+/// runs; a 3D worker is given one byte per cell more for its down-wall plane.
 pub fn estimate(
     algos: &[Algorithm],
     size: Size,
@@ -34,7 +39,7 @@ pub fn estimate(
     keep_walls: bool,
 ) -> u64 {
     let cells = size.cells_u64();
-    let per_cell = algos.iter().map(bytes_per_cell).max().unwrap_or(22) + u64::from(size.is_3d());
+    let per_cell = algos.iter().map(bytes_per_cell).max().unwrap_or(36) + u64::from(size.is_3d());
     let workers = cells
         .saturating_mul(per_cell)
         .saturating_mul(threads.max(1) as u64);
@@ -112,7 +117,7 @@ mod tests {
         let w = [Algorithm::Wilson];
         let k = [Algorithm::Wilson, Algorithm::Kruskal];
         let a = estimate(&w, Size::planar(8192, 8192), 1, 4, false);
-        assert_eq!(a, 8192 * 8192 * 22 + FIXED_BYTES);
+        assert_eq!(a, 8192 * 8192 * 36 + FIXED_BYTES);
         assert!(estimate(&k, Size::planar(8192, 8192), 1, 4, false) > a);
         assert!(estimate(&w, Size::planar(8192, 8192), 2, 4, false) > a);
         assert_eq!(

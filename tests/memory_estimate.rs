@@ -1,0 +1,81 @@
+//! Does `memory::estimate` bound what a run really takes? The command refuses a run whose
+//! estimate exceeds the memory available, so an estimate below the truth lets a run start that
+//! the machine cannot hold. The per-cell bound (`memory::bytes_per_cell`) is checked here
+//! against real runs: the peak RSS of one maze at two sizes (from `wait4`, per child), whose
+//! difference divided by the difference in cells is the cost of a cell without the fixed part.
+//! The generators with the largest scratch are checked, in 2D and 3D.
+
+use std::process::Command;
+
+use batchgen::grid::Size;
+use batchgen::{memory, Algorithm};
+
+/// Peak resident set of one `batchgen` run, in bytes.
+fn peak_rss(algo: &str, size: Size, out: &std::path::Path) -> u64 {
+    let size = size.to_string();
+    let child = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+        .args([
+            "--algo",
+            algo,
+            "--size",
+            &size,
+            "--count",
+            "1",
+            "--threads",
+            "1",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(out)
+        .spawn()
+        .expect("spawn batchgen");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data that `wait4` fills; zeroed is a valid value of it.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our child, not yet waited for (`Child` is dropped without `wait`, which
+    // neither waits nor kills), and both pointers are to live locals.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(r, pid, "wait4: {}", std::io::Error::last_os_error());
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "batchgen --algo {algo} --size {size} failed: status {status}"
+    );
+    drop(child);
+    usage.ru_maxrss as u64 * 1024
+}
+
+#[test]
+fn bytes_per_cell_bound_real_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m.parquet");
+    let (small, big) = (Size::planar(256, 256), Size::planar(1024, 1024));
+    let (small3, big3) = (Size::new(40, 40, 40), Size::new(100, 100, 100));
+    let cases = [
+        ("kruskal", small, big),
+        ("growing-tree:oldest", small, big),
+        ("backtracker", small, big),
+        ("wilson-straight:0.5", small, big),
+        ("kruskal", small3, big3),
+        ("growing-tree:oldest", small3, big3),
+        ("wilson-straight:0.5", small3, big3),
+    ];
+    for (algo, small, big) in cases {
+        let a = peak_rss(algo, small, &out);
+        let b = peak_rss(algo, big, &out);
+        let per_cell = b.saturating_sub(a) as f64 / (big.cells_u64() - small.cells_u64()) as f64;
+        let parsed = Algorithm::parse(algo).unwrap();
+        let bound = memory::bytes_per_cell(&parsed) + u64::from(big.is_3d());
+        eprintln!("{algo} {big}: {per_cell:.1} bytes per cell, bound {bound}");
+        assert!(
+            per_cell <= bound as f64,
+            "{algo} at {big}: {per_cell:.1} bytes per cell, over memory::bytes_per_cell's {bound}"
+        );
+        // And the whole estimate covers the whole run.
+        let estimate = memory::estimate(&[parsed], big, 1, 0, false);
+        assert!(
+            b <= estimate,
+            "{algo} at {big}: peak {b} bytes over the estimate {estimate}"
+        );
+    }
+}
