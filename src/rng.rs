@@ -214,6 +214,35 @@ pub trait RandomSource {
     fn turn_unless(&mut self, prefer: bool, l: u32, r: u32, valid: u32) -> u32 {
         turn_or_uniform(self, prefer, l, r, valid)
     }
+    /// The six-neighbour counterpart of [`RandomSource::dir4_unless`]: `keep` when `prefer`,
+    /// otherwise a uniform direction among the set `valid` (bits 0..6, not empty) by
+    /// rejection: three bits ([`RandomSource::bits`]) until they name a direction in `valid`
+    /// (6 and 7 name none). The default is exactly that branch; [`Rng`] gives the same values
+    /// and consumes the same bits without a branch on `prefer` in the common case.
+    #[inline]
+    fn dir6_unless(&mut self, prefer: bool, keep: u32, valid: u32) -> u32 {
+        keep_or_uniform6(self, prefer, keep, valid)
+    }
+}
+
+/// The plain branch of [`RandomSource::dir6_unless`].
+#[inline]
+fn keep_or_uniform6<R: RandomSource + ?Sized>(
+    rng: &mut R,
+    prefer: bool,
+    keep: u32,
+    valid: u32,
+) -> u32 {
+    debug_assert!(valid != 0 && valid < 64);
+    if prefer {
+        return keep;
+    }
+    loop {
+        let d = rng.bits(3);
+        if valid >> d & 1 != 0 {
+            return d;
+        }
+    }
 }
 
 /// The plain branch of [`RandomSource::dir4_unless`].
@@ -284,6 +313,20 @@ impl RandomSource for Rng {
             return if prefer { keep } else { d };
         }
         keep_or_uniform(self, prefer, keep, valid)
+    }
+    #[inline]
+    fn dir6_unless(&mut self, prefer: bool, keep: u32, valid: u32) -> u32 {
+        // As `dir4_unless`, with three bits: when they are buffered and, if a direction is
+        // drawn, its first draw is in `valid` (6 and 7 never are), both outcomes are computed
+        // and one selected; otherwise the plain branch, on an unchanged state.
+        let d = (self.bits & 7) as u32;
+        if (self.nbits >= 3) & (prefer | (valid >> d & 1 != 0)) {
+            let used = 3 * !prefer as u32;
+            self.bits >>= used;
+            self.nbits -= used;
+            return if prefer { keep } else { d };
+        }
+        keep_or_uniform6(self, prefer, keep, valid)
     }
     #[inline]
     fn turn_unless(&mut self, prefer: bool, l: u32, r: u32, valid: u32) -> u32 {
@@ -712,6 +755,38 @@ mod tests {
         assert!(fast_paths > 100_000 && turns > 10_000);
         for _ in 0..100 {
             assert_eq!(fast.dir4(), plain.dir4());
+        }
+        assert_eq!(fast.next_u64(), plain.0.next_u64());
+    }
+
+    #[test]
+    fn branch_free_six_neighbour_draws_match_the_plain_branch() {
+        // `Rng::dir6_unless` against the default on a copy of the same state, with coins and
+        // single bits in between so the buffer is at every fill level (including the slow
+        // paths: fewer than three bits left, a first draw of 6, 7 or outside `valid`).
+        let mut driver = Rng::from_maze_seed(98);
+        let mut fast = Rng::from_maze_seed(12);
+        let mut plain = Plain(fast.clone());
+        let (mut fast_paths, mut kept, mut drawn) = (0u32, 0u32, 0u32);
+        for i in 0..200_000 {
+            let valid = 1 + driver.below(63);
+            let keep = driver.below(6);
+            let prefer = driver.coin() && valid >> keep & 1 != 0;
+            let got = fast.dir6_unless(prefer, keep, valid);
+            assert_eq!(got, plain.dir6_unless(prefer, keep, valid), "draw {i}");
+            assert!(valid >> got & 1 != 0, "draw {i}: {got} not in {valid:06b}");
+            kept += prefer as u32;
+            drawn += !prefer as u32;
+            fast_paths += (fast.nbits >= 3) as u32;
+            match driver.below(4) {
+                0 => assert_eq!(fast.coin(), plain.coin(), "coin after draw {i}"),
+                1 => assert_eq!(fast.bits(2), plain.bits(2), "bits after draw {i}"),
+                _ => {}
+            }
+        }
+        assert!(fast_paths > 100_000 && kept > 50_000 && drawn > 50_000);
+        for _ in 0..100 {
+            assert_eq!(fast.bits(3), plain.bits(3));
         }
         assert_eq!(fast.next_u64(), plain.0.next_u64());
     }

@@ -201,6 +201,38 @@ pub(crate) fn padded_marks3(mark: &mut Vec<u8>, size: Size) -> Space {
     sp
 }
 
+/// Fill `sides` with, for each cell of the padded array of `sp`, the set of directions (bit `k`
+/// for direction `k` of [`Space::dp`]: east, south, west, north, down, up) whose neighbour is
+/// on the grid: one byte read instead of six mark reads per walk step (the 3D counterpart of
+/// [`super::padded::padded_sides`]). Row by row with slice fills; the shell gets 0.
+pub(crate) fn padded_sides3(sides: &mut Vec<u8>, sp: &Space) {
+    sides.clear();
+    sides.resize(sp.len(), 0);
+    let (w, h, d) = (sp.w, sp.h, sp.d);
+    for z in 0..d {
+        for y in 0..h {
+            let mut row = 63u8;
+            if y == 0 {
+                row &= !8;
+            }
+            if y + 1 == h {
+                row &= !2;
+            }
+            if z + 1 == d {
+                row &= !16;
+            }
+            if z == 0 {
+                row &= !32;
+            }
+            let start = sp.row_start(y, z) as usize;
+            let cells = &mut sides[start..start + w as usize];
+            cells.fill(row);
+            cells[0] &= !4;
+            cells[w as usize - 1] &= !1;
+        }
+    }
+}
+
 /// [`padded_marks3`] plus `next` zeroed to the same length (the parent-direction generators).
 pub(crate) fn padded_state3(mark: &mut Vec<u8>, next: &mut Vec<u8>, size: Size) -> Space {
     let sp = padded_marks3(mark, size);
@@ -232,6 +264,33 @@ pub(crate) fn carve_parent_links3(maze: &mut Maze, sp: &Space, next: &mut [u8], 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sides_are_the_neighbours_inside_the_shell() {
+        for size in [
+            Size::new(3, 2, 4),
+            Size::new(1, 1, 3),
+            Size::new(5, 4, 3),
+            Size::new(1, 6, 2),
+        ] {
+            let mut mark = Vec::new();
+            let sp = padded_marks3(&mut mark, size);
+            let mut sides = Vec::new();
+            padded_sides3(&mut sides, &sp);
+            assert_eq!(sides.len(), mark.len());
+            for (p, &m) in mark.iter().enumerate() {
+                let want = if m == OUTSIDE {
+                    0
+                } else {
+                    (0..6).fold(0u8, |v, k| {
+                        let nb = (p as u32).wrapping_add(sp.dp[k]) as usize;
+                        v | ((mark[nb] != OUTSIDE) as u8) << k
+                    })
+                };
+                assert_eq!(sides[p], want, "{size:?} at padded {p}");
+            }
+        }
+    }
 
     #[test]
     fn steps_and_wall_ids_match_the_grid() {

@@ -11,8 +11,7 @@
 //! walk, so the result is always a spanning tree. Runs on the padded 3D state of
 //! [`super::space`].
 
-use super::padded::OUTSIDE;
-use super::space::{carve_parent_links3, loop_erased_walks3, padded_state3, random_step};
+use super::space::{carve_parent_links3, loop_erased_walks3, padded_sides3, padded_state3};
 use super::wilson_biased::Bias;
 use super::Scratch;
 use crate::grid::Maze;
@@ -32,25 +31,24 @@ const PERPENDICULAR: [u32; 6] = [
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, bias: Bias) {
     let size = maze.size();
     let sp = padded_state3(&mut s.mark, &mut s.next, size);
+    padded_sides3(&mut s.sides, &sp);
+    let sides = &s.sides[..];
     let mark = &mut s.mark[..];
     let next = &mut s.next[..];
     let root = sp.padded(size.cell(sp.w / 2, sp.h / 2, sp.d / 2));
     let chance = bias.chance();
-    loop_erased_walks3(mark, next, &sp, root, |mark, u, prev| {
+    loop_erased_walks3(mark, next, &sp, root, |_, u, prev| {
         // Bit d set when the neighbour in direction d exists.
-        let mut valid = 0u32;
-        for (k, &dk) in sp.dp.iter().enumerate() {
-            valid |= ((mark[u.wrapping_add(dk) as usize] != OUTSIDE) as u32) << k;
-        }
-        // A uniform step is `random_step`: the same 3-bit draws, rejected when not in `valid`.
+        let valid = sides[u as usize] as u32;
+        // A uniform step is `random_step`'s draws: three bits, rejected when not in `valid`
+        // (`dir6_unless` with nothing preferred). Whether a straight walk keeps its direction
+        // is a coin flip with probability `P`: `dir6_unless` selects between the kept and the
+        // uniform step without a branch on it (the 2D walk's `dir4_unless`).
         match bias {
-            _ if prev == 6 => random_step(mark, &sp, u, rng) as u32,
+            _ if prev == 6 => rng.dir6_unless(false, 0, valid),
             Bias::Straight(_) => {
-                if valid >> prev & 1 != 0 && rng.unit_below(chance) {
-                    prev
-                } else {
-                    random_step(mark, &sp, u, rng) as u32
-                }
+                let prefer = valid >> prev & 1 != 0 && rng.unit_below(chance);
+                rng.dir6_unless(prefer, prev, valid)
             }
             Bias::Turn(_) => {
                 let turns = valid & PERPENDICULAR[prev as usize];
@@ -63,7 +61,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
                     }
                     t.trailing_zeros()
                 } else {
-                    random_step(mark, &sp, u, rng) as u32
+                    rng.dir6_unless(false, 0, valid)
                 }
             }
         }
