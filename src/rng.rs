@@ -724,20 +724,25 @@ mod tests {
         let mut driver = Rng::from_maze_seed(99);
         let mut fast = Rng::from_maze_seed(11);
         let mut plain = Plain(fast.clone());
-        let (mut fast_paths, mut turns) = (0u32, 0u32);
+        let (mut fast_paths, mut slow_paths, mut turns) = (0u32, 0u32, 0u32);
         for i in 0..200_000 {
             let valid = 1 + driver.below(15);
             let prefer = driver.coin();
             let l = driver.dir4();
             let r = (l + 2) & 3;
-            let (got, want) = if driver.coin() {
+            let turn = driver.coin();
+            // A turn is preferred only when one exists (as the walk ensures).
+            let prefer = prefer && (!turn || valid & (1 << l | 1 << r) != 0);
+            // Which path `Rng` takes, from its state before the call (both must be exercised).
+            let fast_path = fast.nbits >= 2 && (prefer || valid >> (fast.bits & 3) & 1 != 0);
+            fast_paths += fast_path as u32;
+            slow_paths += !fast_path as u32;
+            let (got, want) = if !turn {
                 (
                     fast.dir4_unless(prefer, l, valid),
                     plain.dir4_unless(prefer, l, valid),
                 )
             } else {
-                // A turn is preferred only when one exists (as the walk ensures).
-                let prefer = prefer && valid & (1 << l | 1 << r) != 0;
                 turns += prefer as u32;
                 (
                     fast.turn_unless(prefer, l, r, valid),
@@ -745,14 +750,13 @@ mod tests {
                 )
             };
             assert_eq!(got, want, "draw {i}");
-            fast_paths += (fast.nbits >= 2) as u32;
             match driver.below(4) {
                 0 => assert_eq!(fast.coin(), plain.coin(), "coin after draw {i}"),
                 1 => assert_eq!(fast.bits(3), plain.bits(3), "bits after draw {i}"),
                 _ => {}
             }
         }
-        assert!(fast_paths > 100_000 && turns > 10_000);
+        assert!(fast_paths > 100_000 && slow_paths > 10_000 && turns > 10_000);
         for _ in 0..100 {
             assert_eq!(fast.dir4(), plain.dir4());
         }
@@ -767,24 +771,27 @@ mod tests {
         let mut driver = Rng::from_maze_seed(98);
         let mut fast = Rng::from_maze_seed(12);
         let mut plain = Plain(fast.clone());
-        let (mut fast_paths, mut kept, mut drawn) = (0u32, 0u32, 0u32);
+        let (mut fast_paths, mut slow_paths, mut kept, mut drawn) = (0u32, 0u32, 0u32, 0u32);
         for i in 0..200_000 {
             let valid = 1 + driver.below(63);
             let keep = driver.below(6);
             let prefer = driver.coin() && valid >> keep & 1 != 0;
+            // Which path `Rng` takes, from its state before the call (both must be exercised).
+            let fast_path = fast.nbits >= 3 && (prefer || valid >> (fast.bits & 7) & 1 != 0);
+            fast_paths += fast_path as u32;
+            slow_paths += !fast_path as u32;
             let got = fast.dir6_unless(prefer, keep, valid);
             assert_eq!(got, plain.dir6_unless(prefer, keep, valid), "draw {i}");
             assert!(valid >> got & 1 != 0, "draw {i}: {got} not in {valid:06b}");
             kept += prefer as u32;
             drawn += !prefer as u32;
-            fast_paths += (fast.nbits >= 3) as u32;
             match driver.below(4) {
                 0 => assert_eq!(fast.coin(), plain.coin(), "coin after draw {i}"),
                 1 => assert_eq!(fast.bits(2), plain.bits(2), "bits after draw {i}"),
                 _ => {}
             }
         }
-        assert!(fast_paths > 100_000 && kept > 50_000 && drawn > 50_000);
+        assert!(fast_paths > 80_000 && slow_paths > 80_000 && kept > 40_000 && drawn > 100_000);
         for _ in 0..100 {
             assert_eq!(fast.bits(3), plain.bits(3));
         }
