@@ -298,35 +298,35 @@ fn uniform_among<R: RandomSource + ?Sized>(rng: &mut R, valid: u32) -> u32 {
     }
 }
 
+impl Rng {
+    /// The common case of [`RandomSource::dir4_unless`] (`k` = 2 bits per direction) and
+    /// [`RandomSource::dir6_unless`] (`k` = 3): `k` bits buffered and, if a direction is drawn,
+    /// its first draw in `valid` (always, away from the border; 6 and 7 never are). Then both
+    /// outcomes are computed and one is selected, consuming the `k` bits only when the direction
+    /// is taken. `None`, with the state unchanged, sends the caller to the plain branch.
+    #[inline(always)]
+    fn keep_or_first_draw(&mut self, k: u32, prefer: bool, keep: u32, valid: u32) -> Option<u32> {
+        let d = (self.bits & ((1 << k) - 1)) as u32;
+        if (self.nbits >= k) & (prefer | (valid >> d & 1 != 0)) {
+            let used = k * !prefer as u32;
+            self.bits >>= used;
+            self.nbits -= used;
+            return Some(if prefer { keep } else { d });
+        }
+        None
+    }
+}
+
 impl RandomSource for Rng {
     #[inline]
     fn dir4_unless(&mut self, prefer: bool, keep: u32, valid: u32) -> u32 {
-        // Common case: two bits buffered and, if a direction is drawn, its first draw lands
-        // in `valid` (always, away from the border). Then both outcomes are computed and one
-        // is selected, consuming the two bits only when the direction is taken. Otherwise the
-        // plain branch, which nothing above has changed the state for.
-        let d = (self.bits & 3) as u32;
-        if (self.nbits >= 2) & (prefer | (valid >> d & 1 != 0)) {
-            let used = 2 * !prefer as u32;
-            self.bits >>= used;
-            self.nbits -= used;
-            return if prefer { keep } else { d };
-        }
-        keep_or_uniform(self, prefer, keep, valid)
+        self.keep_or_first_draw(2, prefer, keep, valid)
+            .unwrap_or_else(|| keep_or_uniform(self, prefer, keep, valid))
     }
     #[inline]
     fn dir6_unless(&mut self, prefer: bool, keep: u32, valid: u32) -> u32 {
-        // As `dir4_unless`, with three bits: when they are buffered and, if a direction is
-        // drawn, its first draw is in `valid` (6 and 7 never are), both outcomes are computed
-        // and one selected; otherwise the plain branch, on an unchanged state.
-        let d = (self.bits & 7) as u32;
-        if (self.nbits >= 3) & (prefer | (valid >> d & 1 != 0)) {
-            let used = 3 * !prefer as u32;
-            self.bits >>= used;
-            self.nbits -= used;
-            return if prefer { keep } else { d };
-        }
-        keep_or_uniform6(self, prefer, keep, valid)
+        self.keep_or_first_draw(3, prefer, keep, valid)
+            .unwrap_or_else(|| keep_or_uniform6(self, prefer, keep, valid))
     }
     #[inline]
     fn turn_unless(&mut self, prefer: bool, l: u32, r: u32, valid: u32) -> u32 {
