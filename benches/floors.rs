@@ -19,18 +19,12 @@
 //! `cargo bench --bench floors` (optionally a filter such as `64x64`). Environment as in
 //! `benches/metrics.rs`: `METRICS_BENCH_ROUNDS` (default 31), `METRICS_BENCH_MS` (default 20).
 
+mod common;
+
 use std::hint::black_box;
-use std::time::Instant;
 
 use batchgen::generate::Scratch;
 use batchgen::{metrics, rng, Algorithm, Ends, Maze, Rng};
-
-fn env(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// The push table of a width-`w` grid: for each set of forward sides (E=1, S=2, W=4, N=8), the
 /// values to add to `parent_pos << 32 | cell << 4` for each child, the child's back bit in the
@@ -147,16 +141,11 @@ fn sweep(queue: &[u64], size: &mut [u32], n: usize) -> u32 {
 }
 
 fn main() {
-    let filter: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
-        .collect();
-    let rounds = env("METRICS_BENCH_ROUNDS", 31).max(1);
-    let target_ns = env("METRICS_BENCH_MS", 20) * 1_000_000;
+    let filter = common::Filter::from_args();
     for (w, h) in [(20u32, 20u32), (64, 64), (256, 256)] {
         for algo in ["backtracker", "kruskal", "wilson"] {
             let name = format!("{w}x{h}/{algo}");
-            if !filter.is_empty() && !filter.iter().any(|f| name.contains(f.as_str())) {
+            if !filter.selects(&name) {
                 continue;
             }
             let a = Algorithm::parse(algo).unwrap();
@@ -191,21 +180,7 @@ fn main() {
                 assert_eq!(size.iter().max().copied(), Some(n as u32 - 1));
             }
             let time = |label: &str, f: &mut dyn FnMut(usize)| {
-                let t = Instant::now();
-                (0..mazes.len()).for_each(&mut *f);
-                let once = t.elapsed().as_nanos().max(1) as u64;
-                let passes = (target_ns / once).max(1);
-                let mut per_maze: Vec<f64> = (0..rounds)
-                    .map(|_| {
-                        let t = Instant::now();
-                        for _ in 0..passes {
-                            (0..mazes.len()).for_each(&mut *f);
-                        }
-                        t.elapsed().as_nanos() as f64 / (passes * count) as f64
-                    })
-                    .collect();
-                per_maze.sort_by(|x, y| x.partial_cmp(y).unwrap());
-                let median = per_maze[(per_maze.len() - 1) / 2];
+                let median = common::median_ns_per_item(mazes.len(), f);
                 println!(
                     "{:<36} median_ns={:>10.1} ns_per_cell={:.2}",
                     format!("floors/{name}/{label}"),

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Instructions and simulated branch mispredictions per cell of each generator (issue 9, target
+# 4: "what bounds it"), counted by valgrind's callgrind, which is repeatable where timings on a
+# shared VM are not.
+#
+#   benches/counts.sh [BIN] [SIZE] [COUNT] [ALGOS]
+#
+# e.g. benches/counts.sh target/release/batchgen 64x64 20 backtracker,hunt-and-kill
+#
+# Each generator runs as `BIN --algo A --size SIZE --count COUNT --threads 1 -q --out FILE`
+# under `valgrind --tool=callgrind --branch-sim=yes`, with collection switched on only inside
+# the generator's own `generate` function and what it calls (so the metrics and Parquet are not
+# counted). Printed per cell: instructions (Ir), conditional branches (Bc) and their
+# mispredictions (Bcm) under callgrind's simulated predictor, which is simpler than the CPU's:
+# read Bcm as an estimate. Needs valgrind (Debian package `valgrind`).
+set -euo pipefail
+bin=${1:-target/release/batchgen}
+size=${2:-64x64}
+count=${3:-20}
+algos=${4:-backtracker,hunt-and-kill,growing-tree:mix:0.5,recursive-division,kruskal,wilson}
+command -v valgrind >/dev/null || { echo "counts.sh: valgrind is not installed" >&2; exit 2; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+# Cells per maze from SIZE (WxH or WxHxD).
+cells=$(awk -v s="$size" 'BEGIN { n = split(s, a, "x"); c = 1; for (i = 1; i <= n; i++) c *= a[i]; print c }')
+
+printf "%-22s %10s %10s %10s %8s   (%s, %s mazes, per cell)\n" algo Ir Bc Bcm Bcm/Bc "$size" "$count"
+for algo in ${algos//,/ }; do
+    # The module holding the generator: the name before any ':' parameters, '-' as '_';
+    # the biased Wilson walks live in `wilson_biased`, 3D sizes in the `_3d` modules.
+    module=${algo%%:*}
+    module=${module//-/_}
+    case $module in wilson_straight | wilson_turn) module=wilson_biased ;; esac
+    if [[ $size == *x*x* ]] && [[ $module != fractal ]]; then module=${module}_3d; fi
+    out="$dir/$module.out"
+    valgrind --tool=callgrind --branch-sim=yes --callgrind-out-file="$out" \
+        --toggle-collect="*::${module}::generate*" \
+        "$bin" --algo "$algo" --size "$size" --count "$count" --threads 1 -q \
+        --out "$dir/out.parquet" 2>"$dir/log" || { cat "$dir/log" >&2; exit 1; }
+    # The totals line: Ir Bc Bcm Bi Bim.
+    read -r ir bc bcm _ < <(awk '/^summary:/ { print $2, $3, $4, $5 }' "$out")
+    if [[ -z ${ir:-} || $ir == 0 ]]; then
+        echo "counts.sh: nothing counted for $algo (is ${module}::generate inlined away?)" >&2
+        exit 1
+    fi
+    awk -v a="$algo" -v ir="$ir" -v bc="$bc" -v bcm="$bcm" -v n="$((cells * count))" \
+        'BEGIN { printf "%-22s %10.1f %10.2f %10.3f %7.1f%%\n", a, ir / n, bc / n, bcm / n, 100 * bcm / bc }'
+done
