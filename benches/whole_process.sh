@@ -20,15 +20,8 @@ reps=${5:-5}
 algos=${6:-backtracker,kruskal,wilson}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-
-cpu_us_per_maze() { # BIN ALGO
-    local t
-    t=$( { /usr/bin/time -f "%U %S" "$1" --algo "$2" --size "$size" --count "$count" \
-        --threads 1 -q --out "$dir/out.parquet" >/dev/null; } 2>&1 | tail -1)
-    awk -v t="$t" -v n="$count" 'BEGIN { split(t, a, " "); printf "%.2f\n", (a[1] + a[2]) * 1e6 / n }'
-}
-
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# shellcheck source=benches/lib.sh
+source "$(dirname "$0")/lib.sh"
 
 printf "%-22s %12s %12s %8s   (%s, --count %s, %s runs each, CPU us per maze, median)\n" \
     algo old new ratio "$size" "$count" "$reps"
@@ -36,8 +29,8 @@ for algo in ${algos//,/ }; do
     : >"$dir/old"
     : >"$dir/new"
     for _ in $(seq "$reps"); do
-        cpu_us_per_maze "$old" "$algo" >>"$dir/old"
-        cpu_us_per_maze "$new" "$algo" >>"$dir/new"
+        cpu_us_per_maze "$old" "$algo" "$size" "$count" "$dir/out.parquet" >>"$dir/old"
+        cpu_us_per_maze "$new" "$algo" "$size" "$count" "$dir/out.parquet" >>"$dir/new"
     done
     o=$(median <"$dir/old")
     n=$(median <"$dir/new")
