@@ -370,6 +370,8 @@ impl StoreWriter {
         self.count += 1;
         if self.index.len() == self.batch_rows {
             self.flush_batch(false)?;
+            // Right away, so the new buffers reuse the memory the written batch freed.
+            self.reserve_batch();
         }
         Ok(())
     }
@@ -381,27 +383,19 @@ impl StoreWriter {
         if n == 0 && !even_empty {
             return Ok(());
         }
-        let cap = self.batch_rows;
-        let take_u64 = |v: &mut Vec<u64>| -> ArrayRef {
-            Arc::new(UInt64Array::from(std::mem::replace(
-                v,
-                Vec::with_capacity(cap),
-            )))
-        };
-        let take_u32 = |v: &mut Vec<u32>| -> ArrayRef {
-            Arc::new(UInt32Array::from(std::mem::replace(
-                v,
-                Vec::with_capacity(cap),
-            )))
-        };
+        // The buffers are moved into the batch and allocated again only once it is written
+        // (`append` calls `reserve_batch`): the writer encodes a copy of the batch, so
+        // allocating here would hold three batches of walls at once instead of two
+        // (`memory::estimate` counts two).
+        let take_u64 =
+            |v: &mut Vec<u64>| -> ArrayRef { Arc::new(UInt64Array::from(std::mem::take(v))) };
+        let take_u32 =
+            |v: &mut Vec<u32>| -> ArrayRef { Arc::new(UInt32Array::from(std::mem::take(v))) };
         let fill = |x: u32| -> ArrayRef { Arc::new(UInt32Array::from(vec![x; n])) };
-        let keys = Int32Array::from(std::mem::replace(&mut self.algo, Vec::with_capacity(cap)));
+        let keys = Int32Array::from(std::mem::take(&mut self.algo));
         let algo = DictionaryArray::<Int32Type>::try_new(keys, self.algo_values.clone())
             .expect("keys checked in append");
-        let walls = UInt64Array::from(std::mem::replace(
-            &mut self.walls,
-            Vec::with_capacity(cap * self.words),
-        ));
+        let walls = UInt64Array::from(std::mem::take(&mut self.walls));
         let walls = FixedSizeListArray::new(
             Arc::new(Field::new("item", DataType::UInt64, false)),
             self.words as i32,
@@ -427,6 +421,18 @@ impl StoreWriter {
             path: self.final_path.clone(),
             source,
         })
+    }
+
+    /// Give the emptied buffers (see [`StoreWriter::flush_batch`]) room for a whole batch again.
+    fn reserve_batch(&mut self) {
+        let cap = self.batch_rows;
+        self.algo.reserve_exact(cap);
+        self.index.reserve_exact(cap);
+        self.maze_seed.reserve_exact(cap);
+        self.maze_hash.reserve_exact(cap);
+        self.entrance.reserve_exact(cap);
+        self.exit.reserve_exact(cap);
+        self.walls.reserve_exact(cap * self.words);
     }
 
     /// Records written so far.

@@ -3,32 +3,38 @@
 //! the machine cannot hold. The per-cell bound (`memory::bytes_per_cell`) is checked here
 //! against real runs: the peak RSS of one maze at two sizes (from `wait4`, per child), whose
 //! difference divided by the difference in cells is the cost of a cell without the fixed part.
-//! The generators with the largest scratch are checked, in 2D and 3D.
+//! The generators with the largest scratch are checked, in 2D and 3D, and a run that keeps its
+//! mazes (`--mazes`), whose store writer buffers whole record batches of walls.
 
 use std::process::Command;
 
 use batchgen::grid::Size;
 use batchgen::{memory, Algorithm};
 
-/// Peak resident set of one `batchgen` run, in bytes.
+/// Peak resident set of one maze of `algo` at `size` on one thread, in bytes.
 fn peak_rss(algo: &str, size: Size, out: &std::path::Path) -> u64 {
     let size = size.to_string();
-    let child = Command::new(env!("CARGO_BIN_EXE_batchgen"))
-        .args([
-            "--algo",
-            algo,
-            "--size",
-            &size,
-            "--count",
-            "1",
-            "--threads",
-            "1",
-            "-q",
-        ])
-        .arg("--out")
-        .arg(out)
-        .spawn()
-        .expect("spawn batchgen");
+    let args = [
+        "--algo",
+        algo,
+        "--size",
+        &size,
+        "--count",
+        "1",
+        "--threads",
+        "1",
+    ];
+    peak_rss_of(&args, out, None)
+}
+
+/// Peak resident set of one `batchgen -q --out OUT [--mazes STORE] ARGS…` run, in bytes.
+fn peak_rss_of(args: &[&str], out: &std::path::Path, store: Option<&std::path::Path>) -> u64 {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_batchgen"));
+    cmd.args(args).arg("-q").arg("--out").arg(out);
+    if let Some(store) = store {
+        cmd.arg("--mazes").arg(store);
+    }
+    let child = cmd.spawn().expect("spawn batchgen");
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
     // SAFETY: `rusage` is plain data that `wait4` fills; zeroed is a valid value of it.
@@ -39,7 +45,7 @@ fn peak_rss(algo: &str, size: Size, out: &std::path::Path) -> u64 {
     assert_eq!(r, pid, "wait4: {}", std::io::Error::last_os_error());
     assert!(
         libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
-        "batchgen --algo {algo} --size {size} failed: status {status}"
+        "batchgen {args:?} failed: status {status}"
     );
     drop(child);
     usage.ru_maxrss as u64 * 1024
@@ -78,4 +84,41 @@ fn bytes_per_cell_bound_real_runs() {
             "{algo} at {big}: peak {b} bytes over the estimate {estimate}"
         );
     }
+}
+
+#[test]
+fn the_estimate_covers_a_run_that_keeps_its_mazes() {
+    // 100,000 64×64 mazes: six full record batches of 16,384 mazes (16 MiB of walls each) and a
+    // partial one, written while the Parquet row group fills, on two threads (about 5 s).
+    let dir = tempfile::tempdir().unwrap();
+    let (out, store) = (dir.path().join("m.parquet"), dir.path().join("m.arrow"));
+    let size = Size::planar(64, 64);
+    let args = [
+        "--algo",
+        "kruskal",
+        "--size",
+        "64x64",
+        "--count",
+        "100000",
+        "--threads",
+        "2",
+    ];
+    let peak = peak_rss_of(&args, &out, Some(&store));
+    let chunk = batchgen::batch::chunk_len(size.cells_u64(), 2);
+    let estimate = memory::estimate(&[Algorithm::Kruskal], size, 2, chunk, true);
+    eprintln!("--mazes run: peak {peak} bytes, estimate {estimate}");
+    assert!(
+        peak <= estimate,
+        "a --mazes run: peak {peak} bytes over the estimate {estimate}"
+    );
+    // The store's batches are written and freed as they go: two batches of walls at a time
+    // (the one being written and the copy the writer encodes), not three.
+    let without = peak_rss_of(&args, &out, None);
+    eprintln!("without --mazes: peak {without} bytes");
+    let batch = 16 << 20;
+    assert!(
+        peak < without + 2 * batch + (8 << 20),
+        "--mazes costs {} bytes more than the same run without it",
+        peak - without
+    );
 }
