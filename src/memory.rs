@@ -47,11 +47,10 @@ pub fn estimate(
         .saturating_mul(threads.max(1) as u64);
     // Wall words of one maze, kept per maze of a chunk, and the store's batches.
     let walls = if keep_walls {
-        let words = size.words_per_maze() as u64;
-        let batch = crate::store::rows_per_batch(words as usize) as u64 * words * 8;
-        (words * 8)
+        let words = size.words_per_maze();
+        (words as u64 * 8)
             .saturating_mul(chunk_mazes)
-            .saturating_add(2 * batch + (1 << 20))
+            .saturating_add(crate::store::writer_peak_bytes(words))
     } else {
         0
     };

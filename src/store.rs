@@ -77,6 +77,8 @@ pub const MAX_ROWS_PER_BATCH: usize = 16_384;
 /// Wall bytes a record batch aims at (more rows are never buffered than fit in this, but at
 /// least one).
 pub const BATCH_WALL_BYTES: usize = 16 << 20;
+/// The writer's file buffer.
+const WRITE_BUFFER_BYTES: usize = 1 << 20;
 /// How the wall words are laid out (also written into the file's metadata).
 pub const WALL_LAYOUT: &str = "little-endian uint64 words; bit 2*id = east wall of cell id, \
     bit 2*id+1 = south wall; id = y*width + x; a set bit is an open wall (passage); \
@@ -195,6 +197,14 @@ fn words_per_maze(width: u32, height: u32, depth: u32) -> usize {
 /// about [`BATCH_WALL_BYTES`] of walls, at least 1.
 pub fn rows_per_batch(words: usize) -> usize {
     (BATCH_WALL_BYTES / (8 * words.max(1))).clamp(1, MAX_ROWS_PER_BATCH)
+}
+
+/// The most a [`StoreWriter`] for mazes of `words` wall words holds at once (for
+/// `memory::estimate`): one record batch of walls being written, the copy of it the Arrow writer
+/// encodes, and the file buffer.
+pub fn writer_peak_bytes(words: usize) -> u64 {
+    let batch = (rows_per_batch(words) * words * 8) as u64;
+    2 * batch + WRITE_BUFFER_BYTES as u64
 }
 
 /// The store's columns, in order, for mazes of `words` wall words.
@@ -326,12 +336,12 @@ impl StoreWriter {
         };
         // A failure below drops the AtomicFile, which removes the temporary file.
         let out = arrow_ipc::writer::FileWriter::try_new(
-            BufWriter::with_capacity(1 << 20, file),
+            BufWriter::with_capacity(WRITE_BUFFER_BYTES, file),
             &schema,
         )
         .map_err(arrow_err)?;
         let algo_values: ArrayRef = Arc::new(StringArray::from(info.algos.clone()));
-        Ok(StoreWriter {
+        let mut writer = StoreWriter {
             out,
             final_path: path.to_path_buf(),
             schema,
@@ -343,14 +353,16 @@ impl StoreWriter {
             words,
             batch_rows,
             count: 0,
-            algo: Vec::with_capacity(batch_rows),
-            index: Vec::with_capacity(batch_rows),
-            maze_seed: Vec::with_capacity(batch_rows),
-            maze_hash: Vec::with_capacity(batch_rows),
-            entrance: Vec::with_capacity(batch_rows),
-            exit: Vec::with_capacity(batch_rows),
-            walls: Vec::with_capacity(batch_rows * words),
-        })
+            algo: Vec::new(),
+            index: Vec::new(),
+            maze_seed: Vec::new(),
+            maze_hash: Vec::new(),
+            entrance: Vec::new(),
+            exit: Vec::new(),
+            walls: Vec::new(),
+        };
+        writer.reserve_batch();
+        Ok(writer)
     }
 
     /// Append one record; a full batch is written out.
@@ -423,7 +435,8 @@ impl StoreWriter {
         })
     }
 
-    /// Give the emptied buffers (see [`StoreWriter::flush_batch`]) room for a whole batch again.
+    /// Give the buffers room for a whole batch: when the writer is made, and again after each
+    /// batch is written (see [`StoreWriter::flush_batch`]).
     fn reserve_batch(&mut self) {
         let cap = self.batch_rows;
         self.algo.reserve_exact(cap);

@@ -115,7 +115,7 @@ fn the_estimate_covers_a_run_that_keeps_its_mazes() {
     // (the one being written and the copy the writer encodes), not three.
     let without = peak_rss_of(&args, &out, None);
     eprintln!("without --mazes: peak {without} bytes");
-    let batch = 16 << 20;
+    let batch = batchgen::store::BATCH_WALL_BYTES as u64;
     assert!(
         peak < without + 2 * batch + (8 << 20),
         "--mazes costs {} bytes more than the same run without it",
