@@ -12,7 +12,9 @@
 # the generator's own `generate` function and what it calls (so the metrics and Parquet are not
 # counted). Printed per cell: instructions (Ir), conditional branches (Bc) and their
 # mispredictions (Bcm) under callgrind's simulated predictor, which is simpler than the CPU's:
-# read Bcm as an estimate. Needs valgrind (Debian package `valgrind`).
+# read Bcm as an estimate. Needs valgrind (Debian package `valgrind`) and `nm`. A generator
+# whose `generate` the compiler inlined into its caller (3D Kruskal, in some builds) has nothing
+# to collect inside: the script then stops with a message instead of printing zeros.
 set -euo pipefail
 bin=${1:-target/release/batchgen}
 size=${2:-64x64}
@@ -22,17 +24,22 @@ command -v valgrind >/dev/null || { echo "counts.sh: valgrind is not installed" 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
+nm -C "$bin" >"$dir/symbols"
+
 # Cells per maze from SIZE (WxH or WxHxD).
 cells=$(awk -v s="$size" 'BEGIN { n = split(s, a, "x"); c = 1; for (i = 1; i <= n; i++) c *= a[i]; print c }')
 
 printf "%-22s %10s %10s %10s %8s   (%s, %s mazes, per cell)\n" algo Ir Bc Bcm Bcm/Bc "$size" "$count"
 for algo in ${algos//,/ }; do
     # The module holding the generator: the name before any ':' parameters, '-' as '_';
-    # the biased Wilson walks live in `wilson_biased`, 3D sizes in the `_3d` modules.
+    # the biased Wilson walks live in `wilson_biased`; for a 3D size, the module's `_3d`
+    # twin when the binary has one (Kruskal and Eller, say, have a single generic one).
     module=${algo%%:*}
     module=${module//-/_}
     case $module in wilson_straight | wilson_turn) module=wilson_biased ;; esac
-    if [[ $size == *x*x* ]] && [[ $module != fractal ]]; then module=${module}_3d; fi
+    if [[ $size == *x*x* ]] && grep -q "::${module}_3d::generate" "$dir/symbols"; then
+        module=${module}_3d
+    fi
     out="$dir/$module.out"
     valgrind --tool=callgrind --branch-sim=yes --callgrind-out-file="$out" \
         --toggle-collect="*::${module}::generate*" \
