@@ -217,6 +217,45 @@ pub fn parse_count(flag: &str, s: &str) -> Result<u64, ArgError> {
         .map_err(|_| ArgError::new(flag, s, "expected a whole number ≥ 0"))
 }
 
+/// Worker threads from `--threads`: `None` is one per core; otherwise a whole number from 1
+/// to 1024.
+pub fn parse_threads(flag: &str, s: Option<&str>) -> Result<usize, ArgError> {
+    match s {
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        Some(t) => match t.trim().parse::<usize>() {
+            Ok(n) if (1..=1024).contains(&n) => Ok(n),
+            _ => Err(ArgError::new(
+                flag,
+                t,
+                "expected a whole number from 1 to 1024",
+            )),
+        },
+    }
+}
+
+/// The candidate limit per algorithm from `--max-candidates` (at least 1), given whether an
+/// `--accept` filter is set; without the flag, 1000 per requested maze and at least 100000.
+pub fn parse_max_candidates(
+    flag: &str,
+    s: Option<&str>,
+    count: u64,
+    has_accept: bool,
+) -> Result<u64, ArgError> {
+    let max = match s {
+        None => count.saturating_mul(1000).max(100_000),
+        Some(m) => match parse_count(flag, m)? {
+            0 => return Err(ArgError::new(flag, m, "must be at least 1")),
+            n => n,
+        },
+    };
+    if s.is_some() && !has_accept {
+        return Err(ArgError::Conflict(format!(
+            "{flag} only applies with --accept"
+        )));
+    }
+    Ok(max)
+}
+
 /// The entrance/exit rule from `--ends`, `--entrance` and `--exit` of a `width × height` grid,
 /// and its description for the file metadata.
 pub fn resolve_ends(

@@ -150,6 +150,29 @@ pub struct Tally {
     pub accepted: u64,
 }
 
+/// After a run with a filter: the message naming the generators (`names`, in job order) that
+/// found fewer than `job.count` accepted mazes within `job.max_candidates`, or `None` when every
+/// one found enough.
+pub fn shortfall(job: &Job, tallies: &[Tally], names: &[String]) -> Option<String> {
+    let short: Vec<String> = tallies
+        .iter()
+        .zip(names)
+        .filter(|(t, _)| t.accepted < job.count)
+        .map(|(t, n)| format!("{n}: {} of {} candidates", t.accepted, t.candidates))
+        .collect();
+    if short.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "--accept '{}' accepted too few mazes within --max-candidates {} (needed {} per \
+         algorithm): {}; nothing was written. Loosen the filter or raise --max-candidates.",
+        job.accept.as_ref().map_or("", |a| a.source()),
+        job.max_candidates,
+        job.count,
+        short.join("; ")
+    ))
+}
+
 /// Mazes per chunk for a grid of `cells` cells: about 16M cells of work per chunk (tens of
 /// milliseconds at 64×64), at least 4 mazes per thread, at most 65,536 rows.
 pub fn chunk_len(cells: u64, threads: usize) -> u64 {

@@ -139,6 +139,8 @@ pub mod accept;
 pub mod args;
 pub mod atomic_file;
 pub mod batch;
+#[cfg(feature = "python")]
+mod bindings;
 pub mod dataset;
 pub mod dsu;
 pub mod generate;

@@ -24,8 +24,8 @@ use batchgen::store::{self, StoreError, StoreInfo, StoreWriter};
 
 use batchgen::accept::Accept;
 use batchgen::args::{
-    check_3d, check_out, check_out_dir, parse_count, parse_size3, resolve_ends_sized, select_3d,
-    DEFAULT_SEED,
+    check_3d, check_out, check_out_dir, parse_count, parse_max_candidates, parse_size3,
+    parse_threads, resolve_ends_sized, select_3d, DEFAULT_SEED,
 };
 use batchgen::atomic_file::Mode;
 use batchgen::grid::Size;
@@ -186,19 +186,7 @@ impl RunArgs {
         let (algos, note) = select_3d(&self.algo, algos, size);
         check_3d("--algo", &self.algo, &algos, size)?;
         let count = parse_count("--count", &self.count)?;
-        let threads = match &self.threads {
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            Some(t) => match t.trim().parse::<usize>() {
-                Ok(n) if (1..=1024).contains(&n) => n,
-                _ => {
-                    return Err(UsageError::flag(
-                        "--threads",
-                        t,
-                        "expected a whole number from 1 to 1024",
-                    ))
-                }
-            },
-        };
+        let threads = parse_threads("--threads", self.threads.as_deref())?;
         let (ends, ends_rule) = resolve_ends_sized(
             self.ends.as_deref(),
             self.entrance.as_deref(),
@@ -209,24 +197,12 @@ impl RunArgs {
             None => None,
             Some(e) => Some(Accept::parse(e).map_err(|err| UsageError::flag("--accept", e, err))?),
         };
-        let max_candidates = match &self.max_candidates {
-            None => count.saturating_mul(1000).max(100_000),
-            Some(m) => match parse_count("--max-candidates", m)? {
-                0 => {
-                    return Err(UsageError::flag(
-                        "--max-candidates",
-                        m,
-                        "must be at least 1",
-                    ))
-                }
-                n => n,
-            },
-        };
-        if self.max_candidates.is_some() && accept.is_none() {
-            return Err(UsageError(
-                "--max-candidates only applies with --accept".into(),
-            ));
-        }
+        let max_candidates = parse_max_candidates(
+            "--max-candidates",
+            self.max_candidates.as_deref(),
+            count,
+            accept.is_some(),
+        )?;
         let out = self
             .out
             .clone()
@@ -483,22 +459,9 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     }
 
     let candidates: u64 = tallies.iter().map(|t| t.candidates).sum();
-    let short: Vec<String> = tallies
-        .iter()
-        .zip(&names)
-        .filter(|(t, _)| t.accepted < job.count)
-        .map(|(t, n)| format!("{n}: {} of {} candidates", t.accepted, t.candidates))
-        .collect();
-    if !short.is_empty() {
+    if let Some(why) = batch::shortfall(&job, &tallies, &names) {
         // Dropping the sink and store removes their temporary files: nothing is left behind.
-        anyhow::bail!(
-            "--accept '{}' accepted too few mazes within --max-candidates {} (needed {} per \
-             algorithm): {}; nothing was written. Loosen the filter or raise --max-candidates.",
-            cfg.accept.as_ref().map_or("", |a| a.source()),
-            cfg.max_candidates,
-            job.count,
-            short.join("; ")
-        );
+        anyhow::bail!("{why}");
     }
     for (pos, (t, n)) in tallies.iter().zip(&names).enumerate() {
         let sink = &mut sinks[if cfg.out_is_dir { pos } else { 0 }];

@@ -100,6 +100,54 @@ pub fn base_metadata(info: &RunInfo) -> Vec<(String, String)> {
     kv
 }
 
+/// One chunk of rows of one algorithm, size and master seed as an Arrow record batch of
+/// `schema` (as [`schema`] gives): the columns of [`COLUMNS`], in order.
+pub fn record_batch(
+    schema: &SchemaRef,
+    algo: &str,
+    size: Size,
+    seed: u64,
+    rows: &[Row],
+) -> Result<RecordBatch, arrow_schema::ArrowError> {
+    let n = rows.len();
+    let views = rows.iter().map(|row| RowView {
+        algo,
+        size,
+        seed,
+        row,
+    });
+    let columns: Vec<ArrayRef> = COLUMNS
+        .iter()
+        .map(|c| -> ArrayRef {
+            match c.get {
+                Get::Algo => {
+                    let mut b = StringBuilder::with_capacity(n, n * algo.len());
+                    for _ in 0..n {
+                        b.append_value(algo);
+                    }
+                    Arc::new(b.finish())
+                }
+                Get::U32(f) => {
+                    let mut b = UInt32Builder::with_capacity(n);
+                    b.extend(views.clone().map(|v| Some(f(&v))));
+                    Arc::new(b.finish())
+                }
+                Get::U64(f) => {
+                    let mut b = UInt64Builder::with_capacity(n);
+                    b.extend(views.clone().map(|v| Some(f(&v))));
+                    Arc::new(b.finish())
+                }
+                Get::F64(f) => {
+                    let mut b = Float64Builder::with_capacity(n);
+                    b.extend(views.clone().map(|v| Some(f(&v))));
+                    Arc::new(b.finish())
+                }
+            }
+        })
+        .collect();
+    RecordBatch::try_new(schema.clone(), columns)
+}
+
 /// A Parquet file being written; see the module docs for the temporary-file protocol.
 pub struct ParquetSink {
     writer: ArrowWriter<AtomicFile>,
@@ -161,45 +209,9 @@ impl ParquetSink {
         if rows.is_empty() {
             return Ok(());
         }
-        let n = rows.len();
-        let views = rows.iter().map(|row| RowView {
-            algo,
-            size,
-            seed,
-            row,
-        });
-        let columns: Vec<ArrayRef> = COLUMNS
-            .iter()
-            .map(|c| -> ArrayRef {
-                match c.get {
-                    Get::Algo => {
-                        let mut b = StringBuilder::with_capacity(n, n * algo.len());
-                        for _ in 0..n {
-                            b.append_value(algo);
-                        }
-                        Arc::new(b.finish())
-                    }
-                    Get::U32(f) => {
-                        let mut b = UInt32Builder::with_capacity(n);
-                        b.extend(views.clone().map(|v| Some(f(&v))));
-                        Arc::new(b.finish())
-                    }
-                    Get::U64(f) => {
-                        let mut b = UInt64Builder::with_capacity(n);
-                        b.extend(views.clone().map(|v| Some(f(&v))));
-                        Arc::new(b.finish())
-                    }
-                    Get::F64(f) => {
-                        let mut b = Float64Builder::with_capacity(n);
-                        b.extend(views.clone().map(|v| Some(f(&v))));
-                        Arc::new(b.finish())
-                    }
-                }
-            })
-            .collect();
-        let batch = RecordBatch::try_new(self.schema.clone(), columns)?;
+        let batch = record_batch(&self.schema, algo, size, seed, rows)?;
         self.writer.write(&batch)?;
-        self.rows += n as u64;
+        self.rows += rows.len() as u64;
         Ok(())
     }
 

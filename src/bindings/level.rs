@@ -1,0 +1,242 @@
+//! `batchgen.Level`: one maze regenerated from a row's identifiers ([`crate::Level`]), seen
+//! from Python: walls, solution and maze-dataset's `connection_list` as NumPy arrays, the
+//! row's metrics as a dict, and drawings (text and SVG, which a notebook shows).
+
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::{joined, text, value_error};
+use crate::args::{parse_size3, resolve_ends_sized, ArgError};
+use crate::metrics::{Get, Row, RowView, COLUMNS};
+use crate::render::{self, Style};
+use crate::{Dir, Level};
+
+/// One maze ready for a game or a dataset: see the package's `Level` for the Python view.
+#[pyclass(frozen, module = "batchgen", name = "Level")]
+pub struct PyLevel {
+    level: Level,
+}
+
+#[pymethods]
+impl PyLevel {
+    #[new]
+    #[allow(clippy::too_many_arguments)] // the Python signature: identifiers and ends
+    #[pyo3(signature = (algo, size, seed, index, *, ends = None, entrance = None, exit = None))]
+    fn new(
+        py: Python<'_>,
+        algo: &str,
+        size: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+        index: &Bound<'_, PyAny>,
+        ends: Option<&str>,
+        entrance: Option<&Bound<'_, PyAny>>,
+        exit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyLevel> {
+        let size_text = joined(size, "x")?;
+        let size = parse_size3("--size", &size_text).map_err(value_error)?;
+        let number = |flag: &str, v: &Bound<'_, PyAny>| -> PyResult<u64> {
+            let t = text(v)?;
+            t.trim().parse::<u64>().map_err(|_| {
+                value_error(ArgError::new(
+                    flag,
+                    &t,
+                    "expected a whole number from 0 to 18446744073709551615",
+                ))
+            })
+        };
+        let (seed, index) = (number("--seed", seed)?, number("--index", index)?);
+        let entrance = entrance.map(|e| joined(e, ",")).transpose()?;
+        let exit = exit.map(|e| joined(e, ",")).transpose()?;
+        let (ends, _) = resolve_ends_sized(ends, entrance.as_deref(), exit.as_deref(), size)
+            .map_err(value_error)?;
+        let make = || Level::regenerate_sized(algo, size, seed, index)?.with_ends(ends);
+        let level = py.detach(make).map_err(value_error)?;
+        Ok(PyLevel { level })
+    }
+
+    /// Canonical generator name.
+    #[getter]
+    fn algo(&self) -> String {
+        self.level.algo().name()
+    }
+
+    /// Grid width in cells.
+    #[getter]
+    fn width(&self) -> u32 {
+        self.level.width()
+    }
+
+    /// Grid height in cells.
+    #[getter]
+    fn height(&self) -> u32 {
+        self.level.height()
+    }
+
+    /// Layers (1 for a 2D maze).
+    #[getter]
+    fn depth(&self) -> u32 {
+        self.level.depth()
+    }
+
+    /// Master seed.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.level.seed()
+    }
+
+    /// Maze index within (algo, size, seed).
+    #[getter]
+    fn index(&self) -> u64 {
+        self.level.index()
+    }
+
+    /// The derived per-maze seed (the row's `maze_seed`).
+    #[getter]
+    fn maze_seed(&self) -> u64 {
+        self.level.maze_seed()
+    }
+
+    /// Entrance cell id (`y * width + x`; 3D `x + width * (y + height * z)`).
+    #[getter]
+    fn entrance(&self) -> u32 {
+        self.level.entrance()
+    }
+
+    /// Exit cell id.
+    #[getter]
+    fn exit(&self) -> u32 {
+        self.level.exit()
+    }
+
+    /// The packed wall bits as the maze store holds them (`uint64` words).
+    #[getter]
+    fn walls<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
+        PyArray1::from_slice(py, self.level.walls())
+    }
+
+    /// The solution path, entrance to exit, as cell ids (`uint32`).
+    #[getter]
+    fn solution<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
+        PyArray1::from_slice(py, self.level.solution())
+    }
+
+    /// The solution path as `(row, col)` coordinates, shape `(n, 2)` (3D: `(layer, row, col)`,
+    /// shape `(n, 3)`).
+    #[getter]
+    fn solution_coords<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        let dims = if self.level.depth() > 1 { 3 } else { 2 };
+        let mut out = Vec::with_capacity(self.level.solution().len() * dims);
+        for &c in self.level.solution() {
+            let (x, y, z) = self.level.xyz(c);
+            if dims == 3 {
+                out.push(z as i64);
+            }
+            out.extend([y as i64, x as i64]);
+        }
+        let n = self.level.solution().len();
+        PyArray1::from_vec(py, out).reshape([n, dims])
+    }
+
+    /// maze-dataset's layout: `bool`, shape `(2, height, width)`; `[0, r, c]` is open between
+    /// `(r, c)` and `(r + 1, c)`, `[1, r, c]` between `(r, c)` and `(r, c + 1)`. 2D only.
+    #[getter]
+    fn connection_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<bool>>> {
+        let l = &self.level;
+        if l.depth() > 1 {
+            return Err(value_error(format!(
+                "connection_list is the layout of 2D mazes; this maze is {}",
+                l.size()
+            )));
+        }
+        let (w, h) = (l.width() as usize, l.height() as usize);
+        let mut out = vec![false; 2 * w * h];
+        for y in 0..h {
+            for x in 0..w {
+                out[y * w + x] = l.can_move(x as u32, y as u32, Dir::South);
+                out[w * h + y * w + x] = l.can_move(x as u32, y as u32, Dir::East);
+            }
+        }
+        PyArray1::from_vec(py, out).reshape([2, h, w])
+    }
+
+    /// Every column of the row this maze has in a metrics table (`gen_ns`, a timing, aside).
+    #[getter]
+    fn metrics<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let l = &self.level;
+        let row = Row {
+            index: l.index(),
+            maze_seed: l.maze_seed(),
+            gen_ns: 0,
+            metrics: *l.metrics(),
+        };
+        let algo = l.algo().name();
+        let view = RowView {
+            algo: &algo,
+            size: l.size(),
+            seed: l.seed(),
+            row: &row,
+        };
+        let d = PyDict::new(py);
+        for c in COLUMNS.iter().filter(|c| c.name != "gen_ns") {
+            match c.get {
+                Get::Algo => d.set_item(c.name, &algo)?,
+                Get::U32(f) => d.set_item(c.name, f(&view))?,
+                Get::U64(f) => d.set_item(c.name, f(&view))?,
+                Get::F64(f) => d.set_item(c.name, f(&view))?,
+            }
+        }
+        Ok(d)
+    }
+
+    /// The maze drawn as `ascii`, `unicode` or `svg` (`cell_px`: SVG cell side in pixels).
+    #[pyo3(signature = (fmt = "unicode", *, solution = true, cell_px = None))]
+    fn render(&self, fmt: &str, solution: bool, cell_px: Option<u32>) -> PyResult<String> {
+        let maze = self.level.maze();
+        let path = solution.then_some(self.level.solution());
+        let px = Style { cell_px }.px_for(render::Format::Svg);
+        let drawn = match fmt {
+            "ascii" => render::ascii(maze, path),
+            "unicode" => render::unicode(maze, path),
+            "svg" if px >= 1 => render::svg(maze, path, px),
+            "svg" => {
+                return Err(value_error(ArgError::new(
+                    "--cell-px",
+                    "0",
+                    "must be at least 1",
+                )))
+            }
+            other => {
+                return Err(value_error(ArgError::new(
+                    "--format",
+                    other,
+                    "expected ascii, unicode or svg",
+                )))
+            }
+        };
+        drawn.map_err(value_error)
+    }
+
+    /// The SVG drawing with the solution, so a notebook shows the level.
+    fn _repr_svg_(&self) -> PyResult<String> {
+        self.render("svg", true, None)
+    }
+
+    fn __str__(&self) -> PyResult<String> {
+        self.render("unicode", true, None)
+    }
+
+    fn __repr__(&self) -> String {
+        let l = &self.level;
+        format!(
+            "batchgen.Level({:?}, {:?}, {}, {}, entrance={}, exit={}, solution_length={})",
+            l.algo().name(),
+            l.size().to_string(),
+            l.seed(),
+            l.index(),
+            l.entrance(),
+            l.exit(),
+            l.metrics().solution_length
+        )
+    }
+}

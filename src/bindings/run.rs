@@ -1,0 +1,228 @@
+//! `batchgen.generate`: the main job run from Python into an Arrow table instead of a Parquet
+//! file. The arguments are validated by the CLI's parsers (same rules, same messages, a
+//! `ValueError` before any work); the run is [`crate::batch::run_cancellable`] on its own
+//! rayon pool with the GIL released; each chunk of rows becomes one record batch of the
+//! Parquet sink's schema, and the schema carries the metadata the CLI writes into its footer.
+//! Ctrl-C (Python's SIGINT handler) is polled every few milliseconds while the workers run:
+//! it stops them between mazes and raises `KeyboardInterrupt`.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::Duration;
+
+use pyo3::exceptions::{PyRuntimeError, PyUserWarning};
+use pyo3::prelude::*;
+
+use super::table::Table;
+use super::{joined, text, value_error};
+use crate::accept::Accept;
+use crate::args::{
+    check_3d, parse_count, parse_max_candidates, parse_size3, parse_threads, resolve_ends_sized,
+    select_3d, ArgError,
+};
+use crate::batch::{self, Job};
+use crate::dataset::keys;
+use crate::shard::Shard;
+use crate::sink::parquet::{base_metadata, record_batch, schema};
+use crate::sink::RunInfo;
+use crate::Algorithm;
+
+/// How often the waiting thread looks for Ctrl-C while the workers run.
+const SIGNAL_POLL: Duration = Duration::from_millis(20);
+
+/// Generate `count` mazes per generator and return their metrics table (see the package's
+/// `generate` for the arguments).
+#[pyfunction]
+#[pyo3(signature = (
+    algo, size, count, seed = None, *, threads = None, ends = None, entrance = None,
+    exit = None, accept = None, max_candidates = None
+))]
+#[allow(clippy::too_many_arguments)]
+pub fn generate(
+    py: Python<'_>,
+    algo: &str,
+    size: &Bound<'_, PyAny>,
+    count: &Bound<'_, PyAny>,
+    seed: Option<&Bound<'_, PyAny>>,
+    threads: Option<&Bound<'_, PyAny>>,
+    ends: Option<&str>,
+    entrance: Option<&Bound<'_, PyAny>>,
+    exit: Option<&Bound<'_, PyAny>>,
+    accept: Option<&str>,
+    max_candidates: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Table> {
+    let size_text = joined(size, "x")?;
+    let count_text = text(count)?;
+    let seed_text = seed.map(text).transpose()?;
+    let threads_text = threads.map(text).transpose()?;
+    let entrance_text = entrance.map(|e| joined(e, ",")).transpose()?;
+    let exit_text = exit.map(|e| joined(e, ",")).transpose()?;
+    let max_text = max_candidates.map(text).transpose()?;
+
+    // The CLI's checks, in the CLI's order.
+    let algos =
+        Algorithm::parse_list(algo).map_err(|e| value_error(ArgError::new("--algo", algo, e)))?;
+    let size = parse_size3("--size", &size_text).map_err(value_error)?;
+    let (algos, note) = select_3d(algo, algos, size);
+    check_3d("--algo", algo, &algos, size).map_err(value_error)?;
+    let count = parse_count("--count", &count_text).map_err(value_error)?;
+    let seed = match &seed_text {
+        None => crate::args::DEFAULT_SEED,
+        Some(s) => s.trim().parse::<u64>().map_err(|_| {
+            value_error(ArgError::new(
+                "--seed",
+                s,
+                "expected a whole number from 0 to 18446744073709551615",
+            ))
+        })?,
+    };
+    let threads = parse_threads("--threads", threads_text.as_deref()).map_err(value_error)?;
+    let ends_text = ends;
+    let (ends, ends_rule) = resolve_ends_sized(
+        ends_text,
+        entrance_text.as_deref(),
+        exit_text.as_deref(),
+        size,
+    )
+    .map_err(value_error)?;
+    let accept = accept
+        .map(|e| Accept::parse(e).map_err(|err| value_error(ArgError::new("--accept", e, err))))
+        .transpose()?;
+    let max_candidates = parse_max_candidates(
+        "--max-candidates",
+        max_text.as_deref(),
+        count,
+        accept.is_some(),
+    )
+    .map_err(value_error)?;
+    let chunk = batch::chunk_len(size.cells_u64(), threads);
+    let need = crate::memory::estimate(&algos, size, threads, chunk, false);
+    crate::memory::check(need).map_err(|why| {
+        value_error(ArgError::new(
+            "--size",
+            &size_text,
+            format!("with --threads {threads}: {why}"),
+        ))
+    })?;
+    if let Some(note) = note {
+        let note = std::ffi::CString::new(note).map_err(value_error)?;
+        PyErr::warn(py, &py.get_type::<PyUserWarning>(), &note, 1)?;
+    }
+
+    // The call as the file's `batchgen.command_line` (the CLI records its own argv there).
+    let mut call = format!("batchgen.generate({algo:?}, {size_text:?}, {count_text}, {seed}");
+    for (name, value) in [
+        ("threads", &threads_text),
+        ("ends", &ends_text.map(str::to_string)),
+        ("entrance", &entrance_text),
+        ("exit", &exit_text),
+        ("accept", &accept.as_ref().map(|a| a.source().to_string())),
+        ("max_candidates", &max_text),
+    ] {
+        if let Some(v) = value {
+            call += &format!(", {name}={v:?}");
+        }
+    }
+    call.push(')');
+
+    let names: Vec<String> = algos.iter().map(|a| a.name()).collect();
+    let job = Job {
+        algos,
+        size,
+        count,
+        seed,
+        ends,
+        accept,
+        max_candidates,
+        keep_walls: false,
+        first_index: 0,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| PyRuntimeError::new_err(format!("starting the worker threads: {e}")))?;
+    let base = schema();
+    let cancel = AtomicBool::new(false);
+    let mut batches = Vec::new();
+    let (job_ref, pool_ref, cancel_ref, batches_ref) = (&job, &pool, &cancel, &mut batches);
+    let (names_ref, base_ref) = (&names, &base);
+    let (result, interrupt) = py.detach(|| {
+        std::thread::scope(|s| {
+            let (done_tx, done_rx) = mpsc::channel::<()>();
+            let worker = s.spawn(move || {
+                let r = batch::run_cancellable(job_ref, pool_ref, cancel_ref, |chunk| {
+                    let pos = job_ref
+                        .algos
+                        .iter()
+                        .position(|a| a == chunk.algo)
+                        .unwrap_or(0);
+                    let algo = &names_ref[pos];
+                    batches_ref.push(record_batch(base_ref, algo, size, seed, chunk.rows)?);
+                    Ok::<(), arrow_schema::ArrowError>(())
+                });
+                let _ = done_tx.send(());
+                r
+            });
+            let mut interrupt = None;
+            while let Err(mpsc::RecvTimeoutError::Timeout) = done_rx.recv_timeout(SIGNAL_POLL) {
+                if interrupt.is_none() {
+                    if let Err(e) = Python::attach(|py| py.check_signals()) {
+                        cancel.store(true, Ordering::SeqCst);
+                        interrupt = Some(e);
+                    }
+                }
+            }
+            let result = worker
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p));
+            (result, interrupt)
+        })
+    });
+    if let Some(e) = interrupt {
+        return Err(e);
+    }
+    let tallies =
+        result.map_err(|e| PyRuntimeError::new_err(format!("building arrow batch: {e}")))?;
+    if let Some(why) = batch::shortfall(&job, &tallies, &names) {
+        return Err(PyRuntimeError::new_err(why));
+    }
+
+    let mut extra = vec![
+        (keys::COUNT.to_string(), count.to_string()),
+        (keys::SIZE.to_string(), size.to_string()),
+        (keys::SEED.to_string(), seed.to_string()),
+        (keys::ALGOS.to_string(), names.join(",")),
+        (keys::SHARD.to_string(), Shard::WHOLE.to_string()),
+        (keys::SHARD_SOURCE.to_string(), "none".to_string()),
+        (keys::INDEX_START.to_string(), "0".to_string()),
+        (keys::INDEX_END.to_string(), count.to_string()),
+    ];
+    if let Some(a) = &job.accept {
+        extra.push(("batchgen.accept".into(), a.source().to_string()));
+        extra.push(("batchgen.max_candidates".into(), max_candidates.to_string()));
+    }
+    for (t, n) in tallies.iter().zip(&names) {
+        extra.push((format!("batchgen.candidates.{n}"), t.candidates.to_string()));
+        extra.push((format!("batchgen.accepted.{n}"), t.accepted.to_string()));
+        if job.accept.is_some() {
+            let rate = t.accepted as f64 / t.candidates.max(1) as f64;
+            extra.push((
+                format!("batchgen.acceptance_rate.{n}"),
+                format!("{rate:.6}"),
+            ));
+        }
+    }
+    let info = RunInfo {
+        command_line: call,
+        ends_rule,
+        extra,
+    };
+    let schema = Arc::new(
+        base.as_ref()
+            .clone()
+            .with_metadata(base_metadata(&info).into_iter().collect::<HashMap<_, _>>()),
+    );
+    Table::new(schema, batches)
+}

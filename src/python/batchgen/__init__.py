@@ -1,0 +1,182 @@
+"""batchgen: perfect mazes by the million, each one measured, for notebooks and datasets.
+
+>>> import batchgen
+>>> t = batchgen.generate("wilson", "32x32", 1000, seed=42)   # a pyarrow.Table
+>>> picked = t.filter(pyarrow.compute.greater(t["solution_length"], 150))
+>>> level = next(batchgen.levels(picked))                      # the same maze again
+>>> level.connection_list.shape                                # maze-dataset's layout
+(2, 32, 32)
+
+``generate`` returns the metrics table of a run: exactly the columns, types, values and
+key-value metadata of the CLI's Parquet file for the same arguments
+(``batchgen --algo wilson --size 32x32 --count 1000 --seed 42 --out mazes.parquet``). It
+crosses from Rust through the Arrow PyCapsule interface without a copy; with pyarrow
+installed it is a ``pyarrow.Table`` (``to_pandas()``, ``polars.from_arrow``, DuckDB's
+``SELECT ... FROM t``), otherwise a :class:`Table` that any Arrow PyCapsule consumer reads.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator, Optional, Sequence, Tuple, Union
+
+from . import _batchgen
+from ._batchgen import ALGORITHMS, SEEDING_SCHEME, Level, Table, __version__
+
+__all__ = [
+    "ALGORITHMS",
+    "SEEDING_SCHEME",
+    "Level",
+    "Table",
+    "generate",
+    "levels",
+    "read_store",
+    "__version__",
+]
+
+Size = Union[str, Tuple[int, int], Tuple[int, int, int]]
+Cell = Union[str, Tuple[int, int], Tuple[int, int, int]]
+
+
+def _arrow(table: Table) -> Any:
+    """A ``pyarrow.Table`` of ``table`` (zero-copy) when pyarrow is importable, else ``table``."""
+    try:
+        import pyarrow
+    except ImportError:
+        return table
+    return pyarrow.table(table)
+
+
+def generate(
+    algo: str,
+    size: Size,
+    count: Union[int, str],
+    seed: int = 42,
+    *,
+    threads: Optional[int] = None,
+    ends: Optional[str] = None,
+    entrance: Optional[Cell] = None,
+    exit: Optional[Cell] = None,
+    accept: Optional[str] = None,
+    max_candidates: Optional[int] = None,
+) -> Any:
+    """Generate and measure ``count`` mazes per generator; return their metrics table.
+
+    The arguments are the CLI's flags: ``algo`` a generator name, a comma list or ``"all"``;
+    ``size`` ``"WxH"`` / ``"WxHxD"`` or a tuple; ``threads`` worker threads (default one per
+    core); ``ends`` ``"corners"`` or ``"diameter"``; ``entrance``/``exit`` cells ``"X,Y"`` or
+    ``(x, y)``; ``accept`` a filter such as ``"dead_end_share <= 0.12 AND solution_length >=
+    300"`` (``count`` then counts accepted mazes); ``max_candidates`` the candidate limit with
+    a filter. A bad argument raises ``ValueError`` with the CLI's message before any work; a
+    filter that accepts too few mazes raises ``RuntimeError``.
+
+    The GIL is released while the workers run, and Ctrl-C stops them and raises
+    ``KeyboardInterrupt``. Returns a ``pyarrow.Table`` when pyarrow is installed, otherwise a
+    :class:`Table` (Arrow PyCapsule interface). ``gen_ns`` is a timing and differs between
+    runs; every other value equals the CLI's Parquet row for the same arguments.
+    """
+    return _arrow(
+        _batchgen.generate(
+            algo,
+            size,
+            count,
+            seed,
+            threads=threads,
+            ends=ends,
+            entrance=entrance,
+            exit=exit,
+            accept=accept,
+            max_candidates=max_candidates,
+        )
+    )
+
+
+def read_store(path: Any) -> Any:
+    """Read the maze store at ``path`` (``--mazes FILE.arrow``) as an Arrow table.
+
+    One row per maze (``algo``, ``index``, ``maze_seed``, ``maze_hash``, ``entrance``,
+    ``exit`` and the packed ``walls``); the store's metadata is the schema's. The file is
+    checked as ``batchgen check`` would (``ValueError`` if it is not a batchgen store) and read
+    into memory. A ``pyarrow.Table`` when pyarrow is installed, else a :class:`Table`.
+    """
+    return _arrow(_batchgen.read_store(path))
+
+
+_CELL = re.compile(r"entrance=(\d+(?:,\d+)*) exit=(\d+(?:,\d+)*)")
+
+
+def _ends_of(rule: str) -> dict:
+    """The ``Level`` keyword arguments that reproduce a file's ``batchgen.ends`` rule."""
+    if rule.startswith("diameter"):
+        return {"ends": "diameter"}
+    m = _CELL.match(rule)
+    if not m:
+        raise ValueError(f"cannot read the entrance/exit rule {rule!r}")
+    return {"entrance": m.group(1), "exit": m.group(2)}
+
+
+def _columns(data: Any, names: Sequence[str]) -> Tuple[dict, dict]:
+    """The given columns of a table or data frame as Python lists, and its batchgen metadata."""
+    if hasattr(data, "__arrow_c_stream__") or hasattr(data, "__arrow_c_array__"):
+        try:
+            import pyarrow
+        except ImportError:
+            pyarrow = None
+        if pyarrow is not None:
+            t = data if isinstance(data, pyarrow.Table) else pyarrow.table(data)
+            meta = {
+                k.decode(): v.decode()
+                for k, v in (t.schema.metadata or {}).items()
+                if k.startswith(b"batchgen.")
+            }
+            cols = {n: t.column(n).to_pylist() for n in names if n in t.column_names}
+            return cols, meta
+    if hasattr(data, "columns") and hasattr(data, "__getitem__"):  # a pandas data frame
+        cols = {n: list(data[n]) for n in names if n in data.columns}
+        attrs = getattr(data, "attrs", {}) or {}
+        return cols, {k: v for k, v in attrs.items() if str(k).startswith("batchgen.")}
+    raise TypeError(
+        "levels() takes an Arrow table (pyarrow, polars, batchgen.Table, anything with "
+        f"__arrow_c_stream__) or a pandas DataFrame, not {type(data).__name__}"
+    )
+
+
+def levels(
+    data: Any,
+    *,
+    ends: Optional[str] = None,
+    entrance: Optional[Cell] = None,
+    exit: Optional[Cell] = None,
+) -> Iterator[Level]:
+    """Regenerate the maze of every row of a metrics table, in row order.
+
+    ``data`` is a table from :func:`generate`, a Parquet file read with pyarrow, polars or
+    DuckDB (``.arrow()``), or a pandas DataFrame; it needs the columns ``algo``, ``width``,
+    ``height``, ``seed`` and ``index`` (``depth`` for 3D). Each level is measured between the
+    ends the table was made with (its ``batchgen.ends`` metadata; pass ``ends`` or
+    ``entrance``/``exit`` when the metadata is lost, e.g. after pandas), so its ``metrics``
+    equal the row. Where the table has ``maze_seed``, each level is checked against it.
+    """
+    names = ["algo", "width", "height", "depth", "seed", "index", "maze_seed"]
+    cols, meta = _columns(data, names)
+    missing = [n for n in ("algo", "width", "height", "seed", "index") if n not in cols]
+    if missing:
+        raise ValueError(f"levels() needs the columns {', '.join(missing)}")
+    if ends is not None or entrance is not None or exit is not None:
+        how = {"ends": ends, "entrance": entrance, "exit": exit}
+    elif "batchgen.ends" in meta:
+        how = _ends_of(meta["batchgen.ends"])
+    else:
+        how = {}
+    n = len(cols["index"])
+    depth = cols.get("depth", [1] * n)
+    for k in range(n):
+        w, h, d = cols["width"][k], cols["height"][k], depth[k]
+        size = (w, h) if d == 1 else (w, h, d)
+        level = Level(cols["algo"][k], size, cols["seed"][k], cols["index"][k], **how)
+        if "maze_seed" in cols and level.maze_seed != cols["maze_seed"][k]:
+            raise ValueError(
+                f"row {k}: maze_seed {cols['maze_seed'][k]} is not the one batchgen "
+                f"{__version__} (seeding scheme {SEEDING_SCHEME}) derives: {level.maze_seed}"
+            )
+        yield level
