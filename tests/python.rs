@@ -6,8 +6,12 @@
 //! the main one), and pytest runs the suite against the binary this test was built with.
 //! Any failure, and a run that collects no test (pytest's exit 5), fails this test.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use common::pip_install;
 
 fn run(what: &str, cmd: &mut Command) {
     let status = cmd
@@ -33,16 +37,7 @@ fn venv(target: &Path, requirements: &Path) -> PathBuf {
     );
     run(
         "pip install -r tests/python/requirements.txt",
-        Command::new(&py)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-            ])
-            .arg("-r")
-            .arg(requirements),
+        pip_install(&py).arg("-r").arg(requirements),
     );
     std::fs::write(&stamp, pins).unwrap();
     py
@@ -68,14 +63,9 @@ fn python_package_suite_passes() {
     let py = venv(&target, &root.join("tests/python/requirements.txt"));
     run(
         "pip install . (maturin build of the python feature)",
-        Command::new(&py)
+        pip_install(&py)
             .current_dir(root)
             .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
                 "--no-deps",
                 "--force-reinstall",
                 "--no-build-isolation",

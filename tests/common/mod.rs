@@ -112,6 +112,19 @@ pub fn run(dir: &Path, name: &str, args: &[&str]) -> Table {
     read(&out)
 }
 
+/// `PY -m pip install --quiet --disable-pip-version-check`; the caller adds what to install.
+pub fn pip_install(py: &Path) -> std::process::Command {
+    let mut c = std::process::Command::new(py);
+    c.args([
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+    ]);
+    c
+}
+
 /// A Python interpreter with the packages of `data/requirements-interop.txt` (DuckDB, pandas,
 /// pyarrow, numpy). `BATCHGEN_PYTHON` may name one; otherwise a virtual environment is created
 /// under the target folder on first use (PyPI is reachable wherever the tests run) and reused.
@@ -148,18 +161,7 @@ pub fn python() -> std::path::PathBuf {
                 .expect("python3 is needed for the interop tests");
             assert!(st.success(), "python3 -m venv failed");
             let req = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/requirements-interop.txt");
-            let st = std::process::Command::new(&py)
-                .args([
-                    "-m",
-                    "pip",
-                    "install",
-                    "--quiet",
-                    "--disable-pip-version-check",
-                    "-r",
-                ])
-                .arg(req)
-                .status()
-                .unwrap();
+            let st = pip_install(&py).arg("-r").arg(req).status().unwrap();
             assert!(
                 st.success(),
                 "pip install of the interop requirements failed"
