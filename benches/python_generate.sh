@@ -13,7 +13,7 @@
 #    what the run holds besides the table can be compared (it should not grow with COUNT);
 # 3. mazes per second at 32x32 of maze-dataset's gen_dfs, gen_kruskal and gen_wilson, and of
 #    batchgen's backtracker, kruskal and wilson on one thread, one Level() per maze and in a
-#    generate() batch of 10000.
+#    generate() batch of 10000 (median of 3 calls after a warm-up).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 py=${1:-$root/target/python-venv/bin/python}
