@@ -153,6 +153,7 @@ pub mod rng;
 pub mod shard;
 pub mod sink;
 pub mod store;
+pub mod suggest;
 pub mod summary;
 pub mod uniformity;
 

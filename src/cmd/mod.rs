@@ -15,6 +15,7 @@ pub mod render;
 pub mod run_summary;
 pub mod summary;
 pub mod uniformity;
+pub mod values;
 
 use std::fmt;
 
