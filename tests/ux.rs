@@ -613,3 +613,23 @@ fn a_misleading_output_extension_is_warned_about() {
         stdout(&["list-algos"])
     );
 }
+
+#[test]
+fn man_writes_every_page_into_a_folder() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("man1/");
+    batchgen().args(["man", "-o"]).arg(&dir).assert().success();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    for sub in ["render", "summary", "plot", "check", "uniformity"] {
+        let name = format!("batchgen-{sub}.1");
+        assert!(names.contains(&name), "{names:?}");
+        let page = std::fs::read_to_string(dir.join(&name)).unwrap();
+        assert_eq!(page, stdout(&["man", sub]), "{name}");
+    }
+    assert!(names.contains(&"batchgen.1".to_string()));
+    assert!(names.iter().all(|n| n.ends_with(".1")), "{names:?}");
+}

@@ -139,10 +139,8 @@ struct Polled<W>(W);
 impl<W: Write> Write for Polled<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         if batchgen::interrupt::received().is_some() {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::Interrupted,
-                "interrupted by a signal",
-            ));
+            // Not `ErrorKind::Interrupted`: `write_all` retries those.
+            return Err(std::io::Error::other("stopped by a signal"));
         }
         self.0.write(buf)
     }

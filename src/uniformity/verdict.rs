@@ -33,14 +33,14 @@ pub struct Verdict {
 }
 
 /// "2.0×" style ratio.
-/// A p-value for people: `0.349`, `1.2e-30`, `< 1e-300`.
+/// A p-value for people, with its relation: `= 0.349`, `= 1.2e-30`, `< 1e-300`.
 fn p_text(p: f64) -> String {
     if p < 1e-300 {
         "< 1e-300".into()
     } else if p < 0.001 {
-        format!("{p:.1e}")
+        format!("= {p:.1e}")
     } else {
-        format!("{p:.3}")
+        format!("= {p:.3}")
     }
 }
 
@@ -123,7 +123,7 @@ impl Report {
             let min = counts.iter().copied().min().unwrap_or(0) as f64;
             // Lead with the test; add only the evidence that is itself significant.
             let mut text = format!(
-                "biased: chi-square p = {} in {n} samples",
+                "biased: chi-square p {} in {n} samples",
                 p_text(chi.p_value)
             );
             let tau = self.tau.as_ref().and_then(|t| t.to_u64());
@@ -133,7 +133,7 @@ impl Report {
                     if p < ALPHA {
                         text += &format!(
                             "; {} of the {} possible mazes never came out, {} expected under \
-                             uniform (p = {})",
+                             uniform (p {})",
                             group(chi.unseen),
                             group(tau),
                             group(mu.round() as u64),
