@@ -62,6 +62,9 @@ pub enum Command {
     /// Histograms of every metric (one colour per algorithm) and a solution length vs
     /// dead-end share density, as PNG and SVG.
     Plot(cmd::plot::PlotArgs),
+    /// Serve a local page over metrics files: linked histograms, brushing into an --accept
+    /// expression, live pass rates and a gallery of the mazes that pass (loopback only).
+    Explore(cmd::explore::ExploreArgs),
     /// Print a shell completion script (bash, zsh, fish or powershell) to stdout.
     Completions(cmd::completions::CompletionsArgs),
     /// Print the manual page (roff) to stdout, or write it with -o.
