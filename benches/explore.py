@@ -9,11 +9,14 @@ Measures, with the server started fresh on FILE:
   every metric column) for a filter not seen before, median over REPEATS distinct filters;
 - DuckDB: SELECT algo, count(*) ... WHERE <same filter> GROUP BY algo on the same file,
   median over the same filters;
+- the CPU time (user + system) of each per update, which does not depend on what else runs;
 - the server's peak resident memory (VmHWM) after every column was loaded;
 - a gallery: /api/sample?n=12 and the 12 mazes' /api/maze.svg, median over REPEATS filters.
 """
 import json
+import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -51,19 +54,29 @@ try:
     get("api/hist", accept=warm)
     load_all = time.perf_counter() - t1
 
+    def cpu(pid):
+        """User + system CPU seconds of a process so far."""
+        f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+
     update = []
+    c0 = cpu(srv.pid)
     for f in filters(repeats):
         t = time.perf_counter()
         get("api/counts", accept=f)
         get("api/hist", accept=f)
         update.append(time.perf_counter() - t)
+    update_cpu = (cpu(srv.pid) - c0) / repeats
 
     con = duckdb.connect()
     duck = []
+    r0 = resource.getrusage(resource.RUSAGE_SELF)
     for f in filters(repeats):
         t = time.perf_counter()
         con.execute(f"SELECT algo, count(*) FROM read_parquet('{path}') WHERE {f} GROUP BY algo").fetchall()
         duck.append(time.perf_counter() - t)
+    r1 = resource.getrusage(resource.RUSAGE_SELF)
+    duck_cpu = (r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime) / repeats
 
     gallery = []
     for i in range(repeats):
@@ -90,5 +103,8 @@ print(f"filter update (counts + every histogram), median of {repeats}: {ms(updat
 print(f"DuckDB GROUP BY algo on the Parquet file, median of {repeats}: {ms(duck):.1f} ms "
       f"(min {min(duck) * 1000:.1f}, max {max(duck) * 1000:.1f})")
 print(f"ratio DuckDB / explore: {ms(duck) / ms(update):.2f}")
+print(f"CPU time per filter update: explore {update_cpu * 1000:.0f} ms, DuckDB {duck_cpu * 1000:.0f} ms "
+      f"(on a busy machine the wall time is about CPU time / cores available)")
+print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 print(f"gallery of 12 mazes (sample + 12 SVGs), median of {repeats}: {ms(gallery):.1f} ms")
 print(f"server peak memory (VmHWM): {hwm / 2**20:.0f} MiB")

@@ -25,9 +25,10 @@ use crate::summary::{self, Source, SummaryError};
 /// Bins of a histogram (at most; integer columns may use fewer).
 pub const BINS: usize = 40;
 
-/// Share of rows left out at each end when choosing a histogram's range (they land in the end
-/// bins), so one outlier cannot squeeze every other value into one bin.
-const TAIL: f64 = 0.005;
+/// How many interquartile ranges beyond the quartiles a histogram's range reaches at most:
+/// a tail farther than that lands in the end bins, so outliers cannot squeeze every other
+/// value into one bin.
+const FENCE: f64 = 10.0;
 
 /// Filters whose selections are kept (the page asks for counts, histograms and a sample of the
 /// same filter in a row).
@@ -216,15 +217,13 @@ impl Bins {
     /// Bins covering the bulk of `values` (a sorted sample).
     fn choose(sorted: &[f64], integer: bool) -> Bins {
         let q = |p: f64| sorted[((sorted.len() - 1) as f64 * p).round() as usize];
-        // The full range, unless a tail reaches farther than twice the central 98% span
-        // (timings: a few stalls of milliseconds among microseconds): then cut it.
-        let spread = q(0.99) - q(0.01);
+        // The full range, cut at far fences: ten interquartile ranges beyond the quartiles
+        // (timings: stalls of milliseconds among microseconds land in the end bins).
+        let iqr = q(0.75) - q(0.25);
         let (mut lo, mut hi) = (q(0.0), q(1.0));
-        if q(0.01) - lo > 2.0 * spread {
-            lo = q(TAIL);
-        }
-        if hi - q(0.99) > 2.0 * spread {
-            hi = q(1.0 - TAIL);
+        if iqr > 0.0 {
+            lo = lo.max(q(0.25) - FENCE * iqr);
+            hi = hi.min(q(0.75) + FENCE * iqr);
         }
         if !lo.is_finite() || !hi.is_finite() {
             let finite: Vec<f64> = sorted.iter().copied().filter(|x| x.is_finite()).collect();
@@ -740,46 +739,38 @@ fn draw_below(rng: &mut crate::rng::Rng, n: u64) -> u64 {
 /// Call `f` for every row in `start..end` whose bit equals `want`.
 #[inline]
 fn for_rows(bits: &[u64], start: usize, end: usize, want: bool, mut f: impl FnMut(usize)) {
-    if start >= end {
-        return;
-    }
-    let (first, last) = (start / 64, (end - 1) / 64);
-    for w in first..=last {
-        let mut word = if want { bits[w] } else { !bits[w] };
-        if w == first {
-            word &= !0u64 << (start % 64);
-        }
-        if w == last && end % 64 != 0 {
-            word &= !0u64 >> (64 - end % 64);
-        }
+    for_words(bits, start, end, want, |w, mut word| {
         while word != 0 {
             f(w * 64 + word.trailing_zeros() as usize);
             word &= word - 1;
         }
-    }
+    });
 }
 
 /// Set bits in rows `start..end`.
 fn count_ones(bits: &[u64], start: usize, end: usize) -> u64 {
     let mut n = 0u64;
-    for_words(bits, start, end, |w| n += w.count_ones() as u64);
+    for_words(bits, start, end, true, |_, w| n += w.count_ones() as u64);
     n
 }
 
-fn for_words(bits: &[u64], start: usize, end: usize, mut f: impl FnMut(u64)) {
+/// Call `f(word index, word)` for the words of rows `start..end`, inverted unless `want`,
+/// with the bits outside the range cleared.
+#[inline]
+fn for_words(bits: &[u64], start: usize, end: usize, want: bool, mut f: impl FnMut(usize, u64)) {
     if start >= end {
         return;
     }
     let (first, last) = (start / 64, (end - 1) / 64);
-    for w in first..=last {
-        let mut word = bits[w];
+    for (w, &word) in bits.iter().enumerate().take(last + 1).skip(first) {
+        let mut word = if want { word } else { !word };
         if w == first {
             word &= !0u64 << (start % 64);
         }
-        if w == last && end % 64 != 0 {
+        if w == last && !end.is_multiple_of(64) {
             word &= !0u64 >> (64 - end % 64);
         }
-        f(word);
+        f(w, word);
     }
 }
 
