@@ -114,10 +114,10 @@ for line in sys.stdin:
         .collect()
 }
 
-/// The explorer's (total, pass) per (algo, size), from an `/api/counts` answer.
-fn explore_counts(body: &[u8]) -> Counts {
-    let v: serde_json::Value = serde_json::from_slice(body).unwrap();
-    v["groups"]
+/// (total, pass) per (algo, size) of a list of `{algo, size, total, pass}` objects (an
+/// `/api/counts` answer's groups, or the page's `data-*` numbers).
+fn counts_of(groups: &serde_json::Value) -> Counts {
+    groups
         .as_array()
         .unwrap()
         .iter()
@@ -131,6 +131,12 @@ fn explore_counts(body: &[u8]) -> Counts {
             )
         })
         .collect()
+}
+
+/// The explorer's (total, pass) per (algo, size), from an `/api/counts` answer.
+fn explore_counts(body: &[u8]) -> Counts {
+    let v: serde_json::Value = serde_json::from_slice(body).unwrap();
+    counts_of(&v["groups"])
 }
 
 /// `batchgen summary --accept`'s (rows, passing) per (algo, size).
@@ -577,21 +583,7 @@ fn the_page_works_in_headless_chromium() {
     );
     assert_eq!(v["errors"], serde_json::json!([]), "console errors");
     // Every generator's numbers, unfiltered: all rows pass.
-    let counts = |k: &str| -> Counts {
-        v[k].as_array()
-            .unwrap()
-            .iter()
-            .map(|g| {
-                (
-                    (
-                        g["algo"].as_str().unwrap().to_string(),
-                        g["size"].as_str().unwrap().to_string(),
-                    ),
-                    (g["total"].as_u64().unwrap(), g["pass"].as_u64().unwrap()),
-                )
-            })
-            .collect()
-    };
+    let counts = |k: &str| counts_of(&v[k]);
     let initial = counts("initial");
     assert_eq!(initial.len(), 16);
     assert!(initial.values().all(|(t, p)| t == p));

@@ -64,28 +64,14 @@ impl Response {
     }
 }
 
-/// A JSON string literal (escaped; `<` and `>` too, so it is safe inside HTML).
+/// A JSON string literal, with `<`, `>` and `&` escaped too, so that it is safe inside HTML.
 pub fn json_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    crate::uniformity::json::write_str(&mut out, s);
+    // After JSON escaping these characters can only be the input's own.
+    out.replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
 }
 
 /// A JSON number (`null` for NaN and infinities, which JSON lacks).
