@@ -76,6 +76,9 @@ pub enum Command {
     /// One colour per generator, and a solution length vs dead-end share density; with
     /// --accept, the accepted region outlined.
     Plot(cmd::plot::PlotArgs),
+    /// Serve a local page over metrics files: linked histograms, brushing into an --accept
+    /// expression, live pass rates and a gallery of the mazes that pass (loopback only).
+    Explore(cmd::explore::ExploreArgs),
     /// Print a shell completion script (bash, zsh, fish or powershell) to stdout.
     Completions(cmd::completions::CompletionsArgs),
     /// Print the manual page (roff) to stdout, or write it with -o.

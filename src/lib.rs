@@ -141,6 +141,7 @@ pub mod atomic_file;
 pub mod batch;
 pub mod dataset;
 pub mod dsu;
+pub mod explore;
 pub mod generate;
 pub mod grid;
 pub mod interrupt;

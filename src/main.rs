@@ -108,6 +108,7 @@ fn main() -> ExitCode {
         Some(Command::Check(args)) => cmd::check::run(args),
         Some(Command::Summary(args)) => cmd::summary::run(args),
         Some(Command::Plot(args)) => cmd::plot::run(args),
+        Some(Command::Explore(args)) => cmd::explore::run(args),
         Some(Command::Completions(args)) => cmd::completions::run(args, Cli::command()),
         Some(Command::Man(args)) => cmd::man::run(args, Cli::command()),
         None if cli.run.list_algos => cmd::list_algos::run(&Default::default()),

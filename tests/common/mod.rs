@@ -124,7 +124,7 @@ pub fn python() -> std::path::PathBuf {
     }
     let ok = |py: &Path| {
         std::process::Command::new(py)
-            .args(["-c", "import duckdb, pandas, pyarrow, numpy"])
+            .args(["-c", "import duckdb, pandas, pyarrow, numpy, websocket"])
             .status()
             .map(|s| s.success())
             .unwrap_or(false)
