@@ -130,7 +130,8 @@
 //! `batch` on `generate` + `metrics` + `accept`; `sink`, `store` and `render` only consume;
 //! `level` (one maze for a game) on `generate`, `metrics`, `store` and `render`;
 //! `shard` picks a slice of the index range (flag or cluster engine) and `dataset` lays out
-//! and checks hive-partitioned folders of shard files; `uniformity` drives the generators with
+//! and checks hive-partitioned folders of shard files; `atomic_file` writes every output and
+//! `output_set` proves a run's outputs are distinct files; `uniformity` drives the generators with
 //! its own random sources; the binary's `cmd` layer
 //! wires them.
 #![deny(missing_docs)]
@@ -147,6 +148,7 @@ pub mod interrupt;
 pub mod level;
 pub mod memory;
 pub mod metrics;
+pub mod output_set;
 pub mod plot;
 pub mod render;
 pub mod rng;

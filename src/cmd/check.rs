@@ -35,22 +35,24 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<()> {
         other => anyhow::Error::new(other),
     })?;
     for n in &rep.notes {
-        println!("note: {n}");
+        crate::outln!("note: {n}")?;
     }
     for p in &rep.problems {
-        println!("problem: {p}");
+        crate::outln!("problem: {p}")?;
     }
     if !rep.rerun.is_empty() {
-        println!("re-run these shards (each rewrites only its own file):");
+        crate::outln!("re-run these shards (each rewrites only its own file):")?;
         for c in &rep.rerun {
-            println!("  {c}");
+            crate::outln!("  {c}")?;
         }
     }
     if rep.is_complete() {
-        println!(
+        crate::outln!(
             "{shown}: complete: {} partitions, {} files, {} rows",
-            rep.partitions, rep.files, rep.rows
-        );
+            rep.partitions,
+            rep.files,
+            rep.rows
+        )?;
         Ok(())
     } else {
         anyhow::bail!(

@@ -59,9 +59,7 @@ pub fn run(args: &ManArgs, cmd: clap::Command) -> anyhow::Result<()> {
     })?;
     match &args.out {
         None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(&bytes)?;
-            out.flush()?;
+            super::stdio::out(&bytes)?;
         }
         Some(path) => {
             let shown = path.display().to_string();

@@ -186,10 +186,10 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
         write(&args.out, &format!("{name}.png"), &pic.png()?)?;
         written.push(name.to_string());
     }
-    eprintln!(
+    crate::errln!(
         "wrote {} pictures (PNG and SVG) to {shown}: {}",
         written.len(),
         written.join(", ")
-    );
+    )?;
     Ok(())
 }

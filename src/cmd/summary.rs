@@ -45,6 +45,6 @@ pub fn run(args: &SummaryArgs) -> anyhow::Result<()> {
     };
     let files = inputs::resolve(&args.inputs).map_err(usage)?;
     let s = summary::summarize(&files, by, accept.as_ref()).map_err(usage)?;
-    print!("{}", report::render(&s, format));
+    super::stdio::out(report::render(&s, format))?;
     Ok(())
 }
