@@ -110,7 +110,8 @@ pub struct Target {
 /// Symlinks followed before giving up (as Linux's `MAXSYMLINKS`).
 const MAX_LINKS: usize = 40;
 
-fn kind_of(ft: &fs::FileType) -> &'static str {
+/// What a file type is, for messages: `a folder`, `a FIFO (named pipe)`, ….
+pub fn kind_of(ft: &fs::FileType) -> &'static str {
     if ft.is_dir() {
         "a folder"
     } else if ft.is_fifo() {

@@ -142,6 +142,7 @@ pub mod atomic_file;
 pub mod batch;
 pub mod dataset;
 pub mod dsu;
+pub mod folder_walk;
 pub mod generate;
 pub mod grid;
 pub mod interrupt;

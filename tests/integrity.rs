@@ -939,3 +939,110 @@ fn bad_engine_shard_variables_are_refused() {
         "BATCHGEN_SHARD_COUNT",
     );
 }
+
+// ---- readers never hang ---------------------------------------------------------------------
+
+#[test]
+fn fifo_inputs_are_refused_not_waited_on() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    let ds = p.join("ds");
+    batchgen()
+        .args(["--size", "4x4", "--count", "4", "--algo", "kruskal", "-q"])
+        .args(["--shard", "1/2", "--out"])
+        .arg(format!("{}/", ds.display()))
+        .assert()
+        .success();
+    mkfifo(&ds.join("algo=kruskal/size=4x4/part-00002-of-00002.parquet"));
+    mkfifo(&p.join("f.parquet"));
+    mkfifo(&p.join("s.arrow"));
+    let limit = Duration::from_secs(60);
+    for args in [
+        vec!["summary".into(), p.join("f.parquet")],
+        vec!["summary".into(), ds.clone()],
+        vec![
+            "plot".into(),
+            p.join("f.parquet"),
+            "-o".into(),
+            p.join("pl"),
+        ],
+    ] {
+        batchgen()
+            .args(&args)
+            .timeout(limit)
+            .assert()
+            .code(2)
+            .stderr(contains("is a FIFO (named pipe), not a regular file"));
+    }
+    batchgen()
+        .arg("check")
+        .arg(&ds)
+        .timeout(limit)
+        .assert()
+        .code(1)
+        .stdout(contains("part-00002-of-00002.parquet: is a FIFO"));
+    batchgen()
+        .args(["render", "--record", "0", "--store"])
+        .arg(p.join("s.arrow"))
+        .timeout(limit)
+        .assert()
+        .code(2)
+        .stderr(contains("--store"))
+        .stderr(contains("FIFO"));
+}
+
+#[test]
+fn folder_link_loops_are_not_followed() {
+    let d = tempfile::tempdir().unwrap();
+    let ds = d.path().join("ds");
+    batchgen()
+        .args([
+            "--size",
+            "4x4",
+            "--count",
+            "7",
+            "--algo",
+            "kruskal,wilson",
+            "-q",
+            "--out",
+        ])
+        .arg(format!("{}/", ds.display()))
+        .assert()
+        .success();
+    let part = ds.join("algo=kruskal/size=4x4");
+    std::os::unix::fs::symlink(".", part.join("a")).unwrap();
+    std::os::unix::fs::symlink(".", part.join("b")).unwrap();
+    std::os::unix::fs::symlink("..", part.join("loop")).unwrap();
+    let limit = Duration::from_secs(60);
+    batchgen()
+        .arg("check")
+        .arg(&ds)
+        .timeout(limit)
+        .assert()
+        .success()
+        .stdout(contains(
+            "size=4x4/loop: a symbolic link to a folder, not followed",
+        ))
+        .stdout(contains("complete: 2 partitions, 2 files, 14 rows"));
+    let out = batchgen()
+        .args(["summary", "--format", "csv"])
+        .arg(&ds)
+        .timeout(limit)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Each generator's 7 rows once: the links add no file.
+    for algo in ["kruskal", "wilson"] {
+        let dead_ends = format!("{algo},4x4,7,dead_ends,");
+        assert_eq!(text.matches(&dead_ends).count(), 1, "{text}");
+    }
+    batchgen()
+        .arg("plot")
+        .arg(&ds)
+        .arg("-o")
+        .arg(d.path().join("pl"))
+        .timeout(limit)
+        .assert()
+        .success();
+}

@@ -72,6 +72,9 @@ pub enum SummaryError {
         /// What is missing.
         why: String,
     },
+    /// An input that is a FIFO, socket, device or folder link.
+    #[error(transparent)]
+    NotRegular(crate::folder_walk::InputError),
     /// A metrics file with no rows.
     #[error("'{0}': the file has no rows")]
     Empty(String),
@@ -190,9 +193,12 @@ fn partitions(path: &Path) -> BTreeMap<String, String> {
 
 fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, SummaryError> {
     let shown = path.display().to_string();
-    let file = File::open(path).map_err(|e| SummaryError::NotParquet {
-        path: shown.clone(),
-        why: e.to_string(),
+    let file = crate::folder_walk::open_regular(path).map_err(|e| match e {
+        e @ crate::folder_walk::InputError::NotRegular { .. } => SummaryError::NotRegular(e),
+        e => SummaryError::NotParquet {
+            path: shown.clone(),
+            why: e.to_string(),
+        },
     })?;
     let b =
         ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| SummaryError::NotParquet {
