@@ -151,6 +151,7 @@ pub mod memory;
 pub mod metrics;
 pub mod output_set;
 pub mod plot;
+pub mod printable;
 pub mod render;
 pub mod rng;
 pub mod shard;

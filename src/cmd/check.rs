@@ -8,6 +8,7 @@
 use std::path::PathBuf;
 
 use batchgen::dataset::{self, DatasetError};
+use batchgen::printable::printable;
 
 use super::UsageError;
 
@@ -35,15 +36,15 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<()> {
         other => anyhow::Error::new(other),
     })?;
     for n in &rep.notes {
-        crate::outln!("note: {n}")?;
+        crate::outln!("note: {}", printable(n))?;
     }
     for p in &rep.problems {
-        crate::outln!("problem: {p}")?;
+        crate::outln!("problem: {}", printable(p))?;
     }
     if !rep.rerun.is_empty() {
         crate::outln!("re-run these shards (each rewrites only its own file):")?;
         for c in &rep.rerun {
-            crate::outln!("  {c}")?;
+            crate::outln!("  {}", printable(c))?;
         }
     }
     if rep.is_complete() {
