@@ -48,6 +48,17 @@ pub fn stop_flag() -> &'static AtomicBool {
     &flags().stop
 }
 
+/// Has a caught signal arrived? One relaxed load (false when [`install`] was never called):
+/// what the random-walk generators look at every [`POLL_STEPS`] steps, so a signal stops even a
+/// maze whose walk takes hours.
+#[inline]
+pub fn stop_requested() -> bool {
+    FLAGS.get().is_some_and(|f| f.stop.load(Ordering::Relaxed))
+}
+
+/// Walk steps between two looks at the stop flag: 2^22, a few milliseconds of walking.
+pub const POLL_STEPS: u32 = 1 << 22;
+
 /// The signal that arrived (the last one, if several), if any.
 pub fn received() -> Option<i32> {
     match flags().which.load(Ordering::SeqCst) {

@@ -1046,3 +1046,64 @@ fn folder_link_loops_are_not_followed() {
         .assert()
         .success();
 }
+
+// ---- long walks: refused up front, stopped by a signal --------------------------------------
+
+#[test]
+fn long_walks_are_refused_up_front_and_stop_on_a_signal() {
+    let d = tempfile::tempdir().unwrap();
+    for algo in ["aldous-broder", "wilson", "wilson-straight:0.5"] {
+        batchgen()
+            .args(["--size", "1000000x1", "--count", "1", "--algo", algo])
+            .arg("--out")
+            .arg(d.path().join("x.parquet"))
+            .assert()
+            .code(2)
+            .stderr(contains("--size"))
+            .stderr(contains("1.0e12 steps"))
+            .stderr(contains("--no-time-limit"));
+    }
+    assert!(names(d.path()).is_empty());
+    // Insisting runs it, and a signal stops it inside the one maze (which walks for hours).
+    for algo in ["aldous-broder", "wilson", "wilson-straight:0.5"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+            .args([
+                "--size",
+                "1000000x1",
+                "--count",
+                "1",
+                "--threads",
+                "1",
+                "-q",
+            ])
+            .args(["--algo", algo, "--no-time-limit", "--out"])
+            .arg(d.path().join("x.parquet"))
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let waited = Instant::now();
+        while temps(d.path()).is_empty() {
+            assert!(waited.elapsed() < Duration::from_secs(60), "never started");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        sh(
+            "kill",
+            &[OsStr::new("-INT"), OsStr::new(&child.id().to_string())],
+        );
+        let sent = Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if sent.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("{algo}: the walk ignored SIGINT");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        eprintln!("{algo}: stopped {:?} after SIGINT", sent.elapsed());
+        assert_eq!(status.code(), Some(130), "{algo}");
+        assert!(names(d.path()).is_empty(), "{algo}: {:?}", names(d.path()));
+    }
+}

@@ -37,6 +37,10 @@ use crate::cmd::progress::{self, human_bytes, Progress};
 use crate::cmd::run_summary::{self, Destination, RunFacts};
 use crate::cmd::{Interrupted, UsageError};
 
+/// Walk steps per maze above which a random-walk generator is refused without
+/// `--no-time-limit` (see [`Algorithm::expected_walk_steps`]).
+const MAX_WALK_STEPS: f64 = 1e11;
+
 /// Flags of the main job.
 #[derive(Args, Debug)]
 pub struct RunArgs {
@@ -120,6 +124,10 @@ pub struct RunArgs {
     /// List every generator with its texture and whether it is uniform, then exit.
     #[arg(long)]
     pub list_algos: bool,
+    /// Run a random-walk generator even where one maze is expected to walk more than 10^11
+    /// steps (a long 1-wide grid, which can take hours per maze).
+    #[arg(long)]
+    pub no_time_limit: bool,
 }
 
 /// The main job, validated.
@@ -188,6 +196,27 @@ impl RunArgs {
         let (algos, note) = select_3d(&self.algo, algos, size);
         check_3d("--algo", &self.algo, &algos, size)?;
         let count = parse_count("--count", &self.count)?;
+        if !self.no_time_limit {
+            for a in &algos {
+                match a.expected_walk_steps(size) {
+                    Some(steps) if steps > MAX_WALK_STEPS => {
+                        return Err(UsageError::flag(
+                            "--size",
+                            &self.size,
+                            format!(
+                                "{}'s random walk is expected to take about {steps:.1e} steps \
+                                 per maze on this grid ({} cells; the limit is \
+                                 {MAX_WALK_STEPS:.0e}): it could run for hours. Use a grid \
+                                 closer to square, another generator, or --no-time-limit",
+                                a.name(),
+                                size.cells_u64()
+                            ),
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+        }
         let threads = match &self.threads {
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
             Some(t) => match t.trim().parse::<usize>() {
