@@ -631,6 +631,7 @@ impl Algorithm {
 /// replaced by a quick perfect one (a binary tree, the 3D backtracker's in 3D) so that nothing
 /// downstream ever sees a maze that is not a tree. The stopped run discards it unwritten.
 #[cold]
+#[inline(never)]
 fn abandon<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     maze.clear();
     if maze.depth() > 1 {

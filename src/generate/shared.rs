@@ -101,6 +101,13 @@ pub(super) struct Dirs {
 }
 
 impl Dirs {
+    /// True when the next [`Dirs::next`] draws a new word: a walk counts its steps 32 at a
+    /// time there ([`Poll`]), on a test the refill makes anyway.
+    #[inline(always)]
+    pub(super) fn is_empty(&self) -> bool {
+        self.left == 0
+    }
+
     /// The next direction, `0..4` (east, south, west, north).
     #[inline(always)]
     pub(super) fn next<R: RandomSource>(&mut self, rng: &mut R) -> u32 {

@@ -45,7 +45,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             // existing neighbours.
             let mut u = start;
             loop {
-                if poll.stop(1) {
+                if dirs.is_empty() && poll.stop(32) {
                     return super::abandon(maze, s, rng);
                 }
                 let d = dirs.next(rng);
