@@ -750,7 +750,7 @@ impl Parser<'_> {
         };
         // Rounded as the cast rounds; the bound is exclusive above as for a two's complement.
         let r = x.round();
-        if !x.is_finite() || r > max || r < -max - 1.0 {
+        if !x.is_finite() || r >= max + 1.0 || r < -max - 1.0 {
             return Err(self.err(
                 at,
                 format!(
@@ -777,9 +777,9 @@ impl Parser<'_> {
         }
         // DuckDB's integer types and their ranges.
         let range = match name.as_str() {
-            "bigint" | "int8" | "long" => Some(("BIGINT", 9.223_372_036_854_775_807e18)),
-            "integer" | "int" | "int4" => Some(("INTEGER", 2_147_483_647.0)),
-            "hugeint" => Some(("HUGEINT", 1.701_411_834_604_692_3e38)),
+            "bigint" | "int8" | "long" => Some(("BIGINT", i64::MAX as f64)),
+            "integer" | "int" | "int4" => Some(("INTEGER", i32::MAX as f64)),
+            "hugeint" => Some(("HUGEINT", i128::MAX as f64)),
             _ => None,
         };
         if let Some((ty_name, max)) = range {

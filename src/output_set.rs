@@ -127,8 +127,11 @@ fn resolve_folder(dir: &Path) -> Result<(PathBuf, bool), OutputError> {
     Ok((cur, missing == 0))
 }
 
+/// A resolved output: the file, how it is written, its device and inode when it exists.
+pub type Resolved = (PathBuf, Mode, Option<(u64, u64)>);
+
 /// Resolve one output path as its writer will (see the module docs).
-pub fn resolve(path: &Path) -> Result<(PathBuf, Mode, Option<(u64, u64)>), OutputError> {
+pub fn resolve(path: &Path) -> Result<Resolved, OutputError> {
     let name = match path.file_name() {
         Some(n) if !path.as_os_str().as_encoded_bytes().ends_with(b"/") => n,
         _ => return Err(OutputError::NotAFileName(path.to_path_buf())),
