@@ -1226,7 +1226,7 @@ mod tests {
         assert!(!t("NULL > 1 OR 1 > 2"));
         // A bare NULL is an unknown truth value.
         assert!(!t("NOT NULL") && !t("NULL") && !t("NULL AND TRUE"));
-        assert!(t("NULL OR TRUE") && t("NOT NULL IS NULL"));
+        assert!(t("NULL OR TRUE") && t("(NOT NULL) IS NULL"));
         assert!(t("NULL > 1 OR 1 < 2"));
         assert!(!t("NULL > 1 AND 1 < 2"));
         assert!(t("NOT (NULL > 1 AND 1 > 2)"));
