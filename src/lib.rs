@@ -130,7 +130,8 @@
 //! `batch` on `generate` + `metrics` + `accept`; `sink`, `store` and `render` only consume;
 //! `level` (one maze for a game) on `generate`, `metrics`, `store` and `render`;
 //! `shard` picks a slice of the index range (flag or cluster engine) and `dataset` lays out
-//! and checks hive-partitioned folders of shard files; `uniformity` drives the generators with
+//! and checks hive-partitioned folders of shard files; `atomic_file` writes every output and
+//! `output_set` proves a run's outputs are distinct files; `uniformity` drives the generators with
 //! its own random sources; the binary's `cmd` layer
 //! wires them.
 #![deny(missing_docs)]
@@ -142,13 +143,16 @@ pub mod batch;
 pub mod dataset;
 pub mod dsu;
 pub mod explore;
+pub mod folder_walk;
 pub mod generate;
 pub mod grid;
 pub mod interrupt;
 pub mod level;
 pub mod memory;
 pub mod metrics;
+pub mod output_set;
 pub mod plot;
+pub mod printable;
 pub mod render;
 pub mod rng;
 pub mod shard;

@@ -55,7 +55,7 @@ fn main() -> ExitCode {
     let (when, args) = match take_color_flag(std::env::args_os().collect()) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("error: {e}");
+            let _ = errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
@@ -78,7 +78,7 @@ fn main() -> ExitCode {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
             );
             if let (true, Some(why)) = (usage, cmd::values::unquoted_accept(&args)) {
-                eprintln!("{} {why}", error_prefix());
+                let _ = errln!("{} {why}", error_prefix());
                 return ExitCode::from(2);
             }
             e.exit()
@@ -118,19 +118,33 @@ fn main() -> ExitCode {
             .map_err(anyhow::Error::new)
             .and_then(|cfg| cmd::generate::run(&cfg, &command_line)),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            if let Some(i) = e.downcast_ref::<cmd::Interrupted>() {
-                eprintln!("batchgen: {i}");
-                return ExitCode::from((128 + i.signal).clamp(0, 255) as u8);
-            }
-            if let Some(u) = e.downcast_ref::<cmd::UsageError>() {
-                eprintln!("{} {u}", error_prefix());
-                return ExitCode::from(2);
-            }
-            eprintln!("{} {e:#}", error_prefix());
-            ExitCode::FAILURE
-        }
+    exit_code(result)
+}
+
+/// The exit status for a command's result, printing its error on stderr. A closed pipe on
+/// stdout or stderr (`batchgen … | head`) is a quiet success; a message that cannot be written
+/// is dropped (there is nowhere left to say it), never a panic.
+fn exit_code(result: anyhow::Result<()>) -> ExitCode {
+    let Err(e) = result else {
+        return ExitCode::SUCCESS;
+    };
+    let broken_pipe = e.chain().any(|c| {
+        c.downcast_ref::<cmd::stdio::StreamError>()
+            .is_some_and(|s| s.is_broken_pipe())
+            || c.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    });
+    if broken_pipe {
+        return ExitCode::SUCCESS;
     }
+    if let Some(i) = e.downcast_ref::<cmd::Interrupted>() {
+        let _ = errln!("batchgen: {i}");
+        return ExitCode::from((128 + i.signal).clamp(0, 255) as u8);
+    }
+    if let Some(u) = e.downcast_ref::<cmd::UsageError>() {
+        let _ = errln!("{} {u}", error_prefix());
+        return ExitCode::from(2);
+    }
+    let _ = errln!("{} {e:#}", error_prefix());
+    ExitCode::FAILURE
 }

@@ -72,11 +72,11 @@ pub fn run(args: &ExploreArgs) -> anyhow::Result<()> {
     })?;
     let table = Table::open(&files).map_err(usage)?;
     let url = format!("http://{}/", listener.local_addr()?);
-    println!(
+    crate::outln!(
         "batchgen explore: {} rows of {} file(s) at {url}  (Ctrl-C stops)",
         table.rows,
         files.len()
-    );
+    )?;
     if args.open {
         let opener = if cfg!(target_os = "macos") {
             "open"
@@ -88,7 +88,7 @@ pub fn run(args: &ExploreArgs) -> anyhow::Result<()> {
             .spawn()
             .is_err()
         {
-            eprintln!("could not start {opener}; open {url} yourself");
+            crate::errln!("could not start {opener}; open {url} yourself")?;
         }
     }
     batchgen::interrupt::install().context("installing the SIGINT/SIGTERM handlers")?;

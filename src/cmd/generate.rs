@@ -5,7 +5,7 @@
 //! folder (`--out DIR/`, `--mazes DIR/`) each generator gets its own part file.
 //!
 //! Every output is written through [`batchgen::atomic_file`] and all of them are committed
-//! together at the end. SIGINT/SIGTERM stop the workers between mazes; the writers are then
+//! together at the end. SIGINT/SIGTERM/SIGHUP stop the workers between mazes; the writers are then
 //! dropped (their temporary files go with them), a line says how far the run got, and the
 //! process exits with 130/143 ([`Interrupted`]).
 
@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use batchgen::atomic_file;
+use batchgen::atomic_file::{self, AtomicFile};
 use batchgen::batch::{self, Job};
 use batchgen::dataset::{self, keys};
 use batchgen::interrupt;
@@ -26,8 +26,8 @@ use batchgen::accept::Accept;
 use batchgen::args::{
     check_3d, check_out, check_out_dir, resolve_ends_sized, select_3d, DEFAULT_SEED,
 };
-use batchgen::atomic_file::Mode;
 use batchgen::grid::Size;
+use batchgen::output_set::OutputSet;
 use batchgen::shard::{self, Source};
 use batchgen::{Algorithm, Ends};
 use clap::Args;
@@ -37,6 +37,10 @@ use crate::cmd::run_summary::{self, Destination, RunFacts};
 use crate::cmd::values;
 use crate::cmd::{Interrupted, UsageError};
 use batchgen::summary::report::thousands;
+
+/// Walk steps per maze above which a random-walk generator is refused without
+/// `--no-time-limit` (see [`Algorithm::expected_walk_steps`]).
+const MAX_WALK_STEPS: f64 = 1e11;
 
 /// Flags of the main job.
 #[derive(Args, Debug)]
@@ -142,6 +146,10 @@ pub struct RunArgs {
     /// List every generator, then exit (as `batchgen list-algos`).
     #[arg(long)]
     pub list_algos: bool,
+    /// Run a random-walk generator even where one maze is expected to walk more than 10^11
+    /// steps (a long 1-wide grid, which can take hours per maze).
+    #[arg(long)]
+    pub no_time_limit: bool,
 }
 
 /// The main job, validated.
@@ -208,7 +216,9 @@ impl RunArgs {
     /// Validate every flag; nothing has been written or allocated when this fails. The engine
     /// environment is read from the process.
     pub fn validate(&self) -> Result<Config, UsageError> {
-        self.validate_with_env(&|k| std::env::var(k).ok())
+        // A value that is not UTF-8 is passed on (as U+FFFD) so it is refused naming the
+        // variable, not mistaken for an unset one.
+        self.validate_with_env(&|k| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned()))
     }
 
     /// [`RunArgs::validate`] with the environment given as a lookup function.
@@ -220,6 +230,27 @@ impl RunArgs {
         let spec = self.algo.spec.as_str();
         let (algos, note) = select_3d(spec, self.algo.algos.clone(), size);
         check_3d("--algo", spec, &algos, size)?;
+        if !self.no_time_limit {
+            for a in &algos {
+                match a.expected_walk_steps(size) {
+                    Some(steps) if steps > MAX_WALK_STEPS => {
+                        return Err(UsageError::flag(
+                            "--size",
+                            &size.to_string(),
+                            format!(
+                                "{}'s random walk is expected to take about {steps:.1e} steps \
+                                 per maze on this grid ({} cells; the limit is \
+                                 {MAX_WALK_STEPS:.0e}): it could run for hours. Use a grid \
+                                 closer to square, another generator, or --no-time-limit",
+                                a.name(),
+                                size.cells_u64()
+                            ),
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+        }
         let count = self.count;
         // The run's total must be countable: refused, never wrapped.
         if count.checked_mul(algos.len() as u64).is_none() {
@@ -268,12 +299,11 @@ impl RunArgs {
         }
         let out_is_dir = dataset::is_folder_target(&out);
         let mazes_is_dir = self.mazes.as_deref().is_some_and(dataset::is_folder_target);
-        let out_target = if out_is_dir {
+        if out_is_dir {
             check_out_dir("--out", &out)?;
-            None
         } else {
-            Some(check_out("--out", &out)?)
-        };
+            check_out("--out", &out)?;
+        }
         // A shard from the engine's environment runs as one of N tasks with the same command
         // line: a single output file would be overwritten by every task.
         if let Some((s, src)) = &shard {
@@ -297,47 +327,16 @@ impl RunArgs {
             }
         }
         if let Some(m) = &self.mazes {
-            let mazes_target = if mazes_is_dir {
+            if mazes_is_dir {
                 check_out_dir("--mazes", m)?;
-                None
             } else {
-                Some(check_out("--mazes", m)?)
-            };
-            // Compare the files the paths resolve to (`./a/../m.parquet` and `m.parquet`, a
-            // symlink and its target), not the text. Two device write-throughs may share.
-            if let (Some(t), Some(o)) = (&mazes_target, &out_target) {
-                if t.resolved == o.resolved && t.mode == Mode::Replace {
-                    return Err(UsageError::flag(
-                        "--mazes",
-                        &m.display().to_string(),
-                        format!(
-                            "is the same file as --out '{}' (both resolve to '{}')",
-                            out.display(),
-                            t.resolved.display()
-                        ),
-                    ));
-                }
+                check_out("--mazes", m)?;
             }
         }
         let summary_json = match &self.summary_json {
             None => None,
             Some(p) if p.as_os_str() == "-" => Some(Destination::Stdout),
-            Some(p) => {
-                let t = check_out("--summary-json", p)?;
-                let shown = p.display().to_string();
-                if out_target
-                    .as_ref()
-                    .is_some_and(|o| o.resolved == t.resolved)
-                    || self.mazes.as_deref() == Some(p.as_path())
-                {
-                    return Err(UsageError::flag(
-                        "--summary-json",
-                        &shown,
-                        "is the same file as an output of the run",
-                    ));
-                }
-                Some(Destination::File(t))
-            }
+            Some(p) => Some(Destination::File(check_out("--summary-json", p)?)),
         };
         let mut warnings = Vec::new();
         if !out_is_dir {
@@ -351,6 +350,32 @@ impl RunArgs {
                 "an Arrow maze store",
             ));
         }
+        // Every file the run will write, resolved (symlinks, `..`, hard links) and compared
+        // with each other: no two outputs may land on one file.
+        let whole = shard.as_ref().map_or(Shard::WHOLE, |s| s.0);
+        let mut set = OutputSet::new();
+        let mut plan = |flag: &str, given: &Path, is_dir: bool, ext: &str| {
+            if !is_dir {
+                return set.add(flag, given, given);
+            }
+            algos.iter().try_for_each(|a| {
+                set.add(
+                    flag,
+                    given,
+                    &dataset::part_path(given, &a.name(), size, whole, ext),
+                )
+            })
+        };
+        let planned = plan("--out", &out, out_is_dir, "parquet")
+            .and_then(|()| match &self.mazes {
+                Some(m) => plan("--mazes", m, mazes_is_dir, store::EXTENSION),
+                None => Ok(()),
+            })
+            .and_then(|()| match &summary_json {
+                Some(Destination::File(t)) => plan("--summary-json", &t.requested, false, ""),
+                _ => Ok(()),
+            });
+        planned.map_err(|e| UsageError(e.to_string()))?;
         // Refuse up front what cannot fit, instead of aborting in the allocator mid-run.
         let chunk = batchgen::batch::chunk_len(size.cells_u64(), threads);
         let need = batchgen::memory::estimate(&algos, size, threads, chunk, self.mazes.is_some());
@@ -419,23 +444,25 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     };
     // Printed even with --quiet: what a 3D `--algo all` skipped changes what the run makes.
     if let Some(note) = &cfg.note {
-        eprintln!("{note}");
+        crate::errln!("{note}")?;
     }
     for w in &cfg.warnings {
-        eprintln!("{w}");
+        crate::errln!("{w}")?;
     }
     // Printed even with --quiet: engine logs should say which task made which slice.
     if let Some((s, src)) = &cfg.shard {
-        eprintln!(
+        crate::errln!(
             "shard {s} from {src}: indices {}..{} of each generator's {}",
-            range.start, range.end, cfg.count
-        );
+            range.start,
+            range.end,
+            cfg.count
+        )?;
     }
     // Creating the temporary files is the writability check: still before any work.
-    // From here on SIGINT/SIGTERM set a flag instead of killing the process, so the
+    // From here on SIGINT/SIGTERM/SIGHUP set a flag instead of killing the process, so the
     // temporary files created next are always removed.
-    interrupt::install().context("installing the SIGINT/SIGTERM handlers")?;
-    let (mut sinks, mut stores) = create_outputs(cfg, &names, &info, shard)?;
+    interrupt::install().context("installing the signal handlers")?;
+    let (mut sinks, mut stores, summary_file) = create_outputs(cfg, &names, &info, shard)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()
@@ -588,6 +615,24 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     }
     // Parquet first, then maze stores.
     outputs.sort_by_key(|o| o.0 != "parquet");
+    let secs = started.elapsed().as_secs_f64();
+    let summary = cfg.summary_json.as_ref().map(|_| {
+        let facts = RunFacts {
+            command_line,
+            size: cfg.size.to_string(),
+            seed: cfg.seed,
+            count: cfg.count,
+            shard: shard.to_string(),
+            accept: cfg.accept.as_ref().map(|a| a.source()),
+            outputs,
+            seconds: secs,
+        };
+        run_summary::document(&facts, bar.stats())
+    });
+    // The summary file is one of the run's outputs: it commits with them.
+    if let (Some(f), Some(doc)) = (summary_file, &summary) {
+        prepared.push(run_summary::prepare(f, doc)?);
+    }
     if stop.load(std::sync::atomic::Ordering::SeqCst) {
         return Err(interrupted(rows));
     }
@@ -596,9 +641,11 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         if let Some(m) = &cfg.mazes {
             what += &format!(" and {}", m.display());
         }
+        if let Some(Destination::File(t)) = &cfg.summary_json {
+            what += &format!(" and {}", t.requested.display());
+        }
         what
     })?;
-    let secs = started.elapsed().as_secs_f64();
     if !cfg.quiet {
         let mut text = progress::table(bar.stats(), secs, cfg.accept.is_some());
         text += &format!(
@@ -628,20 +675,10 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
                 progress::rate_text(candidates as f64 / secs.max(1e-9))
             );
         }
-        eprintln!("{text}");
+        crate::errln!("{text}")?;
     }
-    if let Some(dest) = &cfg.summary_json {
-        let facts = RunFacts {
-            command_line,
-            size: cfg.size.to_string(),
-            seed: cfg.seed,
-            count: cfg.count,
-            shard: shard.to_string(),
-            accept: cfg.accept.as_ref().map(|a| a.source()),
-            outputs,
-            seconds: secs,
-        };
-        run_summary::write(dest.clone(), &run_summary::document(&facts, bar.stats()))?;
+    if let (Some(Destination::Stdout), Some(doc)) = (&cfg.summary_json, &summary) {
+        super::stdio::out(doc.pretty())?;
     }
     Ok(())
 }
@@ -661,7 +698,8 @@ fn shard_metadata(cfg: &Config, range: &std::ops::Range<u64>) -> Vec<(String, St
     ]
 }
 
-type Outputs = (Vec<ParquetSink>, Vec<StoreWriter>);
+/// The Parquet sinks, the maze stores and the summary file (`--summary-json FILE`).
+type Outputs = (Vec<ParquetSink>, Vec<StoreWriter>, Option<AtomicFile>);
 
 /// Create the Parquet output(s) and maze store(s): one file each, or in a dataset folder one
 /// part per generator (`DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.{parquet,arrow}`). Failing
@@ -724,5 +762,13 @@ fn create_outputs(
             stores.push(store(p, names)?);
         }
     }
-    Ok((sinks, stores))
+    // Created now, like the others: an unwritable folder is refused before any work.
+    let summary = match &cfg.summary_json {
+        Some(Destination::File(t)) => Some(
+            AtomicFile::create_target(t.clone())
+                .map_err(|e| as_usage("--summary-json", &t.requested, &e))?,
+        ),
+        _ => None,
+    };
+    Ok((sinks, stores, summary))
 }

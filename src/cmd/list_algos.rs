@@ -62,6 +62,6 @@ pub fn render(format: ListFormat) -> String {
 
 /// Print the generator list to stdout.
 pub fn run(args: &ListAlgosArgs) -> anyhow::Result<()> {
-    print!("{}", render(args.format));
+    super::stdio::out(render(args.format))?;
     Ok(())
 }

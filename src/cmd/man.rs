@@ -91,7 +91,7 @@ pub fn run(args: &ManArgs, cmd: clap::Command) -> anyhow::Result<()> {
         }
         let n = done.len();
         batchgen::atomic_file::commit_all(done)?;
-        eprintln!("wrote {n} manual pages to {shown}");
+        crate::errln!("wrote {n} manual pages to {shown}")?;
         return Ok(());
     }
     let bytes = page(&cmd, args.subcommand.as_deref()).map_err(|why| {
@@ -99,9 +99,7 @@ pub fn run(args: &ManArgs, cmd: clap::Command) -> anyhow::Result<()> {
     })?;
     match &args.out {
         None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(&bytes)?;
-            out.flush()?;
+            super::stdio::out(&bytes)?;
         }
         Some(path) => {
             let shown = path.display().to_string();

@@ -209,10 +209,10 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
         .into());
     }
     atomic_file::commit_all(done).with_context(|| format!("writing the pictures to {shown}"))?;
-    eprintln!(
+    crate::errln!(
         "wrote {} pictures (PNG and SVG) to {shown}: {}",
         written.len(),
         written.join(", ")
-    );
+    )?;
     Ok(())
 }

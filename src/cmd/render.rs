@@ -262,7 +262,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         Some(out) => {
             // Through a temporary file (batchgen::atomic_file); every error path below drops
             // it, which removes it. A signal only sets a flag, checked before the commit.
-            batchgen::interrupt::install().context("installing the SIGINT/SIGTERM handlers")?;
+            batchgen::interrupt::install().context("installing the signal handlers")?;
             let target = target.expect("checked above");
             let f = AtomicFile::create_target(target)
                 .map_err(|e| UsageError::flag("--out", &out.display().to_string(), e))?;

@@ -150,9 +150,9 @@ pub fn run(args: &SummaryArgs) -> anyhow::Result<()> {
             StatArg::Mean => report::CellStat::Mean,
             StatArg::Median => report::CellStat::Median,
         };
-        print!("{}", report::compact(&s, stat));
+        super::stdio::out(report::compact(&s, stat))?;
     } else {
-        print!("{}", report::render(&s, format));
+        super::stdio::out(report::render(&s, format))?;
     }
     Ok(())
 }

@@ -50,7 +50,7 @@ pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
     let (algos, note) = select_3d(&args.algo.spec, args.algo.algos.clone(), size);
     check_3d("--algo", &args.algo.spec, &algos, size).map_err(UsageError::from)?;
     if let Some(note) = note {
-        eprintln!("batchgen uniformity: {note}");
+        crate::errln!("batchgen uniformity: {note}")?;
     }
     let opts = Options {
         size,
@@ -59,11 +59,14 @@ pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
         seed: args.seed,
         force: args.force,
     };
-    let mut progress = |m: &str| eprintln!("batchgen uniformity: {m}");
+    // A progress note that cannot be shown is not worth stopping the test for.
+    let mut progress = |m: &str| {
+        let _ = crate::errln!("batchgen uniformity: {m}");
+    };
     let rep = report::run(&opts, &mut progress).map_err(|e| UsageError(format!("refused: {e}")))?;
     match args.format {
-        Format::Table => print!("{}", rep.table_with(super::color::stdout())),
-        Format::Json => print!("{}", rep.to_json().pretty()),
+        Format::Table => super::stdio::out(rep.table_with(super::color::stdout()))?,
+        Format::Json => super::stdio::out(rep.to_json().pretty())?,
     }
     Ok(())
 }

@@ -536,6 +536,26 @@ impl Algorithm {
         self.family().supports_3d
     }
 
+    /// For the random-walk generators (Aldous–Broder, Wilson and its biased forms), the order
+    /// of magnitude of the walk steps one maze of `size` takes; `None` for the others, whose
+    /// work is linear in the cells. The estimate is the larger of a 2D grid's cover time,
+    /// about `n ln² n` for `n` cells, and a long thin grid's, about `L²` for its longest side
+    /// `L` (a walk along a path of `L` cells needs about `L²` steps to reach its far end): a
+    /// 1-wide grid of 10^6 cells walks about 10^12 steps where a square one walks 10^8.
+    pub fn expected_walk_steps(&self, size: crate::grid::Size) -> Option<f64> {
+        match self {
+            Algorithm::AldousBroder
+            | Algorithm::Wilson
+            | Algorithm::WilsonStraight(_)
+            | Algorithm::WilsonTurn(_) => {
+                let n = size.cells_u64() as f64;
+                let long = size.width.max(size.height).max(size.depth) as f64;
+                Some((n * n.ln().powi(2)).max(long * long))
+            }
+            _ => None,
+        }
+    }
+
     /// Every 3D-capable generator with its default parameters, in canonical order (what
     /// `--algo all` means for a 3D size).
     pub fn all_3d() -> Vec<Algorithm> {
@@ -612,6 +632,20 @@ impl Algorithm {
                     .join(", ")
             ),
         }
+    }
+}
+
+/// A random walk stopped by a caught signal ([`shared::Poll`]) leaves no tree; its maze is
+/// replaced by a quick perfect one (a binary tree, the 3D backtracker's in 3D) so that nothing
+/// downstream ever sees a maze that is not a tree. The stopped run discards it unwritten.
+#[cold]
+#[inline(never)]
+fn abandon<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
+    maze.clear();
+    if maze.depth() > 1 {
+        backtracker_3d::generate(maze, s, rng);
+    } else {
+        binary_tree::generate(maze, s, rng);
     }
 }
 

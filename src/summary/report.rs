@@ -2,6 +2,7 @@
 //! maze)" line grown into one block per group), as CSV (one row per group and metric) or as
 //! JSON (one object per group).
 
+use crate::printable::printable;
 use std::fmt::Write;
 
 use super::{Group, Key, Summary, QUANTILES};
@@ -29,11 +30,13 @@ impl Format {
     }
 }
 
+/// A group's name for the table, control characters escaped (the values come from files).
 fn label(k: &Key) -> String {
+    let p = |s: &str| printable(s).into_owned();
     match (&k.algo, &k.size) {
-        (Some(a), Some(s)) => format!("{a} {s}"),
-        (Some(a), None) => a.clone(),
-        (None, Some(s)) => s.clone(),
+        (Some(a), Some(s)) => format!("{} {}", p(a), p(s)),
+        (Some(a), None) => p(a),
+        (None, Some(s)) => p(s),
         (None, None) => "all".into(),
     }
 }
@@ -274,9 +277,10 @@ pub fn compact(s: &Summary, stat: CellStat) -> String {
     out
 }
 
-/// CSV field quoting (RFC 4180).
+/// CSV field quoting (RFC 4180), control characters escaped (the values come from files).
 fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
+    let s = printable(s);
+    if s.contains([',', '"']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
@@ -329,7 +333,7 @@ fn json_str(s: &str) -> String {
         match c {
             '"' => o.push_str("\\\""),
             '\\' => o.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
+            c if c.is_control() => {
                 let _ = write!(o, "\\u{:04x}", c as u32);
             }
             c => o.push(c),
