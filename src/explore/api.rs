@@ -264,6 +264,10 @@ fn bad(e: impl std::fmt::Display) -> Response {
     Response::error(400, &e.to_string(), None)
 }
 
+/// The flag as the command line's errors name it (clap adds the value's placeholder), so a
+/// bad filter reads the same in the page as in `batchgen summary --accept`.
+const ACCEPT_FLAG: &str = "--accept <EXPR>";
+
 /// The filter of `accept=` (`None` when absent or blank: every row passes).
 fn accept_of(p: &Params) -> Result<Option<Accept>, Response> {
     let Some(e) = p.get("accept").filter(|e| !e.trim().is_empty()) else {
@@ -271,7 +275,7 @@ fn accept_of(p: &Params) -> Result<Option<Accept>, Response> {
     };
     if e.len() > MAX_EXPR {
         return Err(bad(ArgError::new(
-            "--accept",
+            ACCEPT_FLAG,
             &e[..e.char_indices().nth(40).map_or(e.len(), |c| c.0)],
             format!("longer than {MAX_EXPR} bytes"),
         )));
@@ -280,7 +284,7 @@ fn accept_of(p: &Params) -> Result<Option<Accept>, Response> {
         let col = e[..err.pos.min(e.len())].chars().count() + 1;
         Response::error(
             400,
-            &ArgError::new("--accept", e, &err).to_string(),
+            &ArgError::new(ACCEPT_FLAG, e, &err).to_string(),
             Some(col),
         )
     })
