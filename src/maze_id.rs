@@ -44,7 +44,7 @@ use std::fmt;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{UInt32Type, UInt64Type};
-use arrow_array::{Array, RecordBatch};
+use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, RecordBatch};
 use arrow_schema::DataType;
 
 use crate::generate::{Algorithm, UnknownAlgorithm};
@@ -176,41 +176,9 @@ impl MazeId {
                 why: format!("the table has {} rows", batch.num_rows()),
             });
         }
-        let column = |name: &'static str, expected: &'static str| {
-            batch
-                .column_by_name(name)
-                .ok_or(MazeIdError::Column { name, expected })
-                .and_then(|c| {
-                    if c.is_null(row) {
-                        Err(MazeIdError::Row {
-                            row,
-                            why: format!("'{name}' is null"),
-                        })
-                    } else {
-                        Ok(c)
-                    }
-                })
-        };
-        let u32_at = |name: &'static str| -> Result<u32, MazeIdError> {
-            let c = column(name, "UInt32")?;
-            let a = c
-                .as_primitive_opt::<UInt32Type>()
-                .ok_or(MazeIdError::Column {
-                    name,
-                    expected: "UInt32",
-                })?;
-            Ok(a.value(row))
-        };
-        let u64_at = |name: &'static str| -> Result<u64, MazeIdError> {
-            let c = column(name, "UInt64")?;
-            let a = c
-                .as_primitive_opt::<UInt64Type>()
-                .ok_or(MazeIdError::Column {
-                    name,
-                    expected: "UInt64",
-                })?;
-            Ok(a.value(row))
-        };
+        let column = |name: &'static str, expected: &'static str| cell(batch, row, name, expected);
+        let u32_at = |name| number::<UInt32Type>(batch, row, name, "UInt32");
+        let u64_at = |name| number::<UInt64Type>(batch, row, name, "UInt64");
         let algo_col = column("algo", "a string")?;
         let algo = match algo_col.data_type() {
             DataType::Utf8 => algo_col.as_string::<i32>().value(row),
@@ -251,6 +219,38 @@ impl MazeId {
     pub fn level(&self) -> Result<Level, LevelError> {
         Level::from_id(self)
     }
+}
+
+/// Column `name` of `batch`, checked to hold a value at `row`.
+fn cell<'b>(
+    batch: &'b RecordBatch,
+    row: usize,
+    name: &'static str,
+    expected: &'static str,
+) -> Result<&'b ArrayRef, MazeIdError> {
+    let c = batch
+        .column_by_name(name)
+        .ok_or(MazeIdError::Column { name, expected })?;
+    if c.is_null(row) {
+        return Err(MazeIdError::Row {
+            row,
+            why: format!("'{name}' is null"),
+        });
+    }
+    Ok(c)
+}
+
+/// The number at `row` of the `T` column `name` (`expected` names `T` for the error).
+fn number<T: ArrowPrimitiveType>(
+    batch: &RecordBatch,
+    row: usize,
+    name: &'static str,
+    expected: &'static str,
+) -> Result<T::Native, MazeIdError> {
+    let a = cell(batch, row, name, expected)?
+        .as_primitive_opt::<T>()
+        .ok_or(MazeIdError::Column { name, expected })?;
+    Ok(a.value(row))
 }
 
 impl fmt::Display for MazeId {
