@@ -49,9 +49,9 @@ use crate::metrics::{Filter, RowView};
 pub use crate::metrics::COLUMNS;
 
 /// Deepest parse nesting and evaluation stack allowed.
-const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 /// String id standing for the candidate's `algo`.
-const ALGO: u16 = u16::MAX;
+pub(crate) const ALGO: u16 = u16::MAX;
 /// Integers above this are not exact in a double.
 const MAX_EXACT: f64 = 9_007_199_254_740_992.0;
 
@@ -104,7 +104,7 @@ impl Ty {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Cmp {
+pub(crate) enum Cmp {
     Lt,
     Le,
     Gt,
@@ -115,7 +115,7 @@ enum Cmp {
 
 impl Cmp {
     #[inline]
-    fn test(self, o: std::cmp::Ordering) -> bool {
+    pub(crate) fn test(self, o: std::cmp::Ordering) -> bool {
         use std::cmp::Ordering::*;
         match self {
             Cmp::Lt => o == Less,
@@ -129,7 +129,7 @@ impl Cmp {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Arith {
+pub(crate) enum Arith {
     Add,
     Sub,
     Mul,
@@ -141,16 +141,16 @@ enum Arith {
 /// A conversion applied to an operand before a binary step: `value * mul / div` (one of them
 /// is 1): rescaling a DECIMAL exactly, or turning it into a double.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Conv {
-    mul: f64,
-    div: f64,
+pub(crate) struct Conv {
+    pub(crate) mul: f64,
+    pub(crate) div: f64,
 }
 
-const SAME: Conv = Conv { mul: 1.0, div: 1.0 };
+pub(crate) const SAME: Conv = Conv { mul: 1.0, div: 1.0 };
 
 impl Conv {
     #[inline]
-    fn apply(self, x: f64) -> f64 {
+    pub(crate) fn apply(self, x: f64) -> f64 {
         x * self.mul / self.div
     }
 }
@@ -164,7 +164,7 @@ fn pow10(s: u8) -> f64 {
 const MAX_SCALE: u8 = 18;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Op {
+pub(crate) enum Op {
     Num(f64),
     Null,
     Col(u8),
@@ -198,10 +198,10 @@ enum Op {
 
 /// One evaluation stack slot: a number (booleans are 1 / 0), a string id, or NULL.
 #[derive(Clone, Copy)]
-struct V {
-    x: f64,
+pub(crate) struct V {
+    pub(crate) x: f64,
     s: u16,
-    null: bool,
+    pub(crate) null: bool,
 }
 
 const NULL: V = V {
@@ -227,7 +227,7 @@ impl V {
 
 /// DuckDB's order on doubles: NaN above everything and equal to itself; -0 = 0.
 #[inline]
-fn order(a: f64, b: f64) -> std::cmp::Ordering {
+pub(crate) fn order(a: f64, b: f64) -> std::cmp::Ordering {
     match (a.is_nan(), b.is_nan()) {
         (true, true) => std::cmp::Ordering::Equal,
         (true, false) => std::cmp::Ordering::Greater,
@@ -937,6 +937,18 @@ impl Accept {
         &self.source
     }
 
+    /// The postfix program (for evaluators that run it over whole columns, as `explore` does).
+    #[cfg(feature = "cli")]
+    pub(crate) fn code(&self) -> &[Op] {
+        &self.code
+    }
+
+    /// The text of string literal `id` (`None` for [`ALGO`], the row's generator).
+    #[cfg(feature = "cli")]
+    pub(crate) fn string(&self, id: u16) -> Option<&str> {
+        (id != ALGO).then(|| self.strings[id as usize].as_str())
+    }
+
     /// Indices into [`COLUMNS`] of the numeric columns the expression reads.
     pub fn columns_used(&self) -> &[u8] {
         &self.uses
@@ -1059,7 +1071,7 @@ impl Accept {
 
 /// One arithmetic step in DuckDB's semantics (see the module docs).
 #[inline]
-fn arith(op: Arith, int: bool, a: f64, b: f64) -> V {
+pub(crate) fn arith(op: Arith, int: bool, a: f64, b: f64) -> V {
     let x = match op {
         Arith::Add => a + b,
         Arith::Sub => a - b,

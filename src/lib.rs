@@ -179,6 +179,9 @@ pub mod batch;
 pub mod dataset;
 #[doc(hidden)]
 pub mod dsu;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod explore;
 pub mod generate;
 pub mod grid;
 #[cfg(feature = "cli")]
@@ -200,6 +203,8 @@ pub mod rng;
 pub mod shard;
 pub mod sink;
 pub mod store;
+#[doc(hidden)]
+pub mod suggest;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod summary;

@@ -310,7 +310,7 @@ fn interrupt_mid_run(signal: &str, code: i32) {
     assert_eq!(status.code(), Some(code), "{err}");
     assert!(err.contains("interrupted by SIG"), "{err}");
     assert!(
-        err.contains("of 200000000 mazes") || err.contains("of 100000000 mazes"),
+        err.contains("of 200,000,000 mazes") || err.contains("of 100,000,000 mazes"),
         "{err}"
     );
     assert_eq!(

@@ -25,8 +25,7 @@ use batchgen::store::{self, StoreError, StoreInfo, StoreWriter};
 
 use batchgen::accept::Accept;
 use batchgen::args::{
-    check_3d, check_out, check_out_dir, parse_count, parse_size3, resolve_ends_sized, select_3d,
-    DEFAULT_SEED,
+    check_3d, check_out, check_out_dir, resolve_ends_sized, select_3d, DEFAULT_SEED,
 };
 use batchgen::atomic_file::Mode;
 use batchgen::grid::Size;
@@ -36,38 +35,46 @@ use clap::Args;
 
 use crate::cmd::progress::{self, human_bytes, Progress};
 use crate::cmd::run_summary::{self, Destination, RunFacts};
+use crate::cmd::values;
 use crate::cmd::{Interrupted, UsageError};
+use batchgen::summary::report::thousands;
 
 /// Flags of the main job.
 #[derive(Args, Debug)]
 pub struct RunArgs {
     /// Generators: a comma list of names, or `all` (see `--list-algos`).
-    #[arg(long, default_value = "all", value_name = "LIST")]
-    pub algo: String,
-    /// Grid size, width x height in cells, or width x height x depth for a 3D maze (layers;
-    /// only the generators marked 3D in --list-algos; `--algo all` runs those).
+    #[arg(long, default_value = "all", value_name = "LIST", value_parser = values::AlgoListParser, hide_possible_values = true)]
+    pub algo: values::AlgoList,
+    /// Grid size in cells, `WxH`, or `WxHxD` for a 3D maze.
+    ///
+    /// Width x height (`64x64` or `64×64`), or width x height x depth (layers): only the
+    /// generators marked 3D in --list-algos; `--algo all` runs those.
     #[arg(
         long,
         default_value = "64x64",
         value_name = "WxH[xD]",
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = values::text(values::size)
     )]
-    pub size: String,
-    /// Mazes per algorithm.
+    pub size: Size,
+    /// Mazes per algorithm (1000, 1_000, 1,000,000, 1e6 or 2^20).
     #[arg(
         long,
         default_value = "1000",
         value_name = "N",
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = values::text(values::count)
     )]
-    pub count: String,
-    /// Master seed; every maze's own seed is derived from it, the algorithm, the size and the
-    /// maze index.
+    pub count: u64,
+    /// Master seed.
+    ///
+    /// Every maze's own seed is derived from it, the algorithm, the size and the maze index.
     #[arg(long, default_value_t = DEFAULT_SEED, value_name = "S")]
     pub seed: u64,
-    /// Output Parquet file (written to a temporary file, renamed when complete), or a dataset
-    /// folder `DIR/` (trailing slash, or an existing folder): one file per generator and shard,
-    /// `DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.parquet`.
+    /// Output Parquet file, or a dataset folder `DIR/` (one file per generator and shard).
+    ///
+    /// A file is written to a temporary name and renamed when complete. A folder (a trailing
+    /// slash, or an existing folder) gets `DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.parquet`.
     #[arg(
         short,
         long,
@@ -75,50 +82,65 @@ pub struct RunArgs {
         required_unless_present = "list_algos"
     )]
     pub out: Option<PathBuf>,
-    /// Make only the K-th of N contiguous slices of each generator's index range (1-based).
-    /// Without it, a Slurm job array, Kubernetes Indexed Job or AWS Batch array job sets it.
+    /// Make only the K-th of N slices of each generator's indices (1-based).
+    ///
+    /// The K-th of N contiguous slices of each generator's index range. Without it, a Slurm
+    /// job array, Kubernetes Indexed Job or AWS Batch array job sets it.
     #[arg(long, value_name = "K/N", allow_hyphen_values = true)]
     pub shard: Option<String>,
-    /// The number of shards where the engine does not export it (Kubernetes Indexed Jobs:
-    /// JOB_COMPLETION_INDEX gives K; also settable as BATCHGEN_SHARD_COUNT).
+    /// The number of shards where the engine does not export it.
+    ///
+    /// Kubernetes Indexed Jobs: JOB_COMPLETION_INDEX gives K; also settable as
+    /// BATCHGEN_SHARD_COUNT.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub shard_count: Option<String>,
     /// Worker threads (default: one per core).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    pub threads: Option<String>,
-    /// Entrance cell `X,Y` (3D: `X,Y,Z`, layer Z, 0 on top) for solution_length and
-    /// solution_turns (default: the first cell, 0,0 or 0,0,0).
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = values::text(values::threads))]
+    pub threads: Option<usize>,
+    /// Entrance cell `X,Y` (3D: `X,Y,Z`) of the solution (default: the first cell).
+    ///
+    /// Used by solution_length and solution_turns; in 3D, Z is the layer, 0 on top.
     #[arg(long, value_name = "X,Y[,Z]", allow_hyphen_values = true)]
     pub entrance: Option<String>,
-    /// Exit cell `X,Y` (3D: `X,Y,Z`) (default: the last cell, bottom-right of the last layer).
+    /// Exit cell `X,Y` (3D: `X,Y,Z`) (default: the last cell).
+    ///
+    /// The last cell is the bottom-right one of the last layer.
     #[arg(long, value_name = "X,Y[,Z]", allow_hyphen_values = true)]
     pub exit: Option<String>,
-    /// Keep only mazes whose metrics pass this expression, e.g.
-    /// 'dead_end_share <= 0.12 && solution_length >= 300'; `--count` then counts accepted mazes
-    /// (candidates are tried in index order and keep their index).
-    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
-    pub accept: Option<String>,
-    /// With --accept: give up on an algorithm after this many candidates (default: 1000 per
-    /// requested maze, at least 100000).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    pub max_candidates: Option<String>,
-    /// Where the solution runs: `corners` (default; or set --entrance/--exit) or `diameter`
-    /// (a farthest pair, so the solution is a longest path).
-    #[arg(long, value_name = "RULE")]
-    pub ends: Option<String>,
-    /// Also write every (accepted) maze's walls to this maze store file (see README), or to a
-    /// dataset folder `DIR/` (one `.arrow` per generator and shard, laid out as for `--out`).
+    /// Keep only mazes passing this filter, e.g. 'dead_end_share <= 0.12'.
+    ///
+    /// A SQL-like expression over the metric columns, e.g.
+    /// 'dead_end_share <= 0.12 AND solution_length >= 300'; `--count` then counts accepted
+    /// mazes (candidates are tried in index order and keep their index).
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true, value_parser = values::text(values::accept))]
+    pub accept: Option<Accept>,
+    /// With --accept: give up on a generator after this many candidates.
+    ///
+    /// Default: 1000 per requested maze, at least 100000.
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = values::text(values::positive))]
+    pub max_candidates: Option<u64>,
+    /// Where the solution runs (default corners: the first and last cell, or --entrance and
+    /// --exit).
+    #[arg(long, value_name = "RULE", value_enum)]
+    pub ends: Option<values::EndsRule>,
+    /// Also write every maze's walls to this maze store file, or a dataset folder `DIR/`.
+    ///
+    /// Every (accepted) maze, in the maze store format (see README); a folder gets one
+    /// `.arrow` per generator and shard, laid out as for `--out`.
     #[arg(long, value_name = "FILE|DIR/")]
     pub mazes: Option<PathBuf>,
-    /// Also write a machine-readable summary of the run (version, seeding scheme, per
-    /// generator mazes, seconds and mazes/s, every output with its size) as JSON to FILE, or
-    /// to stdout with `-`.
+    /// Also write a summary of the run as JSON to FILE, or to stdout with `-`.
+    ///
+    /// Version, seeding scheme, per generator mazes, seconds and mazes/s, every output with
+    /// its size.
     #[arg(long, value_name = "FILE|-")]
     pub summary_json: Option<PathBuf>,
-    /// No progress bar and no closing table (a sharded run still prints its one shard line).
+    /// No progress bar and no closing table.
+    ///
+    /// A sharded run still prints its one shard line.
     #[arg(long, short)]
     pub quiet: bool,
-    /// List every generator with its texture and whether it is uniform, then exit.
+    /// List every generator, then exit (as `batchgen list-algos`).
     #[arg(long)]
     pub list_algos: bool,
 }
@@ -160,6 +182,20 @@ pub struct Config {
     pub summary_json: Option<Destination>,
     /// The line saying which generators a 3D `--algo all` skipped (printed on stderr).
     pub note: Option<String>,
+    /// Warnings printed before the run (an output extension that does not match its format).
+    pub warnings: Vec<String>,
+}
+
+/// A warning when `path`'s extension is not `want` (`--out a.csv` is still Parquet): the file
+/// is written as asked, but the name misleads whoever opens it.
+fn extension_warning(flag: &str, path: &Path, want: &str, what: &str) -> Option<String> {
+    let ext = path.extension()?.to_string_lossy().to_ascii_lowercase();
+    (ext != want).then(|| {
+        format!(
+            "warning: {flag} '{}' ends in .{ext}, but it is written as {what} (.{want})",
+            path.display()
+        )
+    })
 }
 
 impl Config {
@@ -181,48 +217,36 @@ impl RunArgs {
         &self,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Config, UsageError> {
-        let algos = Algorithm::parse_list(&self.algo)
-            .map_err(|e| UsageError::flag("--algo", &self.algo, e))?;
-        let size = parse_size3("--size", &self.size)?;
-        let (algos, note) = select_3d(&self.algo, algos, size);
-        check_3d("--algo", &self.algo, &algos, size)?;
-        let count = parse_count("--count", &self.count)?;
-        let threads = match &self.threads {
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            Some(t) => match t.trim().parse::<usize>() {
-                Ok(n) if (1..=1024).contains(&n) => n,
-                _ => {
-                    return Err(UsageError::flag(
-                        "--threads",
-                        t,
-                        "expected a whole number from 1 to 1024",
-                    ))
-                }
-            },
-        };
+        let size = self.size;
+        let spec = self.algo.spec.as_str();
+        let (algos, note) = select_3d(spec, self.algo.algos.clone(), size);
+        check_3d("--algo", spec, &algos, size)?;
+        let count = self.count;
+        // The run's total must be countable: refused, never wrapped.
+        if count.checked_mul(algos.len() as u64).is_none() {
+            return Err(UsageError::flag(
+                "--count",
+                &count.to_string(),
+                format!(
+                    "too large: {} generators × {count} mazes is more than {} (2^64 − 1)",
+                    algos.len(),
+                    u64::MAX
+                ),
+            ));
+        }
+        let threads = self
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let (ends, ends_rule) = resolve_ends_sized(
-            self.ends.as_deref(),
+            self.ends.map(values::EndsRule::name),
             self.entrance.as_deref(),
             self.exit.as_deref(),
             size,
         )?;
-        let accept = match &self.accept {
-            None => None,
-            Some(e) => Some(Accept::parse(e).map_err(|err| UsageError::flag("--accept", e, err))?),
-        };
-        let max_candidates = match &self.max_candidates {
-            None => count.saturating_mul(1000).max(100_000),
-            Some(m) => match parse_count("--max-candidates", m)? {
-                0 => {
-                    return Err(UsageError::flag(
-                        "--max-candidates",
-                        m,
-                        "must be at least 1",
-                    ))
-                }
-                n => n,
-            },
-        };
+        let accept = self.accept.clone();
+        let max_candidates = self
+            .max_candidates
+            .unwrap_or_else(|| count.saturating_mul(1000).max(100_000));
         if self.max_candidates.is_some() && accept.is_none() {
             return Err(UsageError(
                 "--max-candidates only applies with --accept".into(),
@@ -316,13 +340,25 @@ impl RunArgs {
                 Some(Destination::File(t))
             }
         };
+        let mut warnings = Vec::new();
+        if !out_is_dir {
+            warnings.extend(extension_warning("--out", &out, "parquet", "Parquet"));
+        }
+        if let (Some(m), false) = (&self.mazes, mazes_is_dir) {
+            warnings.extend(extension_warning(
+                "--mazes",
+                m,
+                "arrow",
+                "an Arrow maze store",
+            ));
+        }
         // Refuse up front what cannot fit, instead of aborting in the allocator mid-run.
         let chunk = batchgen::batch::chunk_len(size.cells_u64(), threads);
         let need = batchgen::memory::estimate(&algos, size, threads, chunk, self.mazes.is_some());
         batchgen::memory::check(need).map_err(|why| {
             UsageError::flag(
                 "--size",
-                &self.size,
+                &self.size.to_string(),
                 format!("with --threads {threads}: {why}"),
             )
         })?;
@@ -344,6 +380,7 @@ impl RunArgs {
             mazes_is_dir,
             summary_json,
             note,
+            warnings,
         })
     }
 }
@@ -387,6 +424,9 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     // Printed even with --quiet: what a 3D `--algo all` skipped changes what the run makes.
     if let Some(note) = &cfg.note {
         eprintln!("{note}");
+    }
+    for w in &cfg.warnings {
+        eprintln!("{w}");
     }
     // Printed even with --quiet: engine logs should say which task made which slice.
     if let Some((s, src)) = &cfg.shard {
@@ -434,10 +474,12 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         anyhow::Error::new(Interrupted {
             signal: sig,
             message: format!(
-                "interrupted by {} after {done} of {total} mazes ({:.1}%) in {:.2} s; \
+                "interrupted by {} after {} of {} ({:.1}%) in {:.2} s; \
                  temporary files removed, nothing written to {outs} (an existing file there \
                  is untouched)",
                 interrupt::name(sig),
+                thousands(done),
+                progress::plural(total, "maze"),
                 100.0 * done as f64 / total.max(1) as f64,
                 started.elapsed().as_secs_f64()
             ),
@@ -558,12 +600,16 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     if !cfg.quiet {
         let mut text = progress::table(bar.stats(), secs, cfg.accept.is_some());
         text += &format!(
-            "wrote {rows} mazes ({}) in {secs:.2} s to {} ({}{})",
+            "wrote {} ({}) in {secs:.2} s to {} ({}{})",
+            progress::plural(rows, "maze"),
             cfg.size,
             cfg.out.display(),
             human_bytes(bytes),
             if cfg.out_is_dir {
-                format!(" in {files} part files of shard {shard}")
+                format!(
+                    " in {} of shard {shard}",
+                    progress::plural(files as u64, "part file")
+                )
             } else {
                 String::new()
             }
@@ -573,7 +619,9 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         }
         if cfg.accept.is_some() {
             text += &format!(
-                "\naccepted {rows} of {candidates} candidates ({:.2}%, {} candidates/s)",
+                "\naccepted {} of {} ({:.2}%, {} candidates/s)",
+                thousands(rows),
+                progress::plural(candidates, "candidate"),
                 100.0 * rows as f64 / candidates.max(1) as f64,
                 progress::rate_text(candidates as f64 / secs.max(1e-9))
             );

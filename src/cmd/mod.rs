@@ -6,6 +6,7 @@
 pub mod check;
 pub mod color;
 pub mod completions;
+pub mod explore;
 pub mod generate;
 pub mod list_algos;
 pub mod man;
@@ -15,6 +16,7 @@ pub mod render;
 pub mod run_summary;
 pub mod summary;
 pub mod uniformity;
+pub mod values;
 
 use std::fmt;
 

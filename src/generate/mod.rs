@@ -230,17 +230,21 @@ pub struct UnknownAlgorithm {
     pub valid: String,
     /// Set when the family is known but its parameter is not valid: what is wrong with it.
     pub problem: Option<String>,
+    /// For an unknown family: the known one it is closest to (`wilsn` → `wilson`).
+    pub suggestion: Option<&'static str>,
 }
 
 impl fmt::Display for UnknownAlgorithm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.problem {
             Some(p) => write!(f, "bad algorithm '{}': {}", self.name, p),
-            None => write!(
-                f,
-                "unknown algorithm '{}' (valid: {})",
-                self.name, self.valid
-            ),
+            None => {
+                write!(f, "unknown algorithm '{}'", self.name)?;
+                if let Some(s) = self.suggestion {
+                    write!(f, "; did you mean '{s}'?")?;
+                }
+                write!(f, " (valid: {})", self.valid)
+            }
         }
     }
 }
@@ -484,9 +488,13 @@ impl Algorithm {
                 .collect::<Vec<_>>()
                 .join(", "),
             problem,
+            suggestion: None,
         };
         let Some(f) = FAMILIES.iter().find(|f| f.name == family) else {
-            return Err(err(None));
+            let mut e = err(None);
+            e.suggestion =
+                crate::suggest::closest(family, FAMILIES.iter().map(|f| f.name).chain(["all"]));
+            return Err(e);
         };
         match (param, f.param) {
             (None, _) => Ok(f.default),

@@ -98,6 +98,52 @@ pub const PNG_UP_DOWN: [u8; 3] = [150, 0, 200];
 /// bytes within reason).
 pub const PNG_MAX_SIDE: u64 = 1 << 20;
 
+/// Largest picture accepted by [`check_picture`], in pixels (2^28: 16384 × 16384, 768 MiB of
+/// RGB rows to encode); a larger one would take minutes to hours and gigabytes of disk.
+pub const MAX_PIXELS: u64 = 1 << 28;
+
+/// The size in pixels (width, height) of the picture of a `size` maze in `format` (`None`
+/// for text, which has no pixels), as [`render`] would draw it with `style`.
+pub fn picture_size(size: Size, format: Format, style: &Style) -> Option<(u64, u64)> {
+    let (w, h, d) = (size.width as u64, size.height as u64, size.depth as u64);
+    let px = style.px_for(format) as u64;
+    match format {
+        Format::Ascii | Format::Unicode => None,
+        Format::Png => {
+            let across = d * (2 * w + 1) + (d - 1);
+            Some((across * px, (2 * h + 1) * px))
+        }
+        Format::Svg => {
+            let pad = px.div_ceil(2);
+            let label = if size.is_3d() { px } else { 0 };
+            Some((
+                d * w * px + (d - 1) * px + 2 * pad,
+                h * px + 2 * pad + label,
+            ))
+        }
+    }
+}
+
+/// Refuse, before any drawing, a picture larger than [`MAX_PIXELS`] or wider or taller than
+/// [`PNG_MAX_SIDE`]: the reason names its size.
+pub fn check_picture(size: Size, format: Format, style: &Style) -> Result<(), String> {
+    let Some((w, h)) = picture_size(size, format, style) else {
+        return Ok(());
+    };
+    let pixels = w.saturating_mul(h);
+    if pixels > MAX_PIXELS || w > PNG_MAX_SIDE || h > PNG_MAX_SIDE {
+        return Err(format!(
+            "the {size} maze's {} picture would be {w}x{h} pixels; at most {} pixels \
+             ({}x{}) are drawn: use a smaller --cell-px",
+            format.name(),
+            MAX_PIXELS,
+            1u64 << 14,
+            1u64 << 14
+        ));
+    }
+    Ok(())
+}
+
 /// An output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

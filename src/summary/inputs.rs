@@ -120,10 +120,12 @@ fn skip_empty(files: &mut Vec<PathBuf>, before: usize) {
 }
 
 /// Resolve the inputs in order; each must yield at least one file. Duplicates are dropped.
-pub fn resolve(args: &[String]) -> Result<Vec<PathBuf>, SummaryError> {
+/// A path need not be UTF-8 (patterns are matched on its text).
+pub fn resolve<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Result<Vec<PathBuf>, SummaryError> {
     let mut files = Vec::new();
     for a in args {
-        let p = Path::new(a);
+        let p = Path::new(a.as_ref());
+        let a = &p.to_string_lossy().into_owned();
         let before = files.len();
         if p.is_dir() {
             walk(p, &mut files);

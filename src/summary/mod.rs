@@ -154,28 +154,28 @@ pub struct Summary {
 
 /// A validated input file.
 #[derive(Clone, Debug)]
-struct Input {
-    path: PathBuf,
-    row_groups: usize,
+pub(crate) struct Input {
+    pub(crate) path: PathBuf,
+    pub(crate) row_groups: usize,
     /// Metric columns (name, leaf index) in schema order.
-    metrics: Vec<(String, usize)>,
-    algo: Source,
-    width: Source,
-    height: Source,
-    depth: Option<Source>,
+    pub(crate) metrics: Vec<(String, usize)>,
+    pub(crate) algo: Source,
+    pub(crate) width: Source,
+    pub(crate) height: Source,
+    pub(crate) depth: Option<Source>,
     /// For each column the filter reads: its leaf index.
     accept_cols: Vec<(u8, usize)>,
 }
 
 /// Where a key column's value comes from.
 #[derive(Clone, Debug)]
-enum Source {
+pub(crate) enum Source {
     Column(usize),
     Constant(String),
 }
 
 /// Is this an arrow type we read as a number?
-fn numeric(t: &DataType) -> bool {
+pub(crate) fn numeric(t: &DataType) -> bool {
     t.is_integer() || matches!(t, DataType::Float32 | DataType::Float64)
 }
 
@@ -188,7 +188,7 @@ fn partitions(path: &Path) -> BTreeMap<String, String> {
         .collect()
 }
 
-fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, SummaryError> {
+pub(crate) fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, SummaryError> {
     let shown = path.display().to_string();
     let file = File::open(path).map_err(|e| SummaryError::NotParquet {
         path: shown.clone(),
@@ -287,7 +287,7 @@ fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, SummaryError> {
 }
 
 /// Numbers of one column of a batch, as doubles (into a reused buffer).
-fn to_f64(a: &ArrayRef, out: &mut Vec<f64>) {
+pub(crate) fn to_f64(a: &ArrayRef, out: &mut Vec<f64>) {
     out.clear();
     macro_rules! prim {
         ($t:ty) => {
@@ -311,7 +311,7 @@ fn to_f64(a: &ArrayRef, out: &mut Vec<f64>) {
 
 /// Strings of a column (plain or dictionary-encoded), into a reused buffer of owned names;
 /// `ids[r]` indexes `names`.
-fn strings(a: &ArrayRef, names: &mut Vec<String>, ids: &mut Vec<u32>) {
+pub(crate) fn strings(a: &ArrayRef, names: &mut Vec<String>, ids: &mut Vec<u32>) {
     names.clear();
     ids.clear();
     match a.data_type() {
