@@ -994,12 +994,14 @@ impl Accept {
         &self.source
     }
 
-    /// The postfix program (for evaluators that run it over whole columns).
+    /// The postfix program (for evaluators that run it over whole columns, as `explore` does).
+    #[cfg(feature = "cli")]
     pub(crate) fn code(&self) -> &[Op] {
         &self.code
     }
 
     /// The text of string literal `id` (`None` for [`ALGO`], the row's generator).
+    #[cfg(feature = "cli")]
     pub(crate) fn string(&self, id: u16) -> Option<&str> {
         (id != ALGO).then(|| self.strings[id as usize].as_str())
     }

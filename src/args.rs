@@ -335,10 +335,7 @@ pub fn resolve_ends_sized(
                         .into(),
                 ));
             }
-            return Ok((
-                Ends::Diameter,
-                "diameter: entrance=diameter_start exit=diameter_end (a farthest pair)".into(),
-            ));
+            return Ok((Ends::Diameter, Ends::Diameter.rule(size)));
         }
         None | Some("corners") => {}
         Some(other) => {
@@ -357,19 +354,8 @@ pub fn resolve_ends_sized(
         Some(e) => parse_cell3("--exit", e, size)?,
         None => size.cells() - 1,
     };
-    let (a, b) = (size.coords(entrance), size.coords(exit));
-    let rule = if size.is_3d() {
-        format!(
-            "entrance={},{},{} exit={},{},{} (x,y,z; cell id = x+width*(y+height*z), layer z=0 on top)",
-            a.0, a.1, a.2, b.0, b.1, b.2
-        )
-    } else {
-        format!(
-            "entrance={},{} exit={},{} (x,y; cell id = y*width+x)",
-            a.0, a.1, b.0, b.1
-        )
-    };
-    Ok((Ends::cells(entrance, exit), rule))
+    let ends = Ends::cells(entrance, exit);
+    Ok((ends, ends.rule(size)))
 }
 
 /// Check an output file path (see [`crate::atomic_file::Target::resolve`]): its folder must

@@ -21,39 +21,7 @@ use crate::folder_walk;
 use crate::grid::Size;
 use crate::shard::Shard;
 
-/// Metadata keys of a metrics file (beyond the base keys of [`crate::sink::parquet`]).
-pub mod keys {
-    /// `K/N`: which shard of the index range the file holds (`1/1` unsharded).
-    pub const SHARD: &str = "batchgen.shard";
-    /// Where the shard came from (`--shard`, a Slurm array, …, or `none`).
-    pub const SHARD_SOURCE: &str = "batchgen.shard_source";
-    /// First index of the file's range, per generator.
-    pub const INDEX_START: &str = "batchgen.index_start";
-    /// One past the last index of the file's range, per generator.
-    pub const INDEX_END: &str = "batchgen.index_end";
-    /// The generator of a dataset part file.
-    pub const ALGO: &str = "batchgen.algo";
-    /// The run's generators (all partitions the run writes).
-    pub const ALGOS: &str = "batchgen.algos";
-    /// Mazes per generator of the whole (unsharded) run.
-    pub const COUNT: &str = "batchgen.count_per_algo";
-    /// `WxH`.
-    pub const SIZE: &str = "batchgen.size";
-    /// Master seed.
-    pub const SEED: &str = "batchgen.seed";
-    /// Crate version.
-    pub const VERSION: &str = "batchgen.version";
-    /// Seeding scheme version.
-    pub const SCHEME: &str = "batchgen.seeding_scheme";
-    /// RNG name.
-    pub const RNG: &str = "batchgen.rng";
-    /// Entrance/exit rule.
-    pub const ENDS: &str = "batchgen.ends";
-    /// The `--accept` filter, when there was one.
-    pub const ACCEPT: &str = "batchgen.accept";
-    /// The command line that made the file.
-    pub const COMMAND_LINE: &str = "batchgen.command_line";
-}
+pub use crate::sink::arrow::keys;
 
 /// Parameters that must be equal in every file of one partition.
 const PARTITION_PARAMS: [&str; 7] = [

@@ -12,6 +12,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
+#[cfg(feature = "cli")]
 pub use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 struct Flags {
@@ -28,7 +29,9 @@ fn flags() -> &'static Flags {
     })
 }
 
-/// Catch SIGINT, SIGTERM and SIGHUP from now on (idempotent).
+/// Catch SIGINT, SIGTERM and SIGHUP from now on (idempotent). The program's side: the core
+/// keeps only the flag, which the random walks look at ([`stop_requested`]).
+#[cfg(feature = "cli")]
 pub fn install() -> std::io::Result<()> {
     static DONE: OnceLock<()> = OnceLock::new();
     if DONE.get().is_some() {
@@ -68,6 +71,7 @@ pub fn received() -> Option<i32> {
 }
 
 /// `SIGINT`, `SIGTERM`, `SIGHUP`, or `signal N`.
+#[cfg(feature = "cli")]
 pub fn name(sig: i32) -> String {
     match sig {
         SIGINT => "SIGINT".into(),

@@ -114,6 +114,7 @@ pub mod keys {
 
 /// Failure reading or writing a maze store.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum StoreError {
     /// I/O on `path` failed.
     #[error("{path}: {source}")]

@@ -19,6 +19,7 @@ use batchgen::batch::{self, Job};
 use batchgen::dataset::{self, keys};
 use batchgen::interrupt;
 use batchgen::shard::Shard;
+use batchgen::sink::arrow::RunSpec;
 use batchgen::sink::{ParquetSink, RunInfo, SinkError};
 use batchgen::store::{self, StoreError, StoreInfo, StoreWriter};
 
@@ -423,20 +424,23 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     let names: Vec<String> = cfg.algos.iter().map(|a| a.name()).collect();
     let shard = cfg.shard();
     let range = shard.range(cfg.count);
-    let mut extra = vec![
-        ("batchgen.count_per_algo".into(), cfg.count.to_string()),
-        ("batchgen.size".into(), cfg.size.to_string()),
-        ("batchgen.seed".into(), cfg.seed.to_string()),
-        ("batchgen.algos".into(), names.join(",")),
-    ];
-    extra.extend(shard_metadata(cfg, &range));
-    if let Some(a) = &cfg.accept {
-        extra.push(("batchgen.accept".into(), a.source().to_string()));
-        extra.push((
-            "batchgen.max_candidates".into(),
-            cfg.max_candidates.to_string(),
-        ));
-    }
+    let shard_source = cfg
+        .shard
+        .as_ref()
+        .map_or_else(|| "none".into(), |(_, s)| s.to_string());
+    let extra = batchgen::sink::arrow::run_metadata(&RunSpec {
+        algos: &names,
+        size: cfg.size,
+        count: cfg.count,
+        seed: cfg.seed,
+        shard: shard.to_string(),
+        shard_source,
+        indices: range.clone(),
+        accept: cfg
+            .accept
+            .as_ref()
+            .map(|a| (a.source(), cfg.max_candidates)),
+    });
     let info = RunInfo {
         command_line: command_line.to_string(),
         ends_rule: cfg.ends_rule.clone(),
@@ -526,10 +530,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
             for (k, r) in chunk.rows.iter().enumerate() {
                 let w = &chunk.walls[k * chunk.words_per_maze..(k + 1) * chunk.words_per_maze];
                 // The ends this maze was measured with (per maze for `--ends diameter`).
-                let (entrance, exit) = match cfg.ends {
-                    Ends::Cells { entrance, exit } => (entrance, exit),
-                    Ends::Diameter => (r.metrics.diameter_start, r.metrics.diameter_end),
-                };
+                let (entrance, exit) = cfg.ends.cells_of(&r.metrics);
                 store.append(store::Entry {
                     algo: store_algo,
                     index: r.index,
@@ -571,17 +572,14 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     }
     for (pos, (t, n)) in tallies.iter().zip(&names).enumerate() {
         let sink = &mut sinks[if cfg.out_is_dir { pos } else { 0 }];
-        sink.add_metadata(
-            &format!("batchgen.candidates.{n}"),
-            &t.candidates.to_string(),
+        let kv = batchgen::sink::arrow::tally_metadata(
+            n,
+            t.candidates,
+            t.accepted,
+            cfg.accept.is_some(),
         );
-        sink.add_metadata(&format!("batchgen.accepted.{n}"), &t.accepted.to_string());
-        if cfg.accept.is_some() {
-            let rate = t.accepted as f64 / t.candidates.max(1) as f64;
-            sink.add_metadata(
-                &format!("batchgen.acceptance_rate.{n}"),
-                &format!("{rate:.6}"),
-            );
+        for (k, v) in kv {
+            sink.add_metadata(&k, &v);
         }
     }
     let rows: u64 = sinks.iter().map(|s| s.rows()).sum();
@@ -681,21 +679,6 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         super::stdio::out(doc.pretty())?;
     }
     Ok(())
-}
-
-/// The shard facts every output file records, so `batchgen check` can verify a dataset.
-fn shard_metadata(cfg: &Config, range: &std::ops::Range<u64>) -> Vec<(String, String)> {
-    vec![
-        (keys::SHARD.into(), cfg.shard().to_string()),
-        (
-            keys::SHARD_SOURCE.into(),
-            cfg.shard
-                .as_ref()
-                .map_or_else(|| "none".into(), |(_, s)| s.to_string()),
-        ),
-        (keys::INDEX_START.into(), range.start.to_string()),
-        (keys::INDEX_END.into(), range.end.to_string()),
-    ]
 }
 
 /// The Parquet sinks, the maze stores and the summary file (`--summary-json FILE`).

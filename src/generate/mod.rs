@@ -109,6 +109,7 @@ impl Scratch {
 
 /// Which active cell the growing-tree generator extends next.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Policy {
     /// The most recently added cell (gives backtracker-like mazes).
     Newest,
@@ -183,8 +184,10 @@ fn parse_straight(s: &str) -> Result<f64, String> {
     }
 }
 
-/// A maze generation algorithm, with its parameters where it has any.
+/// A maze generation algorithm, with its parameters where it has any. `Display` writes its
+/// canonical name ([`Algorithm::name`]), `FromStr` reads one ([`Algorithm::parse`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Algorithm {
     /// Iterative randomised depth-first search from (0,0): long winding corridors, few dead ends.
     Backtracker,
@@ -412,6 +415,20 @@ pub static FAMILIES: [Family; 14] = [
         param: None,
     },
 ];
+
+impl std::fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl std::str::FromStr for Algorithm {
+    type Err = UnknownAlgorithm;
+
+    fn from_str(s: &str) -> Result<Algorithm, UnknownAlgorithm> {
+        Algorithm::parse(s)
+    }
+}
 
 impl Algorithm {
     /// Every generator with its default parameters, in canonical order (`--algo all`; see

@@ -36,6 +36,7 @@ use crate::rng::{Chance, RandomSource};
 
 /// What the walk prefers, with the probability of taking its preference.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Bias {
     /// Keep the previous direction.
     Straight(f64),

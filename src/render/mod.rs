@@ -66,10 +66,12 @@ use std::str::FromStr;
 
 use crate::grid::{Dir, Maze, Size, MAX_CELLS};
 
+#[cfg(feature = "png")]
 mod png;
 mod svg;
 mod text;
 
+#[cfg(feature = "png")]
 use png::png_to;
 pub use svg::svg;
 use svg::{check_svg, write_svg};
@@ -144,6 +146,7 @@ pub fn check_picture(size: Size, format: Format, style: &Style) -> Result<(), St
 
 /// An output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Format {
     /// `#`/space/`.` text, 2H+1 lines of 2W+1 characters (per layer, with `u d b U D B` marks
     /// for vertical passages in 3D); [`parse_ascii`] reads it back.
@@ -152,7 +155,7 @@ pub enum Format {
     Unicode,
     /// Standalone SVG document.
     Svg,
-    /// RGB PNG image.
+    /// RGB PNG image (rendered with the `png` feature; otherwise [`RenderError::NotBuilt`]).
     Png,
 }
 
@@ -229,6 +232,7 @@ impl Style {
 
 /// What can go wrong when rendering or parsing a picture.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RenderError {
     /// A format name that is not one of [`Format::NAMES`].
     #[error("unknown format '{0}' (valid: ascii, unicode, svg, png)")]
@@ -252,11 +256,15 @@ pub enum RenderError {
     /// The PNG encoder refused the image.
     #[error("png encoding: {0}")]
     Png(String),
+    /// A format this build leaves out (PNG without the `png` feature).
+    #[error("{0} output is not in this build of batchgen (cargo feature `{0}`)")]
+    NotBuilt(Format),
     /// Writing the output failed.
     #[error(transparent)]
     Io(#[from] std::io::Error),
 }
 
+#[cfg(feature = "png")]
 impl From<::png::EncodingError> for RenderError {
     fn from(e: ::png::EncodingError) -> RenderError {
         match e {
@@ -293,7 +301,10 @@ pub fn render<W: Write + ?Sized>(
             write_svg(maze, solution, px, &mut buf)?;
             buf.flush()?;
         }
+        #[cfg(feature = "png")]
         Format::Png => png_to(maze, solution, style.px_for(format), out)?,
+        #[cfg(not(feature = "png"))]
+        Format::Png => return Err(RenderError::NotBuilt(format)),
     }
     out.flush()?;
     Ok(())

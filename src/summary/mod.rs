@@ -266,7 +266,7 @@ pub(crate) fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, Summar
     let schema = b.schema();
     // A column batchgen writes must have the type batchgen writes (the algo names may be
     // plain or dictionary-encoded strings, as other writers store them).
-    let ours = crate::sink::parquet::schema();
+    let ours = crate::sink::arrow::schema();
     for f in schema.fields() {
         let Ok(want) = ours.field_with_name(f.name()) else {
             continue;
