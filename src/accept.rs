@@ -30,8 +30,13 @@
 //! is NaN; NaN sorts above every number and equals itself; `//` truncates on integers and is
 //! plain division on doubles; `%` is the truncated remainder; a NULL (the `NULL` literal, or
 //! `//`/`%` by zero on integers, where DuckDB stops with an error and `TRY(…)` gives NULL)
-//! makes comparisons NULL, `NOT NULL` is NULL, `AND`/`OR` are three-valued, and a row whose
-//! filter is NULL is rejected. Where DuckDB stops with "Out of Range" on unsigned arithmetic
+//! makes comparisons NULL, a bare `NULL` is an unknown truth value (`NOT NULL` is NULL,
+//! `NULL OR TRUE` is TRUE), `AND`/`OR` are three-valued, and a row whose filter is NULL is
+//! rejected. A cast of a constant to an integer type (`CAST(1e300 AS BIGINT)`,
+//! `(0/0)::BIGINT`, `CAST(3e9 AS INTEGER)`) outside that type's range, or of NaN or infinity,
+//! is refused when the filter is parsed, as DuckDB refuses it; a cast of a value computed from
+//! columns is not range-checked: `(dead_ends / 0)::BIGINT` stays infinite where DuckDB stops
+//! the query with a Conversion Error. Where DuckDB stops with "Out of Range" on unsigned arithmetic
 //! (`dead_ends - 1000` going negative), batchgen computes the true value, which is what DuckDB
 //! gives after `dead_ends::BIGINT - 1000`. As in DuckDB, a literal with a decimal point (`0.1`)
 //! is an exact DECIMAL (held as a scaled integer, exact below 2^53 and up to 18 places; a
@@ -49,9 +54,9 @@ use crate::metrics::{Filter, RowView};
 pub use crate::metrics::COLUMNS;
 
 /// Deepest parse nesting and evaluation stack allowed.
-const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 /// String id standing for the candidate's `algo`.
-const ALGO: u16 = u16::MAX;
+pub(crate) const ALGO: u16 = u16::MAX;
 /// Integers above this are not exact in a double.
 const MAX_EXACT: f64 = 9_007_199_254_740_992.0;
 
@@ -104,7 +109,7 @@ impl Ty {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Cmp {
+pub(crate) enum Cmp {
     Lt,
     Le,
     Gt,
@@ -115,7 +120,7 @@ enum Cmp {
 
 impl Cmp {
     #[inline]
-    fn test(self, o: std::cmp::Ordering) -> bool {
+    pub(crate) fn test(self, o: std::cmp::Ordering) -> bool {
         use std::cmp::Ordering::*;
         match self {
             Cmp::Lt => o == Less,
@@ -129,7 +134,7 @@ impl Cmp {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Arith {
+pub(crate) enum Arith {
     Add,
     Sub,
     Mul,
@@ -141,16 +146,16 @@ enum Arith {
 /// A conversion applied to an operand before a binary step: `value * mul / div` (one of them
 /// is 1): rescaling a DECIMAL exactly, or turning it into a double.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Conv {
-    mul: f64,
-    div: f64,
+pub(crate) struct Conv {
+    pub(crate) mul: f64,
+    pub(crate) div: f64,
 }
 
-const SAME: Conv = Conv { mul: 1.0, div: 1.0 };
+pub(crate) const SAME: Conv = Conv { mul: 1.0, div: 1.0 };
 
 impl Conv {
     #[inline]
-    fn apply(self, x: f64) -> f64 {
+    pub(crate) fn apply(self, x: f64) -> f64 {
         x * self.mul / self.div
     }
 }
@@ -164,7 +169,7 @@ fn pow10(s: u8) -> f64 {
 const MAX_SCALE: u8 = 18;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Op {
+pub(crate) enum Op {
     Num(f64),
     Null,
     Col(u8),
@@ -198,10 +203,10 @@ enum Op {
 
 /// One evaluation stack slot: a number (booleans are 1 / 0), a string id, or NULL.
 #[derive(Clone, Copy)]
-struct V {
-    x: f64,
+pub(crate) struct V {
+    pub(crate) x: f64,
     s: u16,
-    null: bool,
+    pub(crate) null: bool,
 }
 
 const NULL: V = V {
@@ -227,7 +232,7 @@ impl V {
 
 /// DuckDB's order on doubles: NaN above everything and equal to itself; -0 = 0.
 #[inline]
-fn order(a: f64, b: f64) -> std::cmp::Ordering {
+pub(crate) fn order(a: f64, b: f64) -> std::cmp::Ordering {
     match (a.is_nan(), b.is_nan()) {
         (true, true) => std::cmp::Ordering::Equal,
         (true, false) => std::cmp::Ordering::Greater,
@@ -458,7 +463,8 @@ impl Parser<'_> {
 
     fn expect_ty(&self, at: usize, got: Ty, want: Ty, what: &str) -> Result<(), AcceptError> {
         let ok = match want {
-            Ty::Bool => got == Ty::Bool,
+            // A bare NULL is an unknown truth value (`NOT NULL`, `NULL OR TRUE`).
+            Ty::Bool => matches!(got, Ty::Bool | Ty::Null),
             _ => got.numeric(),
         };
         if ok {
@@ -707,17 +713,58 @@ impl Parser<'_> {
             self.depth -= 1;
             return Ok(ty);
         }
+        let (at, start) = (self.at, self.code.len());
         let mut ty = self.primary()?;
         while self.is_sym("::") {
-            let at = self.at;
             self.bump()?;
-            ty = self.cast(at, ty)?;
+            ty = self.cast(at, start, ty)?;
         }
         Ok(ty)
     }
 
-    /// The type name after `::` or `AS`; emits the conversion.
-    fn cast(&mut self, at: usize, from: Ty) -> Result<Ty, AcceptError> {
+    /// A cast of a constant (no column in it) to an integer type out of that type's range,
+    /// or of NaN or infinity, is refused as DuckDB refuses it ("Conversion Error"). The
+    /// operand's code is `self.code[start..]`.
+    fn check_constant_cast(
+        &self,
+        at: usize,
+        start: usize,
+        from: Ty,
+        ty_name: &str,
+        max: f64,
+    ) -> Result<(), AcceptError> {
+        let operand = &self.code[start..];
+        if operand
+            .iter()
+            .any(|op| matches!(op, Op::Col(_) | Op::Str(_) | Op::StrCmp(_)))
+        {
+            return Ok(());
+        }
+        let v = exec(operand, &self.strings, "", |_| 0.0);
+        if v.null {
+            return Ok(());
+        }
+        let x = match from {
+            Ty::Dec(s) => v.x / pow10(s),
+            _ => v.x,
+        };
+        // Rounded as the cast rounds; the bound is exclusive above as for a two's complement.
+        let r = x.round();
+        if !x.is_finite() || r >= max + 1.0 || r < -max - 1.0 {
+            return Err(self.err(
+                at,
+                format!(
+                    "CAST of {x} AS {ty_name}: out of range for {ty_name} (DuckDB refuses it \
+                     with a Conversion Error)"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The type name after `::` or `AS`; emits the conversion of the operand whose code
+    /// starts at `self.code[start]`.
+    fn cast(&mut self, at: usize, start: usize, from: Ty) -> Result<Ty, AcceptError> {
         let Tok::Ident(name, false) = &self.tok else {
             return Err(self.err(self.at, "expected a type name (BIGINT, DOUBLE, …)"));
         };
@@ -727,6 +774,16 @@ impl Parser<'_> {
                 at,
                 format!("only numbers can be cast, found {}", from.name()),
             ));
+        }
+        // DuckDB's integer types and their ranges.
+        let range = match name.as_str() {
+            "bigint" | "int8" | "long" => Some(("BIGINT", i64::MAX as f64)),
+            "integer" | "int" | "int4" => Some(("INTEGER", i32::MAX as f64)),
+            "hugeint" => Some(("HUGEINT", i128::MAX as f64)),
+            _ => None,
+        };
+        if let Some((ty_name, max)) = range {
+            self.check_constant_cast(at, start, from, ty_name, max)?;
         }
         let ty = match name.as_str() {
             "bigint" | "int8" | "long" | "integer" | "int" | "int4" | "hugeint" => {
@@ -798,13 +855,13 @@ impl Parser<'_> {
                         return Err(self.err(self.at, "expected '(' after CAST"));
                     }
                     self.bump()?;
-                    let inner_at = self.at;
+                    let (inner_at, start) = (self.at, self.code.len());
                     let inner = self.or()?;
                     if !self.is_kw("as") {
                         return Err(self.err(self.at, "expected AS in CAST(x AS TYPE)"));
                     }
                     self.bump()?;
-                    let ty = self.cast(inner_at, inner)?;
+                    let ty = self.cast(inner_at, start, inner)?;
                     if !self.is_sym(")") {
                         return Err(self.err(self.at, "expected ')' to close CAST("));
                     }
@@ -903,7 +960,7 @@ impl Accept {
                 "expected AND, OR, a comparison or the end of the expression",
             ));
         }
-        if ty != Ty::Bool {
+        if !matches!(ty, Ty::Bool | Ty::Null) {
             return Err(p.err(
                 0,
                 format!(
@@ -937,6 +994,18 @@ impl Accept {
         &self.source
     }
 
+    /// The postfix program (for evaluators that run it over whole columns, as `explore` does).
+    #[cfg(feature = "cli")]
+    pub(crate) fn code(&self) -> &[Op] {
+        &self.code
+    }
+
+    /// The text of string literal `id` (`None` for [`ALGO`], the row's generator).
+    #[cfg(feature = "cli")]
+    pub(crate) fn string(&self, id: u16) -> Option<&str> {
+        (id != ALGO).then(|| self.strings[id as usize].as_str())
+    }
+
     /// Indices into [`COLUMNS`] of the numeric columns the expression reads.
     pub fn columns_used(&self) -> &[u8] {
         &self.uses
@@ -952,9 +1021,18 @@ impl Accept {
     /// (A NULL result does not pass, as in a SQL `WHERE`.)
     #[inline]
     pub fn eval_with(&self, algo: &str, column: impl Fn(u8) -> f64) -> bool {
+        let v = exec(&self.code, &self.strings, algo, column);
+        !v.null && v.x == 1.0
+    }
+}
+
+/// Run compiled code on one row; the value left on the stack.
+#[inline(always)]
+fn exec(code: &[Op], strings: &[String], algo: &str, column: impl Fn(u8) -> f64) -> V {
+    {
         let mut stack = [NULL; MAX_DEPTH + 1];
         let mut sp = 0usize;
-        for op in &self.code {
+        for op in code {
             match *op {
                 Op::Num(x) => {
                     stack[sp] = V::num(x);
@@ -1023,7 +1101,7 @@ impl Accept {
                         if id == ALGO {
                             algo
                         } else {
-                            self.strings[id as usize].as_str()
+                            strings[id as usize].as_str()
                         }
                     };
                     let (a, b) = (stack[sp - 1].s, stack[sp].s);
@@ -1053,13 +1131,13 @@ impl Accept {
                 }
             }
         }
-        !stack[0].null && stack[0].x == 1.0
+        stack[0]
     }
 }
 
 /// One arithmetic step in DuckDB's semantics (see the module docs).
 #[inline]
-fn arith(op: Arith, int: bool, a: f64, b: f64) -> V {
+pub(crate) fn arith(op: Arith, int: bool, a: f64, b: f64) -> V {
     let x = match op {
         Arith::Add => a + b,
         Arith::Sub => a - b,
@@ -1158,6 +1236,9 @@ mod tests {
         assert!(t("1 // dead_ends IS NULL"));
         assert!(t("1 % dead_ends IS NULL AND 1 IS NOT NULL"));
         assert!(!t("NULL > 1 OR 1 > 2"));
+        // A bare NULL is an unknown truth value.
+        assert!(!t("NOT NULL") && !t("NULL") && !t("NULL AND TRUE"));
+        assert!(t("NULL OR TRUE") && t("(NOT NULL) IS NULL"));
         assert!(t("NULL > 1 OR 1 < 2"));
         assert!(!t("NULL > 1 AND 1 < 2"));
         assert!(t("NOT (NULL > 1 AND 1 > 2)"));

@@ -64,7 +64,8 @@ pub fn parse_size(flag: &str, s: &str) -> Result<(u32, u32), ArgError> {
 /// (`5x4x`) and grids over [`MAX_CELLS`] (before anything is allocated).
 pub fn parse_size3(flag: &str, s: &str) -> Result<Size, ArgError> {
     let bad = |why: &str| ArgError::new(flag, s, why);
-    let parts: Vec<&str> = s.split(['x', 'X']).collect();
+    // `64x64`, `64X64` or `64×64` (the multiplication sign).
+    let parts: Vec<&str> = s.split(['x', 'X', '×']).collect();
     if parts.len() < 2 || parts.len() > 3 {
         return Err(bad(
             "expected WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH, e.g. 64x64 or 16x16x16",
@@ -209,12 +210,96 @@ pub fn select_3d(
     (keep, Some(note))
 }
 
-/// Parse a count (a whole number ≥ 0; `_` separators allowed).
+/// Parse a count as people type it: `1000`, `1_000`, `1,000,000` (groups of three),
+/// `1e6`, `2.5e3` or `2^20` (exact whole numbers only: `1.5` and `1e-3` are refused), up to
+/// `u64::MAX`; larger is refused as too large (`2^64`), never wrapped.
 pub fn parse_count(flag: &str, s: &str) -> Result<u64, ArgError> {
-    s.trim()
-        .replace('_', "")
-        .parse::<u64>()
-        .map_err(|_| ArgError::new(flag, s, "expected a whole number ≥ 0"))
+    count_value(s).map_err(|why| ArgError::new(flag, s, why))
+}
+
+/// [`parse_count`]'s rules without a flag name (what a clap `value_parser` needs): the reason a
+/// text is not a count.
+pub fn count_value(s: &str) -> Result<u64, String> {
+    const WANT: &str = "expected a whole number ≥ 0, e.g. 1000, 1_000, 1,000,000, 1e6 or 2^20";
+    let too_large = || format!("too large: at most {} (2^64 − 1)", u64::MAX);
+    let t = s.trim();
+    if t.starts_with('-') {
+        return Err(WANT.into());
+    }
+    let t = t.strip_prefix('+').unwrap_or(t);
+    // `B^E`: a power.
+    if let Some((b, e)) = t.split_once('^') {
+        let b = digits(b).ok_or(WANT)?;
+        let e = digits(e).ok_or(WANT)?;
+        let (Ok(b), Ok(e)) = (b.parse::<u128>(), e.parse::<u32>()) else {
+            return Err(too_large());
+        };
+        return b
+            .checked_pow(e)
+            .and_then(|v| u64::try_from(v).ok())
+            .ok_or_else(too_large);
+    }
+    // `M[.F]eE`: a mantissa times a power of ten, exact only.
+    let (mant, exp) = match t.split_once(['e', 'E']) {
+        Some((m, e)) => {
+            let e = e.strip_prefix('+').unwrap_or(e);
+            let neg = e.starts_with('-');
+            let e = digits(e.trim_start_matches('-')).ok_or(WANT)?;
+            let e: i64 = e.parse().map_err(|_| too_large())?;
+            (m, if neg { -e } else { e })
+        }
+        None => (t, 0),
+    };
+    let (int, frac) = match mant.split_once('.') {
+        Some((i, f)) if !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()) => (i, f),
+        Some(_) => return Err(WANT.into()),
+        None => (mant, ""),
+    };
+    let int = digits(int).ok_or(WANT)?;
+    let all = format!("{int}{frac}");
+    // The value is all × 10^(exp − frac.len()).
+    let shift = exp - frac.len() as i64;
+    let sig = all.trim_start_matches('0');
+    if sig.is_empty() {
+        return Ok(0);
+    }
+    let (sig, shift) = if shift < 0 {
+        let drop = (-shift) as usize;
+        let kept = sig.len().saturating_sub(drop);
+        if sig[kept..].bytes().any(|b| b != b'0') || drop > sig.len() {
+            return Err("not a whole number".into());
+        }
+        (&sig[..kept], 0)
+    } else {
+        (sig, shift)
+    };
+    if sig.len() as i64 + shift > 20 {
+        return Err(too_large());
+    }
+    let v: u128 = sig.parse().map_err(|_| too_large())?;
+    v.checked_mul(10u128.pow(shift as u32))
+        .and_then(|v| u64::try_from(v).ok())
+        .ok_or_else(too_large)
+}
+
+/// The digits of `s` with separators removed: `_` anywhere between digits, or `,` between
+/// groups of exactly three digits (`1,000,000`); `None` when it is not such a number.
+fn digits(s: &str) -> Option<String> {
+    if s.is_empty() || !s.bytes().next().unwrap().is_ascii_digit() {
+        return None;
+    }
+    if s.contains(',') {
+        let groups: Vec<&str> = s.split(',').collect();
+        let first = groups[0].len();
+        let ok = (1..=3).contains(&first)
+            && groups[1..].iter().all(|g| g.len() == 3)
+            && groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_digit()));
+        return ok.then(|| groups.concat());
+    }
+    if s.ends_with('_') || !s.bytes().all(|b| b.is_ascii_digit() || b == b'_') {
+        return None;
+    }
+    Some(s.replace('_', ""))
 }
 
 /// Worker threads from `--threads`: `None` is one per core; otherwise a whole number from 1
@@ -289,10 +374,7 @@ pub fn resolve_ends_sized(
                         .into(),
                 ));
             }
-            return Ok((
-                Ends::Diameter,
-                "diameter: entrance=diameter_start exit=diameter_end (a farthest pair)".into(),
-            ));
+            return Ok((Ends::Diameter, Ends::Diameter.rule(size)));
         }
         None | Some("corners") => {}
         Some(other) => {
@@ -311,19 +393,8 @@ pub fn resolve_ends_sized(
         Some(e) => parse_cell3("--exit", e, size)?,
         None => size.cells() - 1,
     };
-    let (a, b) = (size.coords(entrance), size.coords(exit));
-    let rule = if size.is_3d() {
-        format!(
-            "entrance={},{},{} exit={},{},{} (x,y,z; cell id = x+width*(y+height*z), layer z=0 on top)",
-            a.0, a.1, a.2, b.0, b.1, b.2
-        )
-    } else {
-        format!(
-            "entrance={},{} exit={},{} (x,y; cell id = y*width+x)",
-            a.0, a.1, b.0, b.1
-        )
-    };
-    Ok((Ends::cells(entrance, exit), rule))
+    let ends = Ends::cells(entrance, exit);
+    Ok((ends, ends.rule(size)))
 }
 
 /// Check an output file path (see [`crate::atomic_file::Target::resolve`]): its folder must
@@ -475,9 +546,40 @@ mod tests {
 
     #[test]
     fn counts() {
-        assert_eq!(parse_count("--count", " 1_000 ").unwrap(), 1000);
-        assert!(parse_count("--count", "-1").is_err());
-        assert!(parse_count("--count", "").is_err());
+        for (text, want) in [
+            (" 1_000 ", 1000),
+            ("1e6", 1_000_000),
+            ("1E6", 1_000_000),
+            ("2.5e3", 2500),
+            ("1,000,000", 1_000_000),
+            ("12,345", 12_345),
+            ("2^20", 1 << 20),
+            ("0", 0),
+            ("0e5", 0),
+            ("1.000e3", 1000),
+            ("18446744073709551615", u64::MAX),
+            ("1.8446744073709551615e19", u64::MAX),
+        ] {
+            assert_eq!(parse_count("--count", text).unwrap(), want, "{text}");
+        }
+        for (text, why) in [
+            ("-1", "whole number"),
+            ("", "whole number"),
+            ("1.5", "not a whole number"),
+            ("1e-3", "not a whole number"),
+            ("1,00", "whole number"),
+            ("1,0000", "whole number"),
+            ("abc", "whole number"),
+            ("2^64", "too large"),
+            ("18446744073709551616", "too large"),
+            ("1e20", "too large"),
+            ("1e400", "too large"),
+            ("99999999999999999999999999", "too large"),
+        ] {
+            let e = parse_count("--count", text).unwrap_err().to_string();
+            assert!(e.contains(why) && e.contains("'--count'"), "{text}: {e}");
+        }
+        assert_eq!(parse_size("--size", "64×32").unwrap(), (64, 32));
     }
 
     #[test]

@@ -8,24 +8,31 @@
 //!    (`/dev/null` for a timing run) is written straight through, without temporary file or
 //!    rename; anything else (folder, FIFO, socket, block device) is refused with
 //!    [`OutputError::Special`] naming the path and its kind, before any work.
-//! 2. [`AtomicFile::create`] makes the temporary file `.NAME.tmp-PID-N` in the target's own
-//!    folder (same file system, so the rename is atomic), with `O_EXCL`: it never opens
-//!    anything that already exists.
+//! 2. [`AtomicFile::create`] makes the temporary file `.NAME.tmp-PID-RANDOM` in the target's
+//!    own folder (same file system, so the rename is atomic), with `O_EXCL`: it never opens
+//!    anything that already exists. RANDOM is 64 random bits, so a file left by a killed run
+//!    whose PID comes back (containers reuse PIDs) never blocks a retry; a name that is taken
+//!    anyway is drawn again. NAME is shortened in the temporary name only, so the whole stays
+//!    within the file-name limit (255 bytes) whatever the target's name.
 //! 3. [`AtomicFile::prepare`] fsyncs it and returns a [`Prepared`] file: complete, durable, not
 //!    yet visible.
-//! 4. [`commit_all`] makes several prepared files visible together: it re-checks each target,
-//!    keeps a hard link to every file it replaces, renames all, fsyncs the folders, then drops
+//! 4. [`commit_all`] makes several prepared files visible together: it takes an exclusive
+//!    advisory lock (`flock`) on every target folder, so two runs committing into the same
+//!    folders commit one after the other and the files a run commits together are always that
+//!    run's; it re-checks each target, keeps a hard link to every file it replaces, renames all, fsyncs the folders, then drops
 //!    the hard links. If any rename fails, the ones already done are undone (the old file is
 //!    put back, a new one removed), so a run's outputs appear together or not at all.
 //!
 //! Every value that owns a temporary file removes it when dropped uncommitted: an error at any
-//! step, an early return, a panic that unwinds, or a run stopped by SIGINT/SIGTERM (the command
+//! step, an early return, a panic that unwinds, or a run stopped by SIGINT/SIGTERM/SIGHUP (the command
 //! layer turns those signals into a flag, see [`crate::interrupt`], and then simply drops its
-//! writers) leaves nothing behind. Only SIGKILL or a power cut can leave a `.NAME.tmp-PID-N`
+//! writers) leaves nothing behind. Only SIGKILL or a power cut can leave a `.NAME.tmp-…`
 //! file, and never a file at the target that looks finished.
 
+use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Seek, SeekFrom, Write};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -103,7 +110,8 @@ pub struct Target {
 /// Symlinks followed before giving up (as Linux's `MAXSYMLINKS`).
 const MAX_LINKS: usize = 40;
 
-fn kind_of(ft: &fs::FileType) -> &'static str {
+/// What a file type is, for messages: `a folder`, `a FIFO (named pipe)`, ….
+pub fn kind_of(ft: &fs::FileType) -> &'static str {
     if ft.is_dir() {
         "a folder"
     } else if ft.is_fifo() {
@@ -199,17 +207,52 @@ impl Target {
     }
 }
 
-/// Distinguishes the temporary files of one process (two outputs never share one).
+/// Mixed into every random draw so two draws of one process never repeat.
 static NEXT_TEMP: AtomicU64 = AtomicU64::new(0);
 
-/// `.NAME.tmp-PID-N` next to `target`.
+/// The longest file name Linux file systems accept (`NAME_MAX`).
+pub const NAME_MAX: usize = 255;
+
+/// Names drawn for a temporary file before giving up (each taken name is drawn again).
+const NAME_TRIES: usize = 16;
+
+/// 64 random bits: the standard library's `RandomState` is keyed from the OS's randomness.
+fn random_u64() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(NEXT_TEMP.fetch_add(1, Ordering::Relaxed));
+    h.finish()
+}
+
+/// `.NAME.WHAT-PID-RANDOM` next to `target`, NAME cut (in bytes) so that the whole name stays
+/// within [`NAME_MAX`].
 fn temp_name(target: &Path, what: &str) -> PathBuf {
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let n = NEXT_TEMP.fetch_add(1, Ordering::Relaxed);
-    target.with_file_name(format!(".{name}.{what}-{}-{n}", std::process::id()))
+    let name = target.file_name().map_or(&b"out"[..], |n| n.as_bytes());
+    let tail = format!(".{what}-{}-{:016x}", std::process::id(), random_u64());
+    let keep = name.len().min(NAME_MAX - 1 - tail.len());
+    let mut v = Vec::with_capacity(NAME_MAX);
+    v.push(b'.');
+    v.extend_from_slice(&name[..keep]);
+    v.extend_from_slice(tail.as_bytes());
+    target.with_file_name(OsString::from_vec(v))
+}
+
+/// Run `make` on fresh temporary names next to `target` until one is not taken.
+fn with_fresh_name<T>(
+    target: &Path,
+    what: &str,
+    mut make: impl FnMut(&Path) -> io::Result<T>,
+) -> io::Result<(PathBuf, T)> {
+    let mut last = None;
+    for _ in 0..NAME_TRIES {
+        let p = temp_name(target, what);
+        match make(&p) {
+            Ok(t) => return Ok((p, t)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::from(io::ErrorKind::AlreadyExists)))
 }
 
 /// An output being written (see the module docs). Implements [`Write`] and [`Seek`].
@@ -246,16 +289,17 @@ impl AtomicFile {
                 })
             }
             Mode::Replace => {
-                let tmp = temp_name(&target.resolved, "tmp");
-                let file = OpenOptions::new()
-                    .write(true)
-                    .read(true)
-                    .create_new(true)
-                    .open(&tmp)
-                    .map_err(|source| OutputError::Create {
-                        dir: target.folder().to_path_buf(),
-                        source,
-                    })?;
+                let (tmp, file) = with_fresh_name(&target.resolved, "tmp", |p| {
+                    OpenOptions::new()
+                        .write(true)
+                        .read(true)
+                        .create_new(true)
+                        .open(p)
+                })
+                .map_err(|source| OutputError::Create {
+                    dir: target.folder().to_path_buf(),
+                    source,
+                })?;
                 Ok(AtomicFile {
                     target,
                     file,
@@ -368,6 +412,13 @@ impl Drop for Prepared {
 /// are as they were before (old files back in place, new ones removed) and every temporary
 /// file is gone.
 pub fn commit_all(mut files: Vec<Prepared>) -> Result<(), OutputError> {
+    // One run's commit at a time per folder: held until the folders are synced.
+    let _locks = lock_folders(
+        files
+            .iter()
+            .filter(|f| f.tmp.is_some())
+            .map(|f| f.target.folder()),
+    )?;
     // Re-check the targets: one may have become a FIFO or a folder since the run started.
     for f in &files {
         if f.tmp.is_some() {
@@ -385,8 +436,13 @@ pub fn commit_all(mut files: Vec<Prepared>) -> Result<(), OutputError> {
     let mut backups: Vec<Option<PathBuf>> = Vec::with_capacity(files.len());
     for f in &files {
         let keep = (f.tmp.is_some() && f.target.resolved.is_file())
-            .then(|| temp_name(&f.target.resolved, "old"))
-            .filter(|b| fs::hard_link(&f.target.resolved, b).is_ok());
+            .then(|| {
+                with_fresh_name(&f.target.resolved, "old", |b| {
+                    fs::hard_link(&f.target.resolved, b)
+                })
+            })
+            .and_then(|r| r.ok())
+            .map(|(b, ())| b);
         backups.push(keep);
     }
     let mut failed = None;
@@ -445,6 +501,27 @@ pub fn commit_all(mut files: Vec<Prepared>) -> Result<(), OutputError> {
             })?;
     }
     Ok(())
+}
+
+/// Take an exclusive advisory lock on each folder (sorted and deduplicated, so two runs
+/// locking overlapping sets cannot deadlock); the locks go when the files are dropped.
+fn lock_folders<'a>(dirs: impl Iterator<Item = &'a Path>) -> Result<Vec<File>, OutputError> {
+    let mut dirs: Vec<&Path> = dirs.collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs.into_iter()
+        .map(|d| {
+            let io = |source| OutputError::Io {
+                path: d.to_path_buf(),
+                op: "locking the folder",
+                source,
+            };
+            let f = File::open(d).map_err(io)?;
+            rustix::fs::flock(&f, rustix::fs::FlockOperation::LockExclusive)
+                .map_err(|e| io(e.into()))?;
+            Ok(f)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -557,6 +634,38 @@ mod tests {
         ));
         assert_eq!(fs::read(d.join("old.txt")).unwrap(), b"old");
         assert_eq!(listing(&d), vec!["c", "old.txt"]);
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn temp_names_are_random_short_enough_and_retried_when_taken() {
+        let d = tempdir();
+        // 248 bytes: the target fits the limit, the temporary name is shortened to fit too.
+        let name = "x".repeat(240) + ".parquet";
+        let mut f = AtomicFile::create(&d.join(&name)).unwrap();
+        let tmp = f.temp_path().unwrap().file_name().unwrap().len();
+        assert!(tmp <= NAME_MAX, "{tmp}");
+        f.write_all(b"1").unwrap();
+        f.prepare().unwrap().commit().unwrap();
+        assert_eq!(listing(&d), vec![name.clone()]);
+        let t = d.join("a.parquet");
+        assert_ne!(temp_name(&t, "tmp"), temp_name(&t, "tmp"));
+        // A taken name is drawn again; only other errors, or every draw taken, fail.
+        let mut taken = 3;
+        let (p, ()) = with_fresh_name(&t, "tmp", |_| {
+            if taken > 0 {
+                taken -= 1;
+                Err(io::ErrorKind::AlreadyExists.into())
+            } else {
+                Ok(())
+            }
+        })
+        .unwrap();
+        assert!(p.to_string_lossy().contains(".a.parquet.tmp-"));
+        let e = with_fresh_name(&t, "tmp", |_| -> io::Result<()> {
+            Err(io::ErrorKind::AlreadyExists.into())
+        });
+        assert!(e.is_err());
         fs::remove_dir_all(&d).unwrap();
     }
 }

@@ -6,7 +6,35 @@
 //! the caller before the next chunk starts; memory is bounded by one chunk whatever `count` is.
 //! Each pool thread owns one [`Worker`] (maze, scratch buffers, RNG) for the whole run, so nothing
 //! is allocated per maze. A maze depends only on (algo, size, seed, index): thread count and
-//! chunk size cannot change a row.
+//! chunk size cannot change a row. (Cargo feature `parallel`.)
+//!
+//! A run as a library call: the caller owns the stop flag (a binding sets it on Ctrl-C, the
+//! program from its signal handler), and each chunk becomes an Arrow batch of the metrics
+//! table ([`crate::sink::arrow`]):
+//!
+//! ```
+//! use std::sync::atomic::{AtomicBool, Ordering};
+//! use batchgen::batch::{self, Job};
+//! use batchgen::sink::arrow::{self, RunInfo};
+//! use batchgen::{Algorithm, Ends, Size};
+//!
+//! let size = Size::planar(16, 16);
+//! let job = Job::sized(vec![Algorithm::Wilson, Algorithm::Kruskal], size, 500, 42);
+//! let info = RunInfo { ends_rule: Ends::first_last(size).rule(size), ..RunInfo::default() };
+//! let schema = arrow::schema_with_metadata(&arrow::base_metadata(&info));
+//! let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build()?;
+//! let stop = AtomicBool::new(false);
+//! let mut batches = Vec::new();
+//! let tallies = batch::run_cancellable(&job, &pool, &stop, |chunk| {
+//!     let name = chunk.algo.name();
+//!     batches.push(arrow::record_batch(&schema, &name, size, job.seed, chunk.rows)?);
+//!     Ok::<(), arrow_schema::ArrowError>(())
+//! })?;
+//! assert!(!stop.load(Ordering::Relaxed)); // finished, not stopped
+//! assert_eq!(batches.iter().map(|b| b.num_rows()).sum::<usize>(), 1000);
+//! assert!(tallies.iter().all(|t| t.accepted == 500));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -337,6 +365,39 @@ mod tests {
         })
         .unwrap();
         out
+    }
+
+    #[test]
+    fn a_stop_flag_set_by_the_caller_ends_the_run_after_the_current_chunk() {
+        let job = Job::new(
+            vec![Algorithm::Wilson, Algorithm::Kruskal],
+            8,
+            8,
+            100_000,
+            1,
+        );
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let stop = AtomicBool::new(false);
+        let mut chunks = 0;
+        let tallies = run_cancellable::<()>(&job, &pool, &stop, |c| {
+            chunks += 1;
+            assert_eq!(c.algo, &Algorithm::Wilson);
+            stop.store(true, Ordering::Relaxed);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(chunks, 1);
+        let chunk = chunk_len(64, 2);
+        assert_eq!(
+            tallies,
+            vec![Tally {
+                candidates: chunk,
+                accepted: chunk
+            }]
+        );
     }
 
     #[test]

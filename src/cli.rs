@@ -26,7 +26,9 @@ pub static VERSION: LazyLock<String> = LazyLock::new(|| {
     version = VERSION.as_str(),
     about,
     args_conflicts_with_subcommands = true,
-    subcommand_negates_reqs = true
+    subcommand_negates_reqs = true,
+    // The main job needs --out (clap leaves a conditionally required flag out of the usage).
+    override_usage = "batchgen [OPTIONS] --out <FILE|DIR/>\n       batchgen <COMMAND>"
 )]
 pub struct Cli {
     /// A subcommand; without one, batchgen runs the main job (generate, measure, write).
@@ -35,33 +37,48 @@ pub struct Cli {
     /// The main job's flags.
     #[command(flatten)]
     pub run: cmd::generate::RunArgs,
-    /// Colour in messages and reports: `auto` (when the output is a terminal and NO_COLOR is
-    /// unset), `always` or `never`.
+    /// Colour in messages and reports.
+    ///
+    /// `auto`: when the output is a terminal and NO_COLOR is unset.
     #[arg(long, global = true, value_enum, default_value_t = cmd::color::When::Auto, value_name = "WHEN")]
     pub color: cmd::color::When,
 }
 
-/// Subcommands besides the main job.
+/// Subcommands besides the main job. The first line of each is its one-line summary (`-h`,
+/// the command list); the rest is shown by `--help` and the manual page.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// List every generator with its texture and whether it samples uniformly.
     ListAlgos(cmd::list_algos::ListAlgosArgs),
-    /// Draw one maze (from a maze store, or regenerated from its algo, size, seed and index)
-    /// as ascii, unicode, svg or png.
+    /// Draw one maze as ascii, unicode, svg or png.
+    ///
+    /// The maze comes from a maze store (`--store FILE --record K`) or is regenerated from its
+    /// algo, size, seed and index; `-o FILE` picks the format from its extension.
     Render(Box<cmd::render::RenderArgs>),
-    /// Show exactly which generators are biased on a small grid: spanning-tree count,
-    /// exhaustive Kruskal orders, exact distributions, chi-square sampling, per-wall bias.
+    /// Show exactly which generators are biased on a small grid.
+    ///
+    /// Spanning-tree count, exhaustive Kruskal orders, exact distributions, chi-square
+    /// sampling and per-wall bias.
     Uniformity(cmd::uniformity::UniformityArgs),
-    /// Check that a dataset folder (`--out DIR/` of sharded runs) is complete and consistent:
-    /// every shard of every (algo, size) once, same parameters, ranges disjoint and covering.
-    /// Exit status 0 complete, 1 incomplete or inconsistent (with what to re-run), 2 bad input.
+    /// Check that a dataset folder of shard files is complete and consistent.
+    ///
+    /// Every shard of every (algo, size) once, same parameters, index ranges disjoint and
+    /// covering. Exit status 0 complete, 1 incomplete or inconsistent (with the commands to
+    /// re-run), 2 bad input.
     Check(cmd::check::CheckArgs),
-    /// Per algorithm and size: count, mean ± standard error and quantiles of every metric
-    /// column of metrics files; with --accept, how many rows a filter would pass.
+    /// Statistics of every metric per generator and size, from metrics files.
+    ///
+    /// Count, mean ± standard error and quantiles of every metric column; with --accept, how
+    /// many rows a filter would pass.
     Summary(cmd::summary::SummaryArgs),
-    /// Histograms of every metric (one colour per algorithm) and a solution length vs
-    /// dead-end share density, as PNG and SVG.
+    /// Histograms of every metric and a density plot, as PNG and SVG.
+    ///
+    /// One colour per generator, and a solution length vs dead-end share density; with
+    /// --accept, the accepted region outlined.
     Plot(cmd::plot::PlotArgs),
+    /// Serve a local page over metrics files: linked histograms, brushing into an --accept
+    /// expression, live pass rates and a gallery of the mazes that pass (loopback only).
+    Explore(cmd::explore::ExploreArgs),
     /// Print a shell completion script (bash, zsh, fish or powershell) to stdout.
     Completions(cmd::completions::CompletionsArgs),
     /// Print the manual page (roff) to stdout, or write it with -o.

@@ -12,48 +12,16 @@
 //! `check` sees every shard of a finished run.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use parquet::file::metadata::ParquetMetaDataReader;
 use parquet::file::statistics::Statistics;
 
+use crate::folder_walk;
 use crate::grid::Size;
 use crate::shard::Shard;
 
-/// Metadata keys of a metrics file (beyond the base keys of [`crate::sink::parquet`]).
-pub mod keys {
-    /// `K/N`: which shard of the index range the file holds (`1/1` unsharded).
-    pub const SHARD: &str = "batchgen.shard";
-    /// Where the shard came from (`--shard`, a Slurm array, …, or `none`).
-    pub const SHARD_SOURCE: &str = "batchgen.shard_source";
-    /// First index of the file's range, per generator.
-    pub const INDEX_START: &str = "batchgen.index_start";
-    /// One past the last index of the file's range, per generator.
-    pub const INDEX_END: &str = "batchgen.index_end";
-    /// The generator of a dataset part file.
-    pub const ALGO: &str = "batchgen.algo";
-    /// The run's generators (all partitions the run writes).
-    pub const ALGOS: &str = "batchgen.algos";
-    /// Mazes per generator of the whole (unsharded) run.
-    pub const COUNT: &str = "batchgen.count_per_algo";
-    /// `WxH`.
-    pub const SIZE: &str = "batchgen.size";
-    /// Master seed.
-    pub const SEED: &str = "batchgen.seed";
-    /// Crate version.
-    pub const VERSION: &str = "batchgen.version";
-    /// Seeding scheme version.
-    pub const SCHEME: &str = "batchgen.seeding_scheme";
-    /// RNG name.
-    pub const RNG: &str = "batchgen.rng";
-    /// Entrance/exit rule.
-    pub const ENDS: &str = "batchgen.ends";
-    /// The `--accept` filter, when there was one.
-    pub const ACCEPT: &str = "batchgen.accept";
-    /// The command line that made the file.
-    pub const COMMAND_LINE: &str = "batchgen.command_line";
-}
+pub use crate::sink::arrow::keys;
 
 /// Parameters that must be equal in every file of one partition.
 const PARTITION_PARAMS: [&str; 7] = [
@@ -134,7 +102,7 @@ struct PartInfo {
 type Footer = (HashMap<String, String>, u64, Option<(u64, u64)>);
 
 fn read_part(path: &Path) -> Result<Footer, String> {
-    let file = File::open(path).map_err(|e| e.to_string())?;
+    let file = folder_walk::open_regular(path).map_err(|e| e.to_string())?;
     let md = ParquetMetaDataReader::new()
         .parse_and_finish(&file)
         .map_err(|e| format!("not a readable Parquet file: {e}"))?;
@@ -279,34 +247,6 @@ fn rerun_command(recorded: &str, algo: &str, missing: &[Shard]) -> Vec<String> {
         .collect()
 }
 
-/// Walk `dir` (depth-first, sorted), returning every file with its path relative to `dir`.
-fn walk(dir: &Path) -> Result<Vec<(PathBuf, String)>, DatasetError> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let rd = std::fs::read_dir(&d).map_err(|source| DatasetError::Io {
-            path: d.clone(),
-            source,
-        })?;
-        let mut entries: Vec<_> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-        entries.sort();
-        for p in entries.into_iter().rev() {
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p
-                    .strip_prefix(dir)
-                    .unwrap_or(&p)
-                    .to_string_lossy()
-                    .into_owned();
-                out.push((p, rel));
-            }
-        }
-    }
-    out.sort_by(|a, b| a.1.cmp(&b.1));
-    Ok(out)
-}
-
 /// Check a dataset folder's metrics files; see the module docs for what is verified.
 pub fn check(dir: &Path) -> Result<Report, DatasetError> {
     if !dir.is_dir() {
@@ -315,7 +255,28 @@ pub fn check(dir: &Path) -> Result<Report, DatasetError> {
     let mut rep = Report::default();
     let mut parts: Vec<PartInfo> = Vec::new();
     let mut stores: Vec<(PathBuf, String)> = Vec::new();
-    for (path, rel) in walk(dir)? {
+    let found = folder_walk::walk(dir, true).map_err(|e| match e {
+        folder_walk::InputError::Io { path, source } => DatasetError::Io { path, source },
+        other => DatasetError::Io {
+            path: dir.to_path_buf(),
+            source: other.into(),
+        },
+    })?;
+    for f in found {
+        let (path, rel) = (f.path, f.rel.to_string_lossy().into_owned());
+        match f.kind {
+            folder_walk::Kind::File => {}
+            folder_walk::Kind::FolderLink => {
+                rep.notes
+                    .push(format!("{rel}: a symbolic link to a folder, not followed"));
+                continue;
+            }
+            folder_walk::Kind::Other(kind) => {
+                rep.problems
+                    .push(format!("{rel}: is {kind}, not a regular file"));
+                continue;
+            }
+        }
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

@@ -37,6 +37,7 @@ pub const MAX_CELLS: u64 = 1 << 26;
 /// One of the six directions from a cell. The four planar ones come first, in the order of
 /// their discriminants, so 2D loops index [`Dir::PLANAR`] with `0..4`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 #[repr(u8)]
 pub enum Dir {
     /// +x

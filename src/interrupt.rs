@@ -1,9 +1,10 @@
-//! SIGINT and SIGTERM as a flag: commands that write files call [`install`] before they create
-//! any temporary file; from then on the signals no longer kill the process, they set a flag
+//! SIGINT, SIGTERM and SIGHUP as a flag: commands that write files call [`install`] before they
+//! create any temporary file; from then on the signals no longer kill the process, they set a flag
 //! that the batch workers poll between mazes ([`crate::batch::run_cancellable`]) and that the
 //! command checks before it commits its outputs. The command then drops its writers (which
 //! removes their temporary files, see [`crate::atomic_file`]), says how far it got and exits
-//! with `128 + signal` (130 for SIGINT, 143 for SIGTERM), as a shell expects.
+//! with `128 + signal` (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP: a closed terminal, a
+//! dropped ssh connection, `tmux kill-session`), as a shell expects.
 //!
 //! Commands that write nothing (`uniformity`, `list-algos`, `render` to stdout) do not install
 //! the handlers and keep the default behaviour: a signal ends them at once.
@@ -11,7 +12,8 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
-pub use signal_hook::consts::{SIGINT, SIGTERM};
+#[cfg(feature = "cli")]
+pub use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 struct Flags {
     stop: Arc<AtomicBool>,
@@ -27,14 +29,16 @@ fn flags() -> &'static Flags {
     })
 }
 
-/// Catch SIGINT and SIGTERM from now on (idempotent).
+/// Catch SIGINT, SIGTERM and SIGHUP from now on (idempotent). The program's side: the core
+/// keeps only the flag, which the random walks look at ([`stop_requested`]).
+#[cfg(feature = "cli")]
 pub fn install() -> std::io::Result<()> {
     static DONE: OnceLock<()> = OnceLock::new();
     if DONE.get().is_some() {
         return Ok(());
     }
     let f = flags();
-    for sig in [SIGINT, SIGTERM] {
+    for sig in [SIGINT, SIGTERM, SIGHUP] {
         signal_hook::flag::register_usize(sig, Arc::clone(&f.which), sig as usize)?;
         signal_hook::flag::register(sig, Arc::clone(&f.stop))?;
     }
@@ -47,6 +51,17 @@ pub fn stop_flag() -> &'static AtomicBool {
     &flags().stop
 }
 
+/// Has a caught signal arrived? One relaxed load (false when [`install`] was never called):
+/// what the random-walk generators look at every [`POLL_STEPS`] steps, so a signal stops even a
+/// maze whose walk takes hours.
+#[inline]
+pub fn stop_requested() -> bool {
+    FLAGS.get().is_some_and(|f| f.stop.load(Ordering::Relaxed))
+}
+
+/// Walk steps between two looks at the stop flag: 2^22, a few milliseconds of walking.
+pub const POLL_STEPS: u32 = 1 << 22;
+
 /// The signal that arrived (the last one, if several), if any.
 pub fn received() -> Option<i32> {
     match flags().which.load(Ordering::SeqCst) {
@@ -55,11 +70,13 @@ pub fn received() -> Option<i32> {
     }
 }
 
-/// `SIGINT`, `SIGTERM`, or `signal N`.
+/// `SIGINT`, `SIGTERM`, `SIGHUP`, or `signal N`.
+#[cfg(feature = "cli")]
 pub fn name(sig: i32) -> String {
     match sig {
         SIGINT => "SIGINT".into(),
         SIGTERM => "SIGTERM".into(),
+        SIGHUP => "SIGHUP".into(),
         n => format!("signal {n}"),
     }
 }

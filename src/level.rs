@@ -14,12 +14,14 @@
 
 use crate::generate::{Algorithm, UnknownAlgorithm};
 use crate::grid::{Dir, Maze, Size, MAX_CELLS};
+use crate::maze_id::MazeId;
 use crate::metrics::{self, Ends, Metrics};
 use crate::render::{self, RenderError};
 use crate::store::{StoreError, StoreReader};
 
 /// Why a level could not be made.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum LevelError {
     /// The generator name is not one batchgen knows.
     #[error(transparent)]
@@ -91,6 +93,18 @@ fn make_maze(algo: &Algorithm, size: Size, seed: u64, index: u64) -> (Maze, u64)
     (maze, maze_seed)
 }
 
+/// Refuse fixed ends outside a maze of `cells` cells.
+fn check_ends(ends: Ends, cells: u32) -> Result<(), LevelError> {
+    if let Ends::Cells { entrance, exit } = ends {
+        for cell in [entrance, exit] {
+            if cell >= cells {
+                return Err(LevelError::BadCell { cell, cells });
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Level {
     /// Regenerate maze `index` of the generator named `algo` (a canonical name as in the
     /// Parquet `algo` column, e.g. `"wilson"` or `"wilson-straight:0.5"`) at `width × height`
@@ -146,6 +160,20 @@ impl Level {
         seed: u64,
         index: u64,
     ) -> Result<Level, LevelError> {
+        Level::from_id(&MazeId::new(
+            *algo,
+            size,
+            seed,
+            index,
+            Ends::first_last(size),
+        ))
+    }
+
+    /// The maze a [`MazeId`] names, measured between its ends: for an id from a metrics row
+    /// ([`MazeId::from_batch`], [`MazeId::from_columns`]) or a store record
+    /// ([`MazeId::from_store`]), that row's maze *and* its solution.
+    pub fn from_id(id: &MazeId) -> Result<Level, LevelError> {
+        let (algo, size) = (id.algo, id.size);
         if !size.is_valid() {
             return Err(LevelError::BadSize {
                 width: size.width,
@@ -164,15 +192,23 @@ impl Level {
                 accepted: crate::args::names_3d(),
             });
         }
-        let (maze, maze_seed) = make_maze(algo, size, seed, index);
+        check_ends(id.ends, size.cells())?;
+        let (maze, maze_seed) = make_maze(&algo, size, id.seed, id.index);
         Ok(Level::measured(
-            *algo,
-            seed,
-            index,
-            maze_seed,
-            maze,
-            Ends::first_last(size),
+            algo, id.seed, id.index, maze_seed, maze, id.ends,
         ))
+    }
+
+    /// This level's identity, its ends as the cells it is measured between: [`Level::from_id`]
+    /// of it gives this level again.
+    pub fn id(&self) -> MazeId {
+        MazeId::new(
+            self.algo,
+            self.maze.size(),
+            self.seed,
+            self.index,
+            Ends::cells(self.entrance, self.exit),
+        )
     }
 
     /// Record `k` of a maze store: its walls as stored (checked to be a perfect maze) and the
@@ -219,14 +255,7 @@ impl Level {
     /// [`Ends::corners`], or [`Ends::Diameter`] (a longest path, so the solution is as long as
     /// the maze allows).
     pub fn with_ends(self, ends: Ends) -> Result<Level, LevelError> {
-        let cells = self.maze.cells();
-        if let Ends::Cells { entrance, exit } = ends {
-            for cell in [entrance, exit] {
-                if cell >= cells {
-                    return Err(LevelError::BadCell { cell, cells });
-                }
-            }
-        }
+        check_ends(ends, self.maze.cells())?;
         Ok(Level::measured(
             self.algo,
             self.seed,
@@ -353,6 +382,15 @@ impl Level {
         &self.metrics
     }
 
+    /// The level in box-drawing characters (its solution marked when `with_solution`), as
+    /// [`render::unicode`] draws it; `Display` shows it with the solution.
+    pub fn unicode(&self, with_solution: bool) -> Result<String, LevelError> {
+        Ok(render::unicode(
+            &self.maze,
+            with_solution.then_some(&self.solution[..]),
+        )?)
+    }
+
     /// The level as ASCII art (`#` wall, space open, `.` the solution when `with_solution`):
     /// `2·height + 1` lines of `2·width + 1` characters.
     pub fn ascii(&self, with_solution: bool) -> Result<String, LevelError> {
@@ -360,6 +398,13 @@ impl Level {
             &self.maze,
             with_solution.then_some(&self.solution[..]),
         )?)
+    }
+}
+
+impl std::fmt::Display for Level {
+    /// The maze in box-drawing characters with its solution ([`Level::unicode`]).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.unicode(true).map_err(|_| std::fmt::Error)?)
     }
 }
 

@@ -6,7 +6,7 @@
 //! generate::regenerate(&algo, &mut maze, &mut scratch, seed, index)  // one RNG per maze,
 //!     // seeded from rng::maze_seed(seed, algo, width, height, index)
 //! row  = metrics::measure(&maze, ends, &mut metrics_scratch)
-//! batch::run → ordered rayon chunks → sink::parquet (one row per maze)
+//! batch::run → ordered rayon chunks → sink::arrow record batches (→ Parquet in the program)
 //! ```
 //!
 //! The same, for one maze, as a program (this example is run by `cargo test`):
@@ -29,9 +29,29 @@
 //! # From a row into a game: [`Level`]
 //!
 //! A level designer picks mazes in SQL from the Parquet file; a game then needs only the
-//! identifiers of the chosen rows. [`Level::regenerate`] makes the maze again from them (the
-//! same walls, bit for bit, on any machine: a maze is a function of the seeding scheme,
-//! algo, size, seed and index) and hands out its walls, solution and metrics.
+//! identifiers of the chosen rows. A maze is a function of the seeding scheme, algo, size,
+//! seed and index (the same walls, bit for bit, on any machine); its solution also depends on
+//! the file's ends rule (`--ends`, recorded as the `batchgen.ends` metadata). A [`MazeId`]
+//! holds all of them, so the [`Level`] it makes has the row's maze *and* the row's solution:
+//!
+//! ```
+//! use batchgen::{MazeId, Size};
+//!
+//! // A row's algo, width, height, depth, seed and index, e.g. from DuckDB:
+//! //   SELECT algo, width, height, depth, seed, index FROM 'level.parquet' WHERE ... LIMIT 1
+//! // and the file's ends rule, here of a run with `--ends diameter`:
+//! let rule = "diameter: entrance=diameter_start exit=diameter_end (a farthest pair)";
+//! let id = MazeId::from_columns("wilson", Size::new(32, 32, 1), 42, 15, rule)?;
+//! let level = id.level()?; // the row's maze, solved between the row's ends
+//! assert_eq!(level.metrics().solution_length, level.metrics().diameter);
+//! assert_eq!(level.maze_seed(), id.maze_seed()); // the row's maze_seed
+//! print!("{level}"); // box-drawing characters, the solution marked
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`MazeId::from_batch`] reads the same from an Arrow batch of rows, [`MazeId::from_store`]
+//! from a store record. [`Level::regenerate`] makes the maze from the identifiers alone,
+//! measured from corner to corner:
 //!
 //! Regenerate a level from a Parquet row's identifiers and draw it:
 //!
@@ -130,36 +150,80 @@
 //! `batch` on `generate` + `metrics` + `accept`; `sink`, `store` and `render` only consume;
 //! `level` (one maze for a game) on `generate`, `metrics`, `store` and `render`;
 //! `shard` picks a slice of the index range (flag or cluster engine) and `dataset` lays out
-//! and checks hive-partitioned folders of shard files; `uniformity` drives the generators with
+//! and checks hive-partitioned folders of shard files; `atomic_file` writes every output and
+//! `output_set` proves a run's outputs are distinct files; `uniformity` drives the generators with
 //! its own random sources; the binary's `cmd` layer
 //! wires them.
+//!
+//! # Cargo features
+//!
+//! - **default = `cli`**: the `batchgen` program and everything only it needs (Parquet files,
+//!   plots, progress bars, signals, datasets and shards, the uniformity lab). Its modules are
+//!   plumbing of the program, hidden from these docs.
+//! - **`parallel`**: [`batch`], many mazes generated and measured on a rayon pool, with a stop
+//!   flag the caller owns.
+//! - **`png`**: PNG output in [`render`].
+//! - **no features**: the core a game or a binding needs: [`grid`], [`rng`], [`generate`],
+//!   [`metrics`], [`Level`] and [`MazeId`], the maze [`store`], the [`accept`] language,
+//!   text/SVG [`render`]ing and the Arrow table of metric rows ([`sink::arrow`]). Pure Rust.
 #![deny(missing_docs)]
 
 pub mod accept;
+#[doc(hidden)]
 pub mod args;
+#[doc(hidden)]
 pub mod atomic_file;
+#[cfg(feature = "parallel")]
 pub mod batch;
 #[cfg(feature = "python")]
 mod bindings;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod dataset;
+#[doc(hidden)]
 pub mod dsu;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod explore;
+#[doc(hidden)]
+pub mod folder_walk;
 pub mod generate;
 pub mod grid;
+#[doc(hidden)]
 pub mod interrupt;
 pub mod level;
+pub mod maze_id;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod memory;
 pub mod metrics;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod output_set;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod plot;
+#[doc(hidden)]
+pub mod printable;
 pub mod render;
 pub mod rng;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod shard;
 pub mod sink;
 pub mod store;
+#[doc(hidden)]
+pub mod suggest;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod summary;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod uniformity;
 
 pub use generate::Algorithm;
-pub use grid::{Dir, Maze};
+pub use grid::{Dir, Maze, Size};
 pub use level::{Level, LevelError};
+pub use maze_id::{MazeId, MazeIdError};
 pub use metrics::{measure, Ends, Metrics};
 pub use rng::{Chance, RandomSource, Rng};

@@ -10,47 +10,6 @@ use clap::{CommandFactory, FromArgMatches};
 
 use cli::{Cli, Command};
 
-/// Flags whose value is a path: the only places a non-UTF-8 argument makes sense.
-const PATH_FLAGS: [&str; 6] = [
-    "--out",
-    "--mazes",
-    "--store",
-    "--output",
-    "-o",
-    "--summary-json",
-];
-
-/// A non-UTF-8 argument that is not a path value: the flag it belongs to (or the argument).
-/// clap's own message ("invalid UTF-8 was detected in one or more arguments") names neither.
-fn non_utf8_value() -> Option<(String, String)> {
-    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    for (i, a) in args.iter().enumerate() {
-        if a.to_str().is_some() {
-            continue;
-        }
-        let shown = a.to_string_lossy().into_owned();
-        let bytes = a.as_encoded_bytes();
-        // `--flag=value`
-        if let Some(eq) = bytes.iter().position(|&b| b == b'=') {
-            if let Ok(flag) = std::str::from_utf8(&bytes[..eq]) {
-                if flag.starts_with('-') {
-                    if PATH_FLAGS.contains(&flag) {
-                        continue;
-                    }
-                    return Some((flag.to_string(), shown));
-                }
-            }
-        }
-        let prev = i.checked_sub(1).and_then(|p| args[p].to_str());
-        match prev {
-            Some(flag) if PATH_FLAGS.contains(&flag) => continue,
-            Some(flag) if flag.starts_with('-') => return Some((flag.to_string(), shown)),
-            _ => return Some(("an argument".to_string(), shown)),
-        }
-    }
-    None
-}
-
 /// `error:`, in red when stderr is coloured.
 fn error_prefix() -> String {
     cmd::color::red("error:", cmd::color::stderr())
@@ -96,19 +55,11 @@ fn main() -> ExitCode {
     let (when, args) = match take_color_flag(std::env::args_os().collect()) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("error: {e}");
+            let _ = errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
     cmd::color::set(when);
-    if let Some((flag, value)) = non_utf8_value() {
-        eprintln!(
-            "{} {}",
-            error_prefix(),
-            cmd::UsageError::flag(&flag, &value, "is not valid UTF-8 (only file paths may be)")
-        );
-        return ExitCode::from(2);
-    }
     let clap_color = match when {
         cmd::color::When::Auto if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) => {
             clap::ColorChoice::Never
@@ -117,7 +68,22 @@ fn main() -> ExitCode {
         cmd::color::When::Always => clap::ColorChoice::Always,
         cmd::color::When::Never => clap::ColorChoice::Never,
     };
-    let matches = Cli::command().color(clap_color).get_matches_from(args);
+    let matches = match Cli::command().color(clap_color).try_get_matches_from(&args) {
+        Ok(m) => m,
+        Err(e) => {
+            // An unquoted filter (`--accept solution_length >= 10`) reaches clap as a column
+            // name and stray words: say what happened instead of clap's puzzle.
+            let usage = !matches!(
+                e.kind(),
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+            );
+            if let (true, Some(why)) = (usage, cmd::values::unquoted_accept(&args)) {
+                let _ = errln!("{} {why}", error_prefix());
+                return ExitCode::from(2);
+            }
+            e.exit()
+        }
+    };
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(c) => c,
         Err(e) => e.exit(),
@@ -142,6 +108,7 @@ fn main() -> ExitCode {
         Some(Command::Check(args)) => cmd::check::run(args),
         Some(Command::Summary(args)) => cmd::summary::run(args),
         Some(Command::Plot(args)) => cmd::plot::run(args),
+        Some(Command::Explore(args)) => cmd::explore::run(args),
         Some(Command::Completions(args)) => cmd::completions::run(args, Cli::command()),
         Some(Command::Man(args)) => cmd::man::run(args, Cli::command()),
         None if cli.run.list_algos => cmd::list_algos::run(&Default::default()),
@@ -151,19 +118,33 @@ fn main() -> ExitCode {
             .map_err(anyhow::Error::new)
             .and_then(|cfg| cmd::generate::run(&cfg, &command_line)),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            if let Some(i) = e.downcast_ref::<cmd::Interrupted>() {
-                eprintln!("batchgen: {i}");
-                return ExitCode::from((128 + i.signal).clamp(0, 255) as u8);
-            }
-            if let Some(u) = e.downcast_ref::<cmd::UsageError>() {
-                eprintln!("{} {u}", error_prefix());
-                return ExitCode::from(2);
-            }
-            eprintln!("{} {e:#}", error_prefix());
-            ExitCode::FAILURE
-        }
+    exit_code(result)
+}
+
+/// The exit status for a command's result, printing its error on stderr. A closed pipe on
+/// stdout or stderr (`batchgen … | head`) is a quiet success; a message that cannot be written
+/// is dropped (there is nowhere left to say it), never a panic.
+fn exit_code(result: anyhow::Result<()>) -> ExitCode {
+    let Err(e) = result else {
+        return ExitCode::SUCCESS;
+    };
+    let broken_pipe = e.chain().any(|c| {
+        c.downcast_ref::<cmd::stdio::StreamError>()
+            .is_some_and(|s| s.is_broken_pipe())
+            || c.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    });
+    if broken_pipe {
+        return ExitCode::SUCCESS;
     }
+    if let Some(i) = e.downcast_ref::<cmd::Interrupted>() {
+        let _ = errln!("batchgen: {i}");
+        return ExitCode::from((128 + i.signal).clamp(0, 255) as u8);
+    }
+    if let Some(u) = e.downcast_ref::<cmd::UsageError>() {
+        let _ = errln!("{} {u}", error_prefix());
+        return ExitCode::from(2);
+    }
+    let _ = errln!("{} {e:#}", error_prefix());
+    ExitCode::FAILURE
 }

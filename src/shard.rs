@@ -248,9 +248,16 @@ pub fn resolve(
         Ok(env_num(env, COUNT_ENV)?.map(|n| (n, format!("{COUNT_ENV}={n}"))))
     };
     match present.first().copied() {
-        None => match count_flag {
-            Some(c) => Err(ShardError::CountWithoutIndex(c.into())),
-            None => Ok(None),
+        None => match (count_flag, env(COUNT_ENV)) {
+            (Some(c), _) => Err(ShardError::CountWithoutIndex(c.into())),
+            (None, Some(c)) => Err(ShardError::Invalid {
+                source_name: COUNT_ENV.into(),
+                value: c,
+                why: "a shard count needs an engine's task index (JOB_COMPLETION_INDEX or \
+                      AWS_BATCH_JOB_ARRAY_INDEX); none is set. Unset it or use --shard K/N"
+                    .into(),
+            }),
+            (None, None) => Ok(None),
         },
         Some("Slurm") => {
             if count_flag.is_some() {
@@ -514,6 +521,21 @@ mod tests {
             resolve(None, Some("3"), &e).unwrap().unwrap().0,
             Shard { k: 3, n: 3 }
         );
+    }
+
+    #[test]
+    fn a_count_without_an_index_names_the_variable() {
+        let msg = resolve(None, None, &env(&[(COUNT_ENV, "4")]))
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains(COUNT_ENV) && msg.contains("'4'"), "{msg}");
+        // An index that is not a number (a non-UTF-8 value arrives as U+FFFD) names its variable.
+        let e = env(&[("JOB_COMPLETION_INDEX", "\u{fffd}"), (COUNT_ENV, "4")]);
+        let msg = resolve(None, None, &e).unwrap_err().to_string();
+        assert!(msg.contains("JOB_COMPLETION_INDEX"), "{msg}");
+        let e = env(&[("AWS_BATCH_JOB_ARRAY_INDEX", "x"), (COUNT_ENV, "4")]);
+        let msg = resolve(None, None, &e).unwrap_err().to_string();
+        assert!(msg.contains("AWS_BATCH_JOB_ARRAY_INDEX"), "{msg}");
     }
 
     #[test]

@@ -50,7 +50,6 @@
 //! error naming the file, never a panic. [`StoreReader::maze`] refuses a record that is not a
 //! perfect maze.
 
-use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -115,6 +114,7 @@ pub mod keys {
 
 /// Failure reading or writing a maze store.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum StoreError {
     /// I/O on `path` failed.
     #[error("{path}: {source}")]
@@ -579,7 +579,7 @@ impl StoreReader {
             path: path.to_path_buf(),
             source,
         };
-        let file = File::open(path).map_err(io_err)?;
+        let file = crate::folder_walk::open_regular(path).map_err(|e| io_err(e.into()))?;
         // SAFETY: the map is read-only and private to this reader; batchgen never modifies a
         // finished store (writers go through a temporary file and rename), and every access
         // below is bounds-checked against the length validated here.

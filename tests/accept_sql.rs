@@ -77,6 +77,11 @@ const CORPUS: &[&str] = &[
     "dead_ends IN (25, NULL)",
     "dead_ends NOT IN (25, NULL)",
     "(dead_ends > NULL) IS NULL AND diameter > 45",
+    "NOT NULL OR dead_ends > 25",
+    "NULL OR TRUE AND dead_ends > 25",
+    "(NULL OR TRUE) AND dead_ends > 25",
+    "(NULL AND FALSE) IS NOT NULL AND dead_ends > 25",
+    "NULL IS NULL AND diameter > 45",
     "index % 2 = 0 AND index < 100",
     "width * height = 108 AND index BETWEEN 10 AND 20",
     "depth = 1 AND width * height * depth = 108 AND index < 30",
@@ -250,6 +255,46 @@ fn sql_accept_selects_the_same_rows_as_duckdb() {
         let want = rewritten.unwrap();
         assert!(!want.is_empty(), "{expr}: select something");
         assert_eq!(ours(&t, expr), want, "{expr}");
+    }
+}
+
+/// A constant cast out of an integer type's range (or of NaN or infinity) is refused by DuckDB
+/// ("Conversion Error") and by batchgen's parser, naming the cast; in range, both compute it.
+#[test]
+fn constant_casts_out_of_range_are_refused_like_duckdb() {
+    let d = tempfile::tempdir().unwrap();
+    let t = common::run(
+        d.path(),
+        "m.parquet",
+        &["--algo", "wilson", "--size", "6x6", "--count", "50"],
+    );
+    let path = d.path().join("m.parquet");
+    let refused = [
+        "CAST(1e300 AS BIGINT) > 0 OR dead_ends > 5",
+        "(0/0)::BIGINT > 0 OR dead_ends > 5",
+        "(1/0)::BIGINT > 0 OR dead_ends > 5",
+        "CAST(3e9 AS INTEGER) > 0 OR dead_ends > 5",
+        "CAST(-1e39 AS HUGEINT) > 0 OR dead_ends > 5",
+    ];
+    for (expr, duck) in refused.iter().zip(duckdb(&path, &refused)) {
+        let err = duck.expect_err(&format!("DuckDB was expected to refuse {expr}"));
+        assert!(
+            err.contains("Conversion Error") || err.contains("out of range"),
+            "{expr}: {err}"
+        );
+        let ours = Accept::parse(expr).unwrap_err().to_string();
+        assert!(
+            ours.contains("CAST of") && ours.contains("out of range"),
+            "{expr}: {ours}"
+        );
+    }
+    let kept = [
+        "CAST(3e9 AS BIGINT) > 0 AND dead_ends > 5",
+        "CAST(-2147483648 AS INTEGER) < 0 AND dead_ends > 5",
+        "(2.5e18)::BIGINT > 0 AND dead_ends > 5",
+    ];
+    for (expr, duck) in kept.iter().zip(duckdb(&path, &kept)) {
+        assert_eq!(ours(&t, expr), duck.unwrap(), "{expr}");
     }
 }
 

@@ -109,7 +109,7 @@ fn parquet_schema_types_rows_and_metadata() {
         .arg(&out)
         .assert()
         .success()
-        .stderr(contains("wrote 1554 mazes"));
+        .stderr(contains("wrote 1,554 mazes"));
     let reader =
         ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap()).unwrap();
     use DataType::{Float64, UInt32, UInt64, Utf8};
@@ -333,7 +333,7 @@ fn bad_3d_sizes_and_cells_exit_2_naming_flag_and_value() {
         refuse(
             &[&wilson[..], &["--size", size]].concat(),
             &out,
-            &["'--size'", &format!("'{size}'"), why],
+            &["'--size <WxH[xD]>'", &format!("'{size}'"), why],
         );
     }
     // A 3D grid needs X,Y,Z; a cell outside it is named.

@@ -124,10 +124,7 @@ fn check(m: &Maze, ends: Ends, got: &Metrics, exact_walk: bool) {
     };
     assert_eq!(got.straights, count(&straight), "{ctx}");
 
-    let (s, t) = match ends {
-        Ends::Cells { entrance, exit } => (entrance, exit),
-        Ends::Diameter => (got.diameter_start, got.diameter_end),
-    };
+    let (s, t) = ends.cells_of(got);
     let p = path(&adj, s, t);
     let len = p.len() as u32 - 1;
     assert_eq!(got.solution_length, len, "{ctx}");

@@ -314,6 +314,11 @@ fn bad_parameters_are_explained() {
     }
     let e = Algorithm::parse("wilsn").unwrap_err().to_string();
     assert!(e.contains("unknown algorithm 'wilsn'"), "{e}");
+    assert!(e.contains("did you mean 'wilson'?"), "{e}");
+    let e = Algorithm::parse("Wilson").unwrap_err().to_string();
+    assert!(e.contains("did you mean 'wilson'?"), "{e}");
+    let e = Algorithm::parse("qqqq").unwrap_err().to_string();
+    assert!(!e.contains("did you mean"), "{e}");
     assert!(
         e.contains("wilson-straight[:P]") && e.contains("fractal"),
         "{e}"

@@ -1,4 +1,4 @@
-//! Output integrity (issue 8): one regression test per defect. Targets are never replaced
+//! Output integrity: one regression test per defect. Targets are never replaced
 //! unless they are regular files, nothing half-written is ever left behind (full disk, failed
 //! finish, SIGINT/SIGTERM), the two outputs of a run are committed together, corrupt stores and
 //! odd arguments are refused with exit 2 instead of a panic or an abort, and the fuzzers'
@@ -310,7 +310,7 @@ fn interrupt_mid_run(signal: &str, code: i32) {
     assert_eq!(status.code(), Some(code), "{err}");
     assert!(err.contains("interrupted by SIG"), "{err}");
     assert!(
-        err.contains("of 200000000 mazes") || err.contains("of 100000000 mazes"),
+        err.contains("of 200,000,000 mazes") || err.contains("of 100,000,000 mazes"),
         "{err}"
     );
     assert_eq!(
@@ -331,6 +331,11 @@ fn sigterm_mid_run_removes_temps_exit_143() {
     interrupt_mid_run("-TERM", 143);
 }
 
+#[test]
+fn sighup_mid_run_removes_temps_exit_129() {
+    interrupt_mid_run("-HUP", 129);
+}
+
 // ---- 5. same file, by resolved path -------------------------------------------------------
 
 #[test]
@@ -347,7 +352,8 @@ fn same_file_by_resolved_path_refused() {
             .assert()
             .code(2)
             .stderr(contains("--mazes"))
-            .stderr(contains("same file as --out"));
+            .stderr(contains("--out 'm.parquet'"))
+            .stderr(contains("would write the same file"));
         assert_eq!(fs::read(d.path().join("m.parquet")).unwrap(), b"keep");
         assert_eq!(names(d.path()), vec!["a", "link", "m.parquet"]);
     }
@@ -652,5 +658,452 @@ fn replay(target: &str, data: &[u8]) {
             let _ = r.record(r.len());
         }
         _ => unreachable!(),
+    }
+}
+
+// ---- every output of a run is its own file -----------------------------------------------
+
+/// The run refuses with exit 2, names both flags, and writes nothing.
+fn refused_as_one_file(dir: &Path, args: &[&str], flags: [&str; 2]) {
+    let before = names(dir);
+    let out = batchgen()
+        .current_dir(dir)
+        .args(["--size", "4x4", "--count", "5", "--algo", "kruskal", "-q"])
+        .args(args)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    for f in flags {
+        assert!(err.contains(f), "{args:?}: {err}");
+    }
+    assert!(err.contains("would write the same file"), "{err}");
+    assert_eq!(names(dir), before, "{args:?} wrote something");
+}
+
+#[test]
+fn outputs_landing_on_one_file_are_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    refused_as_one_file(
+        p,
+        &[
+            "--out",
+            "o.parquet",
+            "--mazes",
+            "m.arrow",
+            "--summary-json",
+            "./m.arrow",
+        ],
+        ["--mazes", "--summary-json"],
+    );
+    fs::create_dir(p.join("sub")).unwrap();
+    refused_as_one_file(
+        p,
+        &["--out", "o.parquet", "--summary-json", "sub/../o.parquet"],
+        ["--out", "--summary-json"],
+    );
+    // A dataset's part files, once the folder exists from an earlier run.
+    batchgen()
+        .current_dir(p)
+        .args(["--size", "4x4", "--count", "5", "--algo", "kruskal", "-q"])
+        .args(["--out", "ds/", "--mazes", "ds/"])
+        .assert()
+        .success();
+    let part = "ds/algo=kruskal/size=4x4/part-00001-of-00001";
+    let (pq, arrow) = (format!("{part}.parquet"), format!("{part}.arrow"));
+    refused_as_one_file(p, &["--out", "ds/", "--mazes", &pq], ["--out", "--mazes"]);
+    refused_as_one_file(
+        p,
+        &["--out", "ds/", "--summary-json", &pq],
+        ["--out", "--summary-json"],
+    );
+    refused_as_one_file(
+        p,
+        &["--out", &arrow, "--mazes", "ds/"],
+        ["--out", "--mazes"],
+    );
+    // A hard link is the same file under another name.
+    fs::write(p.join("h.parquet"), b"keep").unwrap();
+    fs::hard_link(p.join("h.parquet"), p.join("h.arrow")).unwrap();
+    refused_as_one_file(
+        p,
+        &["--out", "h.parquet", "--mazes", "h.arrow"],
+        ["--out", "--mazes"],
+    );
+    assert_eq!(fs::read(p.join("h.arrow")).unwrap(), b"keep");
+    // The dataset is still complete.
+    batchgen().arg("check").arg(p.join("ds")).assert().success();
+}
+
+#[test]
+fn summary_json_folder_not_writable_is_refused_before_work() {
+    let d = tempfile::tempdir().unwrap();
+    let ro = Tmpfs::mount(&d.path().join("ro"), "size=1m,ro");
+    let out = d.path().join("o.parquet");
+    batchgen()
+        .args(["--size", "4x4", "--count", "5", "--algo", "kruskal", "-q"])
+        .arg("--out")
+        .arg(&out)
+        .arg("--summary-json")
+        .arg(ro.dir.join("s.json"))
+        .assert()
+        .code(2)
+        .stderr(contains("--summary-json"));
+    assert_eq!(
+        names(d.path()),
+        vec!["ro"],
+        "the Parquet file was committed"
+    );
+    // With a writable folder the summary appears with the Parquet file and names it.
+    let json = d.path().join("s.json");
+    batchgen()
+        .args(["--size", "4x4", "--count", "5", "--algo", "kruskal", "-q"])
+        .arg("--out")
+        .arg(&out)
+        .arg("--summary-json")
+        .arg(&json)
+        .assert()
+        .success();
+    let doc: serde_json::Value = serde_json::from_slice(&fs::read(&json).unwrap()).unwrap();
+    assert_eq!(
+        doc["outputs"][0]["bytes"].as_u64(),
+        Some(fs::metadata(&out).unwrap().len())
+    );
+    assert!(temps(d.path()).is_empty());
+}
+
+#[test]
+fn a_file_name_near_the_limit_is_written() {
+    let d = tempfile::tempdir().unwrap();
+    let name = "n".repeat(240) + ".parquet";
+    batchgen()
+        .args(["--size", "4x4", "--count", "3", "--algo", "kruskal", "-q"])
+        .arg("--out")
+        .arg(d.path().join(&name))
+        .assert()
+        .success();
+    assert_eq!(names(d.path()), vec![name.clone()]);
+    assert_eq!(common::read(&d.path().join(&name)).rows.len(), 3);
+}
+
+#[test]
+fn concurrent_runs_commit_one_runs_pair() {
+    let d = tempfile::tempdir().unwrap();
+    let (out, store) = (d.path().join("m.parquet"), d.path().join("s.arrow"));
+    for trial in 0..12 {
+        let kids: Vec<_> = [1u64, 2]
+            .iter()
+            .map(|seed| {
+                Command::new(env!("CARGO_BIN_EXE_batchgen"))
+                    .args(["--algo", "kruskal", "--size", "8x8", "--count", "300", "-q"])
+                    .args(["--threads", "1", "--seed", &seed.to_string()])
+                    .arg("--out")
+                    .arg(&out)
+                    .arg("--mazes")
+                    .arg(&store)
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for mut k in kids {
+            assert!(k.wait().unwrap().success());
+        }
+        let pq_seed = common::read(&out).meta["batchgen.seed"].clone();
+        let st = batchgen::store::StoreReader::open(&store).unwrap();
+        assert_eq!(pq_seed, st.seed.to_string(), "trial {trial}: a mixed pair");
+        assert!(temps(d.path()).is_empty());
+    }
+}
+
+/// The write end of a pipe whose read end is already closed.
+fn closed_pipe() -> std::io::PipeWriter {
+    let (r, w) = std::io::pipe().unwrap();
+    drop(r);
+    w
+}
+
+#[test]
+fn full_or_closed_stdout_never_panics() {
+    let d = tempfile::tempdir().unwrap();
+    let full = d.path().join("full");
+    sh(
+        "mknod",
+        &[
+            full.as_os_str(),
+            OsStr::new("c"),
+            OsStr::new("1"),
+            OsStr::new("7"),
+        ],
+    );
+    let parquet = d.path().join("o.parquet");
+    batchgen()
+        .args(["--size", "4x4", "--count", "3", "--algo", "kruskal", "-q"])
+        .arg("--out")
+        .arg(&parquet)
+        .assert()
+        .success();
+    let p = parquet.to_str().unwrap();
+    let ds = d.path().join("ds");
+    batchgen()
+        .args([
+            "--size", "4x4", "--count", "3", "--algo", "kruskal", "-q", "--out",
+        ])
+        .arg(format!("{}/", ds.display()))
+        .assert()
+        .success();
+    let ds = ds.to_str().unwrap();
+    let commands: [&[&str]; 6] = [
+        &["list-algos"],
+        &["summary", p],
+        &["completions", "bash"],
+        &[
+            "uniformity",
+            "--algo",
+            "kruskal",
+            "--size",
+            "2x2",
+            "--samples",
+            "200",
+        ],
+        &["check", ds],
+        &["man"],
+    ];
+    for args in commands {
+        let out = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+            .args(args)
+            .stdout(fs::OpenOptions::new().write(true).open(&full).unwrap())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("writing to stdout") && err.contains("No space"),
+            "{err}"
+        );
+        let errors = err.lines().filter(|l| l.contains("error")).count();
+        assert_eq!(errors, 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+        let out = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+            .args(args)
+            .stdout(closed_pipe())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+        assert!(!err.contains("panicked") && !err.contains("error"), "{err}");
+    }
+    // The main run with stderr on the full device: its outputs are committed, the closing
+    // line cannot be written, and the exit is 1, not a panic.
+    let out = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+        .args(["--size", "4x4", "--count", "3", "--algo", "kruskal"])
+        .arg("--out")
+        .arg(d.path().join("n.parquet"))
+        .stderr(fs::OpenOptions::new().write(true).open(&full).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(common::read(&d.path().join("n.parquet")).rows.len(), 3);
+}
+
+#[test]
+fn bad_engine_shard_variables_are_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let run = |env: &[(&str, &OsStr)], var: &str| {
+        let mut c = batchgen();
+        c.args(["--size", "4x4", "--count", "8", "--algo", "kruskal", "-q"])
+            .arg("--out")
+            .arg(format!("{}/", d.path().join("ds").display()));
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        c.assert().code(2).stderr(contains(var));
+        assert!(names(d.path()).is_empty());
+    };
+    run(
+        &[
+            ("JOB_COMPLETION_INDEX", OsStr::from_bytes(b"\xff")),
+            ("BATCHGEN_SHARD_COUNT", OsStr::new("4")),
+        ],
+        "JOB_COMPLETION_INDEX",
+    );
+    run(
+        &[
+            ("AWS_BATCH_JOB_ARRAY_INDEX", OsStr::from_bytes(b"\xff")),
+            ("AWS_BATCH_JOB_ARRAY_SIZE", OsStr::new("4")),
+        ],
+        "AWS_BATCH_JOB_ARRAY_INDEX",
+    );
+    run(
+        &[("BATCHGEN_SHARD_COUNT", OsStr::new("4"))],
+        "BATCHGEN_SHARD_COUNT",
+    );
+}
+
+// ---- readers never hang ---------------------------------------------------------------------
+
+#[test]
+fn fifo_inputs_are_refused_not_waited_on() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    let ds = p.join("ds");
+    batchgen()
+        .args(["--size", "4x4", "--count", "4", "--algo", "kruskal", "-q"])
+        .args(["--shard", "1/2", "--out"])
+        .arg(format!("{}/", ds.display()))
+        .assert()
+        .success();
+    mkfifo(&ds.join("algo=kruskal/size=4x4/part-00002-of-00002.parquet"));
+    mkfifo(&p.join("f.parquet"));
+    mkfifo(&p.join("s.arrow"));
+    let limit = Duration::from_secs(60);
+    for args in [
+        vec!["summary".into(), p.join("f.parquet")],
+        vec!["summary".into(), ds.clone()],
+        vec![
+            "plot".into(),
+            p.join("f.parquet"),
+            "-o".into(),
+            p.join("pl"),
+        ],
+    ] {
+        batchgen()
+            .args(&args)
+            .timeout(limit)
+            .assert()
+            .code(2)
+            .stderr(contains("is a FIFO (named pipe), not a regular file"));
+    }
+    batchgen()
+        .arg("check")
+        .arg(&ds)
+        .timeout(limit)
+        .assert()
+        .code(1)
+        .stdout(contains("part-00002-of-00002.parquet: is a FIFO"));
+    batchgen()
+        .args(["render", "--record", "0", "--store"])
+        .arg(p.join("s.arrow"))
+        .timeout(limit)
+        .assert()
+        .code(2)
+        .stderr(contains("--store"))
+        .stderr(contains("FIFO"));
+}
+
+#[test]
+fn folder_link_loops_are_not_followed() {
+    let d = tempfile::tempdir().unwrap();
+    let ds = d.path().join("ds");
+    batchgen()
+        .args([
+            "--size",
+            "4x4",
+            "--count",
+            "7",
+            "--algo",
+            "kruskal,wilson",
+            "-q",
+            "--out",
+        ])
+        .arg(format!("{}/", ds.display()))
+        .assert()
+        .success();
+    let part = ds.join("algo=kruskal/size=4x4");
+    std::os::unix::fs::symlink(".", part.join("a")).unwrap();
+    std::os::unix::fs::symlink(".", part.join("b")).unwrap();
+    std::os::unix::fs::symlink("..", part.join("loop")).unwrap();
+    let limit = Duration::from_secs(60);
+    batchgen()
+        .arg("check")
+        .arg(&ds)
+        .timeout(limit)
+        .assert()
+        .success()
+        .stdout(contains(
+            "size=4x4/loop: a symbolic link to a folder, not followed",
+        ))
+        .stdout(contains("complete: 2 partitions, 2 files, 14 rows"));
+    let out = batchgen()
+        .args(["summary", "--format", "csv"])
+        .arg(&ds)
+        .timeout(limit)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Each generator's 7 rows once: the links add no file.
+    for algo in ["kruskal", "wilson"] {
+        let dead_ends = format!("{algo},4x4,7,dead_ends,");
+        assert_eq!(text.matches(&dead_ends).count(), 1, "{text}");
+    }
+    batchgen()
+        .arg("plot")
+        .arg(&ds)
+        .arg("-o")
+        .arg(d.path().join("pl"))
+        .timeout(limit)
+        .assert()
+        .success();
+}
+
+// ---- long walks: refused up front, stopped by a signal --------------------------------------
+
+#[test]
+fn long_walks_are_refused_up_front_and_stop_on_a_signal() {
+    let d = tempfile::tempdir().unwrap();
+    for algo in ["aldous-broder", "wilson", "wilson-straight:0.5"] {
+        batchgen()
+            .args(["--size", "1000000x1", "--count", "1", "--algo", algo])
+            .arg("--out")
+            .arg(d.path().join("x.parquet"))
+            .assert()
+            .code(2)
+            .stderr(contains("--size"))
+            .stderr(contains("1.0e12 steps"))
+            .stderr(contains("--no-time-limit"));
+    }
+    assert!(names(d.path()).is_empty());
+    // Insisting runs it, and a signal stops it inside the one maze (which walks for hours).
+    for algo in ["aldous-broder", "wilson", "wilson-straight:0.5"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+            .args([
+                "--size",
+                "1000000x1",
+                "--count",
+                "1",
+                "--threads",
+                "1",
+                "-q",
+            ])
+            .args(["--algo", algo, "--no-time-limit", "--out"])
+            .arg(d.path().join("x.parquet"))
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let waited = Instant::now();
+        while temps(d.path()).is_empty() {
+            assert!(waited.elapsed() < Duration::from_secs(60), "never started");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        sh(
+            "kill",
+            &[OsStr::new("-INT"), OsStr::new(&child.id().to_string())],
+        );
+        let sent = Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if sent.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("{algo}: the walk ignored SIGINT");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        eprintln!("{algo}: stopped {:?} after SIGINT", sent.elapsed());
+        assert_eq!(status.code(), Some(130), "{algo}");
+        assert!(names(d.path()).is_empty(), "{algo}: {:?}", names(d.path()));
     }
 }

@@ -234,3 +234,50 @@ fn the_readme_three_line_python_store_reader_runs() {
         assert!(text.contains(&want), "{want} in {text}");
     }
 }
+
+/// Files pyarrow rewrote keep batchgen's metadata: with its default codec (Snappy) `summary`
+/// reads them; with a codec this build lacks (GZIP, Brotli) it refuses them up front with
+/// exit 2, naming the codec, instead of failing part-way.
+#[test]
+fn summary_reads_snappy_from_pyarrow_and_names_codecs_it_lacks() {
+    let d = tempfile::tempdir().unwrap();
+    let src = d.path().join("m.parquet");
+    common::batchgen()
+        .args([
+            "--algo", "kruskal", "--size", "6x6", "--count", "50", "-q", "--out",
+        ])
+        .arg(&src)
+        .assert()
+        .success();
+    let py = r#"
+import sys
+import pyarrow.parquet as pq
+t = pq.read_table(sys.argv[1])
+# Keep the file's key-value metadata (pyarrow writes the schema's).
+t = t.replace_schema_metadata(pq.read_metadata(sys.argv[1]).metadata)
+for codec in ("snappy", "gzip", "brotli"):
+    pq.write_table(t, f"{sys.argv[2]}/{codec}.parquet", compression=codec)
+"#;
+    let out = std::process::Command::new(common::python())
+        .args(["-c", py])
+        .arg(&src)
+        .arg(d.path())
+        .output()
+        .unwrap();
+    common::assert_ok(&out);
+    common::batchgen()
+        .arg("summary")
+        .arg(d.path().join("snappy.parquet"))
+        .assert()
+        .success();
+    for (file, codec) in [("gzip", "GZIP"), ("brotli", "BROTLI")] {
+        common::batchgen()
+            .arg("summary")
+            .arg(d.path().join(format!("{file}.parquet")))
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!(
+                "compressed with {codec}"
+            )));
+    }
+}

@@ -82,10 +82,7 @@ fn brute_force_check(m: &Maze, ends: Ends, got: &Metrics, path_seen: &[u32]) {
         ds[got.diameter_end as usize], diameter,
         "endpoints are a farthest pair"
     );
-    let (entrance, exit) = match ends {
-        Ends::Cells { entrance, exit } => (entrance, exit),
-        Ends::Diameter => (got.diameter_start, got.diameter_end),
-    };
+    let (entrance, exit) = ends.cells_of(got);
     let (de, parent) = bfs(&adj, entrance);
     assert_eq!(got.solution_length, de[exit as usize]);
     // Turns: walk the unique path and compare successive moves as (dx, dy).

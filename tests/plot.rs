@@ -150,3 +150,41 @@ fn bad_out_and_input_exit_2() {
         .stderr(contains("is not a folder"));
     assert!(!d.path().join("p").exists(), "nothing created on bad input");
 }
+
+#[test]
+fn infinite_values_do_not_stop_the_plot() {
+    let d = tempfile::tempdir().unwrap();
+    let base = d.path().join("base.parquet");
+    common::batchgen()
+        .args([
+            "--algo",
+            "kruskal,wilson",
+            "--size",
+            "6x6",
+            "--count",
+            "200",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&base)
+        .assert()
+        .success();
+    let odd = d.path().join("odd.parquet");
+    common::with_float_column(&base, &odd, "dead_end_share", |i| match i % 5 {
+        0 => f64::INFINITY,
+        1 => f64::NEG_INFINITY,
+        2 => f64::NAN,
+        _ => 0.2 + (i % 13) as f64 / 100.0,
+    });
+    let out = d.path().join("pics");
+    common::batchgen()
+        .arg("plot")
+        .arg(&odd)
+        .arg("--out")
+        .arg(&out)
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(out.join("hist_dead_end_share.svg")).unwrap();
+    roxmltree::Document::parse(&svg).unwrap();
+}

@@ -176,3 +176,117 @@ fn bad_render_input_exits_2() {
         .code(2)
         .stderr(contains("not a batchgen maze store"));
 }
+
+fn render_to(dir: &std::path::Path, name: &str, extra: &[&str]) -> assert_cmd::assert::Assert {
+    common::batchgen()
+        .args([
+            "render", "--algo", "wilson", "--size", "20x20", "--index", "3",
+        ])
+        .args(extra)
+        .arg("-o")
+        .arg(dir.join(name))
+        .assert()
+}
+
+#[test]
+fn the_output_extension_chooses_the_format() {
+    let d = tempfile::tempdir().unwrap();
+    render_to(d.path(), "x.svg", &[]).success();
+    let svg = std::fs::read_to_string(d.path().join("x.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    render_to(d.path(), "x.PNG", &[]).success();
+    let png = std::fs::read(d.path().join("x.PNG")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    render_to(d.path(), "x.txt", &[]).success();
+    let txt = std::fs::read_to_string(d.path().join("x.txt")).unwrap();
+    assert_eq!(txt.lines().count(), 41);
+    // An extension render cannot write, or one that contradicts --format: exit 2, no file.
+    for (name, extra, why) in [
+        ("m.jpg", &[][..], "cannot write .jpg"),
+        ("m.jpg", &["--format", "png"][..], "cannot write .jpg"),
+        ("m.svg", &["--format", "png"][..], "the extension says svg"),
+    ] {
+        render_to(d.path(), name, extra)
+            .code(2)
+            .stderr(contains(why))
+            .stderr(contains("--out"));
+        assert!(!d.path().join(name).exists(), "{name} {extra:?}");
+    }
+}
+
+#[test]
+fn cell_px_means_a_cell_in_svg_and_png_alike() {
+    let d = tempfile::tempdir().unwrap();
+    render_to(d.path(), "a.svg", &["--cell-px", "12"]).success();
+    render_to(d.path(), "a.png", &["--cell-px", "12"]).success();
+    let svg = std::fs::read_to_string(d.path().join("a.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let svg_w: u64 = doc
+        .root_element()
+        .attribute("width")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let reader = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(d.path().join("a.png")).unwrap(),
+    ))
+    .read_info()
+    .unwrap();
+    let png_w = reader.info().width as u64;
+    // 20 cells of 12 pixels each, plus a margin or a wall of at most one cell.
+    for w in [svg_w, png_w] {
+        assert!((240..=252).contains(&w), "svg {svg_w}, png {png_w}");
+    }
+}
+
+#[test]
+fn a_huge_picture_is_refused_up_front() {
+    let d = tempfile::tempdir().unwrap();
+    for (name, px) in [("r.png", "20000"), ("r.svg", "100000")] {
+        common::batchgen()
+            .args([
+                "render", "--algo", "kruskal", "--size", "4x4", "--index", "0",
+            ])
+            .args(["--cell-px", px])
+            .arg("-o")
+            .arg(d.path().join(name))
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(2)
+            .stderr(contains("--cell-px"))
+            .stderr(contains("pixels"));
+    }
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn an_interrupt_stops_a_large_picture_and_leaves_nothing() {
+    let d = tempfile::tempdir().unwrap();
+    // 81 × 200 = 16,200 pixels a side: within the bound, seconds to encode.
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("batchgen"))
+        .args([
+            "render", "--algo", "kruskal", "--size", "40x40", "--index", "0",
+        ])
+        .args(["--cell-px", "400"])
+        .arg("-o")
+        .arg(d.path().join("big.png"))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The temporary file appears once the handlers are installed and drawing starts.
+    let start = std::time::Instant::now();
+    while std::fs::read_dir(d.path()).unwrap().count() == 0 {
+        assert!(start.elapsed().as_secs() < 60, "no temporary file");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    unsafe {
+        // SAFETY: signalling our own child by its PID.
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("nothing written"), "{err}");
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+}

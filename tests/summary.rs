@@ -423,3 +423,109 @@ fn recipes_run_from_anywhere_and_agree_with_summary() {
         assert_eq!(report.lines().count(), 3, "{report}");
     }
 }
+
+#[test]
+fn huge_and_non_finite_values_are_counted_not_averaged() {
+    let d = tempfile::tempdir().unwrap();
+    let base = d.path().join("base.parquet");
+    common::run(
+        d.path(),
+        "base.parquet",
+        &["--algo", "kruskal", "--size", "6x6", "--count", "300"],
+    );
+    // Every row 1e308: a plain or shifted sum overflows; the mean is 1e308.
+    let huge = d.path().join("huge.parquet");
+    common::with_float_column(&base, &huge, "dead_end_share", |_| 1e308);
+    let rows = summary_csv(&[huge.to_str().unwrap()]);
+    let r = rows
+        .iter()
+        .find(|r| r["metric"] == "dead_end_share")
+        .unwrap();
+    assert_eq!(r["mean"].parse::<f64>().unwrap(), 1e308, "{r:?}");
+    assert_eq!(r["std_err"].parse::<f64>().unwrap(), 0.0, "{r:?}");
+    // 1 row in 10 +inf, 1 in 10 -inf, 1 in 30 NaN: counted by kind, the mean of the rest.
+    let odd = d.path().join("odd.parquet");
+    let v = |i: usize| match (i % 10, i % 30) {
+        (_, 29) => f64::NAN,
+        (0, _) => f64::INFINITY,
+        (1, _) => f64::NEG_INFINITY,
+        _ => (i % 7) as f64,
+    };
+    common::with_float_column(&base, &odd, "dead_end_share", v);
+    let rows = summary_csv(&[odd.to_str().unwrap()]);
+    let r = rows
+        .iter()
+        .find(|r| r["metric"] == "dead_end_share")
+        .unwrap();
+    let finite: Vec<f64> = (0..300).map(v).filter(|x| x.is_finite()).collect();
+    let mean = finite.iter().sum::<f64>() / finite.len() as f64;
+    assert!(
+        (r["mean"].parse::<f64>().unwrap() - mean).abs() < 1e-12,
+        "{r:?}"
+    );
+    assert_eq!(r["pos_inf"], "30");
+    assert_eq!(r["neg_inf"], "30");
+    assert_eq!(r["nan"], "10");
+    let out = common::batchgen()
+        .arg("summary")
+        .arg(&odd)
+        .output()
+        .unwrap();
+    common::assert_ok(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("70 non-finite (+inf 30, -inf 30, NaN 10), left out"),
+        "{text}"
+    );
+}
+
+#[test]
+fn fourteen_generators_fit_a_compact_table() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("all.parquet");
+    common::run(
+        d.path(),
+        "all.parquet",
+        &["--algo", "all", "--size", "8x8", "--count", "200"],
+    );
+    let table = |extra: &[&str]| -> String {
+        let out = common::batchgen()
+            .arg("summary")
+            .arg(&f)
+            .args(extra)
+            .output()
+            .unwrap();
+        common::assert_ok(&out);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for extra in [&[][..], &["--stat", "median"][..]] {
+        let text = table(extra);
+        let lines: Vec<&str> = text.lines().collect();
+        // A header, one row per generator, the legend.
+        assert_eq!(lines.len(), 1 + 14 + 1, "{text}");
+        assert!(lines[0].starts_with("group") && lines[0].contains("dead_end_share"));
+        for l in &lines {
+            assert!(
+                l.chars().count() <= 100,
+                "{} columns: {l}",
+                l.chars().count()
+            );
+        }
+    }
+    // --columns chooses (and orders) the metrics, in every format; a misspelt one is named.
+    let text = table(&["--columns", "diameter,dead_ends"]);
+    let head: Vec<&str> = text.lines().next().unwrap().split_whitespace().collect();
+    assert_eq!(head, ["group", "rows", "diameter", "dead_ends"]);
+    let rows = summary_csv(&[f.to_str().unwrap(), "--columns", "junctions"]);
+    assert_eq!(rows.len(), 14);
+    assert!(rows.iter().all(|r| r["metric"] == "junctions"));
+    common::batchgen()
+        .arg("summary")
+        .arg(&f)
+        .args(["--columns", "dead_end_shar"])
+        .assert()
+        .code(2)
+        .stderr(contains("did you mean 'dead_end_share'?"));
+    // The blocks of old stay one flag away.
+    assert!(table(&["--layout", "blocks"]).contains("generation time per maze: mean"));
+}

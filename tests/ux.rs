@@ -103,7 +103,7 @@ fn bad_values_exit_2_naming_flag_and_value() {
 fn color_only_when_asked_or_on_a_terminal() {
     // A pipe is not a terminal: no escape codes unless --color always.
     let plain = batchgen()
-        .args(["--size", "0x1", "--out", "x"])
+        .args(["--entrance", "0,99", "--out", "x"])
         .assert()
         .code(2);
     let text = String::from_utf8(plain.get_output().stderr.clone()).unwrap();
@@ -112,8 +112,8 @@ fn color_only_when_asked_or_on_a_terminal() {
         "{text}"
     );
     for args in [
-        &["--color", "always", "--size", "0x1", "--out", "x"][..],
-        &["--size", "0x1", "--color=always", "--out", "x"][..],
+        &["--color", "always", "--entrance", "0,99", "--out", "x"][..],
+        &["--entrance", "0,99", "--color=always", "--out", "x"][..],
     ] {
         batchgen()
             .args(args)
@@ -121,7 +121,7 @@ fn color_only_when_asked_or_on_a_terminal() {
             .assert()
             .code(2)
             .stderr(contains(
-                "\x1b[1;31merror:\x1b[0m invalid value '0x1' for '--size'",
+                "\x1b[1;31merror:\x1b[0m invalid value '0,99' for '--entrance'",
             ));
     }
     // The global flag works before and after a subcommand.
@@ -280,7 +280,7 @@ fn the_run_ends_with_a_table_per_generator() {
         lines[4].starts_with("total") && lines[4].contains("3,600"),
         "{err}"
     );
-    assert!(lines[5].starts_with("wrote 3600 mazes (8x8)"), "{err}");
+    assert!(lines[5].starts_with("wrote 3,600 mazes (8x8)"), "{err}");
     assert!(lines.iter().all(|l| l.chars().count() <= 100), "{err}");
     // No progress bar outside a terminal: nothing but the table and the closing line.
     assert_eq!(lines.len(), 6, "{err}");
@@ -398,4 +398,238 @@ fn uniformity_fits_100_columns_with_a_verdict_per_generator() {
     ]);
     assert!(coloured.contains("\x1b[1;32muniform\x1b[0m"), "{coloured}");
     assert!(coloured.contains("\x1b[1;31mbiased\x1b[0m"), "{coloured}");
+}
+
+/// The stderr of a run expected to fail with exit status 2.
+fn refused(args: &[&str]) -> String {
+    let a = batchgen().args(args).assert().code(2);
+    String::from_utf8(a.get_output().stderr.clone()).unwrap()
+}
+
+#[test]
+fn completions_offer_the_generator_names() {
+    for shell in ["bash", "zsh", "fish"] {
+        let text = stdout(&["completions", shell]);
+        for f in &batchgen::generate::FAMILIES {
+            assert!(text.contains(f.name), "{shell} script lacks {}", f.name);
+        }
+        // Choices are choices, not file names.
+        for word in ["diameter", "unicode", "csv"] {
+            assert!(text.contains(word), "{shell} script lacks {word}");
+        }
+    }
+}
+
+#[test]
+fn slips_get_a_did_you_mean() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("x.parquet");
+    let out = out.to_str().unwrap();
+    for (args, needles) in [
+        (
+            vec!["--algo", "wilsn", "--out", out],
+            vec!["'wilsn'", "--algo", "did you mean 'wilson'?"],
+        ),
+        (
+            vec!["--algo", "kruskal,Wilson", "--out", out],
+            vec!["'Wilson'", "did you mean 'wilson'?"],
+        ),
+        (
+            vec!["--accept", "dead_end_shar <= 0.3", "--out", out],
+            vec!["--accept", "did you mean 'dead_end_share'?"],
+        ),
+        (
+            vec!["--accept", "algo == \"wilson\"", "--out", out],
+            vec!["strings take single quotes ('wilson')"],
+        ),
+        // What the shell passes for an unquoted `--accept solution_length >= 10`.
+        (
+            vec!["--accept", "solution_length", "10", "--out", out],
+            vec!["--accept 'solution_length >= 10'", "quoted"],
+        ),
+        (vec!["rendr"], vec!["'rendr'", "'render'"]),
+        (vec!["summry", "x.parquet"], vec!["'summary'"]),
+    ] {
+        let err = refused(&args);
+        for n in needles {
+            assert!(err.contains(n), "{args:?}: no {n:?} in\n{err}");
+        }
+    }
+    assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn counts_as_people_type_them() {
+    let d = tempfile::tempdir().unwrap();
+    for (count, rows) in [("1e3", 1000), ("1,200", 1200), ("2^9", 512)] {
+        let t = common::run(
+            d.path(),
+            "c.parquet",
+            &["--algo", "kruskal", "--size", "4×4", "--count", count],
+        );
+        assert_eq!(t.rows.len(), rows, "{count}");
+    }
+    let out = d.path().join("big.parquet");
+    let out = out.to_str().unwrap();
+    let e = refused(&["--count", "2^64", "--out", out]);
+    assert!(e.contains("'2^64'") && e.contains("too large"), "{e}");
+    let e = refused(&["--count", "1.5", "--out", out]);
+    assert!(e.contains("not a whole number"), "{e}");
+    // One generator's count fits, the run's total does not: refused, never wrapped.
+    let e = refused(&["--count", "18446744073709551615", "--out", out]);
+    assert!(
+        e.contains("too large") && e.contains("14 generators"),
+        "{e}"
+    );
+    assert!(!std::path::Path::new(out).exists());
+}
+
+#[test]
+fn every_help_line_fits_100_columns() {
+    let mut pages = vec![vec![]];
+    for sub in [
+        "render",
+        "summary",
+        "plot",
+        "check",
+        "uniformity",
+        "list-algos",
+        "completions",
+        "man",
+    ] {
+        pages.push(vec![sub]);
+    }
+    for page in pages {
+        for flag in ["-h", "--help"] {
+            let a = batchgen()
+                .args(&page)
+                .arg(flag)
+                .env("COLUMNS", "100")
+                .assert()
+                .success();
+            let text = String::from_utf8(a.get_output().stdout.clone()).unwrap();
+            for line in text.lines() {
+                assert!(
+                    line.chars().count() <= 100,
+                    "{page:?} {flag}: {} columns: {line}",
+                    line.chars().count()
+                );
+            }
+            if flag == "-h" && page.is_empty() {
+                // The main job's usage shows --out as required.
+                assert!(
+                    text.contains("batchgen [OPTIONS] --out <FILE|DIR/>"),
+                    "{text}"
+                );
+            }
+        }
+    }
+    // One line per subcommand in the command list.
+    let top = stdout(&["-h"]);
+    let list: Vec<&str> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert!(list.len() >= 8, "{top}");
+    assert!(list.iter().all(|l| l.starts_with("  ")), "{list:?}");
+}
+
+#[test]
+fn non_utf8_paths_work_for_every_reader() {
+    use std::os::unix::ffi::OsStrExt;
+    let d = tempfile::tempdir().unwrap();
+    let name = |s: &[u8]| d.path().join(std::ffi::OsStr::from_bytes(s));
+    let file = name(b"m\xff.parquet");
+    batchgen()
+        .args(["--algo", "kruskal", "--size", "5x5", "--count", "20", "-q"])
+        .arg("--out")
+        .arg(&file)
+        .assert()
+        .success();
+    let a = batchgen().arg("summary").arg(&file).assert().success();
+    assert!(String::from_utf8_lossy(&a.get_output().stdout).contains("kruskal"));
+    let pics = name(b"pics\xfe");
+    batchgen()
+        .arg("plot")
+        .arg(&file)
+        .arg("--out")
+        .arg(&pics)
+        .assert()
+        .success();
+    assert!(pics.join("hist_dead_ends.svg").is_file());
+    let ds = name(b"ds\xfd/");
+    batchgen()
+        .args(["--algo", "kruskal", "--size", "5x5", "--count", "20", "-q"])
+        .arg("--out")
+        .arg(&ds)
+        .assert()
+        .success();
+    batchgen()
+        .arg("check")
+        .arg(&ds)
+        .assert()
+        .success()
+        .stdout(contains("complete"));
+}
+
+#[test]
+fn a_misleading_output_extension_is_warned_about() {
+    let d = tempfile::tempdir().unwrap();
+    let csv = d.path().join("a.csv");
+    let store = d.path().join("m.parquet");
+    let a = batchgen()
+        .args(["--algo", "kruskal", "--size", "4x4", "--count", "5", "-q"])
+        .arg("--out")
+        .arg(&csv)
+        .arg("--mazes")
+        .arg(&store)
+        .assert()
+        .success();
+    let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.contains("warning: --out") && err.contains(".csv"),
+        "{err}"
+    );
+    assert!(
+        err.contains("warning: --mazes") && err.contains("Arrow"),
+        "{err}"
+    );
+    assert_eq!(common::read(&csv).rows.len(), 5);
+    // The right extensions: no warning.
+    let a = batchgen()
+        .args(["--algo", "kruskal", "--size", "4x4", "--count", "5", "-q"])
+        .arg("--out")
+        .arg(d.path().join("b.parquet"))
+        .arg("--mazes")
+        .arg(d.path().join("b.arrow"))
+        .assert()
+        .success();
+    assert!(!String::from_utf8_lossy(&a.get_output().stderr).contains("warning"));
+    // Every subcommand calls its text format `table`.
+    assert_eq!(
+        stdout(&["list-algos", "--format", "table"]),
+        stdout(&["list-algos"])
+    );
+}
+
+#[test]
+fn man_writes_every_page_into_a_folder() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("man1/");
+    batchgen().args(["man", "-o"]).arg(&dir).assert().success();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    for sub in ["render", "summary", "plot", "check", "uniformity"] {
+        let name = format!("batchgen-{sub}.1");
+        assert!(names.contains(&name), "{names:?}");
+        let page = std::fs::read_to_string(dir.join(&name)).unwrap();
+        assert_eq!(page, stdout(&["man", sub]), "{name}");
+    }
+    assert!(names.contains(&"batchgen.1".to_string()));
+    assert!(names.iter().all(|n| n.ends_with(".1")), "{names:?}");
 }

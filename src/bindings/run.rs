@@ -25,7 +25,7 @@ use crate::args::{
 use crate::batch::{self, Job};
 use crate::dataset::keys;
 use crate::shard::Shard;
-use crate::sink::parquet::{base_metadata, record_batch, schema};
+use crate::sink::arrow::{base_metadata, record_batch, schema};
 use crate::sink::RunInfo;
 use crate::Algorithm;
 

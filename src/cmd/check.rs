@@ -8,6 +8,7 @@
 use std::path::PathBuf;
 
 use batchgen::dataset::{self, DatasetError};
+use batchgen::printable::printable;
 
 use super::UsageError;
 
@@ -35,22 +36,24 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<()> {
         other => anyhow::Error::new(other),
     })?;
     for n in &rep.notes {
-        println!("note: {n}");
+        crate::outln!("note: {}", printable(n))?;
     }
     for p in &rep.problems {
-        println!("problem: {p}");
+        crate::outln!("problem: {}", printable(p))?;
     }
     if !rep.rerun.is_empty() {
-        println!("re-run these shards (each rewrites only its own file):");
+        crate::outln!("re-run these shards (each rewrites only its own file):")?;
         for c in &rep.rerun {
-            println!("  {c}");
+            crate::outln!("  {}", printable(c))?;
         }
     }
     if rep.is_complete() {
-        println!(
+        crate::outln!(
             "{shown}: complete: {} partitions, {} files, {} rows",
-            rep.partitions, rep.files, rep.rows
-        );
+            rep.partitions,
+            rep.files,
+            rep.rows
+        )?;
         Ok(())
     } else {
         anyhow::bail!(

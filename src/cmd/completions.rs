@@ -39,8 +39,9 @@ impl CompletionShell {
 
 /// Write the script for `cmd` (the whole command line definition) to stdout.
 pub fn run(args: &CompletionsArgs, mut cmd: clap::Command) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
-    clap_complete::generate(args.shell.shell(), &mut cmd, "batchgen", &mut out);
-    std::io::Write::flush(&mut out)?;
+    // Into memory first: clap_complete panics when its writer fails.
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell.shell(), &mut cmd, "batchgen", &mut script);
+    super::stdio::out(script)?;
     Ok(())
 }

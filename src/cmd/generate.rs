@@ -5,7 +5,7 @@
 //! folder (`--out DIR/`, `--mazes DIR/`) each generator gets its own part file.
 //!
 //! Every output is written through [`batchgen::atomic_file`] and all of them are committed
-//! together at the end. SIGINT/SIGTERM stop the workers between mazes; the writers are then
+//! together at the end. SIGINT/SIGTERM/SIGHUP stop the workers between mazes; the writers are then
 //! dropped (their temporary files go with them), a line says how far the run got, and the
 //! process exits with 130/143 ([`Interrupted`]).
 
@@ -14,59 +14,71 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use batchgen::atomic_file;
+use batchgen::atomic_file::{self, AtomicFile};
 use batchgen::batch::{self, Job};
 use batchgen::dataset::{self, keys};
 use batchgen::interrupt;
 use batchgen::shard::Shard;
+use batchgen::sink::arrow::RunSpec;
 use batchgen::sink::{ParquetSink, RunInfo, SinkError};
 use batchgen::store::{self, StoreError, StoreInfo, StoreWriter};
 
 use batchgen::accept::Accept;
 use batchgen::args::{
-    check_3d, check_out, check_out_dir, parse_count, parse_max_candidates, parse_size3,
-    parse_threads, resolve_ends_sized, select_3d, DEFAULT_SEED,
+    check_3d, check_out, check_out_dir, resolve_ends_sized, select_3d, DEFAULT_SEED,
 };
-use batchgen::atomic_file::Mode;
 use batchgen::grid::Size;
+use batchgen::output_set::OutputSet;
 use batchgen::shard::{self, Source};
 use batchgen::{Algorithm, Ends};
 use clap::Args;
 
 use crate::cmd::progress::{self, human_bytes, Progress};
 use crate::cmd::run_summary::{self, Destination, RunFacts};
+use crate::cmd::values;
 use crate::cmd::{Interrupted, UsageError};
+use batchgen::summary::report::thousands;
+
+/// Walk steps per maze above which a random-walk generator is refused without
+/// `--no-time-limit` (see [`Algorithm::expected_walk_steps`]).
+const MAX_WALK_STEPS: f64 = 1e11;
 
 /// Flags of the main job.
 #[derive(Args, Debug)]
 pub struct RunArgs {
     /// Generators: a comma list of names, or `all` (see `--list-algos`).
-    #[arg(long, default_value = "all", value_name = "LIST")]
-    pub algo: String,
-    /// Grid size, width x height in cells, or width x height x depth for a 3D maze (layers;
-    /// only the generators marked 3D in --list-algos; `--algo all` runs those).
+    #[arg(long, default_value = "all", value_name = "LIST", value_parser = values::AlgoListParser, hide_possible_values = true)]
+    pub algo: values::AlgoList,
+    /// Grid size in cells, `WxH`, or `WxHxD` for a 3D maze.
+    ///
+    /// Width x height (`64x64` or `64×64`), or width x height x depth (layers): only the
+    /// generators marked 3D in --list-algos; `--algo all` runs those.
     #[arg(
         long,
         default_value = "64x64",
         value_name = "WxH[xD]",
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = values::text(values::size)
     )]
-    pub size: String,
-    /// Mazes per algorithm.
+    pub size: Size,
+    /// Mazes per algorithm (1000, 1_000, 1,000,000, 1e6 or 2^20).
     #[arg(
         long,
         default_value = "1000",
         value_name = "N",
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        value_parser = values::text(values::count)
     )]
-    pub count: String,
-    /// Master seed; every maze's own seed is derived from it, the algorithm, the size and the
-    /// maze index.
+    pub count: u64,
+    /// Master seed.
+    ///
+    /// Every maze's own seed is derived from it, the algorithm, the size and the maze index.
     #[arg(long, default_value_t = DEFAULT_SEED, value_name = "S")]
     pub seed: u64,
-    /// Output Parquet file (written to a temporary file, renamed when complete), or a dataset
-    /// folder `DIR/` (trailing slash, or an existing folder): one file per generator and shard,
-    /// `DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.parquet`.
+    /// Output Parquet file, or a dataset folder `DIR/` (one file per generator and shard).
+    ///
+    /// A file is written to a temporary name and renamed when complete. A folder (a trailing
+    /// slash, or an existing folder) gets `DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.parquet`.
     #[arg(
         short,
         long,
@@ -74,52 +86,71 @@ pub struct RunArgs {
         required_unless_present = "list_algos"
     )]
     pub out: Option<PathBuf>,
-    /// Make only the K-th of N contiguous slices of each generator's index range (1-based).
-    /// Without it, a Slurm job array, Kubernetes Indexed Job or AWS Batch array job sets it.
+    /// Make only the K-th of N slices of each generator's indices (1-based).
+    ///
+    /// The K-th of N contiguous slices of each generator's index range. Without it, a Slurm
+    /// job array, Kubernetes Indexed Job or AWS Batch array job sets it.
     #[arg(long, value_name = "K/N", allow_hyphen_values = true)]
     pub shard: Option<String>,
-    /// The number of shards where the engine does not export it (Kubernetes Indexed Jobs:
-    /// JOB_COMPLETION_INDEX gives K; also settable as BATCHGEN_SHARD_COUNT).
+    /// The number of shards where the engine does not export it.
+    ///
+    /// Kubernetes Indexed Jobs: JOB_COMPLETION_INDEX gives K; also settable as
+    /// BATCHGEN_SHARD_COUNT.
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub shard_count: Option<String>,
     /// Worker threads (default: one per core).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    pub threads: Option<String>,
-    /// Entrance cell `X,Y` (3D: `X,Y,Z`, layer Z, 0 on top) for solution_length and
-    /// solution_turns (default: the first cell, 0,0 or 0,0,0).
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = values::text(values::threads))]
+    pub threads: Option<usize>,
+    /// Entrance cell `X,Y` (3D: `X,Y,Z`) of the solution (default: the first cell).
+    ///
+    /// Used by solution_length and solution_turns; in 3D, Z is the layer, 0 on top.
     #[arg(long, value_name = "X,Y[,Z]", allow_hyphen_values = true)]
     pub entrance: Option<String>,
-    /// Exit cell `X,Y` (3D: `X,Y,Z`) (default: the last cell, bottom-right of the last layer).
+    /// Exit cell `X,Y` (3D: `X,Y,Z`) (default: the last cell).
+    ///
+    /// The last cell is the bottom-right one of the last layer.
     #[arg(long, value_name = "X,Y[,Z]", allow_hyphen_values = true)]
     pub exit: Option<String>,
-    /// Keep only mazes whose metrics pass this expression, e.g.
-    /// 'dead_end_share <= 0.12 && solution_length >= 300'; `--count` then counts accepted mazes
-    /// (candidates are tried in index order and keep their index).
-    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
-    pub accept: Option<String>,
-    /// With --accept: give up on an algorithm after this many candidates (default: 1000 per
-    /// requested maze, at least 100000).
-    #[arg(long, value_name = "N", allow_hyphen_values = true)]
-    pub max_candidates: Option<String>,
-    /// Where the solution runs: `corners` (default; or set --entrance/--exit) or `diameter`
-    /// (a farthest pair, so the solution is a longest path).
-    #[arg(long, value_name = "RULE")]
-    pub ends: Option<String>,
-    /// Also write every (accepted) maze's walls to this maze store file (see README), or to a
-    /// dataset folder `DIR/` (one `.arrow` per generator and shard, laid out as for `--out`).
+    /// Keep only mazes passing this filter, e.g. 'dead_end_share <= 0.12'.
+    ///
+    /// A SQL-like expression over the metric columns, e.g.
+    /// 'dead_end_share <= 0.12 AND solution_length >= 300'; `--count` then counts accepted
+    /// mazes (candidates are tried in index order and keep their index).
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true, value_parser = values::text(values::accept))]
+    pub accept: Option<Accept>,
+    /// With --accept: give up on a generator after this many candidates.
+    ///
+    /// Default: 1000 per requested maze, at least 100000.
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = values::text(values::positive))]
+    pub max_candidates: Option<u64>,
+    /// Where the solution runs (default corners: the first and last cell, or --entrance and
+    /// --exit).
+    #[arg(long, value_name = "RULE", value_enum)]
+    pub ends: Option<values::EndsRule>,
+    /// Also write every maze's walls to this maze store file, or a dataset folder `DIR/`.
+    ///
+    /// Every (accepted) maze, in the maze store format (see README); a folder gets one
+    /// `.arrow` per generator and shard, laid out as for `--out`.
     #[arg(long, value_name = "FILE|DIR/")]
     pub mazes: Option<PathBuf>,
-    /// Also write a machine-readable summary of the run (version, seeding scheme, per
-    /// generator mazes, seconds and mazes/s, every output with its size) as JSON to FILE, or
-    /// to stdout with `-`.
+    /// Also write a summary of the run as JSON to FILE, or to stdout with `-`.
+    ///
+    /// Version, seeding scheme, per generator mazes, seconds and mazes/s, every output with
+    /// its size.
     #[arg(long, value_name = "FILE|-")]
     pub summary_json: Option<PathBuf>,
-    /// No progress bar and no closing table (a sharded run still prints its one shard line).
+    /// No progress bar and no closing table.
+    ///
+    /// A sharded run still prints its one shard line.
     #[arg(long, short)]
     pub quiet: bool,
-    /// List every generator with its texture and whether it is uniform, then exit.
+    /// List every generator, then exit (as `batchgen list-algos`).
     #[arg(long)]
     pub list_algos: bool,
+    /// Run a random-walk generator even where one maze is expected to walk more than 10^11
+    /// steps (a long 1-wide grid, which can take hours per maze).
+    #[arg(long)]
+    pub no_time_limit: bool,
 }
 
 /// The main job, validated.
@@ -159,6 +190,20 @@ pub struct Config {
     pub summary_json: Option<Destination>,
     /// The line saying which generators a 3D `--algo all` skipped (printed on stderr).
     pub note: Option<String>,
+    /// Warnings printed before the run (an output extension that does not match its format).
+    pub warnings: Vec<String>,
+}
+
+/// A warning when `path`'s extension is not `want` (`--out a.csv` is still Parquet): the file
+/// is written as asked, but the name misleads whoever opens it.
+fn extension_warning(flag: &str, path: &Path, want: &str, what: &str) -> Option<String> {
+    let ext = path.extension()?.to_string_lossy().to_ascii_lowercase();
+    (ext != want).then(|| {
+        format!(
+            "warning: {flag} '{}' ends in .{ext}, but it is written as {what} (.{want})",
+            path.display()
+        )
+    })
 }
 
 impl Config {
@@ -172,7 +217,9 @@ impl RunArgs {
     /// Validate every flag; nothing has been written or allocated when this fails. The engine
     /// environment is read from the process.
     pub fn validate(&self) -> Result<Config, UsageError> {
-        self.validate_with_env(&|k| std::env::var(k).ok())
+        // A value that is not UTF-8 is passed on (as U+FFFD) so it is refused naming the
+        // variable, not mistaken for an unset one.
+        self.validate_with_env(&|k| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned()))
     }
 
     /// [`RunArgs::validate`] with the environment given as a lookup function.
@@ -180,29 +227,62 @@ impl RunArgs {
         &self,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Config, UsageError> {
-        let algos = Algorithm::parse_list(&self.algo)
-            .map_err(|e| UsageError::flag("--algo", &self.algo, e))?;
-        let size = parse_size3("--size", &self.size)?;
-        let (algos, note) = select_3d(&self.algo, algos, size);
-        check_3d("--algo", &self.algo, &algos, size)?;
-        let count = parse_count("--count", &self.count)?;
-        let threads = parse_threads("--threads", self.threads.as_deref())?;
+        let size = self.size;
+        let spec = self.algo.spec.as_str();
+        let (algos, note) = select_3d(spec, self.algo.algos.clone(), size);
+        check_3d("--algo", spec, &algos, size)?;
+        if !self.no_time_limit {
+            for a in &algos {
+                match a.expected_walk_steps(size) {
+                    Some(steps) if steps > MAX_WALK_STEPS => {
+                        return Err(UsageError::flag(
+                            "--size",
+                            &size.to_string(),
+                            format!(
+                                "{}'s random walk is expected to take about {steps:.1e} steps \
+                                 per maze on this grid ({} cells; the limit is \
+                                 {MAX_WALK_STEPS:.0e}): it could run for hours. Use a grid \
+                                 closer to square, another generator, or --no-time-limit",
+                                a.name(),
+                                size.cells_u64()
+                            ),
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let count = self.count;
+        // The run's total must be countable: refused, never wrapped.
+        if count.checked_mul(algos.len() as u64).is_none() {
+            return Err(UsageError::flag(
+                "--count",
+                &count.to_string(),
+                format!(
+                    "too large: {} generators × {count} mazes is more than {} (2^64 − 1)",
+                    algos.len(),
+                    u64::MAX
+                ),
+            ));
+        }
+        let threads = self
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let (ends, ends_rule) = resolve_ends_sized(
-            self.ends.as_deref(),
+            self.ends.map(values::EndsRule::name),
             self.entrance.as_deref(),
             self.exit.as_deref(),
             size,
         )?;
-        let accept = match &self.accept {
-            None => None,
-            Some(e) => Some(Accept::parse(e).map_err(|err| UsageError::flag("--accept", e, err))?),
-        };
-        let max_candidates = parse_max_candidates(
-            "--max-candidates",
-            self.max_candidates.as_deref(),
-            count,
-            accept.is_some(),
-        )?;
+        let accept = self.accept.clone();
+        let max_candidates = self
+            .max_candidates
+            .unwrap_or_else(|| count.saturating_mul(1000).max(100_000));
+        if self.max_candidates.is_some() && accept.is_none() {
+            return Err(UsageError(
+                "--max-candidates only applies with --accept".into(),
+            ));
+        }
         let out = self
             .out
             .clone()
@@ -220,12 +300,11 @@ impl RunArgs {
         }
         let out_is_dir = dataset::is_folder_target(&out);
         let mazes_is_dir = self.mazes.as_deref().is_some_and(dataset::is_folder_target);
-        let out_target = if out_is_dir {
+        if out_is_dir {
             check_out_dir("--out", &out)?;
-            None
         } else {
-            Some(check_out("--out", &out)?)
-        };
+            check_out("--out", &out)?;
+        }
         // A shard from the engine's environment runs as one of N tasks with the same command
         // line: a single output file would be overwritten by every task.
         if let Some((s, src)) = &shard {
@@ -249,55 +328,62 @@ impl RunArgs {
             }
         }
         if let Some(m) = &self.mazes {
-            let mazes_target = if mazes_is_dir {
+            if mazes_is_dir {
                 check_out_dir("--mazes", m)?;
-                None
             } else {
-                Some(check_out("--mazes", m)?)
-            };
-            // Compare the files the paths resolve to (`./a/../m.parquet` and `m.parquet`, a
-            // symlink and its target), not the text. Two device write-throughs may share.
-            if let (Some(t), Some(o)) = (&mazes_target, &out_target) {
-                if t.resolved == o.resolved && t.mode == Mode::Replace {
-                    return Err(UsageError::flag(
-                        "--mazes",
-                        &m.display().to_string(),
-                        format!(
-                            "is the same file as --out '{}' (both resolve to '{}')",
-                            out.display(),
-                            t.resolved.display()
-                        ),
-                    ));
-                }
+                check_out("--mazes", m)?;
             }
         }
         let summary_json = match &self.summary_json {
             None => None,
             Some(p) if p.as_os_str() == "-" => Some(Destination::Stdout),
-            Some(p) => {
-                let t = check_out("--summary-json", p)?;
-                let shown = p.display().to_string();
-                if out_target
-                    .as_ref()
-                    .is_some_and(|o| o.resolved == t.resolved)
-                    || self.mazes.as_deref() == Some(p.as_path())
-                {
-                    return Err(UsageError::flag(
-                        "--summary-json",
-                        &shown,
-                        "is the same file as an output of the run",
-                    ));
-                }
-                Some(Destination::File(t))
-            }
+            Some(p) => Some(Destination::File(check_out("--summary-json", p)?)),
         };
+        let mut warnings = Vec::new();
+        if !out_is_dir {
+            warnings.extend(extension_warning("--out", &out, "parquet", "Parquet"));
+        }
+        if let (Some(m), false) = (&self.mazes, mazes_is_dir) {
+            warnings.extend(extension_warning(
+                "--mazes",
+                m,
+                "arrow",
+                "an Arrow maze store",
+            ));
+        }
+        // Every file the run will write, resolved (symlinks, `..`, hard links) and compared
+        // with each other: no two outputs may land on one file.
+        let whole = shard.as_ref().map_or(Shard::WHOLE, |s| s.0);
+        let mut set = OutputSet::new();
+        let mut plan = |flag: &str, given: &Path, is_dir: bool, ext: &str| {
+            if !is_dir {
+                return set.add(flag, given, given);
+            }
+            algos.iter().try_for_each(|a| {
+                set.add(
+                    flag,
+                    given,
+                    &dataset::part_path(given, &a.name(), size, whole, ext),
+                )
+            })
+        };
+        let planned = plan("--out", &out, out_is_dir, "parquet")
+            .and_then(|()| match &self.mazes {
+                Some(m) => plan("--mazes", m, mazes_is_dir, store::EXTENSION),
+                None => Ok(()),
+            })
+            .and_then(|()| match &summary_json {
+                Some(Destination::File(t)) => plan("--summary-json", &t.requested, false, ""),
+                _ => Ok(()),
+            });
+        planned.map_err(|e| UsageError(e.to_string()))?;
         // Refuse up front what cannot fit, instead of aborting in the allocator mid-run.
         let chunk = batchgen::batch::chunk_len(size.cells_u64(), threads);
         let need = batchgen::memory::estimate(&algos, size, threads, chunk, self.mazes.is_some());
         batchgen::memory::check(need).map_err(|why| {
             UsageError::flag(
                 "--size",
-                &self.size,
+                &self.size.to_string(),
                 format!("with --threads {threads}: {why}"),
             )
         })?;
@@ -319,6 +405,7 @@ impl RunArgs {
             mazes_is_dir,
             summary_json,
             note,
+            warnings,
         })
     }
 }
@@ -337,20 +424,23 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     let names: Vec<String> = cfg.algos.iter().map(|a| a.name()).collect();
     let shard = cfg.shard();
     let range = shard.range(cfg.count);
-    let mut extra = vec![
-        ("batchgen.count_per_algo".into(), cfg.count.to_string()),
-        ("batchgen.size".into(), cfg.size.to_string()),
-        ("batchgen.seed".into(), cfg.seed.to_string()),
-        ("batchgen.algos".into(), names.join(",")),
-    ];
-    extra.extend(shard_metadata(cfg, &range));
-    if let Some(a) = &cfg.accept {
-        extra.push(("batchgen.accept".into(), a.source().to_string()));
-        extra.push((
-            "batchgen.max_candidates".into(),
-            cfg.max_candidates.to_string(),
-        ));
-    }
+    let shard_source = cfg
+        .shard
+        .as_ref()
+        .map_or_else(|| "none".into(), |(_, s)| s.to_string());
+    let extra = batchgen::sink::arrow::run_metadata(&RunSpec {
+        algos: &names,
+        size: cfg.size,
+        count: cfg.count,
+        seed: cfg.seed,
+        shard: shard.to_string(),
+        shard_source,
+        indices: range.clone(),
+        accept: cfg
+            .accept
+            .as_ref()
+            .map(|a| (a.source(), cfg.max_candidates)),
+    });
     let info = RunInfo {
         command_line: command_line.to_string(),
         ends_rule: cfg.ends_rule.clone(),
@@ -358,20 +448,25 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     };
     // Printed even with --quiet: what a 3D `--algo all` skipped changes what the run makes.
     if let Some(note) = &cfg.note {
-        eprintln!("{note}");
+        crate::errln!("{note}")?;
+    }
+    for w in &cfg.warnings {
+        crate::errln!("{w}")?;
     }
     // Printed even with --quiet: engine logs should say which task made which slice.
     if let Some((s, src)) = &cfg.shard {
-        eprintln!(
+        crate::errln!(
             "shard {s} from {src}: indices {}..{} of each generator's {}",
-            range.start, range.end, cfg.count
-        );
+            range.start,
+            range.end,
+            cfg.count
+        )?;
     }
     // Creating the temporary files is the writability check: still before any work.
-    // From here on SIGINT/SIGTERM set a flag instead of killing the process, so the
+    // From here on SIGINT/SIGTERM/SIGHUP set a flag instead of killing the process, so the
     // temporary files created next are always removed.
-    interrupt::install().context("installing the SIGINT/SIGTERM handlers")?;
-    let (mut sinks, mut stores) = create_outputs(cfg, &names, &info, shard)?;
+    interrupt::install().context("installing the signal handlers")?;
+    let (mut sinks, mut stores, summary_file) = create_outputs(cfg, &names, &info, shard)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()
@@ -406,10 +501,12 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         anyhow::Error::new(Interrupted {
             signal: sig,
             message: format!(
-                "interrupted by {} after {done} of {total} mazes ({:.1}%) in {:.2} s; \
+                "interrupted by {} after {} of {} ({:.1}%) in {:.2} s; \
                  temporary files removed, nothing written to {outs} (an existing file there \
                  is untouched)",
                 interrupt::name(sig),
+                thousands(done),
+                progress::plural(total, "maze"),
                 100.0 * done as f64 / total.max(1) as f64,
                 started.elapsed().as_secs_f64()
             ),
@@ -433,10 +530,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
             for (k, r) in chunk.rows.iter().enumerate() {
                 let w = &chunk.walls[k * chunk.words_per_maze..(k + 1) * chunk.words_per_maze];
                 // The ends this maze was measured with (per maze for `--ends diameter`).
-                let (entrance, exit) = match cfg.ends {
-                    Ends::Cells { entrance, exit } => (entrance, exit),
-                    Ends::Diameter => (r.metrics.diameter_start, r.metrics.diameter_end),
-                };
+                let (entrance, exit) = cfg.ends.cells_of(&r.metrics);
                 store.append(store::Entry {
                     algo: store_algo,
                     index: r.index,
@@ -465,17 +559,14 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     }
     for (pos, (t, n)) in tallies.iter().zip(&names).enumerate() {
         let sink = &mut sinks[if cfg.out_is_dir { pos } else { 0 }];
-        sink.add_metadata(
-            &format!("batchgen.candidates.{n}"),
-            &t.candidates.to_string(),
+        let kv = batchgen::sink::arrow::tally_metadata(
+            n,
+            t.candidates,
+            t.accepted,
+            cfg.accept.is_some(),
         );
-        sink.add_metadata(&format!("batchgen.accepted.{n}"), &t.accepted.to_string());
-        if cfg.accept.is_some() {
-            let rate = t.accepted as f64 / t.candidates.max(1) as f64;
-            sink.add_metadata(
-                &format!("batchgen.acceptance_rate.{n}"),
-                &format!("{rate:.6}"),
-            );
+        for (k, v) in kv {
+            sink.add_metadata(&k, &v);
         }
     }
     let rows: u64 = sinks.iter().map(|s| s.rows()).sum();
@@ -509,43 +600,8 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     }
     // Parquet first, then maze stores.
     outputs.sort_by_key(|o| o.0 != "parquet");
-    if stop.load(std::sync::atomic::Ordering::SeqCst) {
-        return Err(interrupted(rows));
-    }
-    atomic_file::commit_all(prepared).with_context(|| {
-        let mut what = format!("committing {}", cfg.out.display());
-        if let Some(m) = &cfg.mazes {
-            what += &format!(" and {}", m.display());
-        }
-        what
-    })?;
     let secs = started.elapsed().as_secs_f64();
-    if !cfg.quiet {
-        let mut text = progress::table(bar.stats(), secs, cfg.accept.is_some());
-        text += &format!(
-            "wrote {rows} mazes ({}) in {secs:.2} s to {} ({}{})",
-            cfg.size,
-            cfg.out.display(),
-            human_bytes(bytes),
-            if cfg.out_is_dir {
-                format!(" in {files} part files of shard {shard}")
-            } else {
-                String::new()
-            }
-        );
-        if let (Some(b), Some(p)) = (store_bytes, &cfg.mazes) {
-            text += &format!("; maze store {} ({})", p.display(), human_bytes(b));
-        }
-        if cfg.accept.is_some() {
-            text += &format!(
-                "\naccepted {rows} of {candidates} candidates ({:.2}%, {} candidates/s)",
-                100.0 * rows as f64 / candidates.max(1) as f64,
-                progress::rate_text(candidates as f64 / secs.max(1e-9))
-            );
-        }
-        eprintln!("{text}");
-    }
-    if let Some(dest) = &cfg.summary_json {
+    let summary = cfg.summary_json.as_ref().map(|_| {
         let facts = RunFacts {
             command_line,
             size: cfg.size.to_string(),
@@ -556,27 +612,64 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
             outputs,
             seconds: secs,
         };
-        run_summary::write(dest.clone(), &run_summary::document(&facts, bar.stats()))?;
+        run_summary::document(&facts, bar.stats())
+    });
+    // The summary file is one of the run's outputs: it commits with them.
+    if let (Some(f), Some(doc)) = (summary_file, &summary) {
+        prepared.push(run_summary::prepare(f, doc)?);
+    }
+    if stop.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err(interrupted(rows));
+    }
+    atomic_file::commit_all(prepared).with_context(|| {
+        let mut what = format!("committing {}", cfg.out.display());
+        if let Some(m) = &cfg.mazes {
+            what += &format!(" and {}", m.display());
+        }
+        if let Some(Destination::File(t)) = &cfg.summary_json {
+            what += &format!(" and {}", t.requested.display());
+        }
+        what
+    })?;
+    if !cfg.quiet {
+        let mut text = progress::table(bar.stats(), secs, cfg.accept.is_some());
+        text += &format!(
+            "wrote {} ({}) in {secs:.2} s to {} ({}{})",
+            progress::plural(rows, "maze"),
+            cfg.size,
+            cfg.out.display(),
+            human_bytes(bytes),
+            if cfg.out_is_dir {
+                format!(
+                    " in {} of shard {shard}",
+                    progress::plural(files as u64, "part file")
+                )
+            } else {
+                String::new()
+            }
+        );
+        if let (Some(b), Some(p)) = (store_bytes, &cfg.mazes) {
+            text += &format!("; maze store {} ({})", p.display(), human_bytes(b));
+        }
+        if cfg.accept.is_some() {
+            text += &format!(
+                "\naccepted {} of {} ({:.2}%, {} candidates/s)",
+                thousands(rows),
+                progress::plural(candidates, "candidate"),
+                100.0 * rows as f64 / candidates.max(1) as f64,
+                progress::rate_text(candidates as f64 / secs.max(1e-9))
+            );
+        }
+        crate::errln!("{text}")?;
+    }
+    if let (Some(Destination::Stdout), Some(doc)) = (&cfg.summary_json, &summary) {
+        super::stdio::out(doc.pretty())?;
     }
     Ok(())
 }
 
-/// The shard facts every output file records, so `batchgen check` can verify a dataset.
-fn shard_metadata(cfg: &Config, range: &std::ops::Range<u64>) -> Vec<(String, String)> {
-    vec![
-        (keys::SHARD.into(), cfg.shard().to_string()),
-        (
-            keys::SHARD_SOURCE.into(),
-            cfg.shard
-                .as_ref()
-                .map_or_else(|| "none".into(), |(_, s)| s.to_string()),
-        ),
-        (keys::INDEX_START.into(), range.start.to_string()),
-        (keys::INDEX_END.into(), range.end.to_string()),
-    ]
-}
-
-type Outputs = (Vec<ParquetSink>, Vec<StoreWriter>);
+/// The Parquet sinks, the maze stores and the summary file (`--summary-json FILE`).
+type Outputs = (Vec<ParquetSink>, Vec<StoreWriter>, Option<AtomicFile>);
 
 /// Create the Parquet output(s) and maze store(s): one file each, or in a dataset folder one
 /// part per generator (`DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.{parquet,arrow}`). Failing
@@ -639,5 +732,13 @@ fn create_outputs(
             stores.push(store(p, names)?);
         }
     }
-    Ok((sinks, stores))
+    // Created now, like the others: an unwritable folder is refused before any work.
+    let summary = match &cfg.summary_json {
+        Some(Destination::File(t)) => Some(
+            AtomicFile::create_target(t.clone())
+                .map_err(|e| as_usage("--summary-json", &t.requested, &e))?,
+        ),
+        _ => None,
+    };
+    Ok((sinks, stores, summary))
 }

@@ -1,4 +1,4 @@
-//! `batchgen --list-algos` / `batchgen list-algos [--format text|json]`: every generator, its
+//! `batchgen --list-algos` / `batchgen list-algos [--format table|json]`: every generator, its
 //! texture in a line, whether it samples spanning trees uniformly and whether it makes 3D
 //! mazes (`--size WxHxD`); as an aligned table or as one JSON document for scripts.
 
@@ -8,9 +8,10 @@ use batchgen::Algorithm;
 /// Output format of the list.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ListFormat {
-    /// An aligned table.
+    /// An aligned table (`text` is accepted too).
     #[default]
-    Text,
+    #[value(alias = "text")]
+    Table,
     /// `{"algorithms": [{"name", "uniform", "3d", "texture"}, …]}`.
     Json,
 }
@@ -18,8 +19,8 @@ pub enum ListFormat {
 /// Flags of `batchgen list-algos`.
 #[derive(clap::Args, Debug, Default)]
 pub struct ListAlgosArgs {
-    /// Output format: text or json.
-    #[arg(long, value_enum, default_value_t = ListFormat::Text, value_name = "FORMAT")]
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ListFormat::Table, value_name = "FORMAT")]
     pub format: ListFormat,
 }
 
@@ -27,7 +28,7 @@ pub struct ListAlgosArgs {
 pub fn render(format: ListFormat) -> String {
     let algos = Algorithm::all();
     match format {
-        ListFormat::Text => {
+        ListFormat::Table => {
             let width = algos.iter().map(|a| a.name().len()).max().unwrap_or(0);
             let yes = |b: bool| if b { "yes" } else { "no" };
             let mut s = format!("{:width$}  {:7}  {:3}  texture\n", "algo", "uniform", "3d");
@@ -61,6 +62,6 @@ pub fn render(format: ListFormat) -> String {
 
 /// Print the generator list to stdout.
 pub fn run(args: &ListAlgosArgs) -> anyhow::Result<()> {
-    print!("{}", render(args.format));
+    super::stdio::out(render(args.format))?;
     Ok(())
 }

@@ -6,6 +6,7 @@
 pub mod check;
 pub mod color;
 pub mod completions;
+pub mod explore;
 pub mod generate;
 pub mod list_algos;
 pub mod man;
@@ -13,8 +14,10 @@ pub mod plot;
 pub mod progress;
 pub mod render;
 pub mod run_summary;
+pub mod stdio;
 pub mod summary;
 pub mod uniformity;
+pub mod values;
 
 use std::fmt;
 
@@ -40,7 +43,7 @@ impl std::error::Error for UsageError {}
 /// The run was stopped by a signal; `main` prints the message and exits with `128 + signal`.
 #[derive(Debug)]
 pub struct Interrupted {
-    /// The signal number (SIGINT 2, SIGTERM 15).
+    /// The signal number (SIGINT 2, SIGTERM 15, SIGHUP 1).
     pub signal: i32,
     /// How far the run got, what was cleaned up.
     pub message: String,

@@ -3,60 +3,58 @@
 //! `--accept`, the cells holding accepted mazes are outlined on the density.
 //!
 //! Inputs are read like `batchgen summary` reads them (same checks, exit 2 on bad input).
-//! Every picture is written to a temporary name in `--out` and renamed when complete.
+//! Every picture is written through [`batchgen::atomic_file`]; all of them appear together
+//! when the last is complete (none on an error or a signal).
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use batchgen::accept::Accept;
+use batchgen::atomic_file::{self, AtomicFile};
 use batchgen::plot::{Density, Histogram, Picture, Series};
 use batchgen::summary::report::thousands;
 use batchgen::summary::{self, inputs, GroupBy, SummaryError};
 
-use super::UsageError;
+use super::{values, UsageError};
 
 /// Flags of `batchgen plot`.
 #[derive(clap::Args, Debug)]
 pub struct PlotArgs {
     /// Metrics files, glob patterns or folders (as for `batchgen summary`).
     #[arg(required = true, value_name = "FILE")]
-    pub inputs: Vec<String>,
+    pub inputs: Vec<std::ffi::OsString>,
     /// Folder for the pictures (created if missing; its parent must exist).
     #[arg(short, long, value_name = "DIR")]
     pub out: PathBuf,
     /// Outline the mazes passing this filter on the density plot.
-    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
-    pub accept: Option<String>,
-    /// Density grid: cells along each axis.
-    #[arg(long, default_value_t = 60, value_name = "N")]
-    pub cells: usize,
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true, value_parser = values::text(values::accept))]
+    pub accept: Option<Accept>,
+    /// Density grid: cells along each axis (2 to 400).
+    #[arg(long, default_value_t = 60, value_name = "N", value_parser = clap::value_parser!(u16).range(2..=400))]
+    pub cells: u16,
 }
 
-/// Write `bytes` to `dir/name` through a temporary file renamed when complete.
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
+/// Write `bytes` to `dir/name` through [`AtomicFile`]: complete and synced, but visible only
+/// when every picture of the run is committed together ([`atomic_file::commit_all`]).
+fn write(
+    dir: &Path,
+    name: &str,
+    bytes: &[u8],
+    done: &mut Vec<atomic_file::Prepared>,
+) -> anyhow::Result<()> {
     let path = dir.join(name);
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let res = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, &path));
-    if res.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    res.with_context(|| format!("writing {}", path.display()))
+    let shown = || format!("writing {}", path.display());
+    let mut f = AtomicFile::create(&path).with_context(shown)?;
+    f.write_all(bytes).with_context(shown)?;
+    done.push(f.prepare().with_context(shown)?);
+    Ok(())
 }
 
 /// Run `batchgen plot`.
 pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
-    let accept = match &args.accept {
-        None => None,
-        Some(e) => Some(Accept::parse(e).map_err(|err| UsageError::flag("--accept", e, err))?),
-    };
-    if !(2..=400).contains(&args.cells) {
-        return Err(UsageError::flag(
-            "--cells",
-            &args.cells.to_string(),
-            "expected a whole number from 2 to 400",
-        )
-        .into());
-    }
+    let accept = args.accept.clone();
+    let cells = args.cells as usize;
     let shown = args.out.display().to_string();
     if args.out.exists() && !args.out.is_dir() {
         return Err(UsageError::flag("--out", &shown, "exists and is not a folder").into());
@@ -100,6 +98,8 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
     let rows: u64 = s.groups.iter().map(|g| g.1.rows).sum();
     let tail = format!("{}, {} mazes", size_text.join(", "), thousands(rows),);
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {shown}"))?;
+    // A signal only sets a flag, checked before the pictures are committed.
+    batchgen::interrupt::install().context("installing the SIGINT/SIGTERM handlers")?;
 
     // Histograms: every metric column present in any group.
     let mut metrics: Vec<String> = Vec::new();
@@ -111,6 +111,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
         }
     }
     let mut written = Vec::new();
+    let mut done = Vec::new();
     for m in &metrics {
         let series: Vec<Series<'_>> = s
             .groups
@@ -130,8 +131,13 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             series,
         };
         let pic = Picture::Histogram(&h);
-        write(&args.out, &format!("hist_{m}.svg"), pic.svg()?.as_bytes())?;
-        write(&args.out, &format!("hist_{m}.png"), &pic.png()?)?;
+        write(
+            &args.out,
+            &format!("hist_{m}.svg"),
+            pic.svg()?.as_bytes(),
+            &mut done,
+        )?;
+        write(&args.out, &format!("hist_{m}.png"), &pic.png()?, &mut done)?;
         written.push(format!("hist_{m}"));
     }
 
@@ -152,12 +158,12 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
         r
     };
     if let (Some(xr), Some(yr)) = (range("dead_end_share"), range("solution_length")) {
-        let mut d = Density::new(xr, yr, (args.cells, args.cells));
+        let mut d = Density::new(xr, yr, (cells, cells));
         d.title = format!("solution length vs dead-end share ({tail})");
         d.x_label = "dead_end_share".into();
         d.y_label = "solution_length".into();
         let algos: Vec<String> = s.groups.iter().filter_map(|g| g.0.algo.clone()).collect();
-        let n = args.cells * args.cells;
+        let n = cells * cells;
         d.series = algos.iter().map(|a| (a.clone(), vec![0u64; n])).collect();
         let mut acc = vec![0u64; n];
         let mut last = 0usize;
@@ -182,14 +188,31 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
         }
         let pic = Picture::Density(&d);
         let name = "density_solution_length_vs_dead_end_share";
-        write(&args.out, &format!("{name}.svg"), pic.svg()?.as_bytes())?;
-        write(&args.out, &format!("{name}.png"), &pic.png()?)?;
+        write(
+            &args.out,
+            &format!("{name}.svg"),
+            pic.svg()?.as_bytes(),
+            &mut done,
+        )?;
+        write(&args.out, &format!("{name}.png"), &pic.png()?, &mut done)?;
         written.push(name.to_string());
     }
-    eprintln!(
+    if let Some(sig) = batchgen::interrupt::received() {
+        // Returning drops the prepared pictures: their temporary files are removed.
+        return Err(super::Interrupted {
+            signal: sig,
+            message: format!(
+                "interrupted by {}; no picture written to {shown}",
+                batchgen::interrupt::name(sig)
+            ),
+        }
+        .into());
+    }
+    atomic_file::commit_all(done).with_context(|| format!("writing the pictures to {shown}"))?;
+    crate::errln!(
         "wrote {} pictures (PNG and SVG) to {shown}: {}",
         written.len(),
         written.join(", ")
-    );
+    )?;
     Ok(())
 }

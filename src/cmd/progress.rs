@@ -85,9 +85,20 @@ pub struct Progress {
     accept: bool,
 }
 
-/// Round a rate for people: `7958.68` → `7,959`.
+/// Round a rate for people: `7958.68` → `7,959`; below 10 per second two significant digits
+/// (`0.35`), so that one slow maze does not read `0`.
 pub fn rate_text(per_second: f64) -> String {
-    thousands(per_second.max(0.0).round() as u64)
+    let r = per_second.max(0.0);
+    if r > 0.0 && r < 9.5 {
+        return batchgen::summary::report::sig(r, 2);
+    }
+    thousands(r.round() as u64)
+}
+
+/// `1 maze`, `2 mazes`, `1,400,000 mazes`: a count with thousands separators and the noun in
+/// the right number (`noun` is singular; the plural adds `s`).
+pub fn plural(n: u64, noun: &str) -> String {
+    format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
 }
 
 /// Seconds for people: `59 s`, `12m 03s`, `1h 05m`.
@@ -150,7 +161,8 @@ impl Progress {
         let bar = if show && std::io::stderr().is_terminal() {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
             bar.set_style(
-                ProgressStyle::with_template("{elapsed_precise} [{bar:20}] {msg}")
+                // `wide_msg` is cut to the terminal's width: the bar never wraps onto a second line.
+                ProgressStyle::with_template("{elapsed_precise} [{bar:20}] {wide_msg}")
                     .expect("valid template")
                     .progress_chars("=> "),
             );
@@ -376,9 +388,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn counts_and_rates_for_people() {
+        assert_eq!(plural(1, "maze"), "1 maze");
+        assert_eq!(plural(0, "maze"), "0 mazes");
+        assert_eq!(plural(1_400_000, "maze"), "1,400,000 mazes");
+        assert_eq!(plural(1, "part file"), "1 part file");
+        assert_eq!(rate_text(0.346), "0.35");
+        assert_eq!(rate_text(7958.68), "7,959");
+        assert_eq!(rate_text(0.0), "0");
+    }
+
+    #[test]
     fn rates_and_etas_read_well() {
         assert_eq!(rate_text(7958.6788), "7,959");
-        assert_eq!(rate_text(0.4), "0");
+        assert_eq!(rate_text(0.4), "0.4");
         assert_eq!(eta_text(59.4), "59s");
         assert_eq!(eta_text(723.0), "12m 03s");
         assert_eq!(eta_text(3900.0), "1h 05m");

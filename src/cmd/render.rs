@@ -2,7 +2,7 @@
 //! from (algo, size, seed, index), optionally with its solution path, to stdout or a file.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::Args;
@@ -12,10 +12,33 @@ use batchgen::render::{self, Format, Style};
 use batchgen::store::{StoreError, StoreReader};
 use batchgen::{metrics, Algorithm, Ends};
 
-use crate::cmd::{Interrupted, UsageError};
-use batchgen::args::{
-    check_3d, check_out, parse_count, parse_size3, resolve_ends_sized, DEFAULT_SEED,
-};
+use crate::cmd::{values, Interrupted, UsageError};
+use batchgen::args::{check_3d, check_out, resolve_ends_sized, DEFAULT_SEED};
+use batchgen::grid::Size;
+
+/// Output formats of `batchgen render` (the names `--format` takes).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderFormat {
+    /// `#`/space text (`render --format ascii` is read back by the tests).
+    Ascii,
+    /// Box-drawing text.
+    Unicode,
+    /// A standalone SVG document.
+    Svg,
+    /// An RGB PNG image (never to a terminal).
+    Png,
+}
+
+impl RenderFormat {
+    fn format(self) -> Format {
+        match self {
+            RenderFormat::Ascii => Format::Ascii,
+            RenderFormat::Unicode => Format::Unicode,
+            RenderFormat::Svg => Format::Svg,
+            RenderFormat::Png => Format::Png,
+        }
+    }
+}
 
 /// Flags of `batchgen render`.
 #[derive(Args, Debug)]
@@ -24,24 +47,23 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE", requires = "record", conflicts_with_all = ["algo", "size", "index"])]
     pub store: Option<PathBuf>,
     /// ... at this record number (0-based).
-    #[arg(long, value_name = "K", requires = "store", allow_hyphen_values = true)]
-    pub record: Option<String>,
+    #[arg(long, value_name = "K", requires = "store", allow_hyphen_values = true, value_parser = values::text(values::count))]
+    pub record: Option<u64>,
     /// Or regenerate it: the generator's canonical name ...
-    #[arg(long, value_name = "ALGO", requires_all = ["size", "index"])]
-    pub algo: Option<String>,
+    #[arg(long, value_name = "ALGO", requires_all = ["size", "index"], value_parser = values::text(values::algorithm))]
+    pub algo: Option<Algorithm>,
     /// ... the grid size (`WxH`, or `WxHxD` for a 3D maze) ...
-    #[arg(long, value_name = "WxH[xD]", allow_hyphen_values = true)]
-    pub size: Option<String>,
-    /// ... the run's master seed (default 42, as the main job) ...
+    #[arg(long, value_name = "WxH[xD]", allow_hyphen_values = true, value_parser = values::text(values::size))]
+    pub size: Option<Size>,
+    /// ... the run's master seed (as the main job's) ...
     #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
     pub seed: u64,
     /// ... and the maze index.
-    #[arg(long, value_name = "I", allow_hyphen_values = true)]
-    pub index: Option<String>,
-    /// Output format: ascii, unicode, svg or png (default: from the -o/--out extension, else
-    /// ascii).
-    #[arg(long, value_name = "FORMAT")]
-    pub format: Option<String>,
+    #[arg(long, value_name = "I", allow_hyphen_values = true, value_parser = values::text(values::count))]
+    pub index: Option<u64>,
+    /// Output format [default: from the -o extension (.txt, .svg, .png), else ascii].
+    #[arg(long, value_name = "FORMAT", value_enum)]
+    pub format: Option<RenderFormat>,
     /// Draw the solution path (entrance to exit; for a stored maze, between the ends it was
     /// measured with, unless --ends, --entrance or --exit is given).
     #[arg(long)]
@@ -52,39 +74,91 @@ pub struct RenderArgs {
     /// Exit cell X,Y (3D: X,Y,Z) for --solution (default: the last cell).
     #[arg(long, value_name = "X,Y[,Z]", allow_hyphen_values = true)]
     pub exit: Option<String>,
-    /// `corners` or `diameter` (draw a longest path).
-    #[arg(long, value_name = "RULE")]
-    pub ends: Option<String>,
-    /// Pixels per cell (svg, default 10) or per wall-grid square (png, default 4).
-    #[arg(long, value_name = "PX", allow_hyphen_values = true)]
-    pub cell_px: Option<String>,
-    /// Write here instead of stdout (through a temporary file renamed when complete).
+    /// The entrance and exit for --solution (default corners).
+    #[arg(long, value_name = "RULE", value_enum)]
+    pub ends: Option<values::EndsRule>,
+    /// Pixels per maze cell (a cell and one wall), the same in SVG and PNG (default 10 for
+    /// SVG, 8 for PNG; PNG rounds an odd size up).
+    #[arg(long, value_name = "PX", allow_hyphen_values = true, value_parser = values::text(values::cell_px))]
+    pub cell_px: Option<u32>,
+    /// Write here instead of stdout (through a temporary file renamed when complete); the
+    /// extension chooses the format unless --format is given.
     // `--output`, its name before every subcommand used `-o/--out`, still works (hidden).
     #[arg(short, long, alias = "output", value_name = "FILE")]
     pub out: Option<PathBuf>,
 }
 
+/// Extensions of picture formats render cannot write: refused rather than filled with
+/// something else.
+const FOREIGN_IMAGES: [&str; 12] = [
+    "jpg", "jpeg", "gif", "webp", "bmp", "tif", "tiff", "pdf", "eps", "ps", "avif", "heic",
+];
+
+/// The format to write: `--format`, else the one `-o`'s extension names, else ascii. An
+/// extension naming another format than `--format`, or one render cannot write, is refused.
+fn choose_format(flag: Option<RenderFormat>, out: Option<&Path>) -> Result<Format, UsageError> {
+    let flag = flag.map(RenderFormat::format);
+    let Some(out) = out else {
+        return Ok(flag.unwrap_or(Format::Ascii));
+    };
+    let shown = out.display().to_string();
+    let ext = out
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let by_ext = Format::from_path(out);
+    match (flag, by_ext, ext.as_deref()) {
+        (Some(f), Some(e), _) if f != e && !(e == Format::Ascii && f == Format::Unicode) => {
+            Err(UsageError::flag(
+                "--out",
+                &shown,
+                format!("the extension says {}, but --format is {}", e.name(), f.name()),
+            ))
+        }
+        (Some(f), _, Some(x)) if FOREIGN_IMAGES.contains(&x) => Err(UsageError::flag(
+            "--out",
+            &shown,
+            format!("render cannot write .{x}; writing {} into it would mislead", f.name()),
+        )),
+        (Some(f), _, _) => Ok(f),
+        (None, Some(e), _) => Ok(e),
+        (None, None, None) => Ok(Format::Ascii),
+        (None, None, Some(x)) => Err(UsageError::flag(
+            "--out",
+            &shown,
+            format!(
+                "render cannot write .{x}: use .txt, .svg or .png (or --format ascii|unicode|svg|png)"
+            ),
+        )),
+    }
+}
+
+/// A writer that stops with an error as soon as SIGINT or SIGTERM has arrived, so that a large
+/// picture is abandoned mid-encoding (its temporary file is then dropped, hence removed).
+struct Polled<W>(W);
+
+impl<W: Write> Write for Polled<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if batchgen::interrupt::received().is_some() {
+            // Not `ErrorKind::Interrupted`: `write_all` retries those.
+            return Err(std::io::Error::other("stopped by a signal"));
+        }
+        self.0.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
 /// Run `batchgen render`.
 pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
-    let format = match (&args.format, &args.out) {
-        (Some(f), _) => f
-            .parse::<Format>()
-            .map_err(|_| UsageError::flag("--format", f, "expected ascii, unicode, svg or png"))?,
-        (None, Some(p)) => Format::from_path(p).unwrap_or(Format::Ascii),
-        (None, None) => Format::Ascii,
-    };
+    let format = choose_format(args.format, args.out.as_deref())?;
+    // `--cell-px` counts a cell and one wall in both formats; the PNG encoder takes the side of
+    // one wall-grid square (half of that).
     let style = Style {
-        cell_px: match &args.cell_px {
-            None => None,
-            Some(p) => match p.trim().parse::<u32>() {
-                Ok(n) if n >= 1 => Some(n),
-                _ => {
-                    return Err(
-                        UsageError::flag("--cell-px", p, "expected a whole number ≥ 1").into(),
-                    )
-                }
-            },
-        },
+        cell_px: args.cell_px.map(|n| match format {
+            Format::Png => n.div_ceil(2),
+            _ => n,
+        }),
     };
     let target = match &args.out {
         Some(o) => Some(check_out("--out", o).map_err(UsageError::from)?),
@@ -97,12 +171,28 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
+    // The picture's size is known from the grid alone: refuse a huge one before any work.
+    let check_size = |size: Size| -> Result<(), UsageError> {
+        render::check_picture(size, format, &style).map_err(|why| {
+            UsageError::flag(
+                "--cell-px",
+                &args
+                    .cell_px
+                    .map_or_else(|| "default".to_string(), |n| n.to_string()),
+                why,
+            )
+        })
+    };
+    if let Some(size) = args.size {
+        check_size(size)?;
+    }
 
     // From a store: the walls and the ends the maze was measured with (its entrance and exit
     // cells; per maze with `--ends diameter`).
     let (maze, recorded) = if let Some(path) = &args.store {
-        let record = args.record.as_deref().unwrap_or("0");
-        let k = parse_count("--record", record).map_err(UsageError::from)?;
+        let k = args.record.unwrap_or(0);
+        let record = k.to_string();
+        let record = record.as_str();
         let as_store = |e: StoreError| {
             anyhow::Error::new(UsageError::flag("--store", &path.display().to_string(), e))
         };
@@ -122,9 +212,10 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             other => anyhow::Error::new(other),
         })?;
         let r = store.record(k).map_err(as_store)?;
+        check_size(maze.size())?;
         (maze, Some(Ends::cells(r.entrance, r.exit)))
     } else {
-        let (Some(a), Some(size), Some(index)) = (&args.algo, &args.size, &args.index) else {
+        let (Some(algo), Some(grid), Some(index)) = (args.algo, args.size, args.index) else {
             return Err(UsageError(
                 "render needs either --store FILE --record K, or --algo A --size WxH[xD] --index I \
                  [--seed S]"
@@ -132,18 +223,16 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             )
             .into());
         };
-        let algo = Algorithm::parse(a).map_err(|e| UsageError::flag("--algo", a, e))?;
-        let grid = parse_size3("--size", size).map_err(UsageError::from)?;
-        check_3d("--algo", a, &[algo], grid).map_err(UsageError::from)?;
-        let index = parse_count("--index", index).map_err(UsageError::from)?;
+        check_3d("--algo", &algo.name(), &[algo], grid).map_err(UsageError::from)?;
+        let size = grid.to_string();
         let need = batchgen::memory::estimate(&[algo], grid, 1, 0, false);
-        batchgen::memory::check(need).map_err(|why| UsageError::flag("--size", size, why))?;
+        batchgen::memory::check(need).map_err(|why| UsageError::flag("--size", &size, why))?;
         let maze = batchgen::generate::regenerated(&algo, grid, args.seed, index);
         (maze, None)
     };
 
     let (ends, _) = resolve_ends_sized(
-        args.ends.as_deref(),
+        args.ends.map(values::EndsRule::name),
         args.entrance.as_deref(),
         args.exit.as_deref(),
         maze.size(),
@@ -173,16 +262,29 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         Some(out) => {
             // Through a temporary file (batchgen::atomic_file); every error path below drops
             // it, which removes it. A signal only sets a flag, checked before the commit.
-            batchgen::interrupt::install().context("installing the SIGINT/SIGTERM handlers")?;
+            batchgen::interrupt::install().context("installing the signal handlers")?;
             let target = target.expect("checked above");
             let f = AtomicFile::create_target(target)
                 .map_err(|e| UsageError::flag("--out", &out.display().to_string(), e))?;
-            let mut w = std::io::BufWriter::new(f);
-            render::render(&maze, path.as_deref(), format, &style, &mut w)?;
-            let f = w
-                .into_inner()
-                .map_err(|e| e.into_error())
-                .with_context(|| format!("writing {}", out.display()))?;
+            let mut w = Polled(std::io::BufWriter::new(f));
+            let drawn = render::render(&maze, path.as_deref(), format, &style, &mut w);
+            if let (Some(sig), Err(_)) = (batchgen::interrupt::received(), &drawn) {
+                drop(w);
+                return Err(Interrupted {
+                    signal: sig,
+                    message: format!(
+                        "interrupted by {} while drawing; nothing written to '{}'",
+                        batchgen::interrupt::name(sig),
+                        out.display()
+                    ),
+                }
+                .into());
+            }
+            drawn?;
+            let f =
+                w.0.into_inner()
+                    .map_err(|e| e.into_error())
+                    .with_context(|| format!("writing {}", out.display()))?;
             let prepared = f.prepare()?;
             if let Some(sig) = batchgen::interrupt::received() {
                 return Err(Interrupted {

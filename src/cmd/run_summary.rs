@@ -1,14 +1,16 @@
 //! `--summary-json FILE|-`: the main job's machine-readable summary for scripts: the batchgen
 //! version and seeding scheme, the command line and parameters, per generator the mazes,
 //! candidates, seconds and mazes/s, every output file with its path and size, and totals.
-//! Written after the outputs are committed (it reports their sizes), atomically when a file
-//! (`-` writes it to stdout).
+//! A file is created with the other outputs before any work (so an unwritable folder is
+//! refused up front), written once they are complete (it reports their sizes) and committed in
+//! the same group as them: all appear together or none. `-` writes it to stdout after the
+//! commit.
 
 use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context;
-use batchgen::atomic_file::{AtomicFile, Target};
+use batchgen::atomic_file::{AtomicFile, Prepared, Target};
 use batchgen::uniformity::json::Value;
 
 use super::progress::GenStats;
@@ -113,23 +115,11 @@ pub enum Destination {
     File(Target),
 }
 
-/// Write the document.
-pub fn write(dest: Destination, doc: &Value) -> anyhow::Result<()> {
-    let text = doc.pretty();
-    match dest {
-        Destination::Stdout => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())?;
-            out.flush()?;
-        }
-        Destination::File(target) => {
-            let shown = target.requested.display().to_string();
-            let mut f = AtomicFile::create_target(target)
-                .with_context(|| format!("writing --summary-json {shown}"))?;
-            f.write_all(text.as_bytes())
-                .with_context(|| format!("writing --summary-json {shown}"))?;
-            f.prepare()?.commit()?;
-        }
-    }
-    Ok(())
+/// Write the document into the summary's temporary file and make it ready to commit with the
+/// run's other outputs.
+pub fn prepare(mut file: AtomicFile, doc: &Value) -> anyhow::Result<Prepared> {
+    let shown = file.target().requested.display().to_string();
+    file.write_all(doc.pretty().as_bytes())
+        .with_context(|| format!("writing --summary-json {shown}"))?;
+    Ok(file.prepare()?)
 }

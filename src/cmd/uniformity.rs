@@ -5,9 +5,9 @@
 //! (progress on stderr) and prints the report as a table or JSON on stdout. Requests that would
 //! run for hours are refused up front with the estimate (exit 2) unless `--force`.
 
-use super::UsageError;
-use batchgen::args::{check_3d, parse_size3, select_3d};
-use batchgen::generate::Algorithm;
+use super::{values, UsageError};
+use batchgen::args::{check_3d, select_3d};
+use batchgen::grid::Size;
 use batchgen::uniformity::report::{self, Options};
 
 /// Output format of the report.
@@ -23,11 +23,11 @@ pub enum Format {
 #[derive(clap::Args, Debug)]
 pub struct UniformityArgs {
     /// Grid size WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH in cells, e.g. 2x3, 3x3 or 2x2x2.
-    #[arg(long, value_name = "WxH[xD]")]
-    pub size: String,
+    #[arg(long, value_name = "WxH[xD]", value_parser = values::text(values::size))]
+    pub size: Size,
     /// Generators: a comma list of canonical names, or `all`.
-    #[arg(long, value_name = "LIST", default_value = "all")]
-    pub algo: String,
+    #[arg(long, value_name = "LIST", default_value = "all", value_parser = values::AlgoListParser, hide_possible_values = true)]
+    pub algo: values::AlgoList,
     /// Mazes sampled per generator (0 skips sampling).
     #[arg(long, value_name = "N", default_value_t = 504_000)]
     pub samples: u64,
@@ -44,15 +44,13 @@ pub struct UniformityArgs {
 
 /// Run `batchgen uniformity`.
 pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
-    let size = parse_size3("--size", &args.size).map_err(UsageError::from)?;
-    let algos =
-        Algorithm::parse_list(&args.algo).map_err(|e| UsageError::flag("--algo", &args.algo, e))?;
+    let size = args.size;
     // On a 3D size, `all` means the 3D-capable generators (said on stderr); a 2D-only one named
     // explicitly is refused.
-    let (algos, note) = select_3d(&args.algo, algos, size);
-    check_3d("--algo", &args.algo, &algos, size).map_err(UsageError::from)?;
+    let (algos, note) = select_3d(&args.algo.spec, args.algo.algos.clone(), size);
+    check_3d("--algo", &args.algo.spec, &algos, size).map_err(UsageError::from)?;
     if let Some(note) = note {
-        eprintln!("batchgen uniformity: {note}");
+        crate::errln!("batchgen uniformity: {note}")?;
     }
     let opts = Options {
         size,
@@ -61,11 +59,14 @@ pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
         seed: args.seed,
         force: args.force,
     };
-    let mut progress = |m: &str| eprintln!("batchgen uniformity: {m}");
+    // A progress note that cannot be shown is not worth stopping the test for.
+    let mut progress = |m: &str| {
+        let _ = crate::errln!("batchgen uniformity: {m}");
+    };
     let rep = report::run(&opts, &mut progress).map_err(|e| UsageError(format!("refused: {e}")))?;
     match args.format {
-        Format::Table => print!("{}", rep.table_with(super::color::stdout())),
-        Format::Json => print!("{}", rep.to_json().pretty()),
+        Format::Table => super::stdio::out(rep.table_with(super::color::stdout()))?,
+        Format::Json => super::stdio::out(rep.to_json().pretty())?,
     }
     Ok(())
 }

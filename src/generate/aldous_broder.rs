@@ -20,6 +20,7 @@
 use super::padded::{
     carve_parent_links, padded_delta, padded_links, padded_origin, EDGE, NO_PARENT, UNSEEN,
 };
+use super::shared::Poll;
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
@@ -34,7 +35,11 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     let mut u = start;
     link[u as usize] = NO_PARENT;
     let mut left = w * h - 1;
+    let mut poll = Poll::new();
     while left > 0 {
+        if poll.stop(32) {
+            return super::abandon(maze, s, rng);
+        }
         let mut block = rng.dir4_x32();
         for _ in 0..32 {
             let d = (block & 3) as u32;

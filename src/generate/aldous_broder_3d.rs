@@ -5,6 +5,7 @@
 //! [`super::space::random_step`]). Runs on the padded 3D state of [`super::space`].
 
 use super::padded::{FREE, IN_TREE};
+use super::shared::Poll;
 use super::space::{carve_parent_links3, padded_state3, random_step, OPPOSITE};
 use super::Scratch;
 use crate::grid::Maze;
@@ -19,7 +20,11 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     let mut u = start;
     mark[u as usize] = IN_TREE;
     let mut left = maze.cells() - 1;
+    let mut poll = Poll::new();
     while left > 0 {
+        if poll.stop(1) {
+            return super::abandon(maze, s, rng);
+        }
         let d = random_step(mark, &sp, u, rng);
         let v = u.wrapping_add(sp.dp[d]);
         if mark[v as usize] == FREE {

@@ -109,6 +109,7 @@ impl Scratch {
 
 /// Which active cell the growing-tree generator extends next.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Policy {
     /// The most recently added cell (gives backtracker-like mazes).
     Newest,
@@ -183,8 +184,10 @@ fn parse_straight(s: &str) -> Result<f64, String> {
     }
 }
 
-/// A maze generation algorithm, with its parameters where it has any.
+/// A maze generation algorithm, with its parameters where it has any. `Display` writes its
+/// canonical name ([`Algorithm::name`]), `FromStr` reads one ([`Algorithm::parse`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Algorithm {
     /// Iterative randomised depth-first search from (0,0): long winding corridors, few dead ends.
     Backtracker,
@@ -227,17 +230,21 @@ pub struct UnknownAlgorithm {
     pub valid: String,
     /// Set when the family is known but its parameter is not valid: what is wrong with it.
     pub problem: Option<String>,
+    /// For an unknown family: the known one it is closest to (`wilsn` → `wilson`).
+    pub suggestion: Option<&'static str>,
 }
 
 impl fmt::Display for UnknownAlgorithm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.problem {
             Some(p) => write!(f, "bad algorithm '{}': {}", self.name, p),
-            None => write!(
-                f,
-                "unknown algorithm '{}' (valid: {})",
-                self.name, self.valid
-            ),
+            None => {
+                write!(f, "unknown algorithm '{}'", self.name)?;
+                if let Some(s) = self.suggestion {
+                    write!(f, "; did you mean '{s}'?")?;
+                }
+                write!(f, " (valid: {})", self.valid)
+            }
         }
     }
 }
@@ -409,6 +416,20 @@ pub static FAMILIES: [Family; 14] = [
     },
 ];
 
+impl std::fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl std::str::FromStr for Algorithm {
+    type Err = UnknownAlgorithm;
+
+    fn from_str(s: &str) -> Result<Algorithm, UnknownAlgorithm> {
+        Algorithm::parse(s)
+    }
+}
+
 impl Algorithm {
     /// Every generator with its default parameters, in canonical order (`--algo all`; see
     /// [`FAMILIES`]).
@@ -467,9 +488,13 @@ impl Algorithm {
                 .collect::<Vec<_>>()
                 .join(", "),
             problem,
+            suggestion: None,
         };
         let Some(f) = FAMILIES.iter().find(|f| f.name == family) else {
-            return Err(err(None));
+            let mut e = err(None);
+            e.suggestion =
+                crate::suggest::closest(family, FAMILIES.iter().map(|f| f.name).chain(["all"]));
+            return Err(e);
         };
         match (param, f.param) {
             (None, _) => Ok(f.default),
@@ -526,6 +551,26 @@ impl Algorithm {
     /// whole-grid generators) are not.
     pub fn supports_3d(&self) -> bool {
         self.family().supports_3d
+    }
+
+    /// For the random-walk generators (Aldous–Broder, Wilson and its biased forms), the order
+    /// of magnitude of the walk steps one maze of `size` takes; `None` for the others, whose
+    /// work is linear in the cells. The estimate is the larger of a 2D grid's cover time,
+    /// about `n ln² n` for `n` cells, and a long thin grid's, about `L²` for its longest side
+    /// `L` (a walk along a path of `L` cells needs about `L²` steps to reach its far end): a
+    /// 1-wide grid of 10^6 cells walks about 10^12 steps where a square one walks 10^8.
+    pub fn expected_walk_steps(&self, size: crate::grid::Size) -> Option<f64> {
+        match self {
+            Algorithm::AldousBroder
+            | Algorithm::Wilson
+            | Algorithm::WilsonStraight(_)
+            | Algorithm::WilsonTurn(_) => {
+                let n = size.cells_u64() as f64;
+                let long = size.width.max(size.height).max(size.depth) as f64;
+                Some((n * n.ln().powi(2)).max(long * long))
+            }
+            _ => None,
+        }
     }
 
     /// Every 3D-capable generator with its default parameters, in canonical order (what
@@ -604,6 +649,20 @@ impl Algorithm {
                     .join(", ")
             ),
         }
+    }
+}
+
+/// A random walk stopped by a caught signal ([`shared::Poll`]) leaves no tree; its maze is
+/// replaced by a quick perfect one (a binary tree, the 3D backtracker's in 3D) so that nothing
+/// downstream ever sees a maze that is not a tree. The stopped run discards it unwritten.
+#[cold]
+#[inline(never)]
+fn abandon<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
+    maze.clear();
+    if maze.depth() > 1 {
+        backtracker_3d::generate(maze, s, rng);
+    } else {
+        binary_tree::generate(maze, s, rng);
     }
 }
 

@@ -1,11 +1,34 @@
 //! Helpers shared by several generators, so that no generator file imports a sibling: the
 //! lazy-shuffle union loop (Kruskal, fractal repair), random directions 32 at a time (Wilson,
-//! Aldous–Broder) and cell bitsets (binary tree, sidewinder).
+//! Aldous–Broder), cell bitsets (binary tree, sidewinder) and the countdown by which the walks
+//! look at the stop flag ([`Poll`]).
 //! The padded per-cell state and parent-link carving live in [`super::padded`].
 
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
+
+/// A countdown of walk steps: every [`crate::interrupt::POLL_STEPS`] steps it looks at the stop
+/// flag, so a random walk that would run for hours stops soon after SIGINT/SIGTERM/SIGHUP.
+/// One subtraction and a predictable branch per count.
+pub(super) struct Poll(u32);
+
+impl Poll {
+    pub(super) fn new() -> Poll {
+        Poll(crate::interrupt::POLL_STEPS)
+    }
+
+    /// Count `n` steps (`n` divides `POLL_STEPS`); true when the run has been asked to stop.
+    #[inline(always)]
+    pub(super) fn stop(&mut self, n: u32) -> bool {
+        self.0 -= n;
+        if self.0 != 0 {
+            return false;
+        }
+        self.0 = crate::interrupt::POLL_STEPS;
+        crate::interrupt::stop_requested()
+    }
+}
 
 /// Take the walls of `s.walls` in a lazily drawn uniform random order (step `i` of Fisher–Yates
 /// picks from the unprocessed tail), opening each one that joins two different sets of
@@ -78,6 +101,13 @@ pub(super) struct Dirs {
 }
 
 impl Dirs {
+    /// True when the next [`Dirs::next`] draws a new word: a walk counts its steps 32 at a
+    /// time there ([`Poll`]), on a test the refill makes anyway.
+    #[inline(always)]
+    pub(super) fn is_empty(&self) -> bool {
+        self.left == 0
+    }
+
     /// The next direction, `0..4` (east, south, west, north).
     #[inline(always)]
     pub(super) fn next<R: RandomSource>(&mut self, rng: &mut R) -> u32 {

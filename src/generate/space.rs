@@ -144,6 +144,7 @@ pub(crate) fn random_step<R: RandomSource>(mark: &[u8], sp: &Space, p: u32, rng:
 /// ones: `root` joins the tree, then from each cell not yet in it, in cell-id order, a walk
 /// steps in direction `step(mark, u, prev)` (`prev`: its previous direction, 6 before its first
 /// step) until it meets the tree, and its loop-erased path joins the tree ([`add_loop_erased`]).
+/// Returns false when a caught signal stopped the walks (see [`super::shared::Poll`]).
 #[inline(always)]
 pub(crate) fn loop_erased_walks3(
     mark: &mut [u8],
@@ -151,7 +152,8 @@ pub(crate) fn loop_erased_walks3(
     sp: &Space,
     root: u32,
     mut step: impl FnMut(&[u8], u32, u32) -> u32,
-) {
+) -> bool {
+    let mut poll = super::shared::Poll::new();
     mark[root as usize] = IN_TREE;
     for z in 0..sp.d {
         for y in 0..sp.h {
@@ -163,6 +165,9 @@ pub(crate) fn loop_erased_walks3(
                 let mut u = start;
                 let mut prev = 6u32;
                 while mark[u as usize] == FREE {
+                    if poll.stop(1) {
+                        return false;
+                    }
                     let d = step(mark, u, prev);
                     next[u as usize] = d as u8;
                     u = u.wrapping_add(sp.dp[d as usize]);
@@ -172,6 +177,7 @@ pub(crate) fn loop_erased_walks3(
             }
         }
     }
+    true
 }
 
 /// Add the loop-erased path of a Wilson walk from `start` to the tree: follow `next` (the

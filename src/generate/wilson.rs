@@ -16,7 +16,7 @@
 //! edges are written to the maze in one linear pass at the end.
 
 use super::padded::{carve_parent_links, padded_state, FREE, IN_TREE, OUTSIDE};
-use super::shared::Dirs;
+use super::shared::{Dirs, Poll};
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
@@ -33,6 +33,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     // Directions come 32 to a word, consumed from the low end: the same sequence as one
     // `dir4()` per step, without the bit-buffer bookkeeping on every step.
     let mut dirs = Dirs::default();
+    let mut poll = Poll::new();
     for y in 1..=h {
         let row = y * pw;
         for start in row + 1..=row + w {
@@ -44,6 +45,9 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             // existing neighbours.
             let mut u = start;
             loop {
+                if dirs.is_empty() && poll.stop(32) {
+                    return super::abandon(maze, s, rng);
+                }
                 let d = dirs.next(rng);
                 let nb = u.wrapping_add(delta[d as usize]);
                 debug_assert!((nb as usize) < mark.len() && next.len() == mark.len());

@@ -18,8 +18,10 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     let mark = &mut s.mark[..];
     let next = &mut s.next[..];
     let root = sp.padded(size.cell(sp.w / 2, sp.h / 2, sp.d / 2));
-    loop_erased_walks3(mark, next, &sp, root, |mark, u, _| {
+    if !loop_erased_walks3(mark, next, &sp, root, |mark, u, _| {
         random_step(mark, &sp, u, rng) as u32
-    });
+    }) {
+        return super::abandon(maze, s, rng);
+    }
     carve_parent_links3(maze, &sp, next, root);
 }

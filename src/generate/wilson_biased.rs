@@ -29,12 +29,14 @@
 //! [`wilson`]: super::wilson
 
 use super::padded::{carve_parent_links, padded_sides, padded_state, FREE, IN_TREE};
+use super::shared::Poll;
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::{Chance, RandomSource};
 
 /// What the walk prefers, with the probability of taking its preference.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Bias {
     /// Keep the previous direction.
     Straight(f64),
@@ -64,6 +66,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
     let root = (h / 2 + 1) * pw + w / 2 + 1;
     mark[root as usize] = IN_TREE;
     let chance = bias.chance();
+    let mut poll = Poll::new();
     for y in 1..=h {
         let row = y * pw;
         for start in row + 1..=row + w {
@@ -73,6 +76,9 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
             let mut u = start;
             let mut prev = 4u32; // no previous direction yet
             while mark[u as usize] == FREE {
+                if poll.stop(1) {
+                    return super::abandon(maze, s, rng);
+                }
                 // Bit d set when the neighbour in direction d exists (is not padding).
                 let valid = sides[u as usize] as u32;
                 // The walk's preference is a coin flip with probability `p`: it selects between

@@ -37,7 +37,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
     let next = &mut s.next[..];
     let root = sp.padded(size.cell(sp.w / 2, sp.h / 2, sp.d / 2));
     let chance = bias.chance();
-    loop_erased_walks3(mark, next, &sp, root, |_, u, prev| {
+    let done = loop_erased_walks3(mark, next, &sp, root, |_, u, prev| {
         // Bit d set when the neighbour in direction d exists.
         let valid = sides[u as usize] as u32;
         // A uniform step is `random_step`'s draws: three bits, rejected when not in `valid`
@@ -66,5 +66,8 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
             }
         }
     });
+    if !done {
+        return super::abandon(maze, s, rng);
+    }
     carve_parent_links3(maze, &sp, next, root);
 }

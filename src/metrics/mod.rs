@@ -95,7 +95,8 @@ pub struct Metrics {
 }
 
 /// Where the solution starts and ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Ends {
     /// Fixed cells (ids).
     Cells {
@@ -131,6 +132,67 @@ impl Ends {
     /// Fixed entrance and exit cells.
     pub fn cells(entrance: u32, exit: u32) -> Ends {
         Ends::Cells { entrance, exit }
+    }
+
+    /// The entrance and exit cells of a maze measured with these ends into `m` (per maze for
+    /// [`Ends::Diameter`]: `diameter_start` and `diameter_end`).
+    pub fn cells_of(self, m: &Metrics) -> (u32, u32) {
+        match self {
+            Ends::Cells { entrance, exit } => (entrance, exit),
+            Ends::Diameter => (m.diameter_start, m.diameter_end),
+        }
+    }
+
+    /// The rule as the metadata of a metrics table and a maze store record it
+    /// (`batchgen.ends`, `batchgen.ends_rule`), for a maze of `size`:
+    /// `entrance=X,Y exit=X,Y (…)` (`X,Y,Z` in 3D) or `diameter: …`. [`Ends::parse_rule`]
+    /// reads it back.
+    pub fn rule(self, size: Size) -> String {
+        let (entrance, exit) = match self {
+            Ends::Diameter => {
+                return "diameter: entrance=diameter_start exit=diameter_end (a farthest pair)"
+                    .into()
+            }
+            Ends::Cells { entrance, exit } => (entrance, exit),
+        };
+        let (a, b) = (size.coords(entrance), size.coords(exit));
+        if size.is_3d() {
+            format!(
+                "entrance={},{},{} exit={},{},{} (x,y,z; cell id = x+width*(y+height*z), layer z=0 on top)",
+                a.0, a.1, a.2, b.0, b.1, b.2
+            )
+        } else {
+            format!(
+                "entrance={},{} exit={},{} (x,y; cell id = y*width+x)",
+                a.0, a.1, b.0, b.1
+            )
+        }
+    }
+
+    /// Read a rule written by [`Ends::rule`] for a maze of `size`; `None` if `rule` is not one
+    /// (or names a cell outside the grid).
+    pub fn parse_rule(rule: &str, size: Size) -> Option<Ends> {
+        let rule = rule.trim();
+        if rule.starts_with("diameter") {
+            return Some(Ends::Diameter);
+        }
+        let cell = |key: &str| -> Option<u32> {
+            let text = rule.split_whitespace().find_map(|w| w.strip_prefix(key))?;
+            let xyz: Vec<u32> = text
+                .split(',')
+                .map(|n| n.parse().ok())
+                .collect::<Option<_>>()?;
+            let (x, y, z) = match xyz[..] {
+                [x, y] => (x, y, 0),
+                [x, y, z] => (x, y, z),
+                _ => return None,
+            };
+            (x < size.width && y < size.height && z < size.depth).then(|| size.cell(x, y, z))
+        };
+        Some(Ends::Cells {
+            entrance: cell("entrance=")?,
+            exit: cell("exit=")?,
+        })
     }
 }
 

@@ -41,6 +41,7 @@ pub struct RowView<'a> {
 
 /// How a column's values are read from a [`RowView`]; the variant is the column's type.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub enum Get {
     /// The generator name (a dictionary-encoded string in Parquet).
     Algo,
@@ -54,6 +55,7 @@ pub enum Get {
 
 /// Whether an accept filter may use a column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Filter {
     /// A number the filter may compare (exact in a double).
     Number,

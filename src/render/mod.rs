@@ -66,10 +66,12 @@ use std::str::FromStr;
 
 use crate::grid::{Dir, Maze, Size, MAX_CELLS};
 
+#[cfg(feature = "png")]
 mod png;
 mod svg;
 mod text;
 
+#[cfg(feature = "png")]
 use png::png_to;
 pub use svg::svg;
 use svg::{check_svg, write_svg};
@@ -96,8 +98,55 @@ pub const PNG_UP_DOWN: [u8; 3] = [150, 0, 200];
 /// bytes within reason).
 pub const PNG_MAX_SIDE: u64 = 1 << 20;
 
+/// Largest picture accepted by [`check_picture`], in pixels (2^28: 16384 × 16384, 768 MiB of
+/// RGB rows to encode); a larger one would take minutes to hours and gigabytes of disk.
+pub const MAX_PIXELS: u64 = 1 << 28;
+
+/// The size in pixels (width, height) of the picture of a `size` maze in `format` (`None`
+/// for text, which has no pixels), as [`render`] would draw it with `style`.
+pub fn picture_size(size: Size, format: Format, style: &Style) -> Option<(u64, u64)> {
+    let (w, h, d) = (size.width as u64, size.height as u64, size.depth as u64);
+    let px = style.px_for(format) as u64;
+    match format {
+        Format::Ascii | Format::Unicode => None,
+        Format::Png => {
+            let across = d * (2 * w + 1) + (d - 1);
+            Some((across * px, (2 * h + 1) * px))
+        }
+        Format::Svg => {
+            let pad = px.div_ceil(2);
+            let label = if size.is_3d() { px } else { 0 };
+            Some((
+                d * w * px + (d - 1) * px + 2 * pad,
+                h * px + 2 * pad + label,
+            ))
+        }
+    }
+}
+
+/// Refuse, before any drawing, a picture larger than [`MAX_PIXELS`] or wider or taller than
+/// [`PNG_MAX_SIDE`]: the reason names its size.
+pub fn check_picture(size: Size, format: Format, style: &Style) -> Result<(), String> {
+    let Some((w, h)) = picture_size(size, format, style) else {
+        return Ok(());
+    };
+    let pixels = w.saturating_mul(h);
+    if pixels > MAX_PIXELS || w > PNG_MAX_SIDE || h > PNG_MAX_SIDE {
+        return Err(format!(
+            "the {size} maze's {} picture would be {w}x{h} pixels; at most {} pixels \
+             ({}x{}) are drawn: use a smaller --cell-px",
+            format.name(),
+            MAX_PIXELS,
+            1u64 << 14,
+            1u64 << 14
+        ));
+    }
+    Ok(())
+}
+
 /// An output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Format {
     /// `#`/space/`.` text, 2H+1 lines of 2W+1 characters (per layer, with `u d b U D B` marks
     /// for vertical passages in 3D); [`parse_ascii`] reads it back.
@@ -106,7 +155,7 @@ pub enum Format {
     Unicode,
     /// Standalone SVG document.
     Svg,
-    /// RGB PNG image.
+    /// RGB PNG image (rendered with the `png` feature; otherwise [`RenderError::NotBuilt`]).
     Png,
 }
 
@@ -183,6 +232,7 @@ impl Style {
 
 /// What can go wrong when rendering or parsing a picture.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RenderError {
     /// A format name that is not one of [`Format::NAMES`].
     #[error("unknown format '{0}' (valid: ascii, unicode, svg, png)")]
@@ -206,11 +256,15 @@ pub enum RenderError {
     /// The PNG encoder refused the image.
     #[error("png encoding: {0}")]
     Png(String),
+    /// A format this build leaves out (PNG without the `png` feature).
+    #[error("{0} output is not in this build of batchgen (cargo feature `{0}`)")]
+    NotBuilt(Format),
     /// Writing the output failed.
     #[error(transparent)]
     Io(#[from] std::io::Error),
 }
 
+#[cfg(feature = "png")]
 impl From<::png::EncodingError> for RenderError {
     fn from(e: ::png::EncodingError) -> RenderError {
         match e {
@@ -247,7 +301,10 @@ pub fn render<W: Write + ?Sized>(
             write_svg(maze, solution, px, &mut buf)?;
             buf.flush()?;
         }
+        #[cfg(feature = "png")]
         Format::Png => png_to(maze, solution, style.px_for(format), out)?,
+        #[cfg(not(feature = "png"))]
+        Format::Png => return Err(RenderError::NotBuilt(format)),
     }
     out.flush()?;
     Ok(())

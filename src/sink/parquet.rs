@@ -1,5 +1,5 @@
-//! The Parquet sink: the column schema of DESIGN.md and a writer that only ever shows a
-//! complete file.
+//! The Parquet sink: a writer that only ever shows a complete file. The columns, their values
+//! and the key-value metadata come from [`crate::sink::arrow`]; this file only encodes them.
 //!
 //! Rows are written through arrow's `ArrowWriter` into an [`AtomicFile`] (a temporary file next
 //! to the target, see [`crate::atomic_file`]). [`ParquetSink::prepare`] writes the footer and
@@ -15,11 +15,8 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use arrow_array::builder::{Float64Builder, StringBuilder, UInt32Builder, UInt64Builder};
-use arrow_array::{ArrayRef, RecordBatch};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use arrow_schema::SchemaRef;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::file::metadata::KeyValue;
@@ -28,7 +25,9 @@ use parquet::schema::types::ColumnPath;
 
 use crate::atomic_file::{AtomicFile, OutputError, Prepared};
 use crate::grid::Size;
-use crate::metrics::{Get, Row, RowView, COLUMNS};
+use crate::metrics::Row;
+pub use crate::sink::arrow::RunInfo;
+use crate::sink::arrow::{base_metadata, record_batch, schema};
 
 /// Rows per Parquet row group (bounds the writer's memory).
 pub const ROW_GROUP_ROWS: usize = 1 << 18;
@@ -53,99 +52,6 @@ pub enum SinkError {
     /// The target was refused, or syncing / renaming the file failed.
     #[error(transparent)]
     Output(#[from] OutputError),
-}
-
-/// Run-level facts recorded in the file's key-value metadata.
-#[derive(Clone, Debug, Default)]
-pub struct RunInfo {
-    /// The command line that made the file.
-    pub command_line: String,
-    /// How entrance and exit were chosen, e.g. `entrance=0,0 exit=63,63`.
-    pub ends_rule: String,
-    /// Any further `(key, value)` pairs.
-    pub extra: Vec<(String, String)>,
-}
-
-/// The Arrow schema of a metrics file, derived from the one column table
-/// [`crate::metrics::COLUMNS`] (names, types and order).
-pub fn schema() -> SchemaRef {
-    let fields: Vec<Field> = COLUMNS
-        .iter()
-        .map(|c| {
-            let t = match c.get {
-                Get::Algo => DataType::Utf8,
-                Get::U32(_) => DataType::UInt32,
-                Get::U64(_) => DataType::UInt64,
-                Get::F64(_) => DataType::Float64,
-            };
-            Field::new(c.name, t, false)
-        })
-        .collect();
-    Arc::new(Schema::new(fields))
-}
-
-/// The metadata keys written to every file, with their values for this build.
-pub fn base_metadata(info: &RunInfo) -> Vec<(String, String)> {
-    let mut kv = vec![
-        ("batchgen.version".into(), env!("CARGO_PKG_VERSION").into()),
-        (
-            "batchgen.seeding_scheme".into(),
-            crate::rng::SEEDING_SCHEME.to_string(),
-        ),
-        ("batchgen.rng".into(), crate::rng::RNG_NAME.into()),
-        ("batchgen.ends".into(), info.ends_rule.clone()),
-        ("batchgen.command_line".into(), info.command_line.clone()),
-    ];
-    kv.extend(info.extra.iter().cloned());
-    kv
-}
-
-/// One chunk of rows of one algorithm, size and master seed as an Arrow record batch of
-/// `schema` (as [`schema`] gives): the columns of [`COLUMNS`], in order.
-pub fn record_batch(
-    schema: &SchemaRef,
-    algo: &str,
-    size: Size,
-    seed: u64,
-    rows: &[Row],
-) -> Result<RecordBatch, arrow_schema::ArrowError> {
-    let n = rows.len();
-    let views = rows.iter().map(|row| RowView {
-        algo,
-        size,
-        seed,
-        row,
-    });
-    let columns: Vec<ArrayRef> = COLUMNS
-        .iter()
-        .map(|c| -> ArrayRef {
-            match c.get {
-                Get::Algo => {
-                    let mut b = StringBuilder::with_capacity(n, n * algo.len());
-                    for _ in 0..n {
-                        b.append_value(algo);
-                    }
-                    Arc::new(b.finish())
-                }
-                Get::U32(f) => {
-                    let mut b = UInt32Builder::with_capacity(n);
-                    b.extend(views.clone().map(|v| Some(f(&v))));
-                    Arc::new(b.finish())
-                }
-                Get::U64(f) => {
-                    let mut b = UInt64Builder::with_capacity(n);
-                    b.extend(views.clone().map(|v| Some(f(&v))));
-                    Arc::new(b.finish())
-                }
-                Get::F64(f) => {
-                    let mut b = Float64Builder::with_capacity(n);
-                    b.extend(views.clone().map(|v| Some(f(&v))));
-                    Arc::new(b.finish())
-                }
-            }
-        })
-        .collect();
-    RecordBatch::try_new(schema.clone(), columns)
 }
 
 /// A Parquet file being written; see the module docs for the temporary-file protocol.

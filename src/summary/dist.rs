@@ -1,5 +1,6 @@
-//! One metric's running statistics within one group: count, mean and standard error from
-//! shifted sums, and a value distribution for the quantiles whose memory does not grow with
+//! One metric's running statistics within one group: count, mean and standard error by
+//! Welford's update (no sum that can overflow: a column of 1e308 has mean 1e308), the
+//! non-finite values counted apart (never folded into the mean), and a value distribution for the quantiles whose memory does not grow with
 //! the row count.
 //!
 //! The distribution is exact while it can be: a dense count per integer value (metric
@@ -18,11 +19,61 @@ pub const SKETCH_ALPHA: f64 = 0.005;
 /// Running statistics of one metric.
 #[derive(Clone, Debug, Default)]
 pub struct Stat {
+    /// Finite values seen.
     n: u64,
-    shift: f64,
-    s1: f64,
-    s2: f64,
+    /// Their running mean.
+    mean: f64,
+    /// Their running sum of squared deviations from the mean.
+    m2: f64,
+    /// Values left out of the statistics: `+inf`, `-inf`, NaN.
+    nonfinite: NonFinite,
     dist: Dist,
+}
+
+/// Non-finite values of a column, counted by kind (they take no part in the mean, the standard
+/// error or the quantiles).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NonFinite {
+    /// `+inf` values.
+    pub pos_inf: u64,
+    /// `-inf` values.
+    pub neg_inf: u64,
+    /// NaN values.
+    pub nan: u64,
+}
+
+impl NonFinite {
+    /// All of them.
+    pub fn total(&self) -> u64 {
+        self.pos_inf + self.neg_inf + self.nan
+    }
+}
+
+impl std::fmt::Display for NonFinite {
+    /// `2 non-finite (+inf 1, NaN 1)`: only the kinds present.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parts: Vec<String> = [
+            ("+inf", self.pos_inf),
+            ("-inf", self.neg_inf),
+            ("NaN", self.nan),
+        ]
+        .iter()
+        .filter(|p| p.1 > 0)
+        .map(|(k, c)| format!("{k} {c}"))
+        .collect();
+        write!(f, "{} non-finite ({})", self.total(), parts.join(", "))
+    }
+}
+
+/// `mean + (x − mean) / n` without overflowing when `x − mean` exceeds the f64 range.
+#[inline]
+fn step(mean: f64, x: f64, n: f64) -> (f64, f64) {
+    let d = x - mean;
+    if d.is_finite() {
+        (d, mean + d / n)
+    } else {
+        (d, mean + (x / n - mean / n))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -104,13 +155,14 @@ impl Stat {
     /// Add one value.
     #[inline]
     pub fn add(&mut self, x: f64) {
-        if self.n == 0 {
-            self.shift = x;
+        if !x.is_finite() {
+            self.add_nonfinite(x);
+            return;
         }
         self.n += 1;
-        let d = x - self.shift;
-        self.s1 += d;
-        self.s2 += d * d;
+        let (d, mean) = step(self.mean, x, self.n as f64);
+        self.mean = mean;
+        self.m2 += d * (x - mean);
         match &mut self.dist {
             Dist::Dense(c) if x >= 0.0 && x < MAX_DISTINCT as f64 && x.fract() == 0.0 => {
                 let i = x as usize;
@@ -120,6 +172,17 @@ impl Stat {
                 c[i] += 1;
             }
             _ => self.add_slow(x, 1),
+        }
+    }
+
+    #[cold]
+    fn add_nonfinite(&mut self, x: f64) {
+        if x.is_nan() {
+            self.nonfinite.nan += 1;
+        } else if x > 0.0 {
+            self.nonfinite.pos_inf += 1;
+        } else {
+            self.nonfinite.neg_inf += 1;
         }
     }
 
@@ -152,19 +215,30 @@ impl Stat {
 
     /// Fold `other` (of the same metric) into `self`.
     pub fn merge(&mut self, other: &Stat) {
+        self.nonfinite.pos_inf += other.nonfinite.pos_inf;
+        self.nonfinite.neg_inf += other.nonfinite.neg_inf;
+        self.nonfinite.nan += other.nonfinite.nan;
         if other.n == 0 {
             return;
         }
         if self.n == 0 {
+            let nonfinite = self.nonfinite;
             *self = other.clone();
+            self.nonfinite = nonfinite;
             return;
         }
-        // Re-centre other's sums on self's shift: Σ(x−a) = Σ(x−b) + n(b−a), and likewise
-        // for the squares.
-        let delta = other.shift - self.shift;
-        let n = other.n as f64;
-        self.s1 += other.s1 + n * delta;
-        self.s2 += other.s2 + 2.0 * delta * other.s1 + n * delta * delta;
+        // Chan et al.'s pairwise combination of (n, mean, M2), with the mean weighted so that
+        // it stays within the range of the two means.
+        let (na, nb) = (self.n as f64, other.n as f64);
+        let n = na + nb;
+        let delta = other.mean - self.mean;
+        let mean = if delta.is_finite() {
+            self.mean + delta * (nb / n)
+        } else {
+            self.mean * (na / n) + other.mean * (nb / n)
+        };
+        self.m2 += other.m2 + delta * delta * (na * nb / n);
+        self.mean = mean;
         self.n += other.n;
         match (&mut self.dist, &other.dist) {
             (Dist::Dense(a), Dist::Dense(b)) => {
@@ -197,14 +271,23 @@ impl Stat {
         }
     }
 
-    /// Rows seen.
+    /// Finite values seen (the ones the statistics describe).
     pub fn count(&self) -> u64 {
         self.n
     }
 
-    /// Arithmetic mean.
+    /// The non-finite values seen, by kind.
+    pub fn nonfinite(&self) -> NonFinite {
+        self.nonfinite
+    }
+
+    /// Arithmetic mean of the finite values (NaN when there are none).
     pub fn mean(&self) -> f64 {
-        self.shift + self.s1 / self.n as f64
+        if self.n == 0 {
+            f64::NAN
+        } else {
+            self.mean
+        }
     }
 
     /// Standard error of the mean: sample standard deviation / √n (0 for one row).
@@ -213,7 +296,7 @@ impl Stat {
             return 0.0;
         }
         let n = self.n as f64;
-        let var = ((self.s2 - self.s1 * self.s1 / n) / (n - 1.0)).max(0.0);
+        let var = (self.m2 / (n - 1.0)).max(0.0);
         (var / n).sqrt()
     }
 
@@ -300,6 +383,57 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn huge_and_non_finite_values() {
+        // A shifted or plain sum of 1e308s overflows; the running mean does not.
+        let mut st = Stat::default();
+        for _ in 0..1000 {
+            st.add(1e308);
+        }
+        assert_eq!(st.mean(), 1e308);
+        assert_eq!(st.std_err(), 0.0);
+        let mut wide = Stat::default();
+        for x in [-1.7e308, 1.7e308, -1.7e308, 1.7e308] {
+            wide.add(x);
+        }
+        assert!(wide.mean().abs() <= 1e293, "{}", wide.mean());
+        // Infinities and NaN are counted apart, and the rest is described as if they were absent.
+        let mut st = Stat::default();
+        for x in [
+            1.0,
+            f64::INFINITY,
+            2.0,
+            f64::NAN,
+            f64::NEG_INFINITY,
+            3.0,
+            f64::INFINITY,
+        ] {
+            st.add(x);
+        }
+        assert_eq!(st.count(), 3);
+        assert_eq!(st.mean(), 2.0);
+        assert_eq!(
+            st.nonfinite(),
+            NonFinite {
+                pos_inf: 2,
+                neg_inf: 1,
+                nan: 1
+            }
+        );
+        assert_eq!(
+            st.nonfinite().to_string(),
+            "4 non-finite (+inf 2, -inf 1, NaN 1)"
+        );
+        assert_eq!(st.quantiles(&[0.0, 1.0]), vec![1.0, 3.0]);
+        let mut other = Stat::default();
+        other.add(f64::NAN);
+        other.add(1e308);
+        st.merge(&other);
+        assert_eq!(st.nonfinite().nan, 2);
+        assert_eq!(st.count(), 4);
+        assert!((st.mean() - 2.5e307).abs() <= 1e293);
     }
 
     #[test]

@@ -1,13 +1,15 @@
 //! Turning the command line's inputs into a sorted list of Parquet files: plain files, glob
 //! patterns (`*`, `?` within a path component, `**` for any number of folders; for patterns
 //! the shell did not expand, e.g. quoted), and folders searched recursively for `*.parquet`
-//! (hidden entries, such as in-progress `.NAME.tmp-PID` files, are skipped). A file named
+//! (hidden entries, such as in-progress `.NAME.tmp-…` files, are skipped; links to folders are
+//! not followed, see [`crate::folder_walk`]). A file named
 //! explicitly must have rows; files found by a folder or pattern with no rows (e.g. a shard of
 //! a dataset whose slice was empty) are skipped, unless nothing else is left.
 
 use std::path::{Path, PathBuf};
 
 use super::SummaryError;
+use crate::folder_walk::{self, InputError, Kind};
 
 /// Does `name` match the one-component pattern `pat` (`*` any run, `?` one character)?
 fn matches(pat: &str, name: &str) -> bool {
@@ -39,23 +41,26 @@ fn is_hidden(p: &Path) -> bool {
         .is_some_and(|n| n.starts_with('.'))
 }
 
-/// Every `*.parquet` under `dir`, recursively.
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if is_hidden(&p) {
+/// Every `*.parquet` under `dir`, recursively (the shared walker: folder links are not
+/// followed, hidden entries skipped); one that is not a regular file is refused.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), SummaryError> {
+    let found = folder_walk::walk(dir, false).map_err(SummaryError::NotRegular)?;
+    for f in found {
+        if f.path.extension().is_none_or(|e| e != "parquet") {
             continue;
         }
-        if p.is_dir() {
-            walk(&p, out);
-        } else if p.extension().is_some_and(|e| e == "parquet") {
-            out.push(p);
+        match f.kind {
+            Kind::File => out.push(f.path),
+            Kind::FolderLink => {}
+            Kind::Other(kind) => {
+                return Err(SummaryError::NotRegular(InputError::NotRegular {
+                    path: f.path,
+                    kind,
+                }))
+            }
         }
     }
+    Ok(())
 }
 
 /// Paths matching the components `pat` below `base`.
@@ -71,7 +76,7 @@ fn glob(base: &Path, pat: &[&str], out: &mut Vec<PathBuf>) {
         if let Ok(rd) = std::fs::read_dir(base) {
             let mut dirs: Vec<PathBuf> = rd
                 .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_dir() && !is_hidden(p))
+                .filter(|p| folder_walk::is_real_dir(p) && !is_hidden(p))
                 .collect();
             dirs.sort();
             for d in dirs {
@@ -104,7 +109,7 @@ fn glob(base: &Path, pat: &[&str], out: &mut Vec<PathBuf>) {
 
 /// Is this a readable Parquet file with zero rows?
 fn no_rows(p: &Path) -> bool {
-    std::fs::File::open(p)
+    folder_walk::open_regular(p)
         .ok()
         .and_then(|f| {
             parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(f).ok()
@@ -120,13 +125,15 @@ fn skip_empty(files: &mut Vec<PathBuf>, before: usize) {
 }
 
 /// Resolve the inputs in order; each must yield at least one file. Duplicates are dropped.
-pub fn resolve(args: &[String]) -> Result<Vec<PathBuf>, SummaryError> {
+/// A path need not be UTF-8 (patterns are matched on its text).
+pub fn resolve<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Result<Vec<PathBuf>, SummaryError> {
     let mut files = Vec::new();
     for a in args {
-        let p = Path::new(a);
+        let p = Path::new(a.as_ref());
+        let a = &p.to_string_lossy().into_owned();
         let before = files.len();
         if p.is_dir() {
-            walk(p, &mut files);
+            walk(p, &mut files)?;
             if files.len() == before {
                 return Err(SummaryError::EmptyFolder(a.clone()));
             }

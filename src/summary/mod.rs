@@ -72,6 +72,31 @@ pub enum SummaryError {
         /// What is missing.
         why: String,
     },
+    /// An input that is a FIFO, socket, device or folder link.
+    #[error(transparent)]
+    NotRegular(crate::folder_walk::InputError),
+    /// A column of batchgen's schema holds another type.
+    #[error("'{path}': column '{column}' is {found}, where batchgen writes {want}")]
+    ColumnType {
+        /// The file.
+        path: String,
+        /// The column.
+        column: String,
+        /// Its type in the file.
+        found: String,
+        /// The type batchgen writes.
+        want: String,
+    },
+    /// A column is compressed with a codec this build cannot read.
+    #[error("'{path}': column '{column}' is compressed with {codec}; batchgen reads uncompressed, ZSTD and SNAPPY Parquet (rewrite it with one of those, e.g. pyarrow's compression='zstd')")]
+    Codec {
+        /// The file.
+        path: String,
+        /// The column.
+        column: String,
+        /// The codec.
+        codec: String,
+    },
     /// A metrics file with no rows.
     #[error("'{0}': the file has no rows")]
     Empty(String),
@@ -154,28 +179,40 @@ pub struct Summary {
 
 /// A validated input file.
 #[derive(Clone, Debug)]
-struct Input {
-    path: PathBuf,
-    row_groups: usize,
+pub(crate) struct Input {
+    pub(crate) path: PathBuf,
+    pub(crate) row_groups: usize,
     /// Metric columns (name, leaf index) in schema order.
-    metrics: Vec<(String, usize)>,
-    algo: Source,
-    width: Source,
-    height: Source,
-    depth: Option<Source>,
+    pub(crate) metrics: Vec<(String, usize)>,
+    pub(crate) algo: Source,
+    pub(crate) width: Source,
+    pub(crate) height: Source,
+    pub(crate) depth: Option<Source>,
     /// For each column the filter reads: its leaf index.
     accept_cols: Vec<(u8, usize)>,
 }
 
 /// Where a key column's value comes from.
 #[derive(Clone, Debug)]
-enum Source {
+pub(crate) enum Source {
     Column(usize),
     Constant(String),
 }
 
+/// The Parquet codecs this build reads (the `parquet` crate's `zstd` and `snap` features).
+fn supported_codec(c: parquet::basic::Compression) -> bool {
+    use parquet::basic::Compression as C;
+    matches!(c, C::UNCOMPRESSED | C::SNAPPY | C::ZSTD(_))
+}
+
+/// A codec's name without its level (`GZIP`, not `GZIP(GzipLevel(6))`).
+fn codec_name(c: parquet::basic::Compression) -> String {
+    let s = c.to_string();
+    s.split('(').next().unwrap_or(&s).to_string()
+}
+
 /// Is this an arrow type we read as a number?
-fn numeric(t: &DataType) -> bool {
+pub(crate) fn numeric(t: &DataType) -> bool {
     t.is_integer() || matches!(t, DataType::Float32 | DataType::Float64)
 }
 
@@ -188,11 +225,14 @@ fn partitions(path: &Path) -> BTreeMap<String, String> {
         .collect()
 }
 
-fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, SummaryError> {
+pub(crate) fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, SummaryError> {
     let shown = path.display().to_string();
-    let file = File::open(path).map_err(|e| SummaryError::NotParquet {
-        path: shown.clone(),
-        why: e.to_string(),
+    let file = crate::folder_walk::open_regular(path).map_err(|e| match e {
+        e @ crate::folder_walk::InputError::NotRegular { .. } => SummaryError::NotRegular(e),
+        e => SummaryError::NotParquet {
+            path: shown.clone(),
+            why: e.to_string(),
+        },
     })?;
     let b =
         ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| SummaryError::NotParquet {
@@ -212,7 +252,41 @@ fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, SummaryError> {
     if meta.num_rows() == 0 {
         return Err(SummaryError::Empty(shown));
     }
+    for rg in b.metadata().row_groups() {
+        for c in rg.columns() {
+            if !supported_codec(c.compression()) {
+                return Err(SummaryError::Codec {
+                    path: shown,
+                    column: c.column_path().string(),
+                    codec: codec_name(c.compression()),
+                });
+            }
+        }
+    }
     let schema = b.schema();
+    // A column batchgen writes must have the type batchgen writes (the algo names may be
+    // plain or dictionary-encoded strings, as other writers store them).
+    let ours = crate::sink::arrow::schema();
+    for f in schema.fields() {
+        let Ok(want) = ours.field_with_name(f.name()) else {
+            continue;
+        };
+        let ok = match want.data_type() {
+            DataType::Utf8 => {
+                matches!(f.data_type(), DataType::Utf8 | DataType::LargeUtf8)
+                    || matches!(f.data_type(), DataType::Dictionary(_, v) if **v == DataType::Utf8)
+            }
+            t => f.data_type() == t,
+        };
+        if !ok {
+            return Err(SummaryError::ColumnType {
+                path: shown,
+                column: f.name().clone(),
+                found: f.data_type().to_string(),
+                want: want.data_type().to_string(),
+            });
+        }
+    }
     let parts = partitions(path);
     let leaf = |name: &str| schema.fields().iter().position(|f| f.name() == name);
     let key = |name: &str, part: &str| -> Result<Source, SummaryError> {
@@ -287,7 +361,7 @@ fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, SummaryError> {
 }
 
 /// Numbers of one column of a batch, as doubles (into a reused buffer).
-fn to_f64(a: &ArrayRef, out: &mut Vec<f64>) {
+pub(crate) fn to_f64(a: &ArrayRef, out: &mut Vec<f64>) {
     out.clear();
     macro_rules! prim {
         ($t:ty) => {
@@ -311,7 +385,7 @@ fn to_f64(a: &ArrayRef, out: &mut Vec<f64>) {
 
 /// Strings of a column (plain or dictionary-encoded), into a reused buffer of owned names;
 /// `ids[r]` indexes `names`.
-fn strings(a: &ArrayRef, names: &mut Vec<String>, ids: &mut Vec<u32>) {
+pub(crate) fn strings(a: &ArrayRef, names: &mut Vec<String>, ids: &mut Vec<u32>) {
     names.clear();
     ids.clear();
     match a.data_type() {

@@ -147,7 +147,8 @@ impl Value {
     }
 }
 
-fn write_str(out: &mut String, s: &str) {
+/// Append `s` as a JSON string literal.
+pub(crate) fn write_str(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
         match c {

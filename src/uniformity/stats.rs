@@ -117,6 +117,24 @@ pub fn chi_square_uniform(observed: &[u64], categories: u64) -> f64 {
     seen + unseen
 }
 
+/// How surprising `unseen` never-drawn categories are after `samples` uniform draws over
+/// `categories`: the expected number of empty categories, `μ = τ(1 − 1/τ)^n`, and the
+/// upper-tail p-value of `unseen` under the normal approximation of the occupancy problem
+/// (variance `τ(τ−1)(1 − 2/τ)^n + μ − μ²`), which holds when μ is not tiny.
+pub fn unseen_p_value(unseen: u64, categories: u64, samples: u64) -> (f64, f64) {
+    let (t, n) = (categories as f64, samples as f64);
+    if categories < 2 {
+        return (0.0, if unseen == 0 { 1.0 } else { 0.0 });
+    }
+    let mu = t * (n * (-1.0 / t).ln_1p()).exp();
+    let pair = t * (t - 1.0) * (n * (-2.0 / t).ln_1p()).exp();
+    let var = (pair + mu - mu * mu).max(0.0);
+    let z = (unseen as f64 - mu) / var.sqrt().max(1e-12);
+    // Upper normal tail Q(z) = erfc(z/√2)/2, erfc(x) = Q(½, x²) for x ≥ 0.
+    let tail = 0.5 * gamma_q(0.5, z * z / 2.0);
+    (mu, if z >= 0.0 { tail } else { 1.0 - tail })
+}
+
 /// The upper-`alpha` quantile of the chi-square distribution with `df` degrees of freedom
 /// (bisection on [`chi_square_p_value`]).
 pub fn chi_square_critical(df: f64, alpha: f64) -> f64 {
@@ -164,6 +182,21 @@ pub fn chi_square_power(df: f64, lambda: f64, alpha: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unseen_mazes_are_judged_against_their_expectation() {
+        // 4x4: τ = 100,352 spanning trees, 504,000 uniform samples leave about 661 unseen.
+        let (mu, p) = unseen_p_value(671, 100_352, 504_000);
+        assert!((mu - 661.2).abs() < 0.5, "{mu}");
+        assert!(p > 0.2 && p < 0.5, "{p}");
+        let (_, p) = unseen_p_value(1508, 100_352, 504_000);
+        assert!(p < 1e-100, "{p}");
+        let (_, p) = unseen_p_value(600, 100_352, 504_000);
+        assert!(p > 0.99, "{p}");
+        // The mean is exact: 3 categories, 4 draws, each empty with probability (2/3)^4.
+        let (mu, _) = unseen_p_value(0, 3, 4);
+        assert!((mu - 3.0 * (2.0f64 / 3.0).powi(4)).abs() < 1e-12);
+    }
 
     fn close(a: f64, b: f64, rel: f64) -> bool {
         (a - b).abs() <= rel * b.abs().max(1e-300)

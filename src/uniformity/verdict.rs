@@ -6,7 +6,7 @@
 
 use super::enumerate::ExactDistribution;
 use super::report::{group, AlgoReport, Part, Report, ALPHA};
-use super::wall_bias;
+use super::{stats, wall_bias};
 use num_traits::{ToPrimitive, Zero};
 
 /// Columns the text report fits in.
@@ -33,6 +33,17 @@ pub struct Verdict {
 }
 
 /// "2.0×" style ratio.
+/// A p-value for people, with its relation: `= 0.349`, `= 1.2e-30`, `< 1e-300`.
+fn p_text(p: f64) -> String {
+    if p < 1e-300 {
+        "< 1e-300".into()
+    } else if p < 0.001 {
+        format!("= {p:.1e}")
+    } else {
+        format!("= {p:.3}")
+    }
+}
+
 fn times(x: f64) -> String {
     if x >= 100.0 {
         format!("{x:.0}×")
@@ -110,19 +121,32 @@ impl Report {
                 .unwrap_or_default();
             let max = counts.iter().copied().max().unwrap_or(0) as f64;
             let min = counts.iter().copied().min().unwrap_or(0) as f64;
-            let text = if chi.unseen > 0 {
-                format!(
-                    "biased: {} of the {} possible mazes never came out in {n} samples",
-                    group(chi.unseen),
-                    self.tau.as_ref().map_or("?".into(), group)
-                )
+            // Lead with the test; add only the evidence that is itself significant.
+            let mut text = format!(
+                "biased: chi-square p {} in {n} samples",
+                p_text(chi.p_value)
+            );
+            let tau = self.tau.as_ref().and_then(|t| t.to_u64());
+            if chi.unseen > 0 {
+                if let Some(tau) = tau {
+                    let (mu, p) = stats::unseen_p_value(chi.unseen, tau, self.options.samples);
+                    if p < ALPHA {
+                        text += &format!(
+                            "; {} of the {} possible mazes never came out, {} expected under \
+                             uniform (p {})",
+                            group(chi.unseen),
+                            group(tau),
+                            group(mu.round() as u64),
+                            p_text(p)
+                        );
+                    }
+                }
             } else {
-                format!(
-                    "biased: the most likely maze came out {} as often as the least in {n} \
-                     samples",
+                text += &format!(
+                    "; the most likely maze came out {} as often as the least",
                     times(max / min.max(1.0))
-                )
-            };
+                );
+            }
             return Verdict {
                 outcome: Outcome::Biased,
                 text,

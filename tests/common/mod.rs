@@ -137,7 +137,7 @@ pub fn python() -> std::path::PathBuf {
     }
     let ok = |py: &Path| {
         std::process::Command::new(py)
-            .args(["-c", "import duckdb, pandas, pyarrow, numpy"])
+            .args(["-c", "import duckdb, pandas, pyarrow, numpy, websocket"])
             .status()
             .map(|s| s.success())
             .unwrap_or(false)
@@ -261,4 +261,37 @@ pub fn parquet_files(dir: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
+}
+
+/// Copy the metrics file `src` to `dst` (same schema and metadata) with the float column
+/// `name` replaced: row `i` gets `value(i)` (to feed readers values batchgen never writes).
+pub fn with_float_column(src: &Path, dst: &Path, name: &str, value: impl Fn(usize) -> f64) {
+    use std::sync::Arc;
+    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(src).unwrap()).unwrap();
+    let kv = builder
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .cloned();
+    let schema = builder.schema().clone();
+    let col = schema.index_of(name).unwrap();
+    let props = parquet::file::properties::WriterProperties::builder()
+        .set_key_value_metadata(kv)
+        .build();
+    let mut w =
+        parquet::arrow::ArrowWriter::try_new(File::create(dst).unwrap(), schema, Some(props))
+            .unwrap();
+    let mut row = 0;
+    for batch in builder.build().unwrap() {
+        let batch = batch.unwrap();
+        let n = batch.num_rows();
+        let mut cols = batch.columns().to_vec();
+        cols[col] = Arc::new(Float64Array::from(
+            (row..row + n).map(&value).collect::<Vec<f64>>(),
+        ));
+        row += n;
+        w.write(&arrow_array::RecordBatch::try_new(batch.schema(), cols).unwrap())
+            .unwrap();
+    }
+    w.close().unwrap();
 }

@@ -1,0 +1,229 @@
+//! Typed flag values: the clap `value_parser`s and `ValueEnum`s the subcommands' flag structs
+//! share, so that parsing, help, completions and errors come from one definition. Each parser
+//! calls the library's rule ([`batchgen::args`], [`Algorithm::parse_list`], [`Accept::parse`])
+//! and returns its reason as text, which clap shows as `invalid value 'V' for '--flag <V>': …`
+//! with exit status 2. Checks across several flags stay in each command's validation.
+
+use std::ffi::OsStr;
+
+use clap::builder::{PossibleValue, TypedValueParser};
+
+use batchgen::accept::{filter_columns, Accept, AcceptError};
+use batchgen::generate::{Algorithm, FAMILIES};
+use batchgen::grid::Size;
+
+/// `f` on the text of a value, with a value that is not UTF-8 refused by the same kind of
+/// error, naming the flag (clap's own message for that names neither flag nor value).
+pub fn text<T, F>(f: F) -> impl TypedValueParser<Value = T>
+where
+    T: Clone + Send + Sync + 'static,
+    F: Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static,
+{
+    clap::builder::OsStringValueParser::new().try_map(move |os| match os.to_str() {
+        Some(s) => f(s),
+        None => Err("is not valid UTF-8 (only file paths may be)".to_string()),
+    })
+}
+
+/// A whole number as people type it (`1000`, `1,000,000`, `1e6`, `2^20`; see
+/// [`batchgen::args::count_value`]).
+pub fn count(s: &str) -> Result<u64, String> {
+    batchgen::args::count_value(s)
+}
+
+/// A count of at least one.
+pub fn positive(s: &str) -> Result<u64, String> {
+    match count(s)? {
+        0 => Err("must be at least 1".into()),
+        n => Ok(n),
+    }
+}
+
+/// A worker thread count, 1 to 1024.
+pub fn threads(s: &str) -> Result<usize, String> {
+    match count(s) {
+        Ok(n @ 1..=1024) => Ok(n as usize),
+        _ => Err("expected a whole number from 1 to 1024".into()),
+    }
+}
+
+/// One generator (`wilson`, `growing-tree:mix:0.5`).
+pub fn algorithm(s: &str) -> Result<Algorithm, String> {
+    Algorithm::parse(s).map_err(|e| e.to_string())
+}
+
+/// Pixels per maze cell, 1 to 100,000 (the picture's total size is checked with the grid's).
+pub fn cell_px(s: &str) -> Result<u32, String> {
+    match count(s) {
+        Ok(n @ 1..=100_000) => Ok(n as u32),
+        _ => Err("expected a whole number from 1 to 100000".into()),
+    }
+}
+
+/// A grid size `WxH` or `WxHxD` (`×` also separates).
+pub fn size(s: &str) -> Result<Size, String> {
+    batchgen::args::parse_size3("", s).map_err(reason)
+}
+
+/// The reason of an [`batchgen::args::ArgError`] without its flag and value (clap names those).
+fn reason(e: batchgen::args::ArgError) -> String {
+    match e {
+        batchgen::args::ArgError::Value { why, .. } => why,
+        batchgen::args::ArgError::Conflict(why) => why,
+    }
+}
+
+/// A generator list as given (`all`, `wilson,kruskal`, `growing-tree:mix:0.5`) and what it
+/// names, in canonical order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AlgoList {
+    /// The text given (a 3D size treats `all` in it specially).
+    pub spec: String,
+    /// The generators.
+    pub algos: Vec<Algorithm>,
+}
+
+/// Parses `--algo` lists and offers the family names (and `all`) to completions and help.
+#[derive(Clone, Copy, Debug)]
+pub struct AlgoListParser;
+
+fn algo_list(s: &str) -> Result<AlgoList, String> {
+    Algorithm::parse_list(s)
+        .map(|algos| AlgoList {
+            spec: s.to_string(),
+            algos,
+        })
+        .map_err(|e| e.to_string())
+}
+
+impl TypedValueParser for AlgoListParser {
+    type Value = AlgoList;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<AlgoList, clap::Error> {
+        // clap's own `invalid value` error with our reason.
+        text(algo_list).parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            std::iter::once(PossibleValue::new("all").help("every generator"))
+                .chain(FAMILIES.iter().map(|f| PossibleValue::new(f.name))),
+        ))
+    }
+}
+
+/// An `--accept` filter, compiled; a filter that does not parse says where and, for the
+/// common slips, what was probably meant ([`accept_hint`]).
+pub fn accept(s: &str) -> Result<Accept, String> {
+    Accept::parse(s).map_err(|e| {
+        let hint = accept_hint(&e);
+        format!("{e}{hint}")
+    })
+}
+
+/// What a filter error probably means: a misspelt column (`did you mean …?`), or a string
+/// written in double quotes (SQL names a column with those; strings take single quotes).
+pub fn accept_hint(e: &AcceptError) -> String {
+    let Some(name) = e
+        .message
+        .strip_prefix("unknown column '")
+        .and_then(|r| r.strip_suffix('\''))
+    else {
+        return String::new();
+    };
+    if e.expr.get(e.pos..).is_some_and(|r| r.starts_with('"')) {
+        return format!(
+            "\nhint: strings take single quotes ('{name}'); double quotes name a column, as in SQL"
+        );
+    }
+    match batchgen::suggest::closest(name, filter_columns()) {
+        Some(c) => format!("\nhint: did you mean '{c}'?"),
+        None => String::new(),
+    }
+}
+
+/// An `--accept` given unquoted on a shell command line: `--accept solution_length >= 10`
+/// reaches the program as `--accept solution_length 10` (the shell took `>=` as a redirection
+/// into a file named `=`). The explanation, when `args` look like that.
+pub fn unquoted_accept(args: &[std::ffi::OsString]) -> Option<String> {
+    let args: Vec<&str> = args.iter().map(|a| a.to_str().unwrap_or("")).collect();
+    for (i, a) in args.iter().enumerate() {
+        let value = if *a == "--accept" {
+            args.get(i + 1).copied()
+        } else {
+            a.strip_prefix("--accept=")
+        };
+        let Some(v) = value else { continue };
+        let bare = !v.is_empty()
+            && v.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && filter_columns().any(|c| c == v);
+        if bare {
+            return Some(format!(
+                "--accept got only '{v}': a filter must be one quoted argument, e.g. \
+                 --accept '{v} >= 10'. Unquoted, the shell reads '>', '<' and '>=' as \
+                 redirections (and may have made a file named '=' or '10')"
+            ));
+        }
+    }
+    None
+}
+
+/// The entrance-and-exit rule of `--ends`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndsRule {
+    /// The first and the last cell (or --entrance/--exit).
+    Corners,
+    /// A farthest pair: the solution is a longest path.
+    Diameter,
+}
+
+impl EndsRule {
+    /// The name [`batchgen::args::resolve_ends_sized`] takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndsRule::Corners => "corners",
+            EndsRule::Diameter => "diameter",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accept_hints() {
+        let e = accept("dead_end_shar <= 0.3").unwrap_err();
+        assert!(e.contains("did you mean 'dead_end_share'?"), "{e}");
+        let e = accept("algo == \"wilson\"").unwrap_err();
+        assert!(e.contains("strings take single quotes ('wilson')"), "{e}");
+        assert!(accept("algo == 'wilson'").is_ok());
+        let args: Vec<std::ffi::OsString> = ["batchgen", "--accept", "solution_length", "10"]
+            .iter()
+            .map(Into::into)
+            .collect();
+        let m = unquoted_accept(&args).unwrap();
+        assert!(m.contains("--accept 'solution_length >= 10'"), "{m}");
+        let quoted: Vec<std::ffi::OsString> = ["batchgen", "--accept", "solution_length >= 10"]
+            .iter()
+            .map(Into::into)
+            .collect();
+        assert!(unquoted_accept(&quoted).is_none());
+    }
+
+    #[test]
+    fn typed_numbers() {
+        assert_eq!(count("1e6"), Ok(1_000_000));
+        assert!(count("2^64").unwrap_err().contains("too large"));
+        assert_eq!(threads("4"), Ok(4));
+        assert!(threads("0").is_err());
+        assert_eq!(positive("1"), Ok(1));
+        assert!(positive("0").is_err());
+        assert_eq!(size("64×64"), Ok(Size::planar(64, 64)));
+    }
+}

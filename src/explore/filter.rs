@@ -1,0 +1,404 @@
+//! The accept program run over whole columns: the same postfix code as [`Accept::eval_with`],
+//! executed one block of rows at a time with every stack slot a block of values (and, only
+//! when NULL can occur, a block of NULL flags). Each operator is one tight loop over the block,
+//! which the compiler vectorises; the arithmetic and comparisons call the very helpers of
+//! [`crate::accept`], so SQL NULL semantics and DuckDB's division rules are the same as in the
+//! main job and in `batchgen summary`.
+
+use crate::accept::{arith, order, Accept, Arith, Cmp, Op, ALGO, MAX_DEPTH};
+
+/// Rows evaluated at once (a multiple of 64, so a block is whole words of the selection).
+pub const BLOCK: usize = 1024;
+
+/// Where the evaluator reads a block of rows.
+pub trait Source {
+    /// Values of `COLUMNS[column]` for rows `start .. start + out.len()`, as doubles.
+    fn fill(&self, column: u8, start: usize, out: &mut [f64]);
+    /// Generator code of rows `start .. start + out.len()` (indices into [`Source::algos`]).
+    fn algo_codes(&self, start: usize, out: &mut [u16]);
+    /// Generator names by code.
+    fn algos(&self) -> &[String];
+}
+
+/// What a stack slot holds.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Num,
+    /// A string: the row's generator ([`ALGO`]) or a literal.
+    Str(u16),
+}
+
+/// Reusable buffers of one evaluating thread.
+pub struct Scratch {
+    x: Vec<[f64; BLOCK]>,
+    null: Vec<[bool; BLOCK]>,
+    nullable: Vec<bool>,
+    kind: Vec<Kind>,
+    codes: [u16; BLOCK],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            x: vec![[0.0; BLOCK]; MAX_DEPTH + 1],
+            null: vec![[false; BLOCK]; MAX_DEPTH + 1],
+            nullable: vec![false; MAX_DEPTH + 1],
+            kind: vec![Kind::Num; MAX_DEPTH + 1],
+            codes: [0; BLOCK],
+        }
+    }
+}
+
+/// Two distinct slots: `a` (below) mutable, `b` (above) shared.
+fn pair<T>(v: &mut [T], a: usize) -> (&mut T, &T) {
+    let (lo, hi) = v.split_at_mut(a + 1);
+    (&mut lo[a], &hi[0])
+}
+
+/// Merge the NULL flags of slot `b` into slot `a` (result NULL when either is).
+fn merge_nulls(s: &mut Scratch, a: usize, n: usize) {
+    let b = a + 1;
+    match (s.nullable[a], s.nullable[b]) {
+        (_, false) => {}
+        (false, true) => {
+            let (na, nb) = pair(&mut s.null, a);
+            na[..n].copy_from_slice(&nb[..n]);
+            s.nullable[a] = true;
+        }
+        (true, true) => {
+            let (na, nb) = pair(&mut s.null, a);
+            for (x, y) in na[..n].iter_mut().zip(&nb[..n]) {
+                *x |= *y;
+            }
+        }
+    }
+}
+
+/// The comparison `cmp` on two blocks, with DuckDB's order (NaN above all, equal to itself).
+fn compare(cmp: Cmp, a: &mut [f64], b: &[f64]) {
+    let nan = a.iter().chain(b).fold(false, |acc, v| acc | v.is_nan());
+    macro_rules! each {
+        ($op:tt) => {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x = ((*x $op *y) as u8) as f64;
+            }
+        };
+    }
+    if nan {
+        for (x, y) in a.iter_mut().zip(b) {
+            *x = (cmp.test(order(*x, *y)) as u8) as f64;
+        }
+        return;
+    }
+    // No NaN: the plain comparisons are DuckDB's order (-0 equals 0 in both).
+    match cmp {
+        Cmp::Lt => each!(<),
+        Cmp::Le => each!(<=),
+        Cmp::Gt => each!(>),
+        Cmp::Ge => each!(>=),
+        Cmp::Eq => each!(==),
+        Cmp::Ne => each!(!=),
+    }
+}
+
+impl Accept {
+    /// Evaluate the filter on rows `start .. start + n` (`n <= BLOCK`) of `src`, setting
+    /// `pass[i]` for row `start + i` exactly as [`Accept::eval_with`] would.
+    pub fn eval_block(
+        &self,
+        src: &impl Source,
+        start: usize,
+        n: usize,
+        s: &mut Scratch,
+        pass: &mut [bool],
+    ) {
+        debug_assert!(n <= BLOCK);
+        let mut sp = 0usize;
+        let mut have_codes = false;
+        for op in self.code() {
+            match *op {
+                Op::Num(v) => {
+                    s.x[sp][..n].fill(v);
+                    s.nullable[sp] = false;
+                    s.kind[sp] = Kind::Num;
+                    sp += 1;
+                }
+                Op::Null => {
+                    s.null[sp][..n].fill(true);
+                    s.nullable[sp] = true;
+                    s.kind[sp] = Kind::Num;
+                    sp += 1;
+                }
+                Op::Col(c) => {
+                    src.fill(c, start, &mut s.x[sp][..n]);
+                    s.nullable[sp] = false;
+                    s.kind[sp] = Kind::Num;
+                    sp += 1;
+                }
+                Op::Str(id) => {
+                    s.kind[sp] = Kind::Str(id);
+                    s.nullable[sp] = false;
+                    sp += 1;
+                }
+                Op::Neg { int } => {
+                    for v in &mut s.x[sp - 1][..n] {
+                        *v = if int { 0.0 - *v } else { -*v };
+                    }
+                }
+                Op::RoundEven => {
+                    for v in &mut s.x[sp - 1][..n] {
+                        *v = v.round_ties_even() + 0.0;
+                    }
+                }
+                Op::RoundDec(p) => {
+                    for v in &mut s.x[sp - 1][..n] {
+                        let r = *v % p;
+                        let q = (*v - r) / p;
+                        *v = if 2.0 * r.abs() >= p {
+                            q + r.signum()
+                        } else {
+                            q
+                        } + 0.0;
+                    }
+                }
+                Op::ToDouble(p) => {
+                    for v in &mut s.x[sp - 1][..n] {
+                        *v /= p;
+                    }
+                }
+                Op::Arith { op, int, l, r } => {
+                    sp -= 1;
+                    let a = sp - 1;
+                    merge_nulls(s, a, n);
+                    let (xa, xb) = pair(&mut s.x, a);
+                    let (xa, xb) = (&mut xa[..n], &xb[..n]);
+                    let fix = |x: f64| if int { x + 0.0 } else { x };
+                    match op {
+                        Arith::Add => {
+                            for (x, y) in xa.iter_mut().zip(xb) {
+                                *x = fix(l.apply(*x) + r.apply(*y));
+                            }
+                        }
+                        Arith::Sub => {
+                            for (x, y) in xa.iter_mut().zip(xb) {
+                                *x = fix(l.apply(*x) - r.apply(*y));
+                            }
+                        }
+                        Arith::Mul => {
+                            for (x, y) in xa.iter_mut().zip(xb) {
+                                *x = fix(l.apply(*x) * r.apply(*y));
+                            }
+                        }
+                        Arith::Div => {
+                            for (x, y) in xa.iter_mut().zip(xb) {
+                                *x = l.apply(*x) / r.apply(*y);
+                            }
+                        }
+                        Arith::IntDiv | Arith::Mod => {
+                            // These can make NULL (integer division by zero).
+                            if !s.nullable[a] {
+                                s.null[a][..n].fill(false);
+                                s.nullable[a] = true;
+                            }
+                            let na = &mut s.null[a][..n];
+                            for ((x, y), nl) in xa.iter_mut().zip(xb).zip(na) {
+                                let v = arith(op, int, l.apply(*x), r.apply(*y));
+                                *x = v.x;
+                                *nl |= v.null;
+                            }
+                        }
+                    }
+                }
+                Op::Cmp(cmp, l, r) => {
+                    sp -= 1;
+                    let a = sp - 1;
+                    merge_nulls(s, a, n);
+                    let (xa, xb) = pair(&mut s.x, a);
+                    let (xa, xb) = (&mut xa[..n], &xb[..n]);
+                    if l != crate::accept::SAME {
+                        xa.iter_mut().for_each(|x| *x = l.apply(*x));
+                    }
+                    if r != crate::accept::SAME {
+                        // The right operand is only read here: convert into a copy.
+                        let mut tmp = [0.0; BLOCK];
+                        for (t, y) in tmp[..n].iter_mut().zip(xb) {
+                            *t = r.apply(*y);
+                        }
+                        compare(cmp, xa, &tmp[..n]);
+                    } else {
+                        compare(cmp, xa, xb);
+                    }
+                }
+                Op::StrCmp(cmp) => {
+                    sp -= 1;
+                    let a = sp - 1;
+                    let (Kind::Str(ia), Kind::Str(ib)) = (s.kind[a], s.kind[a + 1]) else {
+                        unreachable!("the parser types string comparisons")
+                    };
+                    let names = src.algos();
+                    // One truth value per generator code (or one for two literals).
+                    let text = |id: u16, code: usize| match self.string(id) {
+                        Some(t) => t,
+                        None => names.get(code).map(String::as_str).unwrap_or(""),
+                    };
+                    if ia != ALGO && ib != ALGO {
+                        let t = cmp.test(text(ia, 0).cmp(text(ib, 0)));
+                        s.x[a][..n].fill(t as u8 as f64);
+                    } else {
+                        let table: Vec<f64> = (0..names.len().max(1))
+                            .map(|c| cmp.test(text(ia, c).cmp(text(ib, c))) as u8 as f64)
+                            .collect();
+                        if !have_codes {
+                            src.algo_codes(start, &mut s.codes[..n]);
+                            have_codes = true;
+                        }
+                        for (x, &c) in s.x[a][..n].iter_mut().zip(&s.codes[..n]) {
+                            *x = table[c as usize];
+                        }
+                    }
+                    s.kind[a] = Kind::Num;
+                    s.nullable[a] = false;
+                }
+                Op::And | Op::Or => {
+                    sp -= 1;
+                    let a = sp - 1;
+                    let dom = if *op == Op::And { 0.0 } else { 1.0 };
+                    if !s.nullable[a] && !s.nullable[a + 1] {
+                        let (xa, xb) = pair(&mut s.x, a);
+                        for (x, y) in xa[..n].iter_mut().zip(&xb[..n]) {
+                            *x = if *x == dom || *y == dom {
+                                dom
+                            } else {
+                                1.0 - dom
+                            };
+                        }
+                        continue;
+                    }
+                    for k in [a, a + 1] {
+                        if !s.nullable[k] {
+                            s.null[k][..n].fill(false);
+                            s.nullable[k] = true;
+                        }
+                    }
+                    let (xa, xb) = pair(&mut s.x, a);
+                    let (na, nb) = pair(&mut s.null, a);
+                    for i in 0..n {
+                        // Kleene logic: the dominant value wins over NULL.
+                        let (da, db) = (!na[i] && xa[i] == dom, !nb[i] && xb[i] == dom);
+                        if da || db {
+                            xa[i] = dom;
+                            na[i] = false;
+                        } else if na[i] || nb[i] {
+                            na[i] = true;
+                        } else {
+                            xa[i] = 1.0 - dom;
+                        }
+                    }
+                }
+                Op::Not => {
+                    for v in &mut s.x[sp - 1][..n] {
+                        *v = 1.0 - *v;
+                    }
+                }
+                Op::IsNull { negated } => {
+                    let a = sp - 1;
+                    if s.nullable[a] {
+                        let (x, nl) = (&mut s.x[a][..n], &s.null[a][..n]);
+                        for (v, &z) in x.iter_mut().zip(nl) {
+                            *v = (z != negated) as u8 as f64;
+                        }
+                    } else {
+                        s.x[a][..n].fill(negated as u8 as f64);
+                    }
+                    s.nullable[a] = false;
+                }
+            }
+        }
+        let x = &s.x[0][..n];
+        if s.nullable[0] {
+            for ((p, &v), &z) in pass[..n].iter_mut().zip(x).zip(&s.null[0][..n]) {
+                *p = !z && v == 1.0;
+            }
+        } else {
+            for (p, &v) in pass[..n].iter_mut().zip(x) {
+                *p = v == 1.0;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accept::COLUMNS;
+
+    /// Rows of three generators with small integer and double columns, zeros included.
+    struct Rows {
+        algos: Vec<String>,
+        codes: Vec<u16>,
+        cols: Vec<Vec<f64>>,
+    }
+
+    impl Source for Rows {
+        fn fill(&self, column: u8, start: usize, out: &mut [f64]) {
+            out.copy_from_slice(&self.cols[column as usize][start..start + out.len()]);
+        }
+        fn algo_codes(&self, start: usize, out: &mut [u16]) {
+            out.copy_from_slice(&self.codes[start..start + out.len()]);
+        }
+        fn algos(&self) -> &[String] {
+            &self.algos
+        }
+    }
+
+    #[test]
+    fn blocks_agree_with_the_row_evaluator() {
+        let n = 3000;
+        let mut cols = vec![vec![0.0; n]; COLUMNS.len()];
+        for (c, col) in cols.iter_mut().enumerate() {
+            for (r, v) in col.iter_mut().enumerate() {
+                let k = (r * 7 + c * 13) % 11;
+                *v = if COLUMNS[c].is_float() {
+                    k as f64 / 10.0
+                } else {
+                    k as f64
+                };
+            }
+        }
+        let rows = Rows {
+            algos: vec!["kruskal".into(), "prim".into(), "wilson".into()],
+            codes: (0..n).map(|r| (r % 3) as u16).collect(),
+            cols,
+        };
+        let mut s = Scratch::default();
+        for expr in [
+            "dead_ends >= 3 AND diameter < 8",
+            "dead_end_share <= 0.5 OR algo = 'prim'",
+            "algo IN ('kruskal', 'wilson') AND NOT (solution_length BETWEEN 2 AND 5)",
+            "0 / dead_ends > 1 OR dead_ends / dead_ends = 0 / 0",
+            "1 // dead_ends IS NULL OR dead_ends % (diameter - 3) = 1",
+            "NOT (1 // dead_ends = 0) OR junctions > 9",
+            "NULL > 1 OR solution_turns < 4",
+            "(1 // (diameter - 5) > 0) AND corridors > 2",
+            "dead_end_share * 10 = dead_ends::DOUBLE OR tortuosity >= 0.3",
+            "CAST(dead_end_share * 3 AS BIGINT) = 1 AND -straights < -2",
+            "'a' < 'b' AND algo <> 'prim'",
+            "dead_ends * 0.1 = 0.3 OR 2.5::BIGINT = dead_ends",
+        ] {
+            let a = Accept::parse(expr).unwrap();
+            let mut pass = vec![false; n];
+            let mut start = 0;
+            while start < n {
+                let len = BLOCK.min(n - start);
+                a.eval_block(&rows, start, len, &mut s, &mut pass[start..start + len]);
+                start += len;
+            }
+            for (r, &p) in pass.iter().enumerate() {
+                let want = a.eval_with(&rows.algos[rows.codes[r] as usize], |c| {
+                    rows.cols[c as usize][r]
+                });
+                assert_eq!(p, want, "{expr}: row {r}");
+            }
+        }
+    }
+}

@@ -1,0 +1,662 @@
+//! `batchgen explore`: its counts equal `batchgen summary --accept` and DuckDB's `WHERE` row for
+//! row (NULL-producing filters included), its gallery rows satisfy the filter when regenerated
+//! and re-measured (with the file's ends rule), its HTTP server answers bad requests with 400
+//! and the CLI's message and survives them, bad input stops it with exit 2 before serving,
+//! Ctrl-C ends it with 130 and it writes nothing; and the page works in headless Chromium.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use batchgen::accept::{Accept, Candidate};
+use batchgen::explore::{api, data::Table};
+use batchgen::metrics::Row;
+use batchgen::Level;
+
+/// Two files in one folder: every generator at 12×12 (corners), and two at 10×8 measured
+/// between a farthest pair (`--ends diameter`, another seed).
+fn files(dir: &Path) -> PathBuf {
+    let d = dir.join("runs");
+    std::fs::create_dir(&d).unwrap();
+    common::run(
+        &d,
+        "all.parquet",
+        &["--algo", "all", "--size", "12x12", "--count", "1500"],
+    );
+    common::run(
+        &d,
+        "diam.parquet",
+        &[
+            "--algo",
+            "wilson,kruskal",
+            "--size",
+            "10x8",
+            "--count",
+            "800",
+            "--seed",
+            "7",
+            "--ends",
+            "diameter",
+        ],
+    );
+    d
+}
+
+/// Filters (batchgen's, DuckDB's spelling): thresholds, strings, sizes, and NULL/NaN makers.
+const FILTERS: &[(&str, &str)] = &[
+    ("dead_end_share <= 0.3 AND tortuosity >= 1.5", ""),
+    ("dead_ends BETWEEN 20 AND 30", ""),
+    ("algo IN ('wilson', 'prim') OR solution_length > 30", ""),
+    ("width = 10 AND solution_length = diameter", ""),
+    ("depth = 1 AND height < 10 AND dead_ends > 15", ""),
+    ("solution_length * 0.1 = 3 OR mean_dead_end_length >= 2", ""),
+    ("0 / (diameter - diameter) > 1", ""),
+    (
+        "dead_ends / (diameter - diameter) = 0 / 0 AND junctions < 20",
+        "",
+    ),
+    ("NULL > 1 OR width = 12", ""),
+    (
+        "1 // (dead_ends - dead_ends) IS NULL AND junctions > 10",
+        "TRY(1 // (dead_ends - dead_ends)) IS NULL AND junctions > 10",
+    ),
+    (
+        "NOT (solution_length // (diameter - diameter) = 0) OR straights < 5",
+        "NOT (TRY(solution_length // (diameter - diameter)) = 0) OR straights < 5",
+    ),
+    (
+        "solution_length % (diameter - diameter) = 0 OR corridors > 70",
+        "TRY(solution_length % (diameter - diameter)) = 0 OR corridors > 70",
+    ),
+];
+
+type Counts = BTreeMap<(String, String), (u64, u64)>;
+
+/// DuckDB's (total, pass) per (algo, size) for each filter.
+fn duckdb_counts(dir: &Path, exprs: &[&str]) -> Vec<Counts> {
+    const PY: &str = r#"
+import sys, duckdb, json
+con = duckdb.connect()
+src = sys.argv[1]
+for line in sys.stdin:
+    e = json.loads(line)
+    q = (f"SELECT algo, width || 'x' || height, count(*), count(*) FILTER (WHERE {e}) "
+         f"FROM read_parquet('{src}/*.parquet') GROUP BY ALL")
+    print(json.dumps(con.execute(q).fetchall()))
+"#;
+    let mut child = Command::new(common::python())
+        .arg("-c")
+        .arg(PY)
+        .arg(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        let mut stdin = child.stdin.take().unwrap();
+        for e in exprs {
+            writeln!(stdin, "{}", serde_json::Value::String(e.to_string())).unwrap();
+        }
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "duckdb failed");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: Vec<(String, String, u64, u64)> = serde_json::from_str(l).unwrap();
+            v.into_iter().map(|(a, s, n, p)| ((a, s), (n, p))).collect()
+        })
+        .collect()
+}
+
+/// (total, pass) per (algo, size) of a list of `{algo, size, total, pass}` objects (an
+/// `/api/counts` answer's groups, or the page's `data-*` numbers).
+fn counts_of(groups: &serde_json::Value) -> Counts {
+    groups
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                (
+                    g["algo"].as_str().unwrap().to_string(),
+                    g["size"].as_str().unwrap().to_string(),
+                ),
+                (g["total"].as_u64().unwrap(), g["pass"].as_u64().unwrap()),
+            )
+        })
+        .collect()
+}
+
+/// The explorer's (total, pass) per (algo, size), from an `/api/counts` answer.
+fn explore_counts(body: &[u8]) -> Counts {
+    let v: serde_json::Value = serde_json::from_slice(body).unwrap();
+    counts_of(&v["groups"])
+}
+
+/// `batchgen summary --accept`'s (rows, passing) per (algo, size).
+fn summary_counts(dir: &Path, expr: &str) -> Counts {
+    let out = common::batchgen()
+        .args(["summary", "--format", "csv", "--accept", expr])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at = |n: &str| head.iter().position(|h| *h == n).unwrap();
+    let (a, s, r, p) = (at("algo"), at("size"), at("rows"), at("passing"));
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (
+                (f[a].to_string(), f[s].to_string()),
+                (f[r].parse().unwrap(), f[p].parse().unwrap()),
+            )
+        })
+        .collect()
+}
+
+fn query(expr: &str) -> String {
+    format!("accept={}", api::url_encode(expr))
+}
+
+#[test]
+fn counts_equal_summary_and_duckdb_row_for_row() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = files(d.path());
+    let found = batchgen::summary::inputs::resolve(&[dir.display().to_string()]).unwrap();
+    let table = Table::open(&found).unwrap();
+    let duck: Vec<&str> = FILTERS
+        .iter()
+        .map(|(a, b)| if b.is_empty() { *a } else { *b })
+        .collect();
+    let want = duckdb_counts(&dir, &duck);
+    for ((expr, _), want) in FILTERS.iter().zip(want) {
+        let r = api::handle(&table, "/api/counts", &query(expr));
+        assert_eq!(
+            r.status,
+            200,
+            "{expr}: {}",
+            String::from_utf8_lossy(&r.body)
+        );
+        let got = explore_counts(&r.body);
+        assert_eq!(got, want, "{expr}: explore vs DuckDB");
+        assert_eq!(
+            summary_counts(&dir, expr),
+            want,
+            "{expr}: summary vs DuckDB"
+        );
+        // The histograms of the same filter count the same passing rows.
+        let h = api::handle(&table, "/api/hist", &query(expr));
+        let v: serde_json::Value = serde_json::from_slice(&h.body).unwrap();
+        for col in v["columns"].as_array().unwrap() {
+            for g in col["groups"].as_array().unwrap() {
+                let key = (
+                    g["algo"].as_str().unwrap().to_string(),
+                    g["size"].as_str().unwrap().to_string(),
+                );
+                let sum = |k: &str| -> u64 {
+                    g[k].as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|x| x.as_u64().unwrap())
+                        .sum()
+                };
+                assert_eq!(
+                    (sum("all"), sum("pass")),
+                    got[&key],
+                    "{expr}: {}",
+                    col["name"]
+                );
+            }
+        }
+    }
+}
+
+/// Regenerate and re-measure the maze of a `/api/maze.svg` URL: its identifiers and the
+/// ends given there; returns the candidate's pass under `accept`.
+fn remeasured_pass(url: &str, accept: &Accept) -> bool {
+    let (_, q) = url.split_once('?').unwrap();
+    let p: BTreeMap<String, String> = api::parse_query(q).unwrap().into_iter().collect();
+    let size = batchgen::args::parse_size3("--size", &p["size"]).unwrap();
+    let (ends, _) = batchgen::args::resolve_ends_sized(
+        p.get("ends").map(String::as_str),
+        p.get("entrance").map(String::as_str),
+        p.get("exit").map(String::as_str),
+        size,
+    )
+    .unwrap();
+    let index: u64 = p["index"].parse().unwrap();
+    let seed: u64 = p["seed"].parse().unwrap();
+    let level = Level::regenerate_sized(&p["algo"], size, seed, index)
+        .unwrap()
+        .with_ends(ends)
+        .unwrap();
+    let row = Row {
+        index,
+        metrics: *level.metrics(),
+        ..Default::default()
+    };
+    accept.eval(&Candidate {
+        algo: &p["algo"],
+        size,
+        seed,
+        row: &row,
+    })
+}
+
+#[test]
+fn gallery_rows_pass_when_regenerated_and_the_sample_is_reproducible() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = files(d.path());
+    let found = batchgen::summary::inputs::resolve(&[dir.display().to_string()]).unwrap();
+    let table = Table::open(&found).unwrap();
+    // `solution_length = diameter` holds for every maze of the diameter file, and only with its
+    // ends rule: a gallery that ignored it would draw corner-to-corner solutions.
+    for expr in [
+        "dead_end_share <= 0.3 AND tortuosity >= 1.5",
+        "width = 10 AND solution_length = diameter AND dead_ends > 18",
+        "algo = 'prim' AND solution_turns BETWEEN 5 AND 9",
+    ] {
+        let accept = Accept::parse(expr).unwrap();
+        let a = api::handle(&table, "/api/sample", &format!("{}&n=12", query(expr)));
+        let b = api::handle(&table, "/api/sample", &format!("{}&n=12", query(expr)));
+        assert_eq!(a.status, 200);
+        assert_eq!(a.body, b.body, "the same filter gives the same sample");
+        let v: serde_json::Value = serde_json::from_slice(&a.body).unwrap();
+        let rows = v["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 12.min(v["pass"].as_u64().unwrap() as usize));
+        assert!(!rows.is_empty(), "{expr}");
+        for r in rows {
+            let url = r["svg"].as_str().unwrap();
+            assert!(remeasured_pass(url, &accept), "{expr}: {url}");
+            let cmd = r["render"].as_str().unwrap();
+            assert!(cmd.starts_with("batchgen render --algo"), "{cmd}");
+            if r["size"] == "10x8" {
+                assert!(cmd.contains("--ends diameter") && url.contains("ends=diameter"));
+            }
+            // The drawn maze is the row's maze: the SVG answer is well-formed XML.
+            let svg = api::handle(&table, "/api/maze.svg", url.split_once('?').unwrap().1);
+            assert_eq!(svg.status, 200);
+            roxmltree::Document::parse(std::str::from_utf8(&svg.body).unwrap()).unwrap();
+        }
+    }
+    // The command for N levels names the file's ends rule and the filter.
+    let r = api::handle(
+        &table,
+        "/api/counts",
+        &format!("{}&count=25", query("dead_ends > 20")),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    let wilson = v["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["algo"] == "wilson" && g["size"] == "10x8")
+        .unwrap();
+    assert_eq!(
+        wilson["command"],
+        "batchgen --algo wilson --size 10x8 --ends diameter --accept 'dead_ends > 20' --count 25 \
+         --mazes levels.arrow --out levels.parquet"
+    );
+}
+
+/// The server, started on `inputs`; its URL read from its first line.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Server {
+    fn start(cwd: &Path, inputs: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+            .arg("explore")
+            .args(inputs)
+            .current_dir(cwd)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|s| s.split('/').next())
+            .unwrap_or_else(|| panic!("no URL in {line:?}"))
+            .to_string();
+        Server { child, addr }
+    }
+
+    /// Send raw bytes, return (status, headers + body as text).
+    fn raw(&self, request: &[u8]) -> (u16, String) {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        s.write_all(request).unwrap();
+        let mut out = Vec::new();
+        s.read_to_end(&mut out).unwrap();
+        let text = String::from_utf8_lossy(&out).into_owned();
+        let status = text
+            .split(' ')
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0);
+        (status, text)
+    }
+
+    fn get(&self, target: &str) -> (u16, String) {
+        self.raw(format!("GET {target} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
+    }
+
+    fn body(&self, target: &str) -> (u16, String) {
+        let (s, t) = self.get(target);
+        (s, t.split_once("\r\n\r\n").unwrap().1.to_string())
+    }
+
+    fn interrupt(mut self) -> (Option<i32>, String) {
+        unsafe_kill(self.child.id(), libc::SIGINT);
+        let st = self.child.wait().unwrap();
+        let mut err = String::new();
+        self.child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        (st.code(), err)
+    }
+}
+
+fn unsafe_kill(pid: u32, sig: i32) {
+    // SAFETY: kill(2) on our own child's pid with a valid signal number.
+    let r = unsafe { libc::kill(pid as i32, sig) };
+    assert_eq!(r, 0);
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_server_answers_bad_requests_with_400_and_the_cli_message() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = files(d.path());
+    let work = d.path().join("cwd");
+    std::fs::create_dir(&work).unwrap();
+    let srv = Server::start(&work, &[dir.to_str().unwrap()]);
+    let (s, page) = srv.get("/");
+    assert_eq!(s, 200);
+    assert!(page.contains("Content-Security-Policy: default-src 'self'"));
+    assert!(page.contains("<script src=\"/app.js\">"));
+    assert_eq!(srv.get("/app.js").0, 200);
+    // The CLI's own message for a bad filter, and its position.
+    let cli = common::batchgen()
+        .args(["--color", "never", "summary", "--accept", "dead_ends >"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(cli.status.code(), Some(2));
+    let cli_msg = String::from_utf8(cli.stderr).unwrap();
+    // The same message, less clap's pointer to `--help`, which means nothing to the page.
+    let cli_msg = cli_msg
+        .trim_end()
+        .trim_end_matches("For more information, try '--help'.")
+        .trim_end()
+        .strip_prefix("error: ")
+        .unwrap();
+    let (s, body) = srv.body(&format!("/api/counts?{}", query("dead_ends >")));
+    assert_eq!(s, 400);
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["error"].as_str().unwrap(), cli_msg);
+    assert_eq!(v["position"], 12);
+    // Unescaped user text never comes back: `<` is escaped in the JSON.
+    let (s, body) = srv.body(&format!("/api/hist?column={}", api::url_encode("<b>x</b>")));
+    assert_eq!(s, 400);
+    assert!(
+        !body.contains("<b>") && body.contains("\\u003cb\\u003e"),
+        "{body}"
+    );
+    for (target, want) in [
+        ("/api/sample?n=1000".to_string(), "for 'n'"),
+        (
+            "/api/maze.svg?algo=nope&size=8x8&index=1".into(),
+            "for '--algo'",
+        ),
+        (
+            "/api/maze.svg?algo=wilson&size=8&index=1".into(),
+            "for '--size'",
+        ),
+        (
+            "/api/maze.svg?algo=wilson&size=4000x4000&index=1".into(),
+            "at most",
+        ),
+        (
+            "/api/maze.svg?algo=wilson&size=8x8&index=-1".into(),
+            "for '--index'",
+        ),
+        ("/api/counts?count=0".into(), "for '--count'"),
+        ("/api/density?x=dead_ends&y=nope".into(), "for 'y'"),
+        ("/api/counts?accept=%zz".into(), "URL-encoded"),
+        (
+            format!("/api/counts?{}", query(&"(".repeat(200))),
+            "nested too deeply",
+        ),
+        (
+            format!("/api/counts?{}", query(&"x".repeat(5000))),
+            "longer than",
+        ),
+    ] {
+        let (s, body) = srv.body(&target);
+        assert_eq!(s, 400, "{target}: {body}");
+        assert!(body.contains(want), "{target}: {body}");
+    }
+    assert_eq!(srv.get("/../../etc/passwd").0, 404);
+    assert_eq!(srv.get("/api/nothing").0, 404);
+    assert_eq!(srv.raw(b"POST / HTTP/1.1\r\n\r\n").0, 405);
+    assert_eq!(srv.raw(b"\x00\x01 garbage\r\n\r\n").0, 400);
+    let big = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(20_000));
+    assert_eq!(srv.raw(big.as_bytes()).0, 431);
+    // A client that connects and goes away does not stop the server either.
+    drop(TcpStream::connect(&srv.addr).unwrap());
+    let (s, body) = srv.body("/api/maze.svg?algo=wilson&size=8x8&seed=3&index=5");
+    assert_eq!(s, 200);
+    assert!(
+        body.starts_with("<svg") || body.starts_with("<?xml"),
+        "{body}"
+    );
+    assert_eq!(srv.body("/api/columns").0, 200);
+    let (code, err) = srv.interrupt();
+    assert_eq!(code, Some(130), "{err}");
+    // It never writes a file.
+    assert_eq!(std::fs::read_dir(&work).unwrap().count(), 0);
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+}
+
+#[test]
+fn bad_input_stops_it_with_exit_2_before_serving() {
+    let d = tempfile::tempdir().unwrap();
+    let text = d.path().join("notes.parquet");
+    std::fs::write(&text, "not parquet").unwrap();
+    let good = d.path().join("good.parquet");
+    common::run(
+        d.path(),
+        "good.parquet",
+        &["--algo", "wilson", "--size", "6x6", "--count", "10"],
+    );
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let glob = format!("{}/none-*.parquet", d.path().display());
+    for (args, want) in [
+        (vec![text.to_str().unwrap()], "not a readable Parquet file"),
+        (vec![glob.as_str()], "no such file"),
+        (vec![good.to_str().unwrap(), "--port", &port], "'--port'"),
+        (
+            vec![good.to_str().unwrap(), "--host", "0.0.0.0"],
+            "--allow-remote",
+        ),
+        (vec![good.to_str().unwrap(), "--host", "nowhere"], "--host"),
+    ] {
+        let out = common::batchgen()
+            .arg("explore")
+            .args(&args)
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing served");
+    }
+}
+
+/// Debian's Chromium, installed with apt-get when missing (the tests run as root in CI).
+fn chromium() -> PathBuf {
+    let path = PathBuf::from("/usr/bin/chromium");
+    if !path.exists() {
+        let ok = |args: &[&str]| {
+            Command::new("apt-get")
+                .args(args)
+                .env("DEBIAN_FRONTEND", "noninteractive")
+                .status()
+                .map(|s| s.success())
+                .unwrap_or(false)
+        };
+        assert!(ok(&["update", "-qq"]), "apt-get update failed");
+        assert!(
+            ok(&["install", "-y", "-qq", "chromium"]),
+            "apt-get install chromium failed"
+        );
+    }
+    assert!(path.exists(), "no {}", path.display());
+    path
+}
+
+/// Mean and variance of a PNG's luminance.
+fn luminance_variance(png_path: &Path) -> f64 {
+    let dec = png::Decoder::new(BufReader::new(std::fs::File::open(png_path).unwrap()));
+    let mut r = dec.read_info().unwrap();
+    let mut buf = vec![0; r.output_buffer_size().unwrap()];
+    let info = r.next_frame(&mut buf).unwrap();
+    let ch = info.color_type.samples();
+    let px: Vec<f64> = buf[..info.buffer_size()]
+        .chunks(ch)
+        .map(|p| (p[0] as f64 + p[1.min(ch - 1)] as f64 + p[2.min(ch - 1)] as f64) / 3.0)
+        .collect();
+    let mean = px.iter().sum::<f64>() / px.len() as f64;
+    px.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / px.len() as f64
+}
+
+#[test]
+fn the_page_works_in_headless_chromium() {
+    let browser = chromium();
+    let d = tempfile::tempdir().unwrap();
+    let dir = files(d.path());
+    let srv = Server::start(d.path(), &[dir.to_str().unwrap()]);
+    let shot = d.path().join("explore.png");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/explore/page.py");
+    let out = Command::new(common::python())
+        .arg(script)
+        .arg(&browser)
+        .arg(format!("http://{}", srv.addr))
+        .arg(&shot)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "page.py: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["load_errors"],
+        serde_json::json!([]),
+        "console errors on load"
+    );
+    assert_eq!(v["errors"], serde_json::json!([]), "console errors");
+    // Every generator's numbers, unfiltered: all rows pass.
+    let counts = |k: &str| counts_of(&v[k]);
+    let initial = counts("initial");
+    assert_eq!(initial.len(), 16);
+    assert!(initial.values().all(|(t, p)| t == p));
+    let hist: Vec<&str> = v["hist_columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    for c in [
+        "dead_ends",
+        "dead_end_share",
+        "solution_length",
+        "tortuosity",
+        "gen_ns",
+    ] {
+        assert!(hist.contains(&c), "{c} in {hist:?}");
+    }
+    assert!(v["hist_bars"].as_u64().unwrap() > 100);
+    assert_eq!(v["gallery"], 12);
+    // The scripted brush gives DuckDB's numbers.
+    let brushed = v["brushed_accept"].as_str().unwrap().to_string();
+    assert!(brushed.starts_with("dead_ends BETWEEN "), "{brushed}");
+    let duck = duckdb_counts(&dir, &[&brushed]).remove(0);
+    assert_eq!(counts("brushed"), duck, "{brushed}");
+    assert!(
+        duck.values().any(|(t, p)| p < t),
+        "the brush filters something"
+    );
+    let url: BTreeMap<String, String> =
+        api::parse_query(v["brushed_url"].as_str().unwrap().trim_start_matches('?'))
+            .unwrap()
+            .into_iter()
+            .collect();
+    assert_eq!(url["accept"], brushed, "the state is in the URL");
+    assert!(
+        v["typed_error"]
+            .as_str()
+            .unwrap()
+            .contains("at position 12"),
+        "{}",
+        v["typed_error"]
+    );
+    // ?accept= restores the same state.
+    assert_eq!(v["restored_accept"], brushed.as_str());
+    assert_eq!(counts("restored"), duck);
+    assert_eq!(v["brush_drawn"], 1);
+    // The gallery's mazes pass the filter when regenerated and re-measured; the near misses
+    // do not.
+    let accept = Accept::parse(&brushed).unwrap();
+    let srcs = v["gallery_src"].as_array().unwrap();
+    assert_eq!(srcs.len(), 12);
+    for s in srcs {
+        assert!(remeasured_pass(s.as_str().unwrap(), &accept), "{s}");
+    }
+    let near = v["near_src"].as_array().unwrap();
+    assert!(!near.is_empty(), "near misses drawn");
+    for s in near {
+        assert!(!remeasured_pass(s.as_str().unwrap(), &accept), "{s}");
+    }
+    assert!(v["row_text"]
+        .as_str()
+        .unwrap()
+        .starts_with("batchgen render --algo "));
+    // A screenshot was written and is not blank.
+    let var = luminance_variance(&shot);
+    assert!(var > 100.0, "screenshot luminance variance {var}");
+    let (code, _) = srv.interrupt();
+    assert_eq!(code, Some(130));
+}

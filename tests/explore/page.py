@@ -1,0 +1,156 @@
+"""Drive the explorer's page in headless Chromium over the DevTools protocol and print what a
+test checks, as JSON: console errors, the per-generator numbers (data-algo / data-pass /
+data-total), the histograms and gallery drawn, the filter after a scripted brush, the state
+restored from ?accept=, the gallery's maze identifiers, and a screenshot written to a file.
+
+usage: page.py CHROMIUM BASE_URL SCREENSHOT_PNG
+"""
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+
+import websocket
+
+chromium, base, shot = sys.argv[1], sys.argv[2].rstrip("/"), sys.argv[3]
+profile = tempfile.mkdtemp(prefix="explore-chromium-")
+proc = subprocess.Popen(
+    [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+     "--no-first-run", "--disable-background-networking", "--disable-component-update",
+     "--disable-sync", "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+     "--window-size=1400,1800", f"--user-data-dir={profile}", "about:blank"],
+    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+class Page:
+    def __init__(self, ws_url):
+        self.ws = websocket.create_connection(ws_url, timeout=60, suppress_origin=True)
+        self.next = 0
+        self.errors = []
+
+    def event(self, msg):
+        m, p = msg.get("method"), msg.get("params", {})
+        if m == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
+            self.errors.append(" ".join(str(a.get("value", a.get("description", "")))
+                                        for a in p.get("args", [])))
+        elif m == "Runtime.exceptionThrown":
+            d = p.get("exceptionDetails", {})
+            self.errors.append(d.get("exception", {}).get("description", d.get("text", "")))
+        elif m == "Log.entryAdded" and p.get("entry", {}).get("level") == "error":
+            self.errors.append(p["entry"].get("text", "") + " " + p["entry"].get("url", ""))
+
+    def call(self, method, **params):
+        self.next += 1
+        me = self.next
+        self.ws.send(json.dumps({"id": me, "method": method, "params": params}))
+        while True:
+            msg = json.loads(self.ws.recv())
+            if msg.get("id") == me:
+                if "error" in msg:
+                    raise RuntimeError(f"{method}: {msg['error']}")
+                return msg.get("result", {})
+            self.event(msg)
+
+    def js(self, expr):
+        r = self.call("Runtime.evaluate", expression=expr, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in r:
+            raise RuntimeError(f"{expr}: {r['exceptionDetails']}")
+        return r["result"].get("value")
+
+    def wait(self, expr, timeout=30):
+        end = time.time() + timeout
+        while time.time() < end:
+            if self.js(expr):
+                return True
+            time.sleep(0.1)
+        raise RuntimeError(f"timed out waiting for {expr}")
+
+    def settle(self):
+        """Wait until the page is ready, every request answered and the gallery drawn."""
+        self.wait("!!document.body && document.body.dataset.ready === '1'")
+        self.wait("[...document.querySelectorAll('#gallery img')].length > 0 && "
+                  "[...document.querySelectorAll('#gallery img, #near img')]"
+                  ".every(i => i.complete && i.naturalWidth > 0)")
+        time.sleep(0.3)
+
+    def open(self, url):
+        self.call("Page.navigate", url=url)
+        self.settle()
+
+
+COUNTS = ("[...document.querySelectorAll('[data-algo][data-pass]')].map(e => "
+          "({algo: e.dataset.algo, size: e.dataset.size, pass: Number(e.dataset.pass), "
+          "total: Number(e.dataset.total)}))")
+
+try:
+    port_file = os.path.join(profile, "DevToolsActivePort")
+    end = time.time() + 60
+    while not (os.path.exists(port_file) and open(port_file).read().strip()):
+        if time.time() > end or proc.poll() is not None:
+            raise RuntimeError("chromium did not start its DevTools server")
+        time.sleep(0.1)
+    port = int(open(port_file).read().split()[0])
+    targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
+    page = Page(next(t for t in targets if t["type"] == "page")["webSocketDebuggerUrl"])
+    for d in ("Runtime.enable", "Log.enable", "Page.enable"):
+        page.call(d)
+    page.call("Emulation.setDeviceMetricsOverride", width=1400, height=1800,
+              deviceScaleFactor=1, mobile=False)
+    out = {}
+    page.open(base + "/")
+    out["load_errors"] = list(page.errors)
+    out["initial"] = page.js(COUNTS)
+    out["hist_columns"] = page.js("[...document.querySelectorAll('.hist')].map(h => h.dataset.column)")
+    out["hist_bars"] = page.js("document.querySelectorAll('.hist rect.all').length")
+    out["gallery"] = page.js("document.querySelectorAll('#gallery img').length")
+
+    # A scripted brush: drag over the middle third of the dead_ends histogram.
+    box = page.js("(() => { const r = document.querySelector('.hist[data-column=dead_ends] svg')"
+                  ".getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()")
+    x0, y0 = box[0] + box[2] * 0.35, box[1] + box[3] * 0.5
+    x1 = box[0] + box[2] * 0.65
+    page.call("Input.dispatchMouseEvent", type="mouseMoved", x=x0, y=y0)
+    page.call("Input.dispatchMouseEvent", type="mousePressed", x=x0, y=y0, button="left",
+              clickCount=1, buttons=1)
+    for k in range(1, 6):
+        page.call("Input.dispatchMouseEvent", type="mouseMoved", x=x0 + (x1 - x0) * k / 5, y=y0,
+                  button="left", buttons=1)
+    page.call("Input.dispatchMouseEvent", type="mouseReleased", x=x1, y=y0, button="left",
+              clickCount=1, buttons=0)
+    page.wait("document.getElementById('accept').value.includes('dead_ends BETWEEN')")
+    page.settle()
+    out["brushed_accept"] = page.js("document.getElementById('accept').value")
+    out["brushed_url"] = page.js("location.search")
+    out["brushed"] = page.js(COUNTS)
+
+    # A second filter typed in the box, with an error first.
+    page.js("document.getElementById('accept').value = 'dead_ends >'")
+    page.js("document.getElementById('apply').click()")
+    page.wait("!document.getElementById('error').hidden")
+    out["typed_error"] = page.js("document.getElementById('error').textContent")
+
+    # The state restored from the URL.
+    restored_url = base + "/?accept=" + urllib.parse.quote(out["brushed_accept"])
+    page.open(restored_url)
+    out["restored_accept"] = page.js("document.getElementById('accept').value")
+    out["restored"] = page.js(COUNTS)
+    out["brush_drawn"] = page.js("document.querySelectorAll('.hist rect.brush').length")
+    out["gallery_src"] = page.js("[...document.querySelectorAll('#gallery img')].map(i => i.getAttribute('src'))")
+    out["near_src"] = page.js("[...document.querySelectorAll('#near img')].map(i => i.getAttribute('src'))")
+    page.js("document.querySelector('#gallery figure').click()")
+    out["row_text"] = page.js("document.getElementById('row').textContent")
+    shot_png = page.call("Page.captureScreenshot", format="png")["data"]
+    with open(shot, "wb") as f:
+        f.write(base64.b64decode(shot_png))
+    out["errors"] = [e for e in page.errors if "400 (Bad Request)" not in e]
+    print(json.dumps(out))
+finally:
+    proc.kill()
+    proc.wait()
+    shutil.rmtree(profile, ignore_errors=True)
