@@ -334,8 +334,10 @@ pub fn parse_max_candidates(
         },
     };
     if s.is_some() && !has_accept {
+        // The flag alone, without a value placeholder (`--max-candidates <N>`).
+        let name = flag.split(' ').next().unwrap_or(flag);
         return Err(ArgError::Conflict(format!(
-            "{flag} only applies with --accept"
+            "{name} only applies with --accept"
         )));
     }
     Ok(max)

@@ -61,25 +61,31 @@ pub fn generate(
     let exit_text = exit.map(|e| joined(e, ",")).transpose()?;
     let max_text = max_candidates.map(text).transpose()?;
 
-    // The CLI's checks, in the CLI's order.
-    let algos =
-        Algorithm::parse_list(algo).map_err(|e| value_error(ArgError::new("--algo", algo, e)))?;
-    let size = parse_size3("--size", &size_text).map_err(value_error)?;
+    // The CLI's checks, in the CLI's order, with its messages: a flag's value is named as clap
+    // names it, with its placeholder (`'--count <N>'`).
+    let algos = Algorithm::parse_list(algo)
+        .map_err(|e| value_error(ArgError::new("--algo <LIST>", algo, e)))?;
+    let size = parse_size3("--size <WxH[xD]>", &size_text).map_err(value_error)?;
     let (algos, note) = select_3d(algo, algos, size);
     check_3d("--algo", algo, &algos, size).map_err(value_error)?;
-    let count = parse_count("--count", &count_text).map_err(value_error)?;
+    let count = parse_count("--count <N>", &count_text).map_err(value_error)?;
     let seed = match &seed_text {
         None => crate::args::DEFAULT_SEED,
         Some(s) => s.trim().parse::<u64>().map_err(|_| {
             value_error(ArgError::new(
-                "--seed",
+                "--seed <S>",
                 s,
                 "expected a whole number from 0 to 18446744073709551615",
             ))
         })?,
     };
-    let threads = parse_threads("--threads", threads_text.as_deref()).map_err(value_error)?;
+    let threads = parse_threads("--threads <N>", threads_text.as_deref()).map_err(value_error)?;
     let ends_text = ends;
+    if let Some(rule) = ends_text.filter(|r| !["corners", "diameter"].contains(r)) {
+        return Err(value_error(format!(
+            "invalid value '{rule}' for '--ends <RULE>'\n  [possible values: corners, diameter]"
+        )));
+    }
     let (ends, ends_rule) = resolve_ends_sized(
         ends_text,
         entrance_text.as_deref(),
@@ -88,10 +94,12 @@ pub fn generate(
     )
     .map_err(value_error)?;
     let accept = accept
-        .map(|e| Accept::parse(e).map_err(|err| value_error(ArgError::new("--accept", e, err))))
+        .map(|e| {
+            Accept::parse(e).map_err(|err| value_error(ArgError::new("--accept <EXPR>", e, err)))
+        })
         .transpose()?;
     let max_candidates = parse_max_candidates(
-        "--max-candidates",
+        "--max-candidates <N>",
         max_text.as_deref(),
         count,
         accept.is_some(),
