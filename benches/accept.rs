@@ -18,10 +18,7 @@ const ROWS: u64 = 4096;
 
 /// The filters measured, named.
 const FILTERS: [(&str, &str); 3] = [
-    (
-        "plain",
-        "dead_end_share <= 0.305 AND solution_length >= 40",
-    ),
+    ("plain", "dead_end_share <= 0.305 AND solution_length >= 40"),
     (
         "sql",
         "solution_length BETWEEN 30 AND 200 AND algo IN ('kruskal', 'wilson') \
