@@ -167,56 +167,10 @@ impl Report {
     }
 }
 
-/// Quote a word for a POSIX shell when needed.
-fn sh_quote(w: &str) -> String {
-    if !w.is_empty()
-        && w.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))
-    {
-        w.to_string()
-    } else {
-        format!("'{}'", w.replace('\'', r"'\''"))
-    }
-}
-
-/// Split a recorded command line (words quoted as `main.rs` quotes them) back into words.
-fn split_command_line(cmd: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quoted = false;
-    let mut any = false;
-    let mut chars = cmd.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' if !quoted => {
-                quoted = true;
-                any = true;
-            }
-            '\'' if quoted => quoted = false,
-            '\\' if !quoted => {
-                if let Some(n) = chars.next() {
-                    cur.push(n);
-                }
-            }
-            c if c.is_whitespace() && !quoted => {
-                if any || !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                }
-                any = false;
-            }
-            c => cur.push(c),
-        }
-    }
-    if any || !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
-
 /// The recorded command line with its shard flags replaced by `--shard K/N` and its `--algo`
 /// narrowed to the one generator.
 fn rerun_command(recorded: &str, algo: &str, missing: &[Shard]) -> Vec<String> {
-    let words = split_command_line(recorded);
+    let words = crate::shell::split(recorded);
     let mut base: Vec<String> = Vec::new();
     let mut i = 0;
     while i < words.len() {
@@ -230,7 +184,7 @@ fn rerun_command(recorded: &str, algo: &str, missing: &[Shard]) -> Vec<String> {
             || w.starts_with("--algo=")
         {
         } else {
-            base.push(sh_quote(w));
+            base.push(crate::shell::quote(w));
         }
         i += 1;
     }
@@ -239,7 +193,7 @@ fn rerun_command(recorded: &str, algo: &str, missing: &[Shard]) -> Vec<String> {
         .map(|s| {
             let mut c = base.clone();
             c.push("--algo".into());
-            c.push(sh_quote(algo));
+            c.push(crate::shell::quote(algo));
             c.push("--shard".into());
             c.push(s.to_string());
             c.join(" ")

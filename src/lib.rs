@@ -210,6 +210,9 @@ pub mod rng;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod shard;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod shell;
 pub mod sink;
 pub mod store;
 #[doc(hidden)]
@@ -217,6 +220,9 @@ pub mod suggest;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod summary;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod thousands;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod uniformity;

@@ -89,18 +89,8 @@ fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     // args_os: a file name need not be UTF-8 (clap reads paths as OsString too).
-    let command_line = std::env::args_os()
-        .map(|a| a.to_string_lossy().into_owned())
-        .map(|a| {
-            if a.is_empty() || a.contains(|c: char| c.is_whitespace() || "'\"$&|;<>*?".contains(c))
-            {
-                format!("'{}'", a.replace('\'', r"'\''"))
-            } else {
-                a
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
+    let command_line =
+        batchgen::shell::join(std::env::args_os().map(|a| a.to_string_lossy().into_owned()));
     let result = match &cli.command {
         Some(Command::ListAlgos(args)) => cmd::list_algos::run(args),
         Some(Command::Render(args)) => cmd::render::run(args),

@@ -37,7 +37,7 @@ use crate::cmd::progress::{self, human_bytes, Progress};
 use crate::cmd::run_summary::{self, Destination, RunFacts};
 use crate::cmd::values;
 use crate::cmd::{Interrupted, UsageError};
-use batchgen::summary::report::thousands;
+use batchgen::thousands::thousands;
 
 /// Walk steps per maze above which a random-walk generator is refused without
 /// `--no-time-limit` (see [`Algorithm::expected_walk_steps`]).

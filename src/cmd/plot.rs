@@ -13,8 +13,8 @@ use anyhow::Context;
 use batchgen::accept::Accept;
 use batchgen::atomic_file::{self, AtomicFile};
 use batchgen::plot::{Density, Histogram, Picture, Series};
-use batchgen::summary::report::thousands;
 use batchgen::summary::{self, inputs, GroupBy, SummaryError};
+use batchgen::thousands::thousands;
 
 use super::{values, UsageError};
 

@@ -35,7 +35,7 @@ use rayon::prelude::*;
 
 use batchgen::batch::Worker;
 use batchgen::grid::Size;
-use batchgen::summary::report::thousands;
+use batchgen::thousands::thousands;
 use batchgen::{Algorithm, Ends};
 
 /// Wall time spent calibrating each generator (at least one maze is made).

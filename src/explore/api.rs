@@ -168,17 +168,6 @@ fn by_key(k: &Keys, per_group: &[u64], n: usize) -> Vec<Vec<u64>> {
     out
 }
 
-/// Single-quote a word for a POSIX shell.
-pub fn shell_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.,:/=+".contains(c))
-    {
-        return s.to_string();
-    }
-    format!("'{}'", s.replace('\'', r"'\''"))
-}
-
 /// The CLI flags that reproduce a file's ends rule (its `batchgen.ends` metadata): nothing for
 /// the default corners, `--ends diameter`, or `--entrance X,Y --exit X,Y`.
 pub fn ends_flags(rule: &str, size: crate::grid::Size) -> Vec<(String, String)> {
@@ -207,12 +196,16 @@ pub fn ends_flags(rule: &str, size: crate::grid::Size) -> Vec<(String, String)> 
 
 /// The command that makes `count` levels of group `g` passing `accept`.
 fn generate_command(g: &Group, accept: Option<&str>, count: u64) -> String {
-    let mut c = format!("batchgen --algo {} --size {}", shell_quote(&g.algo), g.size);
+    let mut c = format!(
+        "batchgen --algo {} --size {}",
+        crate::shell::quote(&g.algo),
+        g.size
+    );
     for (k, v) in ends_flags(&g.ends, g.size) {
-        let _ = write!(c, " --{k} {}", shell_quote(&v));
+        let _ = write!(c, " --{k} {}", crate::shell::quote(&v));
     }
     if let Some(a) = accept {
-        let _ = write!(c, " --accept {}", shell_quote(a));
+        let _ = write!(c, " --accept {}", crate::shell::quote(a));
     }
     let _ = write!(
         c,
@@ -225,12 +218,12 @@ fn generate_command(g: &Group, accept: Option<&str>, count: u64) -> String {
 fn render_command(g: &Group, index: u64) -> String {
     let mut c = format!(
         "batchgen render --algo {} --size {} --seed {} --index {index}",
-        shell_quote(&g.algo),
+        crate::shell::quote(&g.algo),
         g.size,
         g.seed
     );
     for (k, v) in ends_flags(&g.ends, g.size) {
-        let _ = write!(c, " --{k} {}", shell_quote(&v));
+        let _ = write!(c, " --{k} {}", crate::shell::quote(&v));
     }
     c.push_str(" --solution -o maze.svg");
     c
@@ -697,8 +690,8 @@ mod tests {
         );
         assert!(parse_query("x=%zz").is_err());
         assert!(parse_query("x=%ff").is_err());
-        assert_eq!(shell_quote("wilson"), "wilson");
-        assert_eq!(shell_quote("a > 'b'"), r"'a > '\''b'\'''");
+        assert_eq!(crate::shell::quote("wilson"), "wilson");
+        assert_eq!(crate::shell::quote("a > 'b'"), r"'a > '\''b'\'''");
         assert_eq!(json_str("<a\"\n"), r#""\u003ca\"\n""#);
         assert_eq!(url_encode("a b/c"), "a%20b%2Fc");
     }

@@ -3,6 +3,7 @@
 //! JSON (one object per group).
 
 use crate::printable::printable;
+use crate::thousands::thousands;
 use std::fmt::Write;
 
 use super::{Group, Key, Summary, QUANTILES};
@@ -39,19 +40,6 @@ fn label(k: &Key) -> String {
         (None, Some(s)) => p(s),
         (None, None) => "all".into(),
     }
-}
-
-/// `1234567` → `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A number for people, to `digits` significant digits (`0.1023`, `37450`, `1.8e-5`): whole

@@ -3,10 +3,11 @@
 
 use super::json::Value;
 use super::kruskal_orders::Method;
-use super::report::{group, ratio_str, threads, AlgoReport, Part, Report, UniformWalls, ALPHA};
+use super::report::{ratio_str, threads, AlgoReport, Part, Report, UniformWalls, ALPHA};
 use super::verdict::{self, paint_cell, wrap};
 use super::{tree_code, wall_bias};
 use crate::generate::Algorithm;
+use crate::thousands::thousands;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
@@ -51,7 +52,7 @@ impl Report {
                 let _ = writeln!(
                     s,
                     "Spanning trees: τ = {} (matrix-tree theorem, exact)",
-                    group(t)
+                    thousands(t)
                 );
             }
             None => {
@@ -83,7 +84,7 @@ impl Report {
                         k,
                         "Kruskal over all {}! = {} wall orders ({how}, {:.2} s):",
                         r.walls,
-                        group(&r.orders),
+                        thousands(&r.orders),
                         secs
                     );
                     match self.orders_cross_check {
@@ -102,7 +103,7 @@ impl Report {
                     let parts: Vec<String> = hist
                         .iter()
                         .rev()
-                        .map(|(c, n)| format!("{n} produced by {} orders each", group(c)))
+                        .map(|(c, n)| format!("{n} produced by {} orders each", thousands(c)))
                         .collect();
                     if parts.len() <= 10 {
                         let _ = writeln!(k, "  {} trees: {}", r.trees.len(), parts.join(", "));
@@ -122,9 +123,9 @@ impl Report {
                             k,
                             "  uniform would be {} orders per tree{}",
                             if uni.denom().is_one() {
-                                group(uni.numer())
+                                thousands(uni.numer())
                             } else {
-                                format!("≈ {}", group(uni.numer() / uni.denom()))
+                                format!("≈ {}", thousands(uni.numer() / uni.denom()))
                             },
                             if hist.len() > 1 {
                                 ": Kruskal is NOT uniform"
@@ -144,11 +145,11 @@ impl Report {
                             k,
                             "  most biased wall {}: open in {} of {} orders ({}) vs {} of {} trees ({}) under uniform",
                             self.walls[i].label(size),
-                            group(open),
-                            group(&r.orders),
+                            thousands(open),
+                            thousands(&r.orders),
                             pct(open as f64 / total),
                             ratio_str(&trees_with),
-                            group(t),
+                            thousands(t),
                             pct(u[i].to_f64().unwrap_or(0.0)),
                         );
                         let _ = writeln!(
@@ -253,10 +254,10 @@ impl Report {
                         if d.leaves == 0 {
                             "—".to_string()
                         } else {
-                            group(d.leaves)
+                            thousands(d.leaves)
                         },
-                        group(d.trees.len()),
-                        group(&never),
+                        thousands(d.trees.len()),
+                        thousands(&never),
                         format!("{minp:.3}"),
                         format!("{maxp:.3}"),
                         tvs,
@@ -289,7 +290,7 @@ impl Report {
                 &format!(
                     "Sampling: {} mazes per generator, seed {} (maze i is the batch's maze i), \
                      chi-square vs uniform at α = {ALPHA}:",
-                    group(o.samples),
+                    thousands(o.samples),
                     o.seed
                 ),
                 "",
@@ -322,8 +323,8 @@ impl Report {
                         };
                         rows.push(vec![
                             name.clone(),
-                            group(c.trees.as_ref().map_or(0, |t| t.len())),
-                            group(chi.unseen),
+                            thousands(c.trees.as_ref().map_or(0, |t| t.len())),
+                            thousands(chi.unseen),
                             format!("{:.1}", chi.statistic),
                             format!("{}", chi.df),
                             p_str(chi.p_value),

@@ -9,6 +9,7 @@ use super::sample::{self, ChiSquare, SampleCounts};
 use super::wall_bias;
 use super::{interior_walls, Wall};
 use crate::generate::Algorithm;
+use crate::thousands::thousands;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive};
@@ -134,20 +135,6 @@ pub struct Report {
     pub seconds: f64,
 }
 
-/// `5040` → `"5,040"`.
-pub fn group<T: ToString>(n: T) -> String {
-    let s = n.to_string();
-    let (sign, digits) = s.strip_prefix('-').map_or(("", s.as_str()), |d| ("-", d));
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    format!("{sign}{out}")
-}
-
 pub(super) fn ratio_str(r: &BigRational) -> String {
     if r.denom().is_one() {
         r.numer().to_string()
@@ -184,7 +171,7 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
     if opts.samples > 0 && !track_trees {
         notes.push(format!(
             "τ ≈ 10^{log10_tau:.1} trees but only {} samples: a chi-square over trees needs about {} samples per tree, so it is meaningless here; per-wall bias is reported instead",
-            group(opts.samples),
+            thousands(opts.samples),
             MIN_EXPECTED_PER_TREE
         ));
     }
@@ -204,7 +191,7 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
             return Err(Refused {
                 what: format!(
                     "sampling {} mazes of {size} for each of {} generator(s)",
-                    group(opts.samples),
+                    thousands(opts.samples),
                     opts.algos.len()
                 ),
                 seconds: est,
@@ -243,7 +230,7 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
         let linear = |progress: &mut dyn FnMut(&str)| {
             progress(&format!(
                 "kruskal: counting the orders of each of the {} trees as linear extensions",
-                group(tau_u64.unwrap_or(0))
+                thousands(tau_u64.unwrap_or(0))
             ));
             let t = Instant::now();
             let r = kruskal_orders::count_by_linear_extensions(size);
@@ -252,7 +239,7 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
         if feasible && (est <= EXHAUSTIVE_BUDGET_SECONDS || opts.force) {
             progress(&format!(
                 "kruskal: running all {} wall orders (estimated {})",
-                group(kruskal_orders::factorial(e)),
+                thousands(kruskal_orders::factorial(e)),
                 human_duration(est)
             ));
             let t = Instant::now();
@@ -323,7 +310,10 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
             }
         };
         let sample = (opts.samples > 0).then(|| {
-            progress(&format!("{name}: sampling {} mazes", group(opts.samples)));
+            progress(&format!(
+                "{name}: sampling {} mazes",
+                thousands(opts.samples)
+            ));
             let counts = sample::sample(algo, size, opts.samples, opts.seed, track_trees);
             let chi = match (&counts.trees, tau_u64) {
                 (Some(t), Some(tau)) => {

@@ -5,8 +5,9 @@
 //! report within [`WIDTH`] columns (word wrapping, tables split into column blocks).
 
 use super::enumerate::ExactDistribution;
-use super::report::{group, AlgoReport, Part, Report, ALPHA};
+use super::report::{AlgoReport, Part, Report, ALPHA};
 use super::{stats, wall_bias};
+use crate::thousands::thousands;
 use num_traits::{ToPrimitive, Zero};
 
 /// Columns the text report fits in.
@@ -72,8 +73,8 @@ fn from_exact(d: &ExactDistribution, tau: &num_bigint::BigInt) -> Verdict {
         format!(
             "biased: {} of the {} possible mazes never come out; the most likely is {} as \
              likely as under uniform (exact)",
-            group(&never),
-            group(tau),
+            thousands(&never),
+            thousands(tau),
             times(max * tau.to_f64().unwrap_or(f64::NAN))
         )
     } else {
@@ -101,7 +102,7 @@ impl Report {
                 text: "no verdict: not enumerable here and not sampled (--samples 0)".into(),
             };
         };
-        let n = group(self.options.samples);
+        let n = thousands(self.options.samples);
         if let Some(chi) = &sm.chi {
             if chi.p_value >= ALPHA {
                 return Verdict {
@@ -134,9 +135,9 @@ impl Report {
                         text += &format!(
                             "; {} of the {} possible mazes never came out, {} expected under \
                              uniform (p {})",
-                            group(chi.unseen),
-                            group(tau),
-                            group(mu.round() as u64),
+                            thousands(chi.unseen),
+                            thousands(tau),
+                            thousands(mu.round() as u64),
                             p_text(p)
                         );
                     }
