@@ -21,12 +21,12 @@ use crate::folder_walk;
 use crate::grid::Size;
 use crate::shard::Shard;
 
-pub use crate::sink::arrow::keys;
+pub use crate::meta_keys as keys;
 
 /// Parameters that must be equal in every file of one partition.
 const PARTITION_PARAMS: [&str; 7] = [
     keys::VERSION,
-    keys::SCHEME,
+    keys::SEEDING_SCHEME,
     keys::RNG,
     keys::SEED,
     keys::COUNT,
@@ -34,7 +34,7 @@ const PARTITION_PARAMS: [&str; 7] = [
     keys::ACCEPT,
 ];
 /// Parameters that must be equal across the whole dataset.
-const DATASET_PARAMS: [&str; 4] = [keys::VERSION, keys::SCHEME, keys::RNG, keys::SEED];
+const DATASET_PARAMS: [&str; 4] = [keys::VERSION, keys::SEEDING_SCHEME, keys::RNG, keys::SEED];
 
 /// Failure of a dataset operation that is not a finding about the data.
 #[derive(Debug, thiserror::Error)]

@@ -196,6 +196,7 @@ pub mod maze_id;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod memory;
+pub mod meta_keys;
 pub mod metrics;
 #[cfg(feature = "cli")]
 #[doc(hidden)]

@@ -50,8 +50,8 @@ use arrow_schema::DataType;
 use crate::generate::{Algorithm, UnknownAlgorithm};
 use crate::grid::Size;
 use crate::level::{Level, LevelError};
+use crate::meta_keys as keys;
 use crate::metrics::Ends;
-use crate::sink::arrow::keys;
 use crate::store::{StoreError, StoreReader};
 
 /// The identity of one maze and its solution: regenerating it ([`MazeId::level`]) always gives

@@ -77,32 +77,7 @@ pub const WALL_LAYOUT: &str = "little-endian uint64 words; bit 2*id = east wall 
     followed by ceil(cells/64) words whose bit id is the down wall of cell id (to layer z+1)";
 
 /// Metadata keys.
-pub mod keys {
-    /// Store format version ([`super::FORMAT_VERSION`]).
-    pub const FORMAT: &str = "batchgen.store_format";
-    /// Version of batchgen that wrote the file.
-    pub const VERSION: &str = "batchgen.version";
-    /// Seeding scheme the mazes were made with.
-    pub const SEEDING_SCHEME: &str = "batchgen.seeding_scheme";
-    /// Random generator.
-    pub const RNG: &str = "batchgen.rng";
-    /// Grid width.
-    pub const WIDTH: &str = "batchgen.width";
-    /// Grid height.
-    pub const HEIGHT: &str = "batchgen.height";
-    /// Grid depth (1 for 2D).
-    pub const DEPTH: &str = "batchgen.depth";
-    /// Master seed.
-    pub const SEED: &str = "batchgen.seed";
-    /// Wall words per maze.
-    pub const WORDS: &str = "batchgen.words_per_maze";
-    /// Rows of every record batch but the last.
-    pub const ROWS_PER_BATCH: &str = "batchgen.rows_per_batch";
-    /// The entrance/exit rule of the run.
-    pub const ENDS_RULE: &str = "batchgen.ends_rule";
-    /// [`super::WALL_LAYOUT`].
-    pub const WALL_LAYOUT: &str = "batchgen.wall_layout";
-}
+pub use crate::meta_keys as keys;
 
 /// Failure reading or writing a maze store.
 #[derive(Debug, thiserror::Error)]
@@ -570,7 +545,7 @@ impl StoreWriter {
         let words = words_per_maze(info.width, info.height, info.depth);
         let batch_rows = rows_per_batch(words);
         let meta: std::collections::HashMap<String, String> = [
-            (keys::FORMAT, FORMAT_VERSION.to_string()),
+            (keys::STORE_FORMAT, FORMAT_VERSION.to_string()),
             (keys::VERSION, env!("CARGO_PKG_VERSION").to_string()),
             (keys::SEEDING_SCHEME, crate::rng::SEEDING_SCHEME.to_string()),
             (keys::RNG, crate::rng::RNG_NAME.to_string()),
@@ -817,10 +792,10 @@ impl StoreReader {
         let schema = arrow_ipc::convert::try_fb_to_schema(schema)
             .map_err(|e| foreign(format!("unreadable Arrow schema: {e}")))?;
         let meta = schema.metadata();
-        let Some(format) = meta.get(keys::FORMAT) else {
+        let Some(format) = meta.get(keys::STORE_FORMAT) else {
             return Err(foreign(format!(
                 "an Arrow file without batchgen's metadata ({} missing)",
-                keys::FORMAT
+                keys::STORE_FORMAT
             )));
         };
         let num = |key: &str| -> Result<u64, StoreError> {
@@ -828,7 +803,7 @@ impl StoreReader {
                 .and_then(|v| v.parse::<u64>().ok())
                 .ok_or_else(|| foreign(format!("metadata {key} missing or not a number")))
         };
-        let version = num(keys::FORMAT)?;
+        let version = num(keys::STORE_FORMAT)?;
         if version > FORMAT_VERSION as u64 {
             return Err(StoreError::Newer {
                 path: path.to_path_buf(),

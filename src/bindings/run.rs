@@ -23,7 +23,7 @@ use crate::args::{
     select_3d, ArgError,
 };
 use crate::batch::{self, Job};
-use crate::dataset::keys;
+use crate::meta_keys as keys;
 use crate::shard::Shard;
 use crate::sink::arrow::{base_metadata, record_batch, schema};
 use crate::sink::RunInfo;
@@ -208,19 +208,16 @@ pub fn generate(
         (keys::INDEX_END.to_string(), count.to_string()),
     ];
     if let Some(a) = &job.accept {
-        extra.push(("batchgen.accept".into(), a.source().to_string()));
-        extra.push(("batchgen.max_candidates".into(), max_candidates.to_string()));
+        extra.push((keys::ACCEPT.into(), a.source().to_string()));
+        extra.push((keys::MAX_CANDIDATES.into(), max_candidates.to_string()));
     }
     for (t, n) in tallies.iter().zip(&names) {
-        extra.push((format!("batchgen.candidates.{n}"), t.candidates.to_string()));
-        extra.push((format!("batchgen.accepted.{n}"), t.accepted.to_string()));
-        if job.accept.is_some() {
-            let rate = t.accepted as f64 / t.candidates.max(1) as f64;
-            extra.push((
-                format!("batchgen.acceptance_rate.{n}"),
-                format!("{rate:.6}"),
-            ));
-        }
+        extra.extend(crate::sink::arrow::tally_metadata(
+            n,
+            t.candidates,
+            t.accepted,
+            job.accept.is_some(),
+        ));
     }
     let info = RunInfo {
         command_line: call,

@@ -16,8 +16,9 @@ use anyhow::Context;
 
 use batchgen::atomic_file::{self, AtomicFile};
 use batchgen::batch::{self, Job};
-use batchgen::dataset::{self, keys};
+use batchgen::dataset;
 use batchgen::interrupt;
+use batchgen::meta_keys as keys;
 use batchgen::shard::Shard;
 use batchgen::sink::arrow::RunSpec;
 use batchgen::sink::{ParquetSink, RunInfo, SinkError};

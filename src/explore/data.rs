@@ -323,7 +323,7 @@ fn ends_rule(path: &std::path::Path) -> Result<String, SummaryError> {
     Ok(b.metadata()
         .file_metadata()
         .key_value_metadata()
-        .and_then(|kv| kv.iter().find(|k| k.key == "batchgen.ends"))
+        .and_then(|kv| kv.iter().find(|k| k.key == crate::meta_keys::ENDS))
         .and_then(|k| k.value.clone())
         .unwrap_or_default())
 }

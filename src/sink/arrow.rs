@@ -40,40 +40,7 @@ use crate::grid::Size;
 use crate::metrics::{Get, Row, RowView, COLUMNS};
 
 /// Metadata keys of a metrics table (and of the Parquet file that holds one).
-pub mod keys {
-    /// `K/N`: which shard of the index range the file holds (`1/1` unsharded).
-    pub const SHARD: &str = "batchgen.shard";
-    /// Where the shard came from (`--shard`, a Slurm array, …, or `none`).
-    pub const SHARD_SOURCE: &str = "batchgen.shard_source";
-    /// First index of the file's range, per generator.
-    pub const INDEX_START: &str = "batchgen.index_start";
-    /// One past the last index of the file's range, per generator.
-    pub const INDEX_END: &str = "batchgen.index_end";
-    /// The generator of a dataset part file.
-    pub const ALGO: &str = "batchgen.algo";
-    /// The run's generators (all partitions the run writes).
-    pub const ALGOS: &str = "batchgen.algos";
-    /// Mazes per generator of the whole (unsharded) run.
-    pub const COUNT: &str = "batchgen.count_per_algo";
-    /// `WxH`.
-    pub const SIZE: &str = "batchgen.size";
-    /// Master seed.
-    pub const SEED: &str = "batchgen.seed";
-    /// Crate version.
-    pub const VERSION: &str = "batchgen.version";
-    /// Seeding scheme version.
-    pub const SCHEME: &str = "batchgen.seeding_scheme";
-    /// RNG name.
-    pub const RNG: &str = "batchgen.rng";
-    /// Entrance/exit rule.
-    pub const ENDS: &str = "batchgen.ends";
-    /// The `--accept` filter, when there was one.
-    pub const ACCEPT: &str = "batchgen.accept";
-    /// The command line that made the file.
-    pub const COMMAND_LINE: &str = "batchgen.command_line";
-    /// The candidate limit per generator, when there was a filter.
-    pub const MAX_CANDIDATES: &str = "batchgen.max_candidates";
-}
+pub use crate::meta_keys as keys;
 
 /// Run-level facts recorded in the table's key-value metadata.
 #[derive(Clone, Debug, Default)]
@@ -119,7 +86,10 @@ pub fn schema_with_metadata(metadata: &[(String, String)]) -> SchemaRef {
 pub fn base_metadata(info: &RunInfo) -> Vec<(String, String)> {
     let mut kv = vec![
         (keys::VERSION.into(), env!("CARGO_PKG_VERSION").into()),
-        (keys::SCHEME.into(), crate::rng::SEEDING_SCHEME.to_string()),
+        (
+            keys::SEEDING_SCHEME.into(),
+            crate::rng::SEEDING_SCHEME.to_string(),
+        ),
         (keys::RNG.into(), crate::rng::RNG_NAME.into()),
         (keys::ENDS.into(), info.ends_rule.clone()),
         (keys::COMMAND_LINE.into(), info.command_line.clone()),
@@ -177,18 +147,12 @@ pub fn tally_metadata(
     filtered: bool,
 ) -> Vec<(String, String)> {
     let mut kv = vec![
-        (
-            format!("batchgen.candidates.{algo}"),
-            candidates.to_string(),
-        ),
-        (format!("batchgen.accepted.{algo}"), accepted.to_string()),
+        (keys::candidates(algo), candidates.to_string()),
+        (keys::accepted(algo), accepted.to_string()),
     ];
     if filtered {
         let rate = accepted as f64 / candidates.max(1) as f64;
-        kv.push((
-            format!("batchgen.acceptance_rate.{algo}"),
-            format!("{rate:.6}"),
-        ));
+        kv.push((keys::acceptance_rate(algo), format!("{rate:.6}")));
     }
     kv
 }

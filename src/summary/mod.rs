@@ -242,7 +242,7 @@ pub(crate) fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, Summar
     let meta = b.metadata().file_metadata();
     let is_ours = meta
         .key_value_metadata()
-        .is_some_and(|kv| kv.iter().any(|k| k.key == "batchgen.version"));
+        .is_some_and(|kv| kv.iter().any(|k| k.key == crate::meta_keys::VERSION));
     if !is_ours {
         return Err(SummaryError::NotBatchgen {
             path: shown,
