@@ -60,8 +60,13 @@ mod lexer;
 mod parser;
 mod types;
 
-pub(crate) use compile::{Op, SAME};
+pub(crate) use compile::Op;
+// What explore's column-at-a-time evaluator shares with this one.
+#[cfg(feature = "cli")]
+pub(crate) use compile::SAME;
+#[cfg(feature = "cli")]
 pub(crate) use eval::{arith, order};
+#[cfg(feature = "cli")]
 pub(crate) use parser::{Arith, Cmp};
 
 /// The output's column table: an accept filter reads `COLUMNS[i]` for the columns whose
