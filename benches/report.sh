@@ -9,8 +9,9 @@
 # two binaries alternating REPS times (medians):
 #   1. the whole process per maze, `--threads 1`, 64x64 and 20x20, backtracker, Kruskal and
 #      Wilson (benches/whole_process.sh; COUNT mazes per run at 64x64, 4·COUNT at 20x20);
-#   2. the main job's shape, `--algo all --size 64x64`, COUNT mazes per generator: wall time,
-#      peak RSS, and one thread against the default (benches/main_job.sh);
+#   2. the main job's shape, `--algo all --size 64x64`, 10·COUNT mazes per generator (more than
+#      one full 262,144-row group at the default): wall time, peak RSS, and one thread against
+#      the default (benches/main_job.sh);
 #   3. the stripped binary's size.
 # The table goes to OUT (default benches/results.md) with the machine (CPU model, cores,
 # memory), the date, both commits and the load average before and after, so a reader knows
@@ -48,10 +49,10 @@ trap 'rm -f "$tmp"' EXIT
     benches/whole_process.sh "$old" "$new" 20x20 $((4 * count)) "$reps"
     echo '```'
     echo
-    echo "### The main job's shape, $count mazes per generator (wall s and peak RSS, median of $reps)"
+    echo "### The main job's shape, $((10 * count)) mazes per generator (wall s and peak RSS, median of $reps)"
     echo
     echo '```text'
-    benches/main_job.sh "$old" "$new" "$count" all "$reps"
+    benches/main_job.sh "$old" "$new" $((10 * count)) all "$reps"
     echo '```'
     echo
     echo "### Binary size (stripped)"
