@@ -73,16 +73,25 @@ fn anchor(heading: &str) -> String {
         .collect()
 }
 
-/// The anchors of a page's headings (outside code blocks), with GitHub's `-1`, `-2` suffixes.
-fn anchors(text: &str) -> BTreeSet<String> {
-    let mut seen = BTreeSet::new();
+/// The lines of a page outside its fenced code blocks.
+fn prose_lines(text: &str) -> Vec<&str> {
     let mut fence = false;
+    let mut out = Vec::new();
     for line in text.lines() {
         if line.trim_start().starts_with("```") {
             fence = !fence;
-            continue;
+        } else if !fence {
+            out.push(line);
         }
-        if fence || !line.starts_with('#') {
+    }
+    out
+}
+
+/// The anchors of a page's headings (outside code blocks), with GitHub's `-1`, `-2` suffixes.
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    for line in prose_lines(text) {
+        if !line.starts_with('#') {
             continue;
         }
         let title = line.trim_start_matches('#');
@@ -104,15 +113,7 @@ fn anchors(text: &str) -> BTreeSet<String> {
 /// The targets of a page's Markdown links `[text](target)`, outside code blocks and code spans.
 fn links(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut fence = false;
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            fence = !fence;
-            continue;
-        }
-        if fence {
-            continue;
-        }
+    for line in prose_lines(text) {
         // Drop code spans, whose brackets are not links.
         let mut plain = String::new();
         for (i, part) in line.split('`').enumerate() {
