@@ -73,6 +73,9 @@ pub mod keys {
     pub const COMMAND_LINE: &str = "batchgen.command_line";
     /// The candidate limit per generator, when there was a filter.
     pub const MAX_CANDIDATES: &str = "batchgen.max_candidates";
+    /// The `--mask` the mazes fill, as text (`.` a cell, `#` a hole, one line per row), when
+    /// there was one; its hash is the `mask_hash` column.
+    pub const MASK: &str = "batchgen.mask";
 }
 
 /// Run-level facts recorded in the table's key-value metadata.
