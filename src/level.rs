@@ -89,11 +89,18 @@ pub struct Level {
     solution: Vec<u32>,
 }
 
-/// The maze `index` of (`algo`, `width`×`height`, `seed`), and its per-maze seed. The one place
-/// this module makes a maze, so that it can follow the library's single "regenerate maze i"
-/// function.
-fn make_maze(algo: &Algorithm, size: Size, seed: u64, index: u64) -> (Maze, u64) {
+/// The maze `index` of (`algo`, `width`×`height`, `mask` if any, `seed`), and its per-maze
+/// seed. The one place this module makes a maze, so that it can follow the library's single
+/// "regenerate maze i" function.
+fn make_maze(
+    algo: &Algorithm,
+    size: Size,
+    mask: Option<Arc<Mask>>,
+    seed: u64,
+    index: u64,
+) -> (Maze, u64) {
     let mut maze = Maze::with_size(size);
+    maze.set_mask(mask);
     let maze_seed = crate::generate::regenerate(
         algo,
         &mut maze,
@@ -204,7 +211,7 @@ impl Level {
             });
         }
         check_ends(id.ends, size.cells())?;
-        let (maze, maze_seed) = make_maze(&algo, size, id.seed, id.index);
+        let (maze, maze_seed) = make_maze(&algo, size, None, id.seed, id.index);
         Ok(Level::measured(
             algo, id.seed, id.index, maze_seed, maze, id.ends,
         ))
@@ -223,14 +230,7 @@ impl Level {
             return Err(LevelError::NoMask(algo.mask_refusal()));
         }
         let ends = Ends::cells(mask.first(), mask.last());
-        let mut maze = Maze::masked(mask);
-        let maze_seed = crate::generate::regenerate(
-            algo,
-            &mut maze,
-            &mut crate::generate::Scratch::new(),
-            seed,
-            index,
-        );
+        let (maze, maze_seed) = make_maze(algo, mask.size(), Some(mask), seed, index);
         Ok(Level::measured(*algo, seed, index, maze_seed, maze, ends))
     }
 

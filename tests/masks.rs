@@ -351,6 +351,13 @@ fn bad_masks_and_what_a_mask_cannot_take_are_refused() {
     );
     let e = refused(d, &["--mask", &ring, "--exit", "1,1"]);
     assert!(e.contains("'--exit'"), "{e}");
+    let store = dir.path().join("m.arrow");
+    let e = refused(d, &["--mask", &ring, "--mazes", store.to_str().unwrap()]);
+    assert!(
+        e.contains("'--mazes'") && e.contains("does not record masks"),
+        "{e}"
+    );
+    assert!(!store.exists());
     let e = refused(
         d,
         &["--mask", dir.path().join("nope.txt").to_str().unwrap()],

@@ -134,7 +134,7 @@ impl Mask {
             .map(|r| r.strip_suffix('\r').unwrap_or(r).as_bytes())
             .collect();
         let rows = match rows.split_last() {
-            Some((last, rest)) if last.is_empty() => rest,
+            Some((&[], rest)) => rest,
             _ => &rows[..],
         };
         let Some(first) = rows.first() else {

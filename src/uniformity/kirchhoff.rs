@@ -23,10 +23,18 @@ pub const EXACT_TAU_MAX_CELLS: u64 = 400;
 /// The reduced Laplacian of the grid of `size` (last cell removed), as small integers.
 pub fn reduced_laplacian(size: Size) -> Vec<Vec<i64>> {
     let n = size.cells() as usize;
+    let edges = super::interior_walls(size)
+        .into_iter()
+        .map(|w| (w.a as usize, w.b as usize));
+    reduced_laplacian_of(n, edges)
+}
+
+/// The Laplacian of the graph on vertices `0..n` with the given edges, without the row and
+/// column of vertex `n − 1`.
+fn reduced_laplacian_of(n: usize, edges: impl Iterator<Item = (usize, usize)>) -> Vec<Vec<i64>> {
     let m = n - 1;
     let mut l = vec![vec![0i64; m]; m];
-    for wall in super::interior_walls(size) {
-        let (a, b) = (wall.a as usize, wall.b as usize);
+    for (a, b) in edges {
         if a < m {
             l[a][a] += 1;
         }
@@ -103,23 +111,9 @@ pub fn mask_walls(mask: &Mask) -> Vec<crate::grid::Wall> {
 /// The reduced Laplacian of the graph of `mask`'s cells (4-neighbours within the mask), its
 /// rows and columns the mask's cells in row order, the last one removed.
 pub fn reduced_laplacian_masked(mask: &Mask) -> Vec<Vec<i64>> {
-    let m = mask.cells() as usize - 1;
     let row = |c: u32| mask.ids().binary_search(&c).expect("a mask cell");
-    let mut l = vec![vec![0i64; m]; m];
-    for wall in mask_walls(mask) {
-        let (a, b) = (row(wall.a), row(wall.b));
-        if a < m {
-            l[a][a] += 1;
-        }
-        if b < m {
-            l[b][b] += 1;
-        }
-        if a < m && b < m {
-            l[a][b] -= 1;
-            l[b][a] -= 1;
-        }
-    }
-    l
+    let edges = mask_walls(mask).into_iter().map(|w| (row(w.a), row(w.b)));
+    reduced_laplacian_of(mask.cells() as usize, edges)
 }
 
 /// The exact number of spanning trees of the graph of `mask`'s cells: the mazes a generator
