@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Instructions and simulated branch mispredictions per cell of each generator (issue 9, target
-# 4: "what bounds it"), counted by valgrind's callgrind, which is repeatable where timings on a
+# Instructions and simulated branch mispredictions per cell of each generator (what bounds
+# it), counted by valgrind's callgrind, which is repeatable where timings on a
 # shared VM are not.
 #
 #   benches/counts.sh [BIN] [SIZE] [COUNT] [ALGOS]

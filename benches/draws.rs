@@ -1,4 +1,4 @@
-//! What the random draws cost each generator (issue 9, targets 2, 4 and 5): every generator run
+//! What the random draws cost each generator: every generator run
 //! twice over the same mazes, once drawing from [`Rng`] as the batch does and once replaying the
 //! values those very calls returned, recorded beforehand.
 //!

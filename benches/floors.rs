@@ -1,4 +1,4 @@
-//! Floors for `measure()` (issue 9, target 1): how long the least work a breadth-first design
+//! Floors for `measure()`: how long the least work a breadth-first design
 //! must do takes on the very mazes `benches/metrics.rs` measures, next to `measure()` itself.
 //!
 //! - `pass`: one linear read of every cell's open-sides byte (the memory floor).
@@ -12,8 +12,8 @@
 //! `measure()` needs everything `bfs+sweep` does (an order with parents before children and a
 //! pass with children before parents) and more (the degree pass, heights, the diameter, the
 //! dead-end corridors, the solution walk). So `bfs+sweep` bounds from below what any
-//! `measure()` of this shape can cost, and comparing it with a third of 48cb7e2's `measure()`
-//! shows whether the 3× target is reachable without a different kind of traversal.
+//! `measure()` of this shape can cost: how much faster `measure()` could get without a different
+//! kind of traversal.
 //!
 //! The masks are built before timing, from [`Maze::open_mask`]. Run:
 //! `cargo bench --bench floors` (optionally a filter such as `64x64`). Environment as in

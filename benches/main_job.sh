@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job, old binary against new, in one sitting (issue 9, target 3): wall time and peak
+# The main job, old binary against new, in one sitting: wall time and peak
 # RSS of `--size 64x64 --count COUNT --algo ALGOS` with the default threads, and the new
 # binary with one thread against two (the thread-scaling target).
 #
@@ -8,8 +8,8 @@
 # e.g. benches/main_job.sh ../base/target/release/batchgen target/release/batchgen 100000 all 2
 #
 # Runs of the two binaries alternate REPS times; medians are reported. The full job
-# (`--count 1000000 --algo all`) takes about 13 minutes with the new binary and 25 with
-# 48cb7e2's on 2 cores; a tenth of it gives the same ratios within a few percent. Wall time is
+# (`--count 1000000 --algo all`) takes about 14 minutes on 2 cores (README, "The main job");
+# a tenth of it gives the same ratios within a few percent. Wall time is
 # what the user waits for, so nothing else should run meanwhile.
 set -euo pipefail
 old=$1

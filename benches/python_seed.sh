@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# batchgen at 20×20 against the seed study's Python (issue 9, target 5), in one sitting.
+# batchgen at 20×20 against the seed study's Python, in one sitting.
 #
 #   benches/python_seed.sh [BIN] [REPS] [COUNT]
 #

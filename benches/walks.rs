@@ -1,4 +1,4 @@
-//! Nanoseconds per walk step of the random-walk generators (issue 9, target 6): Aldous–Broder,
+//! Nanoseconds per walk step of the random-walk generators: Aldous–Broder,
 //! `wilson-straight:0.5`, `wilson-turn:0.5`, and plain Wilson for comparison, at 64×64.
 //!
 //! Criterion times the real generator over a fixed cycle of 64 maze seeds, with the throughput

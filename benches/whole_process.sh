@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Whole-process time per maze, old binary against new, in one sitting (issue 9, targets 2 and 5).
+# Whole-process time per maze, old binary against new, in one sitting.
 #
 #   benches/whole_process.sh OLD_BIN NEW_BIN [SIZE] [COUNT] [REPS] [ALGOS]
 #
-# e.g. build commit 48cb7e2 in its own worktree and target dir, then
+# e.g. build an older commit in its own worktree and target dir (benches/report.sh does), then
 #   benches/whole_process.sh ../base/target/release/batchgen target/release/batchgen 64x64 5000 5
 #
 # Each run is `--algo A --size SIZE --count COUNT --threads 1 -q --out FILE` (generation,

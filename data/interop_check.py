@@ -1,4 +1,4 @@
-# Run by tests/interop.rs: executes the README's DuckDB query (data/per_algo_stats.sql) and
+# Run by tests/interop.rs: executes the DuckDB recipe of data/README.md (data/per_algo_stats.sql) and
 # pandas snippet (data/per_algo_stats.py) in the current folder, which holds metrics.parquet,
 # and prints both results as JSON: {"duckdb": {algo: {column: value}}, "pandas": {...}}.
 import io

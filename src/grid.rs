@@ -26,7 +26,7 @@
 //! [`Maze::hash`], are exactly those of the 2D mazes written before 3D existed.
 //!
 //! The words are a plain `Vec<u64>` rather than `bitvec::BitVec`: `benches/generate.rs` has a
-//! wall-bit micro-benchmark comparing the two (DESIGN.md: `BitVec` measured ~17% slower).
+//! wall-bit micro-benchmark comparing the two (`benches/README.md` has its result).
 
 use std::fmt;
 use std::sync::Arc;

@@ -146,14 +146,73 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Architecture and data flow
+//!
+//! A run is a pure function of its arguments: for each generator, the index range `0..count`
+//! is cut into chunks that worker threads take in order ([`batch`], rayon); each worker owns a
+//! reused [`Maze`], a generator scratch and a metrics scratch, so no maze allocates. A maze is
+//! generated from its own seed, measured by [`measure`] into a [`metrics::Row`], optionally
+//! tested by the `--accept` program ([`accept`]), and the rows go, in index order, into Arrow
+//! record batches ([`sink::arrow`]) that the program encodes to Parquet and, with `--mazes`,
+//! into the maze [`store`]. Every output is written under a temporary name and committed at the
+//! end (`atomic_file`), so a reader never sees a part.
+//!
 //! `grid`, `dsu` and `rng` depend on nothing of ours; `generate` on those; `metrics` on `grid`;
 //! `batch` on `generate` + `metrics` + `accept`; `sink`, `store` and `render` only consume;
 //! `level` (one maze for a game) on `generate`, `metrics`, `store` and `render`;
 //! `shard` picks a slice of the index range (flag or cluster engine) and `dataset` lays out
 //! and checks hive-partitioned folders of shard files; `atomic_file` writes every output and
 //! `output_set` proves a run's outputs are distinct files; `uniformity` drives the generators with
-//! its own random sources; the binary's `cmd` layer
-//! wires them.
+//! its own random sources; the binary's `cmd` layer wires them.
+//!
+//! # Module map
+//!
+//! | module | holds |
+//! |---|---|
+//! | [`grid`] | `Maze`, `Size`, `Wall`, `Dir`: the one owner of topology (cells, walls, neighbours, wall bits), 2D and 3D |
+//! | `dsu` | union-find over `u32` cell ids, reset and reused |
+//! | [`rng`] | the seeding scheme, Xoshiro256++, unbiased bounded draws, the `RandomSource` trait |
+//! | [`generate`] | one file per generator, the `Algorithm` enum and its families, `regenerate()`, shared helpers |
+//! | [`metrics`] | `Metrics`, `Row` and `measure()`; `COLUMNS`, the one column table the schema and `--accept` derive from; [`metrics::definitions`], each column's exact definition |
+//! | [`accept`] | the `--accept` language: parser, postfix code, evaluator |
+//! | `batch` | ordered parallel chunks, per-thread scratch, accept filtering (feature `parallel`) |
+//! | [`sink`] | metric rows as Arrow batches (`sink::arrow`, in the core) and the Parquet writer (program) |
+//! | [`maze_id`], [`level`] | a row's identity (algo, size, seed, index, ends rule) and the maze it names, for a game |
+//! | [`store`] | the maze store: Arrow IPC writer and memory-mapped reader; its format |
+//! | [`render`] | ascii and unicode (`text.rs`), SVG, PNG (feature `png`) |
+//! | `summary`, `plot`, `explore` | the `summary`, `plot` and `explore` subcommands' work |
+//! | `shard`, `dataset` | `--shard K/N` and the cluster engines' environment; hive-partitioned folders and `batchgen check` |
+//! | `atomic_file`, `output_set`, `folder_walk` | every output: temp file, fsync, rename, commit together; distinct outputs; one folder walker |
+//! | `interrupt`, `memory` | SIGINT/SIGTERM/SIGHUP as a flag the workers poll; a run's memory estimate |
+//! | `args` | `--size`, `--entrance`/`--exit`, counts (in the library, for the fuzzers) |
+//! | `uniformity` | exact spanning-tree counts, exact generator distributions, chi-square |
+//! | `cmd`, `cli`, `main.rs` | the command line (one file per subcommand in `src/cmd/`) |
+//!
+//! The user's guide to each subcommand is `src/cmd/README.md`; the column page is
+//! `src/metrics/columns.md`, generated from [`metrics::COLUMNS`].
+//!
+//! # Seeding
+//!
+//! Every maze has its own seed, derived from (seed, algo, width, height, index; the depth too
+//! for 3D) by SplitMix64 rounds, and its own Xoshiro256++ generator ([`rng`] gives the exact
+//! derivation). So the maze of a given (algo, size, seed, index) is the same whatever the thread
+//! count, chunk size, `--count`, the order of `--algo` or which other generators ran; bounded
+//! draws are unbiased (Lemire's method with rejection). The seeding scheme
+//! ([`rng::SEEDING_SCHEME`], now 2) and the crate version are stored in every Parquet file and
+//! maze store, and `tests/golden.rs` pins seeds and maze hashes, so a row can be redrawn later
+//! with `batchgen render --algo A --size WxH --seed S --index I`. Scheme 1 and 2 differ only in
+//! `sidewinder`; every other generator gives the same mazes under both.
+//!
+//! # Wall layout and cell numbering
+//!
+//! A cell's id is `x + width·(y + height·z)` (`y·width + x` in 2D); layer `z = 0` is the top
+//! and "down" goes to `z + 1`. Each cell owns its east and south walls (and down wall in 3D).
+//! The wall words ([`Maze::words`]) hold two interleaved bits per cell: bit `2·id` is the east
+//! wall of cell `id`, bit `2·id + 1` its south wall, a set bit an open wall (a passage); border
+//! walls are never open. A 3D maze adds, after those planar words, one plane of `⌈cells/64⌉`
+//! words whose bit `id` is the down wall of cell `id`. The maze store keeps exactly these words
+//! ([`store`]), and [`Maze::hash`] hashes them with the size. The entrance and exit default to
+//! the first and the last cell.
 //!
 //! # Cargo features
 //!
@@ -227,3 +286,8 @@ pub use level::{Level, LevelError};
 pub use maze_id::{MazeId, MazeIdError};
 pub use metrics::{measure, Ends, Metrics};
 pub use rng::{Chance, RandomSource, Rng};
+
+/// The README's Rust example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -1,6 +1,8 @@
 //! Per-maze seeding and the random source every generator draws from.
 //!
-//! Seeding scheme 1 (recorded in every output as `batchgen.seeding_scheme = 1`):
+//! Seeding scheme 2 ([`SEEDING_SCHEME`], recorded in every output as
+//! `batchgen.seeding_scheme = 2`; the derivation below is that of scheme 1 too, which differs
+//! only in how `sidewinder` spends its draws):
 //!
 //! ```text
 //! z = splitmix64(seed)

@@ -8,6 +8,11 @@
 //! of the mapped file. Why not the format-1 `.bgm` file of earlier versions: every user had to
 //! copy a reader script from this repository.
 //!
+//! Readers: pyarrow (`pa.ipc.open_file(pa.memory_map("level.arrow")).read_all()`, memory-mapped;
+//! the README shows it, `data/read_store.py` prints every field), polars (`pl.read_ipc`), DuckDB
+//! (through the pyarrow table), and in Rust [`StoreReader`] below. A dataset folder
+//! (`--mazes DIR/`) holds one `part-KKKKK-of-NNNNN.arrow` per generator and shard.
+//!
 //! Columns: the table in the doc of [`fields`] (algo, width, height, depth, seed, index,
 //! maze_seed, maze_hash, entrance, exit, walls). The schema is declared once
 //! (`store_schema!` below): the Arrow fields, that table, [`Entry`], [`Record`], the writer's

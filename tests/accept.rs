@@ -155,7 +155,7 @@ fn parse_errors_point_at_the_position_and_list_columns() {
     assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
 }
 
-/// Issue 8, defect 11: a non-finite literal and a non-ASCII identifier are reported whole.
+/// A non-finite literal and a non-ASCII identifier are reported whole.
 #[test]
 fn bad_literals_and_identifiers_are_reported_whole() {
     let d = tempfile::tempdir().unwrap();

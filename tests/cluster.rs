@@ -1,7 +1,7 @@
 //! A real cluster engine on this machine: a Dask `distributed` LocalCluster with separate
 //! worker processes runs a sharded job (each task runs the batchgen binary with `--shard K/N`,
 //! `data/cluster/dask_shards.py`), `batchgen check` passes the folder, its rows equal one
-//! unsharded run, and DuckDB reads the folder as one table with the README's query
+//! unsharded run, and DuckDB reads the folder as one table with the cluster page's query
 //! (`data/cluster/dataset_stats.sql`). The Slurm and Kubernetes recipes under `data/cluster/`
 //! are run as far as this machine allows: every array task / completion index in turn, with
 //! the environment the engine would give it.
@@ -164,7 +164,7 @@ fn a_dask_local_cluster_runs_the_shards_and_duckdb_reads_the_folder() {
     want.sort_by_key(|r| (r[0].clone(), r[index].parse::<u64>().unwrap()));
     assert_eq!(dataset_rows(&dir), want);
 
-    // DuckDB reads the folder as one table (the README's query), and agrees with the rows.
+    // DuckDB reads the folder as one table (the cluster page's query), and agrees with the rows.
     let script = format!(
         "import duckdb\nfor r in duckdb.connect().execute(open('{DATA}/cluster/dataset_stats.sql').read()).fetchall():\n    print('\\t'.join(repr(v) for v in r))\n"
     );
@@ -311,9 +311,12 @@ fn the_slurm_array_recipe_runs_task_by_task() {
 }
 
 #[test]
-fn the_readme_shows_the_files_the_tests_run() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+fn the_cluster_page_shows_the_files_the_tests_run() {
+    let readme = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/cluster/README.md"
+    ))
+    .unwrap();
     for (lang, file) in [
         ("sql", "cluster/dataset_stats.sql"),
         ("bash", "cluster/slurm_array.sh"),
@@ -322,17 +325,20 @@ fn the_readme_shows_the_files_the_tests_run() {
         let text = std::fs::read_to_string(format!("{DATA}/{file}")).unwrap();
         assert!(
             readme.contains(&format!("```{lang}\n{text}```\n")),
-            "README's {lang} block must equal data/{file}"
+            "data/cluster/README.md's {lang} block must equal data/{file}"
         );
     }
     assert!(readme.contains("read_parquet('dataset/**/*.parquet', hive_partitioning = true)"));
 }
 
-/// The README's example of a folder with a missing shard prints what the README shows.
+/// The cluster page's example of a folder with a missing shard prints what the page shows.
 #[test]
-fn the_readme_check_example_is_what_check_prints() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+fn the_cluster_page_check_example_is_what_check_prints() {
+    let readme = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/cluster/README.md"
+    ))
+    .unwrap();
     let at = readme
         .find("$ batchgen check dataset/\n")
         .expect("the example");

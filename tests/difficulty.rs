@@ -1,4 +1,4 @@
-//! The difficulty columns (issue 12) against brute force on many small mazes of every generator:
+//! The difficulty columns against brute force on many small mazes of every generator:
 //! decisions and branches by walking the path, branch sizes and depths by a search from each
 //! opening, `walk_steps` by solving the hitting-time linear system exactly in rationals and by a
 //! Monte-Carlo walk, dead-end lengths by walking from each dead end, and the tree identities.

@@ -1,4 +1,4 @@
-//! Real clients read our files: DuckDB and pandas run the README's query and snippet
+//! Real clients read our files: DuckDB and pandas run the recipes of data/README.md
 //! (`data/per_algo_stats.sql`, `data/per_algo_stats.py`) on a file made by the binary, and
 //! their per-algorithm counts, means and quantiles equal what this test computes from the same
 //! file with the parquet crate; pyarrow reads a maze store (`data/read_store.py`) and sees the

@@ -1,4 +1,4 @@
-//! `metrics::measure` on 3D mazes (issue 10 Part 2) against brute force. The mazes are random
+//! `metrics::measure` on 3D mazes against brute force. The mazes are random
 //! spanning trees of W×H×D boxes built here (random Kruskal, randomized depth-first search, and
 //! trees forced to have a cell of degree 6), so these tests need none of the 3D generators.
 //! The trees come from `tests/trees/mod.rs`. Every metric is recomputed from the open walls alone: all-pairs distances by a BFS from every

@@ -1,11 +1,20 @@
-//! The README is the front door, so it must stay true: its SQL and pandas snippets are the files
-//! the interop test runs, its test command is the one CI runs, and every `batchgen` command it
-//! shows runs successfully (the main job with a smaller `--count`; CI runs it as written).
+//! The README is the front door and the reference pages stand beside the code, so they must
+//! stay true: every SQL, Python, bash and YAML block of a page is a file or snippet a suite runs,
+//! every Rust block is a doctest, the test command is the one CI runs, and every `batchgen`
+//! command of every `sh` block runs successfully (the main job with a smaller `--count`; CI runs
+//! it as written). `text` blocks are outputs, or commands that take minutes, shown not run.
 
 mod common;
 
+use std::path::Path;
+
 fn readme() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+}
+
+/// The command-line guide, which shows the render examples.
+fn guide() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/cmd/README.md")).unwrap()
 }
 
 /// The fenced blocks of one language.
@@ -59,31 +68,85 @@ fn words(cmd: &str) -> Vec<String> {
     out
 }
 
+/// Every file under `data/`, with its text.
+fn data_files() -> Vec<(String, String)> {
+    fn walk(dir: &Path, out: &mut Vec<(String, String)>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if let Ok(text) = std::fs::read_to_string(&p) {
+                out.push((p.display().to_string(), text));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("data"),
+        &mut out,
+    );
+    out
+}
+
 #[test]
-fn snippets_are_the_files_the_tests_run() {
-    let text = readme();
-    let sql = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/per_algo_stats.sql"
-    ))
-    .unwrap();
-    let py = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/data/per_algo_stats.py"
-    ))
-    .unwrap();
-    assert!(
-        blocks(&text, "sql").contains(&sql),
-        "README's SQL block must equal data/per_algo_stats.sql"
-    );
-    assert!(
-        blocks(&text, "python").contains(&py),
-        "README's pandas block must equal data/per_algo_stats.py"
-    );
-    assert!(
-        !text.contains("README_"),
-        "a placeholder was left in the README"
-    );
+fn every_sql_python_bash_and_yaml_block_is_a_file_a_test_runs() {
+    let data = data_files();
+    let mut checked = 0;
+    for page in common::doc_pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let name = page.display().to_string();
+        let is_readme = page.ends_with("README.md")
+            && page.parent() == Some(Path::new(env!("CARGO_MANIFEST_DIR")));
+        for lang in ["sql", "python", "bash", "yaml"] {
+            for block in blocks(&text, lang) {
+                checked += 1;
+                // Run elsewhere: the README's package example by tests/python/test_readme.py,
+                // its three-line store reader by tests/interop.rs.
+                let elsewhere = is_readme
+                    && lang == "python"
+                    && (block.starts_with("import batchgen")
+                        || block.starts_with("import pyarrow as pa\nmazes = pa.ipc.open_file("));
+                assert!(
+                    elsewhere || data.iter().any(|(_, t)| *t == block),
+                    "{name}: this {lang} block is neither a file of data/ (which the tests run) \
+                     nor a snippet a test runs:\n{block}"
+                );
+            }
+        }
+        // Rust blocks are doctests only in the README (src/lib.rs includes it).
+        assert!(
+            is_readme || blocks(&text, "rust").is_empty(),
+            "{name}: a Rust block outside the README is not compiled; put it in the crate docs"
+        );
+    }
+    assert!(checked >= 5, "only {checked} blocks checked");
+    let recipes =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/README.md")).unwrap();
+    for file in ["per_algo_stats.sql", "per_algo_stats.py"] {
+        let body = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("data")
+                .join(file),
+        )
+        .unwrap();
+        let lang = if file.ends_with(".sql") {
+            "sql"
+        } else {
+            "python"
+        };
+        assert!(
+            blocks(&recipes, lang).contains(&body),
+            "data/README.md shows data/{file} as run by the interop test"
+        );
+    }
+    for page in common::doc_pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        assert!(
+            !text.contains("README_") && !text.contains("PEAK_RSS"),
+            "a placeholder was left in {}",
+            page.display()
+        );
+    }
 }
 
 #[test]
@@ -150,10 +213,15 @@ fn run_commands(blocks: &[String], dir: &std::path::Path) -> Vec<(String, String
 }
 
 #[test]
-fn every_batchgen_command_in_the_readme_runs() {
-    let d = tempfile::tempdir().unwrap();
-    let ran = run_commands(&blocks(&readme(), "sh"), d.path());
-    assert!(ran.len() >= 5, "found only {} commands", ran.len());
+fn every_batchgen_command_of_every_page_runs() {
+    let mut total = 0;
+    for page in common::doc_pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        // Each page in its own empty folder, its blocks in order, as a reader would.
+        let d = tempfile::tempdir().unwrap();
+        total += run_commands(&blocks(&text, "sh"), d.path()).len();
+    }
+    assert!(total >= 15, "found only {total} commands");
 }
 
 #[test]
@@ -193,11 +261,11 @@ fn the_quick_start_works_as_written() {
     );
 }
 
-/// The `text` block that follows `marker` in the README.
+/// The `text` block that follows `marker` in `text`.
 fn block_after(text: &str, marker: &str) -> String {
     let at = text
         .find(marker)
-        .unwrap_or_else(|| panic!("README lacks {marker:?}"));
+        .unwrap_or_else(|| panic!("the page lacks {marker:?}"));
     blocks(&text[at..], "text").into_iter().next().unwrap()
 }
 
@@ -229,7 +297,7 @@ fn shown_outputs_are_what_the_commands_print() {
         .output()
         .unwrap();
     assert_eq!(
-        block_after(&text, "The second command prints:"),
+        block_after(&guide(), "The second command prints:"),
         String::from_utf8(drawn.stdout).unwrap()
     );
 }

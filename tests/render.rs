@@ -657,7 +657,7 @@ fn ascii_3d_solution_round_trip() {
     }
 }
 
-/// The 2×2×2 maze of the README example: in layer 0 the passages (0,0)–(1,0)–(1,1) and down
+/// The 2×2×2 maze of the guide's example: in layer 0 the passages (0,0)–(1,0)–(1,1) and down
 /// from (0,1) and (1,1); in layer 1 (0,1)–(0,0)–(1,0) and (0,1)–(1,1).
 fn readme_cube() -> Maze {
     let size = Size::new(2, 2, 2);
@@ -673,7 +673,7 @@ fn readme_cube() -> Maze {
     m
 }
 
-/// The 3D text format, pinned (it is in the README).
+/// The 3D text format, pinned (it is in src/cmd/README.md).
 #[test]
 fn ascii_and_unicode_3d_pinned() {
     let m = readme_cube();

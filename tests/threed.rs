@@ -1,9 +1,6 @@
-//! 3D mazes end to end (issue 10 Part 2): `--size WxHxD` through the main job, the Parquet
-//! file (`depth` column), the maze store, `render`, `summary`, the dataset layout and the Level
-//! API. These need the three other 3D parts (generators: s2-gen3d; metrics: s2-metrics3d;
-//! rendering: s2-render3d), so they pass only once all four branches are merged; the refusals
-//! and parsing that need none of them are tested in tests/cli.rs, tests/accept.rs,
-//! tests/store.rs and tests/dataset.rs.
+//! 3D mazes end to end: `--size WxHxD` through the main job, the Parquet file (`depth` column),
+//! the maze store, `render`, `summary`, the dataset layout and the Level API. The refusals and
+//! parsing are tested in tests/cli.rs, tests/accept.rs, tests/store.rs and tests/dataset.rs.
 
 mod common;
 

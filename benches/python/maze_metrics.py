@@ -1,6 +1,6 @@
-# The seed study's script, verbatim from the sampling-bias study this project grew from
-# (../shared/seeds/002_*.txt, "Run maze_metrics.py ..."): the Python baseline of issue 9,
-# target 5. benches/python_seed.sh runs it; do not edit (the comparison is against this code).
+# The seed study's script, verbatim from the sampling-bias study this project grew from: the
+# Python baseline that benches/python_seed.sh runs; do not edit its code (the comparison is
+# against this code).
 
 # Texture of 20x20 mazes from three generators: share of dead ends, diameter (longest shortest
 # path, counted in edges) and wall-clock time. Numbers describe this grid size and sample

@@ -137,7 +137,7 @@ pub struct RunArgs {
     pub ends: Option<values::EndsRule>,
     /// Also write every maze's walls to this maze store file, or a dataset folder `DIR/`.
     ///
-    /// Every (accepted) maze, in the maze store format (see README); a folder gets one
+    /// Every (accepted) maze, in the maze store format (`batchgen::store`); a folder gets one
     /// `.arrow` per generator and shard, laid out as for `--out`.
     #[arg(long, value_name = "FILE|DIR/")]
     pub mazes: Option<PathBuf>,

@@ -2,10 +2,11 @@
 //! word-parallel pass over the walls, one breadth-first search from the entrance, one pass over
 //! the cells in reverse BFS order and one walk along the solution.
 //!
-//! Definitions (DESIGN.md and the README's column table; lengths count edges): a dead end is a
-//! cell with exactly one passage, a junction one with three or more, a corridor one with exactly
-//! two, and a straight a corridor open on opposite sides. These four counts come from
-//! the `degrees` module, popcounts over whole wall words.
+//! Definitions (the column page `src/metrics/columns.md`, generated from [`COLUMNS`] and
+//! [`definitions`]; lengths count edges): a dead end is a cell with exactly one passage, a
+//! junction one with three or more, a corridor one with exactly two, and a straight a corridor
+//! open on opposite sides. These four counts come from the `degrees` module, popcounts over
+//! whole wall words.
 //!
 //! The rest is tree dynamic programming. The BFS roots the maze at the entrance; every cell's
 //! children sit next to each other in the BFS queue, so `first[pos]..first[pos + 1]` are the
@@ -37,6 +38,7 @@
 //! (4 or 6), so a 2D maze runs exactly the 4-direction code, and only the degree pass
 //! (`degrees::prepare_3d`) and the push table differ.
 
+pub mod definitions;
 mod degrees;
 mod row;
 

@@ -108,7 +108,7 @@ impl RowView<'_> {
 const IDENTIFIER: Filter =
     Filter::Refused("a 64-bit identifier (not exact in a double) and cannot be filtered on");
 
-/// The output's columns, in Parquet order: the DESIGN.md columns, `depth` right after `height`,
+/// The output's columns, in Parquet order: identifiers and metrics, `depth` right after `height`,
 /// then the difficulty columns and the mask columns (appended, so readers that select the older
 /// columns by position keep working).
 pub const COLUMNS: [Column; 28] = [

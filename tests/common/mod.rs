@@ -295,3 +295,33 @@ pub fn with_float_column(src: &Path, dst: &Path, name: &str, value: impl Fn(usiz
     }
     w.close().unwrap();
 }
+
+/// The Markdown pages of the repository, sorted: the README, `CHANGELOG.md` and every reference
+/// page beside what it describes under `src`, `data`, `benches` and `tests` (not the fuzz
+/// corpus, which is generated).
+pub fn doc_pages() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            let name = e.file_name();
+            if name == "corpus" || name == "target" {
+                continue;
+            }
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                out.push(p);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = vec![root.join("README.md"), root.join("CHANGELOG.md")];
+    for dir in ["src", "data", "benches", "tests"] {
+        walk(&root.join(dir), &mut out);
+    }
+    out.sort();
+    out
+}
