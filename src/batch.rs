@@ -44,7 +44,9 @@ use rayon::prelude::*;
 
 use crate::accept::{Accept, Candidate};
 use crate::generate::{self, Algorithm};
-use crate::grid::{Maze, Size};
+use std::sync::Arc;
+
+use crate::grid::{Mask, Maze, Size};
 pub use crate::metrics::Row;
 use crate::metrics::{self, Ends};
 
@@ -128,6 +130,8 @@ pub struct Job {
     /// First maze index of every algorithm (a shard's slice starts here; 0 otherwise):
     /// candidates are `first_index..first_index + count` (or `+ max_candidates`).
     pub first_index: u64,
+    /// The mask every maze fills (its size is `size`), if any.
+    pub mask: Option<Arc<Mask>>,
 }
 
 impl Job {
@@ -149,6 +153,7 @@ impl Job {
             max_candidates: count,
             keep_walls: false,
             first_index: 0,
+            mask: None,
         }
     }
 }
@@ -233,7 +238,11 @@ pub fn run_cancellable<E>(
 ) -> Result<Vec<Tally>, E> {
     let threads = pool.current_num_threads();
     let workers: Vec<Mutex<Worker>> = (0..threads)
-        .map(|_| Mutex::new(Worker::sized(job.size)))
+        .map(|_| {
+            let mut w = Worker::sized(job.size);
+            w.maze.set_mask(job.mask.clone());
+            Mutex::new(w)
+        })
         .collect();
     let chunk = chunk_len(job.size.cells_u64(), threads);
     let wpm = job.size.words_per_maze();
@@ -247,7 +256,7 @@ pub fn run_cancellable<E>(
     let mut tallies = Vec::with_capacity(job.algos.len());
     for algo in &job.algos {
         let algo_name = algo.name();
-        let base = generate::seed_base(algo, job.size, job.seed);
+        let base = generate::seed_base_masked(algo, job.size, job.mask.as_deref(), job.seed);
         let mut tally = Tally::default();
         let mut start = first;
         while tally.accepted < job.count && start < limit {

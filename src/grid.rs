@@ -29,6 +29,11 @@
 //! wall-bit micro-benchmark comparing the two (`benches/README.md` has its result).
 
 use std::fmt;
+use std::sync::Arc;
+
+pub mod mask;
+
+pub use mask::{Mask, MaskError};
 
 /// Largest number of cells a maze may have (8192 × 8192, or 406 × 406 × 406). Sizes are checked
 /// against this before anything is allocated.
@@ -496,11 +501,13 @@ pub struct VerticalSides {
     pub up: u64,
 }
 
-/// A perfect-maze candidate: grid size plus the open-wall bits.
+/// A perfect-maze candidate: grid size plus the open-wall bits, and the [`Mask`] whose cells
+/// it spans when it has one (the cells outside a mask have no passage).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Maze {
     size: Size,
     walls: Vec<u64>,
+    mask: Option<Arc<Mask>>,
 }
 
 impl Maze {
@@ -516,6 +523,7 @@ impl Maze {
         let mut m = Maze {
             size: Size::planar(1, 1),
             walls: Vec::new(),
+            mask: None,
         };
         m.resize(size);
         m
@@ -526,9 +534,13 @@ impl Maze {
         self.resize(Size::planar(width, height));
     }
 
-    /// Re-size (if needed) and close every wall, reusing the allocation.
+    /// Re-size (if needed) and close every wall, reusing the allocation. A mask of another size
+    /// is dropped.
     pub fn resize(&mut self, size: Size) {
         assert!(size.is_valid(), "maze size {size} out of range");
+        if self.mask.as_ref().is_some_and(|m| m.size() != size) {
+            self.mask = None;
+        }
         self.size = size;
         self.walls.clear();
         self.walls.resize(size.words_per_maze(), 0);
@@ -544,6 +556,57 @@ impl Maze {
     #[inline]
     pub fn size(&self) -> Size {
         self.size
+    }
+
+    /// A maze on the cells of `mask` (its size is the mask's), every wall closed.
+    pub fn masked(mask: Arc<Mask>) -> Maze {
+        let mut m = Maze::with_size(mask.size());
+        m.mask = Some(mask);
+        m
+    }
+
+    /// The mask whose cells this maze spans, if any.
+    #[inline]
+    pub fn mask(&self) -> Option<&Arc<Mask>> {
+        self.mask.as_ref()
+    }
+
+    /// Set or remove the mask, keeping the walls. Panics if the mask's size is not the maze's.
+    pub fn set_mask(&mut self, mask: Option<Arc<Mask>>) {
+        if let Some(m) = &mask {
+            assert_eq!(m.size(), self.size, "mask size differs from the maze's");
+        }
+        self.mask = mask;
+    }
+
+    /// Does cell `cell` exist (in the mask, when there is one)?
+    #[inline]
+    pub fn has_cell(&self, cell: u32) -> bool {
+        match &self.mask {
+            Some(m) => m.contains(cell),
+            None => cell < self.cells(),
+        }
+    }
+
+    /// The cells the maze spans: the mask's, or every cell of the grid.
+    #[inline]
+    pub fn tree_cells(&self) -> u32 {
+        match &self.mask {
+            Some(m) => m.cells(),
+            None => self.cells(),
+        }
+    }
+
+    /// The first cell the maze spans in row order (0 without a mask).
+    #[inline]
+    pub fn first_cell(&self) -> u32 {
+        self.mask.as_ref().map_or(0, |m| m.first())
+    }
+
+    /// The last cell the maze spans in row order (`cells − 1` without a mask).
+    #[inline]
+    pub fn last_cell(&self) -> u32 {
+        self.mask.as_ref().map_or(self.cells() - 1, |m| m.last())
     }
 
     /// Grid width in cells.
@@ -985,21 +1048,26 @@ impl Maze {
         fmix64(h ^ word).wrapping_add(GOLD)
     }
 
-    /// Is this a perfect maze: exactly `cells - 1` passages and every cell reachable from cell 0?
+    /// Is this a perfect maze: exactly `cells - 1` passages and every cell reachable from the
+    /// first one? With a mask: a spanning tree of the mask's cells (no passage into a hole).
     /// (Allocates; meant for tests and checks, not the batch loop.)
     pub fn is_perfect(&self) -> bool {
-        let n = self.cells();
+        let n = self.tree_cells();
         if self.passages() != n as u64 - 1 {
             return false;
         }
-        let mut seen = vec![false; n as usize];
-        let mut stack = vec![0u32];
-        seen[0] = true;
+        let mut seen = vec![false; self.cells() as usize];
+        let start = self.first_cell();
+        let mut stack = vec![start];
+        seen[start as usize] = true;
         let mut count = 1;
         while let Some(c) = stack.pop() {
             for d in Dir::ALL {
                 if self.is_open(c, d) {
                     let nb = self.neighbour(c, d);
+                    if !self.has_cell(nb) {
+                        return false;
+                    }
                     if !seen[nb as usize] {
                         seen[nb as usize] = true;
                         count += 1;

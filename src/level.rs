@@ -13,7 +13,9 @@
 //! convert.
 
 use crate::generate::{Algorithm, UnknownAlgorithm};
-use crate::grid::{Dir, Maze, Size, MAX_CELLS};
+use std::sync::Arc;
+
+use crate::grid::{Dir, Mask, Maze, Size, MAX_CELLS};
 use crate::maze_id::MazeId;
 use crate::metrics::{self, Ends, Metrics};
 use crate::render::{self, RenderError};
@@ -56,6 +58,15 @@ pub enum LevelError {
         /// Cells of the maze.
         cells: u32,
     },
+    /// The generator does not run on a mask.
+    #[error("{0}")]
+    NoMask(String),
+    /// A given entrance or exit is a hole of the maze's mask.
+    #[error("cell {cell} is a hole of the mask, not a cell of the maze")]
+    Hole {
+        /// The cell id.
+        cell: u32,
+    },
     /// Reading the store failed, or its record is corrupt.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -78,11 +89,18 @@ pub struct Level {
     solution: Vec<u32>,
 }
 
-/// The maze `index` of (`algo`, `width`×`height`, `seed`), and its per-maze seed. The one place
-/// this module makes a maze, so that it can follow the library's single "regenerate maze i"
-/// function.
-fn make_maze(algo: &Algorithm, size: Size, seed: u64, index: u64) -> (Maze, u64) {
+/// The maze `index` of (`algo`, `width`×`height`, `mask` if any, `seed`), and its per-maze
+/// seed. The one place this module makes a maze, so that it can follow the library's single
+/// "regenerate maze i" function.
+fn make_maze(
+    algo: &Algorithm,
+    size: Size,
+    mask: Option<Arc<Mask>>,
+    seed: u64,
+    index: u64,
+) -> (Maze, u64) {
     let mut maze = Maze::with_size(size);
+    maze.set_mask(mask);
     let maze_seed = crate::generate::regenerate(
         algo,
         &mut maze,
@@ -193,14 +211,37 @@ impl Level {
             });
         }
         check_ends(id.ends, size.cells())?;
-        let (maze, maze_seed) = make_maze(&algo, size, id.seed, id.index);
+        let (maze, maze_seed) = make_maze(&algo, size, None, id.seed, id.index);
         Ok(Level::measured(
             algo, id.seed, id.index, maze_seed, maze, id.ends,
         ))
     }
 
+    /// Maze `index` of (`algo`, `mask`, master `seed`): the maze the main job makes as row
+    /// `index` with `--mask` (entrance and exit the mask's first and last cells). Refused for a
+    /// generator that does not accept a mask.
+    pub fn regenerate_masked(
+        algo: &Algorithm,
+        mask: Arc<Mask>,
+        seed: u64,
+        index: u64,
+    ) -> Result<Level, LevelError> {
+        if !algo.supports_mask() {
+            return Err(LevelError::NoMask(algo.mask_refusal()));
+        }
+        let ends = Ends::cells(mask.first(), mask.last());
+        let (maze, maze_seed) = make_maze(algo, mask.size(), Some(mask), seed, index);
+        Ok(Level::measured(*algo, seed, index, maze_seed, maze, ends))
+    }
+
+    /// The mask the maze fills, if any.
+    pub fn mask(&self) -> Option<&Arc<Mask>> {
+        self.maze.mask()
+    }
+
     /// This level's identity, its ends as the cells it is measured between: [`Level::from_id`]
-    /// of it gives this level again.
+    /// of it gives this level again (an unmasked level; a masked one's mask is
+    /// [`Level::mask`]).
     pub fn id(&self) -> MazeId {
         MazeId::new(
             self.algo,
@@ -256,6 +297,13 @@ impl Level {
     /// the maze allows).
     pub fn with_ends(self, ends: Ends) -> Result<Level, LevelError> {
         check_ends(ends, self.maze.cells())?;
+        if let Ends::Cells { entrance, exit } = ends {
+            for cell in [entrance, exit] {
+                if !self.maze.has_cell(cell) {
+                    return Err(LevelError::Hole { cell });
+                }
+            }
+        }
         Ok(Level::measured(
             self.algo,
             self.seed,

@@ -35,6 +35,9 @@ pub const ACCEPT: &str = "batchgen.accept";
 pub const COMMAND_LINE: &str = "batchgen.command_line";
 /// The candidate limit per generator, when there was a filter.
 pub const MAX_CANDIDATES: &str = "batchgen.max_candidates";
+/// The `--mask` the mazes fill, as text (`.` a cell, `#` a hole, one line per row), when there
+/// was one; its hash is the `mask_hash` column.
+pub const MASK: &str = "batchgen.mask";
 
 /// Store format version ([`crate::store::FORMAT_VERSION`]).
 pub const STORE_FORMAT: &str = "batchgen.store_format";

@@ -140,6 +140,8 @@ fn parquet_schema_types_rows_and_metadata() {
         ("max_branch_depth", UInt32),
         ("mean_dead_end_length", Float64),
         ("tortuosity", Float64),
+        ("mask_hash", UInt64),
+        ("cells", UInt32),
     ];
     let fields = reader.schema().fields().clone();
     assert_eq!(fields.len(), expect.len());
@@ -189,7 +191,7 @@ fn count_zero_writes_a_valid_empty_file() {
     let d = tempfile::tempdir().unwrap();
     let t = run(d.path(), "z.parquet", &["--count", "0"]);
     assert_eq!(t.rows.len(), 0);
-    assert_eq!(t.columns.len(), 26);
+    assert_eq!(t.columns.len(), 28);
 }
 
 fn refuse(args: &[&str], out: &std::path::Path, needles: &[&str]) {

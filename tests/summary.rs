@@ -37,7 +37,7 @@ import sys, duckdb
 files = sys.argv[1:]
 con = duckdb.connect()
 con.execute(f"CREATE VIEW t AS SELECT * FROM read_parquet({files!r})")
-skip = {"algo","seed","maze_seed","maze_hash","index","width","height","depth","diameter_start","diameter_end"}
+skip = {"algo","seed","maze_seed","maze_hash","index","width","height","depth","diameter_start","diameter_end","cells","mask_hash"}
 cols = [r[0] for r in con.execute("DESCRIBE t").fetchall() if r[0] not in skip]
 for c in cols:
     q = f"""SELECT algo, width || 'x' || height, count(*), avg({c}), stddev_samp({c}) / sqrt(count(*)),

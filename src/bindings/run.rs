@@ -146,6 +146,7 @@ pub fn generate(
         max_candidates,
         keep_walls: false,
         first_index: 0,
+        mask: None,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

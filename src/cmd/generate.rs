@@ -36,7 +36,7 @@ use clap::Args;
 
 use crate::cmd::progress::{self, human_bytes, Progress};
 use crate::cmd::run_summary::{self, Destination, RunFacts};
-use crate::cmd::values;
+use crate::cmd::{mask_arg, values};
 use crate::cmd::{Interrupted, UsageError};
 use batchgen::thousands::thousands;
 
@@ -50,18 +50,26 @@ pub struct RunArgs {
     /// Generators: a comma list of names, or `all` (see `--list-algos`).
     #[arg(long, default_value = "all", value_name = "LIST", value_parser = values::AlgoListParser, hide_possible_values = true)]
     pub algo: values::AlgoList,
-    /// Grid size in cells, `WxH`, or `WxHxD` for a 3D maze.
+    /// Grid size in cells, `WxH`, or `WxHxD` for a 3D maze (default 64x64).
     ///
     /// Width x height (`64x64` or `64×64`), or width x height x depth (layers): only the
-    /// generators marked 3D in --list-algos; `--algo all` runs those.
+    /// generators marked 3D in --list-algos; `--algo all` runs those. With --mask the mask
+    /// sets the size (a --size given beside it must agree).
     #[arg(
         long,
-        default_value = "64x64",
         value_name = "WxH[xD]",
         allow_hyphen_values = true,
         value_parser = values::text(values::size)
     )]
-    pub size: Size,
+    pub size: Option<Size>,
+    /// Make every maze inside this shape: a text file (`#` = no cell) or a PNG (dark = no cell).
+    ///
+    /// One line (or pixel row) per grid row; any character but `#` (any light pixel) is a
+    /// cell. The cells must be connected; each maze is a spanning tree of them, measured over
+    /// them (`cells`, `mask_hash` columns; the file's metadata holds the mask). Only the
+    /// generators that accept a mask run (`--algo all` runs those).
+    #[arg(long, value_name = "FILE")]
+    pub mask: Option<PathBuf>,
     /// Mazes per algorithm (1000, 1_000, 1,000,000, 1e6 or 2^20).
     #[arg(
         long,
@@ -171,6 +179,8 @@ pub struct Config {
     pub threads: usize,
     /// Entrance and exit cells.
     pub ends: Ends,
+    /// The mask every maze fills (`--mask`), if any.
+    pub mask: Option<std::sync::Arc<batchgen::grid::Mask>>,
     /// How `ends` was chosen, for the file metadata.
     pub ends_rule: String,
     /// Suppress progress and the closing line.
@@ -228,9 +238,22 @@ impl RunArgs {
         &self,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Config, UsageError> {
-        let size = self.size;
+        let mask = match &self.mask {
+            Some(p) => Some(mask_arg::read("--mask", p)?),
+            None => None,
+        };
+        let size = mask_arg::size_for(
+            self.size,
+            Size::planar(64, 64),
+            mask.as_ref(),
+            "--mask",
+            self.mask.as_deref(),
+        )?;
         let spec = self.algo.spec.as_str();
-        let (algos, note) = select_3d(spec, self.algo.algos.clone(), size);
+        let (algos, mask_note) =
+            mask_arg::select_algos(spec, self.algo.algos.clone(), mask.as_ref())?;
+        let (algos, note) = select_3d(spec, algos, size);
+        let note = note.or(mask_note);
         check_3d("--algo", spec, &algos, size)?;
         if !self.no_time_limit {
             for a in &algos {
@@ -275,6 +298,12 @@ impl RunArgs {
             self.exit.as_deref(),
             size,
         )?;
+        let (ends, ends_rule) = mask_arg::ends_on(
+            (ends, ends_rule),
+            self.entrance.is_some(),
+            self.exit.is_some(),
+            mask.as_ref(),
+        )?;
         let accept = self.accept.clone();
         let max_candidates = self
             .max_candidates
@@ -298,6 +327,14 @@ impl RunArgs {
                  --accept unsharded",
                 a.source()
             )));
+        }
+        if let (Some(_), Some(m)) = (&mask, &self.mazes) {
+            return Err(UsageError::flag(
+                "--mazes",
+                &m.display().to_string(),
+                "the maze store does not record masks yet: drop --mazes with --mask (every \
+                 masked maze is regenerated from its row's index and the mask)",
+            ));
         }
         let out_is_dir = dataset::is_folder_target(&out);
         let mazes_is_dir = self.mazes.as_deref().is_some_and(dataset::is_folder_target);
@@ -384,7 +421,7 @@ impl RunArgs {
         batchgen::memory::check(need).map_err(|why| {
             UsageError::flag(
                 "--size",
-                &self.size.to_string(),
+                &size.to_string(),
                 format!("with --threads {threads}: {why}"),
             )
         })?;
@@ -407,6 +444,7 @@ impl RunArgs {
             summary_json,
             note,
             warnings,
+            mask,
         })
     }
 }
@@ -429,7 +467,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         .shard
         .as_ref()
         .map_or_else(|| "none".into(), |(_, s)| s.to_string());
-    let extra = batchgen::sink::arrow::run_metadata(&RunSpec {
+    let mut extra = batchgen::sink::arrow::run_metadata(&RunSpec {
         algos: &names,
         size: cfg.size,
         count: cfg.count,
@@ -442,6 +480,9 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
             .as_ref()
             .map(|a| (a.source(), cfg.max_candidates)),
     });
+    if let Some(m) = &cfg.mask {
+        extra.push((keys::MASK.into(), m.to_text()));
+    }
     let info = RunInfo {
         command_line: command_line.to_string(),
         ends_rule: cfg.ends_rule.clone(),
@@ -483,6 +524,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         max_candidates: cfg.max_candidates,
         keep_walls: !stores.is_empty(),
         first_index: range.start,
+        mask: cfg.mask.clone(),
     };
     let total = job.count * cfg.algos.len() as u64;
     let show = !cfg.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());

@@ -10,6 +10,7 @@ pub mod explore;
 pub mod generate;
 pub mod list_algos;
 pub mod man;
+pub mod mask_arg;
 pub mod plot;
 pub mod progress;
 pub mod render;

@@ -12,7 +12,7 @@ use batchgen::render::{self, Format, Style};
 use batchgen::store::{StoreError, StoreReader};
 use batchgen::{metrics, Algorithm, Ends};
 
-use crate::cmd::{values, Interrupted, UsageError};
+use crate::cmd::{mask_arg, values, Interrupted, UsageError};
 use batchgen::args::{check_3d, check_out, resolve_ends_sized, DEFAULT_SEED};
 use batchgen::grid::Size;
 
@@ -50,7 +50,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "K", requires = "store", allow_hyphen_values = true, value_parser = values::text(values::count))]
     pub record: Option<u64>,
     /// Or regenerate it: the generator's canonical name ...
-    #[arg(long, value_name = "ALGO", requires_all = ["size", "index"], value_parser = values::text(values::algorithm))]
+    #[arg(long, value_name = "ALGO", requires = "index", value_parser = values::text(values::algorithm))]
     pub algo: Option<Algorithm>,
     /// ... the grid size (`WxH`, or `WxHxD` for a 3D maze) ...
     #[arg(long, value_name = "WxH[xD]", allow_hyphen_values = true, value_parser = values::text(values::size))]
@@ -58,6 +58,11 @@ pub struct RenderArgs {
     /// ... the run's master seed (as the main job's) ...
     #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
     pub seed: u64,
+    /// The mask the maze was generated on (`--mask` of the main job); it sets the size.
+    ///
+    /// Holes of the mask are drawn solid.
+    #[arg(long, value_name = "FILE", conflicts_with = "store")]
+    pub mask: Option<PathBuf>,
     /// ... and the maze index.
     #[arg(long, value_name = "I", allow_hyphen_values = true, value_parser = values::text(values::count))]
     pub index: Option<u64>,
@@ -215,19 +220,37 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         check_size(maze.size())?;
         (maze, Some(Ends::cells(r.entrance, r.exit)))
     } else {
-        let (Some(algo), Some(grid), Some(index)) = (args.algo, args.size, args.index) else {
+        let mask = match &args.mask {
+            Some(p) => Some(mask_arg::read("--mask", p)?),
+            None => None,
+        };
+        let grid = match &mask {
+            Some(m) => Some(mask_arg::size_for(
+                args.size,
+                m.size(),
+                Some(m),
+                "--mask",
+                args.mask.as_deref(),
+            )?),
+            None => args.size,
+        };
+        let (Some(algo), Some(grid), Some(index)) = (args.algo, grid, args.index) else {
             return Err(UsageError(
                 "render needs either --store FILE --record K, or --algo A --size WxH[xD] --index I \
-                 [--seed S]"
+                 [--seed S] (--mask FILE instead of, or beside, --size)"
                     .into(),
             )
             .into());
         };
         check_3d("--algo", &algo.name(), &[algo], grid).map_err(UsageError::from)?;
+        mask_arg::select_algos(&algo.name(), vec![algo], mask.as_ref())?;
         let size = grid.to_string();
         let need = batchgen::memory::estimate(&[algo], grid, 1, 0, false);
         batchgen::memory::check(need).map_err(|why| UsageError::flag("--size", &size, why))?;
-        let maze = batchgen::generate::regenerated(&algo, grid, args.seed, index);
+        let mut maze = batchgen::Maze::with_size(grid);
+        maze.set_mask(mask);
+        let mut scratch = batchgen::generate::Scratch::new();
+        batchgen::generate::regenerate(&algo, &mut maze, &mut scratch, args.seed, index);
         (maze, None)
     };
 
@@ -238,6 +261,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         maze.size(),
     )
     .map_err(UsageError::from)?;
+    let (ends, _) = mask_arg::ends_on(
+        (ends, String::new()),
+        args.entrance.is_some(),
+        args.exit.is_some(),
+        maze.mask(),
+    )?;
     // A stored maze keeps its recorded ends unless --ends, --entrance or --exit says otherwise.
     let overridden = args.ends.is_some() || args.entrance.is_some() || args.exit.is_some();
     let ends = match recorded {

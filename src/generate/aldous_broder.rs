@@ -18,7 +18,8 @@
 //! at the end.
 
 use super::padded::{
-    carve_parent_links, padded_delta, padded_links, padded_origin, EDGE, NO_PARENT, UNSEEN,
+    carve_parent_links, padded_delta, padded_holes, padded_links, padded_of, EDGE, NO_PARENT,
+    UNSEEN,
 };
 use super::shared::Poll;
 use super::Scratch;
@@ -29,12 +30,13 @@ use crate::rng::RandomSource;
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
     padded_links(&mut s.next, w, h);
+    padded_holes(&mut s.next, maze, EDGE);
     let delta = padded_delta(w);
     let link = &mut s.next[..];
-    let start = padded_origin(w);
+    let start = padded_of(maze.first_cell(), w);
     let mut u = start;
     link[u as usize] = NO_PARENT;
-    let mut left = w * h - 1;
+    let mut left = maze.tree_cells() - 1;
     let mut poll = Poll::new();
     while left > 0 {
         if poll.stop(32) {

@@ -10,7 +10,7 @@
 //! cell records the direction back to its parent, and the passages are written to the maze in
 //! one linear pass at the end.
 
-use super::padded::{carve_parent_links, padded_state, FREE, IN_TREE};
+use super::padded::{carve_parent_links, padded_of, padded_state_of, FREE, IN_TREE};
 use super::shared::{option, options4};
 use super::Scratch;
 use crate::grid::Maze;
@@ -19,9 +19,8 @@ use crate::rng::RandomSource;
 /// Carve a perfect maze by randomised DFS.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
-    let pw = w + 2;
-    let delta = padded_state(s, w, h);
-    let start = pw + 1;
+    let delta = padded_state_of(s, maze);
+    let start = padded_of(maze.first_cell(), w);
     // The stack holds the ancestors of the current cell `c` (which stays in a register); it
     // never holds more than every cell once.
     let n = (w * h) as usize;

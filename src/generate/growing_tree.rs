@@ -18,7 +18,7 @@
 //! collected without branches and walls are opened through the wall-id steps of [`crate::grid::Size::wall_id_steps`], so the loop
 //! has no coordinate arithmetic and no border tests.
 
-use super::padded::{padded_marks_steps, FREE, IN_TREE as VISITED};
+use super::padded::{padded_marks_steps_of, random_cell, FREE, IN_TREE as VISITED};
 use super::shared::{option, options4};
 use super::{Policy, Scratch};
 use crate::grid::Maze;
@@ -173,15 +173,15 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
 /// The loop of [`generate`], inlined into each policy's arm.
 #[inline(always)]
 fn grow<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, policy: Policy) {
-    let (w, h) = (maze.width(), maze.height());
+    let w = maze.width();
+    let start = random_cell(maze, rng);
     let n = maze.cells();
     let pw = w + 2;
-    let dp = padded_marks_steps(&mut s.mark, w, h);
+    let dp = padded_marks_steps_of(&mut s.mark, maze);
     let size = maze.size();
     let dc = size.cell_steps();
     let wb = size.wall_id_steps();
     let mut walls = maze.wall_writer();
-    let start = rng.below(n);
     let ps = (start / w + 1) * pw + start % w + 1;
     let mut active = Active::start(&mut s.stack, n as usize, &mut s.mark, ps, start, policy);
     let (stack, mark) = (&mut s.stack[..], &mut s.mark[..]);

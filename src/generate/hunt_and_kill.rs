@@ -15,8 +15,13 @@
 //! options are collected without branches. The walk carries its padded index and its cell id
 //! side by side (one step table each), and opens walls with a third table of wall-bit offsets
 //! ([`crate::grid::Size::wall_id_steps`]).
+//!
+//! On a mask the walk starts at the mask's first cell and the holes are marked outside. The
+//! first unvisited cell may then have only holes to its west and north, so the masked hunt
+//! (a separate instantiation, `MASKED`) keeps the cursor on the first unvisited cell and scans
+//! on from it to the first unvisited cell with a visited neighbour.
 
-use super::padded::{padded_marks_steps, FREE, IN_TREE as VISITED};
+use super::padded::{padded_marks_steps_of, padded_of, FREE, IN_TREE as VISITED};
 use super::shared::{option, options4};
 use super::Scratch;
 use crate::grid::Maze;
@@ -24,15 +29,26 @@ use crate::rng::RandomSource;
 
 /// Carve a perfect maze by hunt-and-kill.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
+    if maze.mask().is_some() {
+        hunt::<R, true>(maze, s, rng)
+    } else {
+        hunt::<R, false>(maze, s, rng)
+    }
+}
+
+/// [`generate`], with the masked hunt when `MASKED`.
+#[inline(always)]
+fn hunt<R: RandomSource, const MASKED: bool>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
     let pw = w + 2;
-    let dp = padded_marks_steps(&mut s.mark, w, h);
+    let dp = padded_marks_steps_of(&mut s.mark, maze);
     let size = maze.size();
     let dc = size.cell_steps();
     let wb = size.wall_id_steps();
+    let c0 = maze.first_cell();
     let mut walls = maze.wall_writer();
     let mark = &mut s.mark[..];
-    let (mut p, mut c) = (pw + 1, 0u32);
+    let (mut p, mut c) = (padded_of(c0, w), c0);
     mark[p as usize] = VISITED;
     // Cursor: padded row and column of the first possibly-unvisited cell.
     let (mut cy, mut cx) = (1u32, 1u32);
@@ -63,7 +79,16 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             }
         }
         p = cy * pw + cx;
-        c = (cy - 1) * w + cx - 1;
+        if MASKED {
+            // On to the first unvisited cell with a visited neighbour (holes and padding are
+            // outside, so this stays on the grid; the mask is connected, so one exists).
+            while mark[p as usize] != FREE || options4(mark, &dp, p, VISITED).1 == 0 {
+                p += 1;
+            }
+            c = (p / pw - 1) * w + p % pw - 1;
+        } else {
+            c = (cy - 1) * w + cx - 1;
+        }
         // Link it to a random visited neighbour (west and north ones are before the cursor).
         let (opts, k) = options4(mark, &dp, p, VISITED);
         debug_assert!(k > 0, "hunted cell has no visited neighbour");

@@ -20,6 +20,14 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
     // The wall list is rebuilt every maze (a linear write) so each maze's order depends only on
     // its own draws, not on the previous maze's shuffle. Order: [`crate::grid::Size::interior_walls`].
     maze.size().interior_wall_ids(&mut s.walls);
+    if let Some(mask) = maze.mask() {
+        // Only the walls between two cells of the mask can open.
+        let size = maze.size();
+        s.walls.retain(|&id| {
+            let wall = size.wall(id);
+            mask.contains(wall.a) && mask.contains(wall.b)
+        });
+    }
     s.dsu.reset(n);
-    join_in_random_order(maze, s, n - 1, rng);
+    join_in_random_order(maze, s, maze.tree_cells() - 1, rng);
 }

@@ -64,7 +64,9 @@ mod wilson_biased_3d;
 
 use std::fmt;
 
-pub use regenerate::{generate_seeded, regenerate, regenerate_from_base, regenerated, seed_base};
+pub use regenerate::{
+    generate_seeded, regenerate, regenerate_from_base, regenerated, seed_base, seed_base_masked,
+};
 
 use crate::dsu::Dsu;
 use crate::grid::Maze;
@@ -573,6 +575,35 @@ impl Algorithm {
         }
     }
 
+    /// Does this generator run on a [mask](crate::grid::Mask)? The generators defined on any
+    /// connected cell set do: exactly those defined on 3D grids ([`Family::supports_3d`]); the
+    /// row- and recursion-based ones do not. Nor does `wilson-turn:1`: a walk that always
+    /// turns can circle a room of a mask forever (leaving it may need a straight step).
+    pub fn supports_mask(&self) -> bool {
+        self.family().supports_3d && !matches!(self, Algorithm::WilsonTurn(p) if *p >= 1.0)
+    }
+
+    /// Why this generator refuses a mask, naming those that accept one.
+    pub fn mask_refusal(&self) -> String {
+        if let Algorithm::WilsonTurn(_) = self {
+            return format!(
+                "{} always turns, so on a mask a walk can circle a room forever and never reach \
+                 the tree; use wilson-turn:P with P < 1",
+                self.name()
+            );
+        }
+        format!(
+            "{} is a row- or recursion-based generator and cannot generate on a mask; \
+             generators that accept --mask: {}",
+            self.name(),
+            Algorithm::all_3d()
+                .iter()
+                .map(|a| a.family().name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+
     /// Every 3D-capable generator with its default parameters, in canonical order (what
     /// `--algo all` means for a 3D size).
     pub fn all_3d() -> Vec<Algorithm> {
@@ -589,11 +620,21 @@ impl Algorithm {
     ///
     /// If `maze` is 3D (depth > 1) and this generator is 2D only ([`Algorithm::supports_3d`]);
     /// the message names the generators that accept a 3D maze.
+    ///
+    /// A maze with a [mask](crate::grid::Mask) becomes a spanning tree of the mask's cells.
+    ///
+    /// # Panics
+    ///
+    /// Also if the maze has a mask and this generator does not accept one
+    /// ([`Algorithm::supports_mask`]); the message names those that do.
     #[inline]
     pub fn generate<R: RandomSource>(&self, maze: &mut Maze, scratch: &mut Scratch, rng: &mut R) {
         maze.clear();
         if maze.depth() > 1 {
             return self.generate_3d(maze, scratch, rng);
+        }
+        if maze.mask().is_some() && !self.supports_mask() {
+            panic!("{}", self.mask_refusal());
         }
         match *self {
             Algorithm::Backtracker => backtracker::generate(maze, scratch, rng),
@@ -661,6 +702,8 @@ fn abandon<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     maze.clear();
     if maze.depth() > 1 {
         backtracker_3d::generate(maze, s, rng);
+    } else if maze.mask().is_some() {
+        backtracker::generate(maze, s, rng);
     } else {
         binary_tree::generate(maze, s, rng);
     }

@@ -97,12 +97,6 @@ pub(crate) fn padded_sides(sides: &mut Vec<u8>, w: u32, h: u32) {
     }
 }
 
-/// The padded index of cell (0,0).
-#[inline]
-pub(crate) fn padded_origin(w: u32) -> u32 {
-    w + 3
-}
-
 /// Write the maze from parent directions: `next[p]` (padded index `p`) is the direction from
 /// each cell to its parent, except at `root`, which has none (it is set to [`NO_PARENT`] here).
 /// A wall is open when either side points through it, so each cell's two bits come from three
@@ -129,4 +123,61 @@ pub(crate) fn carve_parent_links(maze: &mut Maze, next: &mut [u8], codes: &mut V
         }
     }
     maze.set_cell_codes(codes);
+}
+
+/// The padded index of grid cell `c` of a 2D grid of width `w`.
+#[inline]
+pub(crate) fn padded_of(c: u32, w: u32) -> u32 {
+    (c / w + 1) * (w + 2) + c % w + 1
+}
+
+/// Write `hole` into the padded array `a` at every cell outside the maze's mask (nothing
+/// without a mask): to a walk or a search, a hole is then the same as the padding ring.
+pub(crate) fn padded_holes(a: &mut [u8], maze: &Maze, hole: u8) {
+    let Some(mask) = maze.mask() else { return };
+    let w = maze.width();
+    for c in 0..maze.cells() {
+        if !mask.contains(c) {
+            a[padded_of(c, w) as usize] = hole;
+        }
+    }
+}
+
+/// [`padded_state`] for the maze's grid, holes of its mask outside (their parent direction
+/// [`NO_PARENT`], so [`carve_parent_links`] opens nothing from them).
+pub(crate) fn padded_state_of(s: &mut Scratch, maze: &Maze) -> [u32; 4] {
+    let delta = padded_state(s, maze.width(), maze.height());
+    if maze.mask().is_some() {
+        padded_holes(&mut s.mark, maze, OUTSIDE);
+        padded_holes(&mut s.next, maze, NO_PARENT);
+    }
+    delta
+}
+
+/// [`padded_marks_steps`] for the maze's grid, holes of its mask outside.
+pub(crate) fn padded_marks_steps_of(mark: &mut Vec<u8>, maze: &Maze) -> [u32; 4] {
+    let delta = padded_marks_steps(mark, maze.width(), maze.height());
+    padded_holes(mark, maze, OUTSIDE);
+    delta
+}
+
+/// The cell a generator that starts from a random cell starts from: a uniform draw among the
+/// cells the maze spans (`rng.below(cells)` without a mask, as always).
+#[inline]
+pub(crate) fn random_cell<R: crate::rng::RandomSource>(maze: &Maze, rng: &mut R) -> u32 {
+    match maze.mask() {
+        None => rng.below(maze.cells()),
+        Some(m) => m.ids()[rng.below(m.cells()) as usize],
+    }
+}
+
+/// The root of the Wilson walks: the cell nearest the centre, `(W/2, H/2)`, without a mask; the
+/// middle mask cell in row order with one (any root keeps Wilson uniform).
+#[inline]
+pub(crate) fn wilson_root(maze: &Maze) -> u32 {
+    let (w, h) = (maze.width(), maze.height());
+    match maze.mask() {
+        None => (h / 2 + 1) * (w + 2) + w / 2 + 1,
+        Some(m) => padded_of(m.ids()[m.ids().len() / 2], w),
+    }
 }

@@ -19,17 +19,17 @@
 //! same masks. The buffer keeps its size across mazes (never re-zeroed: only entries below the
 //! length are read) and doubles when a push might not fit.
 
-use super::padded::{padded_marks_steps, FREE, IN_TREE as VISITED};
+use super::padded::{padded_marks_steps_of, random_cell, FREE, IN_TREE as VISITED};
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
 
 /// Carve a perfect maze by simplified randomised Prim.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
-    let (w, h) = (maze.width(), maze.height());
-    let n = maze.cells();
+    let w = maze.width();
+    let start = random_cell(maze, rng);
     let pw = w + 2;
-    let dp = padded_marks_steps(&mut s.mark, w, h);
+    let dp = padded_marks_steps_of(&mut s.mark, maze);
     let size = maze.size();
     let dc = size.cell_steps();
     let wb = size.wall_id_steps();
@@ -62,7 +62,6 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
         }
         *len += (keep[0] + keep[1]) + (keep[2] + keep[3]);
     };
-    let start = rng.below(n);
     let ps = (start / w + 1) * pw + start % w + 1;
     mark[ps as usize] = VISITED;
     push(list, &mut len, mark, ps, start, true);

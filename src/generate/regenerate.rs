@@ -4,7 +4,7 @@
 //! the tests and a game regenerating a level all make exactly the same maze.
 
 use super::{Algorithm, Scratch};
-use crate::grid::{Maze, Size};
+use crate::grid::{Mask, Maze, Size};
 use crate::rng::{self, Rng};
 
 /// The part of a maze's seed shared by every maze of (`algo`, `size`, `seed`): compute it once,
@@ -13,6 +13,16 @@ use crate::rng::{self, Rng};
 /// are those of every release before 3D.
 pub fn seed_base(algo: &Algorithm, size: Size, seed: u64) -> u64 {
     rng::maze_seed_base_sized(seed, &algo.name(), size)
+}
+
+/// [`seed_base`] for mazes on `mask` (if any): the mask's hash is mixed in only when there is
+/// a mask, so unmasked mazes keep their seeds and mazes on different masks get different ones.
+pub fn seed_base_masked(algo: &Algorithm, size: Size, mask: Option<&Mask>, seed: u64) -> u64 {
+    let base = seed_base(algo, size, seed);
+    match mask {
+        None => base,
+        Some(m) => rng::splitmix64(base ^ m.hash()),
+    }
 }
 
 /// Generate maze `index` of the run whose seed base is `base` ([`seed_base`]) into `maze`,
@@ -38,8 +48,9 @@ pub fn generate_seeded(algo: &Algorithm, maze: &mut Maze, scratch: &mut Scratch,
     algo.generate(maze, scratch, &mut Rng::from_maze_seed(maze_seed));
 }
 
-/// Generate maze `index` of (`algo`, the maze's size, master `seed`) into `maze`, reusing its
-/// buffer and `scratch`: exactly the maze the batch writes as row `index`. Returns its seed.
+/// Generate maze `index` of (`algo`, the maze's size and mask, master `seed`) into `maze`,
+/// reusing its buffer and `scratch`: exactly the maze the batch writes as row `index`. Returns
+/// its seed.
 pub fn regenerate(
     algo: &Algorithm,
     maze: &mut Maze,
@@ -47,7 +58,7 @@ pub fn regenerate(
     seed: u64,
     index: u64,
 ) -> u64 {
-    let base = seed_base(algo, maze.size(), seed);
+    let base = seed_base_masked(algo, maze.size(), maze.mask().map(|m| &**m), seed);
     regenerate_from_base(algo, maze, scratch, base, index)
 }
 

@@ -15,7 +15,7 @@
 //! "outside", so a step needs no coordinates and no bounds test beyond one byte read; the tree's
 //! edges are written to the maze in one linear pass at the end.
 
-use super::padded::{carve_parent_links, padded_state, FREE, IN_TREE, OUTSIDE};
+use super::padded::{carve_parent_links, padded_state_of, wilson_root, FREE, IN_TREE, OUTSIDE};
 use super::shared::{Dirs, Poll};
 use super::Scratch;
 use crate::grid::Maze;
@@ -25,8 +25,8 @@ use crate::rng::RandomSource;
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
     let pw = w + 2;
-    let delta = padded_state(s, w, h);
-    let root = (h / 2 + 1) * pw + w / 2 + 1;
+    let delta = padded_state_of(s, maze);
+    let root = wilson_root(maze);
     let mark = &mut s.mark[..];
     let next = &mut s.next[..];
     mark[root as usize] = IN_TREE;

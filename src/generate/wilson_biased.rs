@@ -28,7 +28,9 @@
 //!
 //! [`wilson`]: super::wilson
 
-use super::padded::{carve_parent_links, padded_sides, padded_state, FREE, IN_TREE};
+use super::padded::{
+    carve_parent_links, padded_sides, padded_state_of, wilson_root, FREE, IN_TREE, OUTSIDE,
+};
 use super::shared::Poll;
 use super::Scratch;
 use crate::grid::Maze;
@@ -58,12 +60,23 @@ impl Bias {
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, bias: Bias) {
     let (w, h) = (maze.width(), maze.height());
     let pw = w + 2;
-    let delta = padded_state(s, w, h);
+    let delta = padded_state_of(s, maze);
     padded_sides(&mut s.sides, w, h);
+    if maze.mask().is_some() {
+        // A hole is off the grid to the walk: drop the directions into holes.
+        for p in 0..s.sides.len() {
+            for (d, &step) in delta.iter().enumerate() {
+                let nb = (p as u32).wrapping_add(step) as usize;
+                if s.sides[p] >> d & 1 != 0 && s.mark[nb] == OUTSIDE {
+                    s.sides[p] &= !(1 << d);
+                }
+            }
+        }
+    }
     let sides = &s.sides[..];
     let mark = &mut s.mark[..];
     let next = &mut s.next[..];
-    let root = (h / 2 + 1) * pw + w / 2 + 1;
+    let root = wilson_root(maze);
     mark[root as usize] = IN_TREE;
     let chance = bias.chance();
     let mut poll = Poll::new();

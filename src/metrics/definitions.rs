@@ -37,6 +37,8 @@ pub const DEFINITIONS: &[(&str, &str)] = &[
     ("max_branch_depth", "Over the same openings, the farthest distance from the path cell into the branch: the deepest wrong turn. 0 if there is none."),
     ("mean_dead_end_length", "Mean over dead ends of the distance to the nearest junction (a cell with three or more passages), Pullen's \"river\": high means fewer, longer dead ends. The walk from a dead end through two-passage cells is forced and stops at the first cell that does not have two passages; in a maze without junctions (one corridor) that is the other dead end, so the value is cells − 1. 0 with no dead end (1×1)."),
     ("tortuosity", "`solution_length` divided by the Manhattan distance between entrance and exit (the 3D one on a 3D grid): at least 1, and 1 for a straight or staircase path. 1 when entrance = exit."),
+    ("mask_hash", "The `--mask` the maze fills, as a 64-bit hash of the mask's size and cells (never 0); 0 for a maze without a mask. The file's metadata key `batchgen.mask` holds the mask itself as text (`.` a cell, `#` a hole). Every metric of a masked maze is over the mask's cells."),
+    ("cells", "Cells of the maze: the mask's cells with `--mask`, otherwise width × height × depth. The denominator of `dead_end_share`."),
 ];
 
 /// The definition of the column named `name`, if it has one.

@@ -21,6 +21,13 @@
 //! is an end of a longest path); the main search is then rooted there and the exit is the cell it
 //! reaches last: the classic double sweep, exact on a tree.
 //!
+//! # Masks
+//!
+//! A maze on a [mask](crate::grid::Mask) is measured over the mask's cells: the holes have no
+//! passage, so the degree counts never see them, the searches never reach them, and every
+//! count of cells (`dead_end_share`, `walk_steps`) uses the mask's cell count. The
+//! [`Ends::Diameter`] sweep starts from the mask's first cell.
+//!
 //! # Three dimensions
 //!
 //! A maze of depth > 1 is measured on the 6-neighbour grid with the same definitions: degrees go
@@ -94,6 +101,10 @@ pub struct Metrics {
     /// straight or staircase path; in 3D the distance over x, y and z). Defined as 1 when
     /// entrance = exit (no NaN).
     pub tortuosity: f64,
+    /// [`Mask::hash`](crate::grid::Mask::hash) of the maze's mask; 0 without a mask.
+    pub mask_hash: u64,
+    /// Cells of the maze: the mask's cells, or `W·H·D` without a mask.
+    pub cells: u32,
 }
 
 /// Where the solution starts and ends.
@@ -557,7 +568,9 @@ fn traverse<const D: usize, const T: usize>(
     table: &[[u64; D]; T],
     s: &mut Bufs,
 ) -> Metrics {
-    let n = maze.cells() as usize;
+    // The cells of the tree: the mask's, when the maze has one (holes have no passage and
+    // are never reached).
+    let n = maze.tree_cells() as usize;
     // Every slot below is written before it is read; `resize` only grows.
     if s.queue.len() < n + D {
         s.queue.resize(n + D, 0);
@@ -568,7 +581,7 @@ fn traverse<const D: usize, const T: usize>(
     let (root, exit) = match ends {
         Ends::Cells { entrance, exit } => (entrance, exit),
         Ends::Diameter => {
-            bfs::<D, T, false>(s, masks, table, n, 0, u32::MAX);
+            bfs::<D, T, false>(s, masks, table, n, maze.first_cell(), u32::MAX);
             (cell(s.queue[n - 1]), u32::MAX)
         }
     };
@@ -710,6 +723,8 @@ fn traverse<const D: usize, const T: usize>(
         } else {
             length as f64 / manhattan as f64
         },
+        mask_hash: maze.mask().map_or(0, |m| m.hash()),
+        cells: n as u32,
     }
 }
 

@@ -109,9 +109,9 @@ const IDENTIFIER: Filter =
     Filter::Refused("a 64-bit identifier (not exact in a double) and cannot be filtered on");
 
 /// The output's columns, in Parquet order: identifiers and metrics, `depth` right after `height`,
-/// then the difficulty columns (appended, so readers that select the older columns by position
-/// keep working).
-pub const COLUMNS: [Column; 26] = [
+/// then the difficulty columns and the mask columns (appended, so readers that select the older
+/// columns by position keep working).
+pub const COLUMNS: [Column; 28] = [
     Column {
         name: "algo",
         get: Get::Algo,
@@ -266,6 +266,18 @@ pub const COLUMNS: [Column; 26] = [
         name: "tortuosity",
         get: Get::F64(|r| r.row.metrics.tortuosity),
         doc: "solution_length / Manhattan distance between entrance and exit",
+        filter: Filter::Number,
+    },
+    Column {
+        name: "mask_hash",
+        get: Get::U64(|r| r.row.metrics.mask_hash),
+        doc: "hash of the --mask the maze fills (0 without a mask); the metadata holds the mask",
+        filter: IDENTIFIER,
+    },
+    Column {
+        name: "cells",
+        get: Get::U32(|r| r.row.metrics.cells),
+        doc: "cells of the maze: the mask's cells, or width*height*depth without a mask",
         filter: Filter::Number,
     },
 ];

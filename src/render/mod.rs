@@ -384,7 +384,11 @@ impl<'a> Grid<'a> {
         };
         match (r % 2 == 1, c % 2 == 1) {
             (false, false) => Kind::Wall,
-            (true, true) => open_kind(true, self.cell_at(z, r, c), ON_PATH),
+            // A hole of the maze's mask is drawn solid, like a wall.
+            (true, true) => {
+                let cell = self.cell_at(z, r, c);
+                open_kind(self.maze.has_cell(cell), cell, ON_PATH)
+            }
             (true, false) => {
                 let cell = self.cell_at(z, r, c) - 1;
                 open_kind(self.maze.east_open(cell), cell, PATH_EAST)

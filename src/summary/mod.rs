@@ -30,8 +30,9 @@ use rayon::prelude::*;
 use crate::accept::{Accept, COLUMNS};
 use dist::Stat;
 
-/// Numeric columns that identify a maze or a cell rather than measure it.
-pub const NOT_METRICS: [&str; 9] = [
+/// Numeric columns that identify a maze or a cell rather than measure it (`cells` and
+/// `mask_hash` describe the grid, like `width` and `height`).
+pub const NOT_METRICS: [&str; 11] = [
     "seed",
     "maze_seed",
     "maze_hash",
@@ -41,6 +42,8 @@ pub const NOT_METRICS: [&str; 9] = [
     "depth",
     "diameter_start",
     "diameter_end",
+    "cells",
+    "mask_hash",
 ];
 
 /// The quantiles reported.

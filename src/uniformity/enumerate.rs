@@ -20,13 +20,14 @@
 
 use super::TreeKey;
 use crate::generate::{Algorithm, Scratch};
-use crate::grid::{Maze, Size};
+use crate::grid::{Mask, Maze, Size};
 use crate::rng::{RandomSource, Rng};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Why a generator's exact distribution cannot be computed by enumeration.
@@ -296,11 +297,13 @@ struct Walk {
 fn walk(
     algo: &Algorithm,
     size: Size,
+    mask: Option<&Arc<Mask>>,
     prefix: &[(u32, u32)],
     cap: usize,
 ) -> Result<Walk, NotEnumerable> {
     let fixed = prefix.len();
     let mut maze = Maze::with_size(size);
+    maze.set_mask(mask.cloned());
     let mut scratch = Scratch::new();
     let mut out = Walk {
         partial: HashMap::new(),
@@ -353,11 +356,13 @@ fn walk(
 fn split(
     algo: &Algorithm,
     size: Size,
+    mask: Option<&Arc<Mask>>,
     cap: usize,
     want: usize,
     max_levels: usize,
 ) -> Result<Vec<Vec<(u32, u32)>>, NotEnumerable> {
     let mut maze = Maze::with_size(size);
+    maze.set_mask(mask.cloned());
     let mut scratch = Scratch::new();
     let mut level = vec![Vec::new()];
     for _ in 0..max_levels {
@@ -396,11 +401,20 @@ pub fn exact_distribution(
     algo: &Algorithm,
     size: Size,
 ) -> Result<ExactDistribution, NotEnumerable> {
+    exact_distribution_on(algo, size, None)
+}
+
+/// [`exact_distribution`] on the cells of `mask` when there is one (its size is `size`).
+pub fn exact_distribution_on(
+    algo: &Algorithm,
+    size: Size,
+    mask: Option<&Arc<Mask>>,
+) -> Result<ExactDistribution, NotEnumerable> {
     let cap = depth_cap(size);
-    let prefixes = split(algo, size, cap, 64, 4)?;
+    let prefixes = split(algo, size, mask, cap, 64, 4)?;
     let walks: Vec<Result<Walk, NotEnumerable>> = prefixes
         .par_iter()
-        .map(|p| walk(algo, size, p, cap))
+        .map(|p| walk(algo, size, mask, p, cap))
         .collect();
     let mut merged: HashMap<TreeKey, BTreeMap<u128, u64>> = HashMap::new();
     let (mut leaves, mut max_depth) = (0u64, 0usize);

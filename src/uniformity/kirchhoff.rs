@@ -12,7 +12,7 @@
 //! τ = (1/WHD) ∏ (λ_j + μ_k + ν_l) over the non-zero Laplacian eigenvalues of the product of
 //! three paths, λ_j = 2 − 2cos(jπ/W), μ_k = 2 − 2cos(kπ/H), ν_l = 2 − 2cos(lπ/D) (D = 1: ν = 0).
 
-use crate::grid::Size;
+use crate::grid::{Mask, Size};
 use num_bigint::BigInt;
 use num_traits::{One, Zero};
 
@@ -23,10 +23,18 @@ pub const EXACT_TAU_MAX_CELLS: u64 = 400;
 /// The reduced Laplacian of the grid of `size` (last cell removed), as small integers.
 pub fn reduced_laplacian(size: Size) -> Vec<Vec<i64>> {
     let n = size.cells() as usize;
+    let edges = super::interior_walls(size)
+        .into_iter()
+        .map(|w| (w.a as usize, w.b as usize));
+    reduced_laplacian_of(n, edges)
+}
+
+/// The Laplacian of the graph on vertices `0..n` with the given edges, without the row and
+/// column of vertex `n − 1`.
+fn reduced_laplacian_of(n: usize, edges: impl Iterator<Item = (usize, usize)>) -> Vec<Vec<i64>> {
     let m = n - 1;
     let mut l = vec![vec![0i64; m]; m];
-    for wall in super::interior_walls(size) {
-        let (a, b) = (wall.a as usize, wall.b as usize);
+    for (a, b) in edges {
         if a < m {
             l[a][a] += 1;
         }
@@ -89,6 +97,32 @@ pub fn spanning_trees(size: Size) -> BigInt {
         return BigInt::one();
     }
     bareiss_det(to_big(&reduced_laplacian(size)))
+}
+
+/// The walls between two cells of `mask` (interior walls of its grid, in [`super::interior_walls`]
+/// order): the edges of the masked grid graph.
+pub fn mask_walls(mask: &Mask) -> Vec<crate::grid::Wall> {
+    super::interior_walls(mask.size())
+        .into_iter()
+        .filter(|w| mask.contains(w.a) && mask.contains(w.b))
+        .collect()
+}
+
+/// The reduced Laplacian of the graph of `mask`'s cells (4-neighbours within the mask), its
+/// rows and columns the mask's cells in row order, the last one removed.
+pub fn reduced_laplacian_masked(mask: &Mask) -> Vec<Vec<i64>> {
+    let row = |c: u32| mask.ids().binary_search(&c).expect("a mask cell");
+    let edges = mask_walls(mask).into_iter().map(|w| (row(w.a), row(w.b)));
+    reduced_laplacian_of(mask.cells() as usize, edges)
+}
+
+/// The exact number of spanning trees of the graph of `mask`'s cells: the mazes a generator
+/// can make on that mask (the matrix-tree theorem on [`reduced_laplacian_masked`]).
+pub fn spanning_trees_masked(mask: &Mask) -> BigInt {
+    if mask.cells() == 1 {
+        return BigInt::one();
+    }
+    bareiss_det(to_big(&reduced_laplacian_masked(mask)))
 }
 
 /// `log10 τ` of the grid of `size` from the eigenvalue product (floating point; any size).

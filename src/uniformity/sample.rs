@@ -7,10 +7,11 @@
 
 use super::stats::{chi_square_p_value, chi_square_uniform};
 use super::{interior_walls, TreeKey};
-use crate::generate::{regenerate_from_base, seed_base, Algorithm, Scratch};
-use crate::grid::{Maze, Size};
+use crate::generate::{regenerate_from_base, seed_base_masked, Algorithm, Scratch};
+use crate::grid::{Mask, Maze, Size};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Mazes per parallel chunk.
@@ -43,12 +44,12 @@ struct Tally {
 }
 
 impl Tally {
-    fn new(size: Size, track: bool) -> Tally {
+    fn new(size: Size, cells: u64, track: bool) -> Tally {
         Tally {
             trees: HashMap::new(),
             by_wall: vec![0; size.wall_id_bound() as usize],
             bad: 0,
-            need: size.cells_u64() - 1,
+            need: cells - 1,
             track,
         }
     }
@@ -95,16 +96,32 @@ pub fn sample(
     seed: u64,
     track_trees: bool,
 ) -> SampleCounts {
+    sample_on(algo, size, None, samples, seed, track_trees)
+}
+
+/// [`sample`] on the cells of `mask` when there is one (its size is `size`): the mazes the
+/// batch makes with `--mask`. The per-wall counts cover every interior wall of the grid (walls
+/// into holes stay 0).
+pub fn sample_on(
+    algo: &Algorithm,
+    size: Size,
+    mask: Option<&Arc<Mask>>,
+    samples: u64,
+    seed: u64,
+    track_trees: bool,
+) -> SampleCounts {
     let t = Instant::now();
     let walls = interior_walls(size);
-    let base = seed_base(algo, size, seed);
+    let base = seed_base_masked(algo, size, mask.map(|m| &**m), seed);
+    let cells = mask.map_or(size.cells_u64(), |m| m.cells() as u64);
     let chunks = samples.div_ceil(CHUNK);
     let parts: Vec<Tally> = (0..chunks)
         .into_par_iter()
         .map(|c| {
             let mut maze = Maze::with_size(size);
+            maze.set_mask(mask.cloned());
             let mut scratch = Scratch::new();
-            let mut tally = Tally::new(size, track_trees);
+            let mut tally = Tally::new(size, cells, track_trees);
             for i in c * CHUNK..((c + 1) * CHUNK).min(samples) {
                 regenerate_from_base(algo, &mut maze, &mut scratch, base, i);
                 tally.add(&maze);
@@ -112,7 +129,7 @@ pub fn sample(
             tally
         })
         .collect();
-    let mut total = Tally::new(size, track_trees);
+    let mut total = Tally::new(size, cells, track_trees);
     for p in parts {
         total.merge(p);
     }
@@ -139,8 +156,8 @@ pub fn seconds_per_maze(algo: &Algorithm, size: Size, track_trees: bool) -> f64 
     let runs = (2_000_000 / cells).clamp(5, 4000);
     let mut maze = Maze::with_size(size);
     let mut scratch = Scratch::new();
-    let mut tally = Tally::new(size, track_trees);
-    let base = seed_base(algo, size, 0xca1b);
+    let mut tally = Tally::new(size, size.cells_u64(), track_trees);
+    let base = seed_base_masked(algo, size, None, 0xca1b);
     let t = Instant::now();
     for i in 0..runs {
         regenerate_from_base(algo, &mut maze, &mut scratch, base, i);

@@ -1,0 +1,118 @@
+//! The `--mask FILE` flag shared by the subcommands that make mazes (the main job, `render`,
+//! `uniformity`): read and check the mask, reconcile it with `--size`, and move the default
+//! entrance and exit onto its first and last cells. Every refusal names the flag and the value
+//! and comes before any work.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use batchgen::grid::{Mask, Size};
+use batchgen::metrics::Ends;
+use batchgen::Algorithm;
+
+use super::UsageError;
+
+/// The grid size of a run: `--size` as given (or `default`), or the mask's size, which a given
+/// `--size` must equal. A 3D `--size` with a mask is refused.
+pub fn size_for(
+    size: Option<Size>,
+    default: Size,
+    mask: Option<&Arc<Mask>>,
+    mask_flag: &str,
+    mask_path: Option<&Path>,
+) -> Result<Size, UsageError> {
+    let Some(m) = mask else {
+        return Ok(size.unwrap_or(default));
+    };
+    let shown = mask_path.map_or_else(String::new, |p| p.display().to_string());
+    match size {
+        Some(s) if s.is_3d() => Err(UsageError::flag(
+            mask_flag,
+            &shown,
+            format!("masks are 2D only; --size {s} is 3D"),
+        )),
+        Some(s) if s != m.size() => Err(UsageError::flag(
+            "--size",
+            &s.to_string(),
+            format!(
+                "the mask '{shown}' is {} (the mask sets the size: drop --size or give --size {})",
+                m.size(),
+                m.size()
+            ),
+        )),
+        _ => Ok(m.size()),
+    }
+}
+
+/// Read `--mask FILE` (text or PNG, see [`Mask`]); refused with exit 2 when it cannot be read,
+/// is empty or is not connected.
+pub fn read(flag: &str, path: &Path) -> Result<Arc<Mask>, UsageError> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| UsageError::flag(flag, &shown, e))?;
+    Mask::from_bytes(&bytes)
+        .map(Arc::new)
+        .map_err(|e| UsageError::flag(flag, &shown, e))
+}
+
+/// The ends on a mask: the default entrance and exit (not given as flags) become the mask's
+/// first and last cells; given ones must be mask cells. Without a mask `ends` is returned as
+/// it is. Returns the ends and their rule.
+pub fn ends_on(
+    ends: (Ends, String),
+    entrance_given: bool,
+    exit_given: bool,
+    mask: Option<&Arc<Mask>>,
+) -> Result<(Ends, String), UsageError> {
+    let Some(m) = mask else { return Ok(ends) };
+    let size = m.size();
+    let Ends::Cells { entrance, exit } = ends.0 else {
+        return Ok(ends);
+    };
+    let pick = |flag: &str, given: bool, cell: u32, default: u32| {
+        if !given {
+            return Ok(default);
+        }
+        if m.contains(cell) {
+            Ok(cell)
+        } else {
+            let (x, y, _) = size.coords(cell);
+            Err(UsageError::flag(
+                flag,
+                &format!("{x},{y}"),
+                "this cell is a hole of the mask ('#' or a dark pixel), not a cell of the maze",
+            ))
+        }
+    };
+    let entrance = pick("--entrance", entrance_given, entrance, m.first())?;
+    let exit = pick("--exit", exit_given, exit, m.last())?;
+    let e = Ends::cells(entrance, exit);
+    Ok((e, e.rule(size)))
+}
+
+/// The generators of `--algo` on a mask: `all` keeps those that accept one (with a note naming
+/// the skipped ones); a named generator that does not is refused with exit 2, naming those
+/// that accept a mask.
+pub fn select_algos(
+    spec: &str,
+    algos: Vec<Algorithm>,
+    mask: Option<&Arc<Mask>>,
+) -> Result<(Vec<Algorithm>, Option<String>), UsageError> {
+    if mask.is_none() {
+        return Ok((algos, None));
+    }
+    let has_all = spec.split(',').any(|p| p.trim() == "all");
+    let (keep, skip): (Vec<Algorithm>, Vec<Algorithm>) =
+        algos.into_iter().partition(|a| a.supports_mask());
+    if let (false, Some(a)) = (has_all, skip.first()) {
+        return Err(UsageError::flag("--algo", spec, a.mask_refusal()));
+    }
+    let note = (!skip.is_empty()).then(|| {
+        let names: Vec<String> = skip.iter().map(|a| a.name()).collect();
+        format!(
+            "--mask: running the {} generators that accept a mask; skipping {}",
+            keep.len(),
+            names.join(", ")
+        )
+    });
+    Ok((keep, note))
+}
