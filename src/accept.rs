@@ -1043,7 +1043,14 @@ fn exec(code: &[Op], strings: &[String], algo: &str, column: impl Fn(u8) -> f64)
                     sp += 1;
                 }
                 Op::Col(i) => {
-                    stack[sp] = V::num(column(i));
+                    // A nullable column is an integer one: NaN there is its NULL (see
+                    // `RowView::column`).
+                    let x = column(i);
+                    stack[sp] = if x.is_nan() && COLUMNS[i as usize].is_nullable() {
+                        NULL
+                    } else {
+                        V::num(x)
+                    };
                     sp += 1;
                 }
                 Op::Str(s) => {

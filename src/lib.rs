@@ -177,6 +177,7 @@ pub mod atomic_file;
 pub mod batch;
 #[cfg(feature = "python")]
 mod bindings;
+pub mod braid;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod dataset;

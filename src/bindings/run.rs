@@ -146,6 +146,7 @@ pub fn generate(
         max_candidates,
         keep_walls: false,
         first_index: 0,
+        braid: crate::rng::Chance::new(0.0),
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

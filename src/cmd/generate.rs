@@ -123,6 +123,14 @@ pub struct RunArgs {
     /// Default: 1000 per requested maze, at least 100000.
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = values::text(values::positive))]
     pub max_candidates: Option<u64>,
+    /// Braid each maze: open one more wall of each dead end with chance P (0 to 1).
+    ///
+    /// After the perfect maze is made, its dead ends are visited in random order and each one
+    /// still a dead end gets one more passage with chance P, towards a dead-end neighbour if
+    /// there is one; every wall opened is one loop (`loops` column). 0 (the default) keeps
+    /// perfect mazes; the maze under the loops is the same as without --braid.
+    #[arg(long, value_name = "P", allow_hyphen_values = true, value_parser = values::text(values::braid))]
+    pub braid: Option<f64>,
     /// Where the solution runs (default corners: the first and last cell, or --entrance and
     /// --exit).
     #[arg(long, value_name = "RULE", value_enum)]
@@ -176,6 +184,8 @@ pub struct Config {
     pub quiet: bool,
     /// Accept filter.
     pub accept: Option<Accept>,
+    /// Braid chance per dead end (0 = perfect mazes).
+    pub braid: f64,
     /// Candidate limit per algorithm (with a filter).
     pub max_candidates: u64,
     /// Maze store output.
@@ -282,6 +292,13 @@ impl RunArgs {
             return Err(UsageError(
                 "--max-candidates only applies with --accept".into(),
             ));
+        }
+        if let (Some(p), Some(m)) = (self.braid.filter(|&p| p > 0.0), &self.mazes) {
+            return Err(UsageError(format!(
+                "--braid {p} cannot be combined with --mazes '{}': the maze store holds \
+                 perfect mazes only",
+                m.display()
+            )));
         }
         let out = self
             .out
@@ -398,6 +415,7 @@ impl RunArgs {
             ends_rule,
             quiet: self.quiet,
             accept,
+            braid: self.braid.unwrap_or(0.0),
             max_candidates,
             mazes: self.mazes.clone(),
             shard,
@@ -482,6 +500,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         max_candidates: cfg.max_candidates,
         keep_walls: !stores.is_empty(),
         first_index: range.start,
+        braid: batchgen::Chance::new(cfg.braid),
     };
     let total = job.count * cfg.algos.len() as u64;
     let show = !cfg.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());

@@ -101,8 +101,9 @@ fn fields() -> Schema {
                 Get::U32(_) => DataType::UInt32,
                 Get::U64(_) => DataType::UInt64,
                 Get::F64(_) => DataType::Float64,
+                Get::OptU64(_) => DataType::UInt64,
             };
-            Field::new(c.name, t, false)
+            Field::new(c.name, t, c.is_nullable())
         })
         .collect();
     Schema::new(fields)
@@ -233,6 +234,11 @@ pub fn record_batch(
                 Get::F64(f) => {
                     let mut b = Float64Builder::with_capacity(n);
                     b.extend(views.clone().map(|v| Some(f(&v))));
+                    Arc::new(b.finish())
+                }
+                Get::OptU64(f) => {
+                    let mut b = UInt64Builder::with_capacity(n);
+                    b.extend(views.clone().map(|v| f(&v)));
                     Arc::new(b.finish())
                 }
             }
