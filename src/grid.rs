@@ -988,10 +988,14 @@ impl Maze {
     /// Is this a perfect maze: exactly `cells - 1` passages and every cell reachable from cell 0?
     /// (Allocates; meant for tests and checks, not the batch loop.)
     pub fn is_perfect(&self) -> bool {
+        self.passages() == self.cells() as u64 - 1 && self.is_connected()
+    }
+
+    /// Is every cell reachable from cell 0? With `cells − 1 + loops` passages, a connected maze
+    /// has exactly `loops` independent loops (a braided maze; a perfect one has none).
+    /// (Allocates; meant for tests and checks, not the batch loop.)
+    pub fn is_connected(&self) -> bool {
         let n = self.cells();
-        if self.passages() != n as u64 - 1 {
-            return false;
-        }
         let mut seen = vec![false; n as usize];
         let mut stack = vec![0u32];
         seen[0] = true;

@@ -131,6 +131,7 @@
 //!         maze_hash: level.maze().hash(),
 //!         entrance: level.entrance(),
 //!         exit: level.exit(),
+//!         loops: level.metrics().loops,
 //!         walls: level.walls(),
 //!     })?;
 //! }

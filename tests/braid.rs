@@ -347,3 +347,43 @@ fn bad_braid_values_are_refused_before_any_work() {
         assert!(!out.exists());
     }
 }
+
+#[test]
+fn the_store_holds_braided_mazes_and_checks_their_loops() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("m.arrow");
+    let t = run(
+        dir.path(),
+        "m.parquet",
+        &["--braid", "0.6", "--mazes", store.to_str().unwrap()],
+    );
+    assert_eq!(t.meta["batchgen.braid"], "0.6");
+    let r = batchgen::store::StoreReader::open(&store).unwrap();
+    let loops = t.f64s("loops");
+    let mut scratch = metrics::Scratch::new();
+    for (k, want) in loops.iter().enumerate() {
+        let rec = r.record(k as u64).unwrap();
+        assert_eq!(rec.loops as f64, *want);
+        let m = r.maze(k as u64).unwrap();
+        let ends = Ends::cells(rec.entrance, rec.exit);
+        assert_eq!(metrics::measure(&m, ends, &mut scratch).loops, rec.loops);
+    }
+    assert!(loops.iter().any(|&l| l > 0.0));
+}
+
+#[test]
+fn check_sees_shards_of_different_braids() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ds/");
+    let out_s = out.to_str().unwrap();
+    for (k, p) in [("1/2", "0.5"), ("2/2", "0.25")] {
+        batchgen()
+            .args(["--algo", "wilson", "--size", "8x8", "--count", "10", "-q"])
+            .args(["--shard", k, "--braid", p, "--out", out_s])
+            .assert()
+            .success();
+    }
+    let a = batchgen().args(["check", out_s]).assert().code(1);
+    let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(text.contains("batchgen.braid"), "{text}");
+}

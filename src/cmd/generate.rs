@@ -293,13 +293,6 @@ impl RunArgs {
                 "--max-candidates only applies with --accept".into(),
             ));
         }
-        if let (Some(p), Some(m)) = (self.braid.filter(|&p| p > 0.0), &self.mazes) {
-            return Err(UsageError(format!(
-                "--braid {p} cannot be combined with --mazes '{}': the maze store holds \
-                 perfect mazes only",
-                m.display()
-            )));
-        }
         let out = self
             .out
             .clone()
@@ -458,6 +451,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
             .accept
             .as_ref()
             .map(|a| (a.source(), cfg.max_candidates)),
+        braid: cfg.braid,
     });
     let info = RunInfo {
         command_line: command_line.to_string(),
@@ -557,6 +551,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
                     maze_hash: r.metrics.maze_hash,
                     entrance,
                     exit,
+                    loops: r.metrics.loops,
                     walls: w,
                 })?;
             }

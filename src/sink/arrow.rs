@@ -73,6 +73,8 @@ pub mod keys {
     pub const COMMAND_LINE: &str = "batchgen.command_line";
     /// The candidate limit per generator, when there was a filter.
     pub const MAX_CANDIDATES: &str = "batchgen.max_candidates";
+    /// The braid chance (`--braid`), when the mazes were braided (absent for perfect mazes).
+    pub const BRAID: &str = "batchgen.braid";
 }
 
 /// Run-level facts recorded in the table's key-value metadata.
@@ -148,6 +150,8 @@ pub struct RunSpec<'a> {
     pub indices: std::ops::Range<u64>,
     /// The filter's source text and the candidate limit, when there is a filter.
     pub accept: Option<(&'a str, u64)>,
+    /// The braid chance (0 for perfect mazes, which record nothing).
+    pub braid: f64,
 }
 
 /// The run's metadata pairs, in the order the program writes them (goes in [`RunInfo::extra`]).
@@ -165,6 +169,9 @@ pub fn run_metadata(spec: &RunSpec<'_>) -> Vec<(String, String)> {
     if let Some((source, max)) = spec.accept {
         kv.push((keys::ACCEPT.into(), source.to_string()));
         kv.push((keys::MAX_CANDIDATES.into(), max.to_string()));
+    }
+    if spec.braid > 0.0 {
+        kv.push((keys::BRAID.into(), spec.braid.to_string()));
     }
     kv
 }
