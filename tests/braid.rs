@@ -387,3 +387,48 @@ fn check_sees_shards_of_different_braids() {
     let text = String::from_utf8_lossy(&a.get_output().stdout).to_string();
     assert!(text.contains("batchgen.braid"), "{text}");
 }
+
+#[test]
+fn the_uniformity_lab_refuses_braid() {
+    let a = batchgen()
+        .args(["uniformity", "--size", "2x2", "--braid", "0.5"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(err.contains("--braid") && err.contains("0.5"), "{err}");
+    assert!(a.get_output().stdout.is_empty());
+}
+
+#[test]
+fn render_draws_the_braided_maze_of_a_row() {
+    // `render --braid` draws the maze the batch measured: parse the picture back and compare
+    // walls and metrics with the row of the same identifiers.
+    let dir = tempfile::tempdir().unwrap();
+    let t = run(dir.path(), "r.parquet", &["--braid", "0.7"]);
+    let a = batchgen()
+        .args([
+            "render", "--algo", "wilson", "--size", "12x9", "--seed", "7",
+        ])
+        .args(["--index", "5", "--braid", "0.7", "--format", "ascii"])
+        .assert()
+        .success();
+    let text = String::from_utf8(a.get_output().stdout.clone()).unwrap();
+    let (m, _) = batchgen::render::parse_ascii(&text).unwrap();
+    let (want, _) = braided(
+        &Algorithm::Wilson,
+        Size::planar(12, 9),
+        batchgen::rng::maze_seed(7, "wilson", 12, 9, 5),
+        0.7,
+    );
+    assert_eq!(m, want);
+    let got = metrics::measure(&m, Ends::corners(12, 9), &mut metrics::Scratch::new());
+    let (algo, index) = (t.col("algo"), t.col("index"));
+    let row = t
+        .rows
+        .iter()
+        .find(|r| r[algo] == "wilson" && r[index] == "5")
+        .unwrap();
+    assert_eq!(row[t.col("maze_hash")], got.maze_hash.to_string());
+    assert_eq!(row[t.col("loops")], got.loops.to_string());
+    assert!(got.loops > 0);
+}

@@ -61,6 +61,9 @@ pub struct RenderArgs {
     /// ... and the maze index.
     #[arg(long, value_name = "I", allow_hyphen_values = true, value_parser = values::text(values::count))]
     pub index: Option<u64>,
+    /// ... braided with this chance per dead end, as `--braid P` made it (0 to 1).
+    #[arg(long, value_name = "P", requires = "algo", allow_hyphen_values = true, value_parser = values::text(values::braid))]
+    pub braid: Option<f64>,
     /// Output format [default: from the -o extension (.txt, .svg, .png), else ascii].
     #[arg(long, value_name = "FORMAT", value_enum)]
     pub format: Option<RenderFormat>,
@@ -227,7 +230,13 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         let size = grid.to_string();
         let need = batchgen::memory::estimate(&[algo], grid, 1, 0, false);
         batchgen::memory::check(need).map_err(|why| UsageError::flag("--size", &size, why))?;
-        let maze = batchgen::generate::regenerated(&algo, grid, args.seed, index);
+        let mut maze = batchgen::generate::regenerated(&algo, grid, args.seed, index);
+        if let Some(p) = args.braid {
+            let base = batchgen::generate::seed_base(&algo, grid, args.seed);
+            let maze_seed = batchgen::rng::maze_seed_from_base(base, index);
+            let chance = batchgen::Chance::new(p);
+            batchgen::braid::braid_seeded(&mut maze, chance, maze_seed, &mut Default::default());
+        }
         (maze, None)
     };
 
