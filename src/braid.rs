@@ -47,25 +47,42 @@ pub fn braid(maze: &mut Maze, p: Chance, rng: &mut Rng, s: &mut Scratch) -> u32 
         dead.swap(i, j);
     }
     let size = maze.size();
-    let dirs: &[Dir] = if size.is_3d() {
-        &Dir::ALL
-    } else {
-        &Dir::PLANAR
-    };
+    let (w, h) = (size.width, size.height);
+    let planar = !size.is_3d();
+    // Cell offsets of E, S, W, N as wrapping additions (2D; 3D asks the grid).
+    let off = [1, w, 1u32.wrapping_neg(), w.wrapping_neg()];
     let mut opened = 0;
     for &c in dead.iter() {
-        if maze.degree(c) != 1 || !rng.unit_below(p) {
+        let open = maze.open_mask(c) as u32;
+        if open.count_ones() != 1 || !rng.unit_below(p) {
             continue;
         }
         // Closed interior walls, and the subset leading to dead ends, as direction bit sets.
-        let open = maze.open_mask(c) as u32;
         let (mut closed, mut preferred) = (0u32, 0u32);
-        for &d in dirs {
-            let bit = 1 << d as u32;
-            if open & bit == 0 && size.has_neighbour(c, d) {
-                closed |= bit;
-                if maze.degree(size.neighbour(c, d)) == 1 {
-                    preferred |= bit;
+        if planar {
+            let (x, y) = (c % w, c / w);
+            let inside = (x + 1 < w) as u32
+                | ((y + 1 < h) as u32) << 1
+                | ((x > 0) as u32) << 2
+                | ((y > 0) as u32) << 3;
+            closed = inside & !open;
+            let mut k = closed;
+            while k != 0 {
+                let d = k.trailing_zeros();
+                k &= k - 1;
+                let nb = c.wrapping_add(off[d as usize]);
+                if maze.open_mask(nb).count_ones() == 1 {
+                    preferred |= 1 << d;
+                }
+            }
+        } else {
+            for d in Dir::ALL {
+                let bit = 1 << d as u32;
+                if open & bit == 0 && size.has_neighbour(c, d) {
+                    closed |= bit;
+                    if maze.degree(size.neighbour(c, d)) == 1 {
+                        preferred |= bit;
+                    }
                 }
             }
         }

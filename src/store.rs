@@ -1182,10 +1182,10 @@ mod tests {
     #[test]
     fn layout_follows_the_arrow_columnar_format() {
         // Flat columns: validity + values; the walls list: its validity, then its child's.
-        assert_eq!((COLUMN_COUNT, NODES, BUFFERS), (11, 12, 23));
+        assert_eq!((COLUMN_COUNT, NODES, BUFFERS), (12, 13, 25));
         assert_eq!(
             VALUES_BUFFER,
-            [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 22],
+            [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 24],
             "values buffer of each column"
         );
         let names: Vec<String> = fields(3).iter().map(|f| f.name().clone()).collect();
@@ -1202,11 +1202,12 @@ mod tests {
                 "maze_hash",
                 "entrance",
                 "exit",
+                "loops",
                 "walls"
             ]
         );
         assert_eq!(
-            fields(3)[10].data_type(),
+            fields(3)[11].data_type(),
             &DataType::FixedSizeList(wall_item(), 3)
         );
     }
