@@ -539,7 +539,12 @@ fn a_box_with_loops_is_measured_as_a_graph() {
     let m = Maze::from_open_walls(size, size.interior_walls());
     let got = metrics::measure(&m, Ends::first_last(size), &mut metrics::Scratch::new());
     assert_eq!(
-        (got.loops, got.diameter, got.solution_length, got.solution_count),
+        (
+            got.loops,
+            got.diameter,
+            got.solution_length,
+            got.solution_count
+        ),
         (5, 3, 3, 6)
     );
 }

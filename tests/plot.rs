@@ -127,7 +127,13 @@ fn pictures_have_one_series_per_algorithm() {
             "{stem}"
         );
         let white = pixels.iter().filter(|p| **p == (255, 255, 255)).count();
-        assert!(white > pixels.len() / 3, "{stem}: mostly white background");
+        // A column that is constant on perfect mazes (braid, loops, solution_count) is one bar
+        // filling the plot.
+        let constant = matches!(&*stem, "hist_braid" | "hist_loops" | "hist_solution_count");
+        assert!(
+            constant || white > pixels.len() / 3,
+            "{stem}: mostly white background"
+        );
     }
 }
 
