@@ -129,7 +129,7 @@ fn pictures_have_one_series_per_algorithm() {
         let white = pixels.iter().filter(|p| **p == (255, 255, 255)).count();
         // A column that is constant on perfect mazes (braid, loops, solution_count) is one bar
         // filling the plot.
-        let constant = matches!(&*stem, "hist_braid" | "hist_loops" | "hist_solution_count");
+        let constant = matches!(stem, "hist_braid" | "hist_loops" | "hist_solution_count");
         assert!(
             constant || white > pixels.len() / 3,
             "{stem}: mostly white background"
