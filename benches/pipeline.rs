@@ -157,6 +157,7 @@ fn store_write(c: &mut Criterion) {
                     maze_hash: i,
                     entrance: 0,
                     exit: 4095,
+                    loops: 0,
                     walls: &walls,
                 })
                 .unwrap();

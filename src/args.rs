@@ -217,6 +217,26 @@ pub fn parse_count(flag: &str, s: &str) -> Result<u64, ArgError> {
     count_value(s).map_err(|why| ArgError::new(flag, s, why))
 }
 
+/// A braid chance (`--braid P`, Python `braid=`): a number from 0 to 1, both included
+/// (`0.25`, `1`, `.5`); NaN, infinities and values outside are refused with the reason.
+pub fn braid_value(s: &str) -> Result<f64, String> {
+    const WANT: &str = "expected a chance from 0 to 1, e.g. 0, 0.25 or 1";
+    let t = s.trim();
+    // Only plain decimals: Rust's parser would also take "nan", "inf" and "infinity".
+    if t.is_empty()
+        || !t
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b))
+    {
+        return Err(WANT.into());
+    }
+    match t.parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(if p == 0.0 { 0.0 } else { p }),
+        Ok(_) => Err(format!("{WANT} (a chance cannot be below 0 or above 1)")),
+        Err(_) => Err(WANT.into()),
+    }
+}
+
 /// [`parse_count`]'s rules without a flag name (what a clap `value_parser` needs): the reason a
 /// text is not a count.
 pub fn count_value(s: &str) -> Result<u64, String> {
@@ -449,6 +469,23 @@ pub fn check_out_dir(flag: &str, dir: &Path) -> Result<(), ArgError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn braid_values() {
+        for (s, p) in [
+            ("0", 0.0),
+            ("1", 1.0),
+            ("0.25", 0.25),
+            (".5", 0.5),
+            ("-0", 0.0),
+            ("1e-1", 0.1),
+        ] {
+            assert_eq!(braid_value(s), Ok(p), "{s}");
+        }
+        for s in ["1.5", "nan", "NaN", "inf", "-0.1", "", "x", "1e9", "0,5"] {
+            assert!(braid_value(s).is_err(), "{s}");
+        }
+    }
 
     #[test]
     fn sizes() {

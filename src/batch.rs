@@ -43,18 +43,21 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::accept::{Accept, Candidate};
+use crate::braid;
 use crate::generate::{self, Algorithm};
 use std::sync::Arc;
 
 use crate::grid::{Mask, Maze, Size};
 pub use crate::metrics::Row;
 use crate::metrics::{self, Ends};
+use crate::rng::Chance;
 
 /// Everything one worker thread reuses from maze to maze.
 #[derive(Debug)]
 pub struct Worker {
     maze: Maze,
     gen: generate::Scratch,
+    braid: braid::Scratch,
     measure: metrics::Scratch,
 }
 
@@ -69,6 +72,7 @@ impl Worker {
         Worker {
             maze: Maze::with_size(size),
             gen: generate::Scratch::new(),
+            braid: braid::Scratch::new(),
             measure: metrics::Scratch::new(),
         }
     }
@@ -81,14 +85,24 @@ impl Worker {
         &self.maze
     }
 
-    /// Generate and measure one maze, timing the generator.
+    /// Generate, braid with chance `braid` ([`crate::braid`]; 0 = a perfect maze) and measure
+    /// one maze, timing the generator and the braid pass.
     #[inline]
-    pub fn row(&mut self, algo: &Algorithm, seed_base: u64, index: u64, ends: Ends) -> Row {
+    pub fn row(
+        &mut self,
+        algo: &Algorithm,
+        seed_base: u64,
+        index: u64,
+        ends: Ends,
+        braid: Chance,
+    ) -> Row {
         let t = Instant::now();
         let maze_seed =
             generate::regenerate_from_base(algo, &mut self.maze, &mut self.gen, seed_base, index);
+        braid::braid_seeded(&mut self.maze, braid, maze_seed, &mut self.braid);
         let gen_ns = t.elapsed().as_nanos() as u64;
-        let metrics = metrics::measure(&self.maze, ends, &mut self.measure);
+        let mut metrics = metrics::measure(&self.maze, ends, &mut self.measure);
+        metrics.braid = braid.p();
         Row {
             index,
             maze_seed,
@@ -132,6 +146,8 @@ pub struct Job {
     pub first_index: u64,
     /// The mask every maze fills (its size is `size`), if any.
     pub mask: Option<Arc<Mask>>,
+    /// Braid every maze with this chance per dead end ([`crate::braid`]; 0 = perfect mazes).
+    pub braid: Chance,
 }
 
 impl Job {
@@ -154,6 +170,7 @@ impl Job {
             keep_walls: false,
             first_index: 0,
             mask: None,
+            braid: Chance::new(0.0),
         }
     }
 }
@@ -285,7 +302,7 @@ pub fn run_cancellable<E>(
                 let t = rayon::current_thread_index().unwrap_or(0);
                 // Each pool thread only ever locks its own worker: never contended.
                 let mut w = workers[t].lock().unwrap_or_else(|e| e.into_inner());
-                *row = w.row(algo, base, start + i as u64, job.ends);
+                *row = w.row(algo, base, start + i as u64, job.ends, job.braid);
                 if let Some(words) = words {
                     words.copy_from_slice(w.maze.words());
                 }

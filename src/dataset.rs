@@ -24,7 +24,7 @@ use crate::shard::Shard;
 pub use crate::meta_keys as keys;
 
 /// Parameters that must be equal in every file of one partition.
-const PARTITION_PARAMS: [&str; 7] = [
+const PARTITION_PARAMS: [&str; 8] = [
     keys::VERSION,
     keys::SEEDING_SCHEME,
     keys::RNG,
@@ -32,6 +32,7 @@ const PARTITION_PARAMS: [&str; 7] = [
     keys::COUNT,
     keys::ENDS,
     keys::ACCEPT,
+    keys::BRAID,
 ];
 /// Parameters that must be equal across the whole dataset.
 const DATASET_PARAMS: [&str; 4] = [keys::VERSION, keys::SEEDING_SCHEME, keys::RNG, keys::SEED];

@@ -1052,10 +1052,15 @@ impl Maze {
     /// first one? With a mask: a spanning tree of the mask's cells (no passage into a hole).
     /// (Allocates; meant for tests and checks, not the batch loop.)
     pub fn is_perfect(&self) -> bool {
+        self.passages() == self.tree_cells() as u64 - 1 && self.is_connected()
+    }
+
+    /// Is every cell (every mask cell, with a mask) reachable from the first one, with no
+    /// passage into a hole? With `cells − 1 + loops` passages, a connected maze has exactly
+    /// `loops` independent loops (a braided maze; a perfect one has none).
+    /// (Allocates; meant for tests and checks, not the batch loop.)
+    pub fn is_connected(&self) -> bool {
         let n = self.tree_cells();
-        if self.passages() != n as u64 - 1 {
-            return false;
-        }
         let mut seen = vec![false; self.cells() as usize];
         let start = self.first_cell();
         let mut stack = vec![start];

@@ -131,6 +131,7 @@
 //!         maze_hash: level.maze().hash(),
 //!         entrance: level.entrance(),
 //!         exit: level.exit(),
+//!         loops: level.metrics().loops,
 //!         walls: level.walls(),
 //!     })?;
 //! }
@@ -236,6 +237,7 @@ pub mod atomic_file;
 pub mod batch;
 #[cfg(feature = "python")]
 mod bindings;
+pub mod braid;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod dataset;

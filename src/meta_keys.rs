@@ -38,6 +38,8 @@ pub const MAX_CANDIDATES: &str = "batchgen.max_candidates";
 /// The `--mask` the mazes fill, as text (`.` a cell, `#` a hole, one line per row), when there
 /// was one; its hash is the `mask_hash` column.
 pub const MASK: &str = "batchgen.mask";
+/// The braid chance (`--braid`), when the mazes were braided (absent for perfect mazes).
+pub const BRAID: &str = "batchgen.braid";
 
 /// Store format version ([`crate::store::FORMAT_VERSION`]).
 pub const STORE_FORMAT: &str = "batchgen.store_format";

@@ -22,6 +22,11 @@
 //! (algo, size, seed, index): thread count, chunking, `--count` and `--algo` order do not
 //! matter.
 //!
+//! A braided maze (`--braid P`, [`crate::braid`]) draws its braid pass from a second stream,
+//! seeded with [`braid_seed`]`(maze_seed) = splitmix64(maze_seed ^ BRAID_STREAM)`: the
+//! generator's draws are untouched, so the perfect maze under the loops is the maze the same
+//! identifiers give without `--braid`, and `--braid 0` (no pass, no draws) changes nothing.
+//!
 //! Bounded draws are unbiased: [`Rng::below`] is Lemire's multiply-and-reject method; the 2-bit
 //! and 1-bit draws are exact because their ranges are powers of two.
 
@@ -43,6 +48,17 @@ pub const SEEDING_SCHEME: u32 = 2;
 pub const RNG_NAME: &str = "Xoshiro256PlusPlus (rand_xoshiro 0.8)";
 
 const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The constant that separates the braid stream from the generator's stream ([`braid_seed`]):
+/// the first 64 bits of the fractional part of √2 (a nothing-up-my-sleeve number).
+pub const BRAID_STREAM: u64 = 0x6a09_e667_f3bc_c908;
+
+/// The seed of the braid pass of the maze whose per-maze seed is `maze_seed` (see the module
+/// docs): `splitmix64(maze_seed ^ BRAID_STREAM)`.
+#[inline]
+pub fn braid_seed(maze_seed: u64) -> u64 {
+    splitmix64(maze_seed ^ BRAID_STREAM)
+}
 
 /// One SplitMix64 step: the output for state `x` (the state advances by `GAMMA` first).
 #[inline]

@@ -14,7 +14,7 @@
 //! (`--mazes DIR/`) holds one `part-KKKKK-of-NNNNN.arrow` per generator and shard.
 //!
 //! Columns: the table in the doc of [`fields`] (algo, width, height, depth, seed, index,
-//! maze_seed, maze_hash, entrance, exit, walls). The schema is declared once
+//! maze_seed, maze_hash, entrance, exit, loops, walls). The schema is declared once
 //! (`store_schema!` below): the Arrow fields, that table, [`Entry`], [`Record`], the writer's
 //! row buffers and the reader's positions are all made from it.
 //!
@@ -45,7 +45,8 @@
 //! flatbuffers of `arrow-ipc` rather than through its `FileDecoder`, because the decoder panics
 //! (slices out of range) on a file whose buffer offsets lie, and a damaged store must be an
 //! error naming the file, never a panic. [`StoreReader::maze`] refuses a record that is not a
-//! perfect maze.
+//! connected maze with exactly its recorded `loops` passages beyond a spanning tree (a perfect
+//! maze when `loops` is 0, a braided one otherwise).
 
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
@@ -66,8 +67,8 @@ use crate::grid::{Maze, Size};
 /// the Arrow project's extension for IPC files.
 pub const EXTENSION: &str = "arrow";
 /// Store format version written and understood (format 1 was the `.bgm` file of batchgen
-/// 0.1 before the Arrow store).
-pub const FORMAT_VERSION: u32 = 2;
+/// 0.1 before the Arrow store; format 2 had no `loops` column and held perfect mazes only).
+pub const FORMAT_VERSION: u32 = 3;
 /// Largest number of mazes in one record batch.
 pub const MAX_ROWS_PER_BATCH: usize = 16_384;
 /// Wall bytes a record batch aims at (more rows are never buffered than fit in this, but at
@@ -147,8 +148,9 @@ pub enum StoreError {
         /// What is wrong.
         why: String,
     },
-    /// A record's wall bits are a valid grid but not a perfect maze (a loop, or cells cut off).
-    #[error("record {record} is not a perfect maze ({passages} passages for {cells} cells, expected {expected} and every cell connected): the store is corrupt")]
+    /// A record's wall bits are a valid grid but not the maze it says: not connected, or not
+    /// exactly `cells − 1 + loops` passages (a perfect maze when `loops` is 0).
+    #[error("record {record} is not a connected maze with {loops} loops ({passages} passages for {cells} cells, expected {expected} and every cell connected): the store is corrupt")]
     NotPerfect {
         /// The record number.
         record: u64,
@@ -156,7 +158,9 @@ pub enum StoreError {
         passages: u64,
         /// Cells of the grid.
         cells: u64,
-        /// Passages of a perfect maze (`cells - 1`).
+        /// The record's `loops`.
+        loops: u32,
+        /// Passages expected (`cells - 1 + loops`).
         expected: u64,
     },
 }
@@ -457,6 +461,7 @@ store_schema! {
         maze_hash: u64, "[`Maze::hash`] of the walls (as in the Parquet file).";
         entrance: u32, "Entrance cell id the maze was measured with.";
         exit: u32, "Exit cell id the maze was measured with.";
+        loops: u32, "Passages beyond a spanning tree (`loops` in the Parquet file; 0 unless braided).";
     }
     walls: "The maze's wall words ([`Maze::words`]).";
 }
@@ -1018,7 +1023,7 @@ impl StoreReader {
 
     /// Record `k` as a maze (copies the walls). Checks that the record is of the store's size,
     /// that its ends are cells of the grid, that no border bit is set, that the walls form a
-    /// perfect maze and that they hash to the recorded `maze_hash`: a corrupt record is an
+    /// connected maze with exactly the record's `loops` extra passages and that they hash to the recorded `maze_hash`: a corrupt record is an
     /// error naming it, never a panic later.
     pub fn maze(&self, k: u64) -> Result<Maze, StoreError> {
         let r = self.record(k)?;
@@ -1039,13 +1044,15 @@ impl StoreReader {
         }
         let m = Maze::from_words_sized(size, r.walls)
             .ok_or_else(|| bad("a border wall is open".into()))?;
-        if !m.is_perfect() {
-            let cells = m.cells() as u64;
+        let cells = m.cells() as u64;
+        let expected = cells - 1 + r.loops as u64;
+        if m.passages() != expected || !m.is_connected() {
             return Err(StoreError::NotPerfect {
                 record: k,
                 passages: m.passages(),
                 cells,
-                expected: cells - 1,
+                loops: r.loops,
+                expected,
             });
         }
         if m.hash() != r.maze_hash {
@@ -1155,10 +1162,10 @@ mod tests {
     #[test]
     fn layout_follows_the_arrow_columnar_format() {
         // Flat columns: validity + values; the walls list: its validity, then its child's.
-        assert_eq!((COLUMN_COUNT, NODES, BUFFERS), (11, 12, 23));
+        assert_eq!((COLUMN_COUNT, NODES, BUFFERS), (12, 13, 25));
         assert_eq!(
             VALUES_BUFFER,
-            [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 22],
+            [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 24],
             "values buffer of each column"
         );
         let names: Vec<String> = fields(3).iter().map(|f| f.name().clone()).collect();
@@ -1175,11 +1182,12 @@ mod tests {
                 "maze_hash",
                 "entrance",
                 "exit",
+                "loops",
                 "walls"
             ]
         );
         assert_eq!(
-            fields(3)[10].data_type(),
+            fields(3)[11].data_type(),
             &DataType::FixedSizeList(wall_item(), 3)
         );
     }

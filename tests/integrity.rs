@@ -423,7 +423,7 @@ fn corrupt_store_record_with_loop_refused() {
         .arg(&store)
         .assert()
         .code(2)
-        .stderr(contains("record 1 is not a perfect maze"));
+        .stderr(contains("record 1 is not a connected maze with 0 loops"));
     // The other records still render.
     batchgen()
         .args(["render", "--solution", "--record", "2", "--store"])

@@ -532,9 +532,19 @@ fn vertical_sides_hold_the_down_and_up_walls() {
 }
 
 #[test]
-#[should_panic(expected = "loop")]
-fn a_box_with_a_loop_is_refused() {
+fn a_box_with_loops_is_measured_as_a_graph() {
+    // The open 2×2×2 box: 12 passages for 8 cells (5 loops); corner to opposite corner is 3
+    // steps, one along each axis in any of 3! orders.
     let size = Size::new(2, 2, 2);
     let m = Maze::from_open_walls(size, size.interior_walls());
-    metrics::measure(&m, Ends::first_last(size), &mut metrics::Scratch::new());
+    let got = metrics::measure(&m, Ends::first_last(size), &mut metrics::Scratch::new());
+    assert_eq!(
+        (
+            got.loops,
+            got.diameter,
+            got.solution_length,
+            got.solution_count
+        ),
+        (5, 3, 3, 6)
+    );
 }

@@ -4,7 +4,7 @@
 
 use super::compile::Op;
 use super::parser::{Arith, Cmp};
-use super::{ALGO, MAX_DEPTH};
+use super::{ALGO, COLUMNS, MAX_DEPTH};
 
 /// One evaluation stack slot: a number (booleans are 1 / 0), a string id, or NULL.
 #[derive(Clone, Copy)]
@@ -78,7 +78,14 @@ pub(super) fn exec(code: &[Op], strings: &[String], algo: &str, column: impl Fn(
                     sp += 1;
                 }
                 Op::Col(i) => {
-                    stack[sp] = V::num(column(i));
+                    // A nullable column is an integer one: NaN there is its NULL (see
+                    // `RowView::column`).
+                    let x = column(i);
+                    stack[sp] = if x.is_nan() && COLUMNS[i as usize].is_nullable() {
+                        NULL
+                    } else {
+                        V::num(x)
+                    };
                     sp += 1;
                 }
                 Op::Str(s) => {

@@ -184,6 +184,7 @@ impl PyLevel {
                 Get::U32(f) => d.set_item(c.name, f(&view))?,
                 Get::U64(f) => d.set_item(c.name, f(&view))?,
                 Get::F64(f) => d.set_item(c.name, f(&view))?,
+                Get::OptU64(f) => d.set_item(c.name, f(&view))?,
             }
         }
         Ok(d)

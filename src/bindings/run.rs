@@ -147,6 +147,7 @@ pub fn generate(
         keep_walls: false,
         first_index: 0,
         mask: None,
+        braid: crate::rng::Chance::new(0.0),
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

@@ -132,6 +132,14 @@ pub struct RunArgs {
     /// Default: 1000 per requested maze, at least 100000.
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = values::text(values::positive))]
     pub max_candidates: Option<u64>,
+    /// Braid each maze: open one more wall of each dead end with chance P (0 to 1).
+    ///
+    /// After the perfect maze is made, its dead ends are visited in random order and each one
+    /// still a dead end gets one more passage with chance P, towards a dead-end neighbour if
+    /// there is one; every wall opened is one loop (`loops` column). 0 (the default) keeps
+    /// perfect mazes; the maze under the loops is the same as without --braid.
+    #[arg(long, value_name = "P", allow_hyphen_values = true, value_parser = values::text(values::braid))]
+    pub braid: Option<f64>,
     /// Where the solution runs (default corners: the first and last cell, or --entrance and
     /// --exit).
     #[arg(long, value_name = "RULE", value_enum)]
@@ -187,6 +195,8 @@ pub struct Config {
     pub quiet: bool,
     /// Accept filter.
     pub accept: Option<Accept>,
+    /// Braid chance per dead end (0 = perfect mazes).
+    pub braid: f64,
     /// Candidate limit per algorithm (with a filter).
     pub max_candidates: u64,
     /// Maze store output.
@@ -242,6 +252,17 @@ impl RunArgs {
             Some(p) => Some(mask_arg::read("--mask", p)?),
             None => None,
         };
+        if let (Some(p), Some(b)) = (&self.mask, self.braid.filter(|&b| b > 0.0)) {
+            return Err(UsageError::flag(
+                "--braid",
+                &b.to_string(),
+                format!(
+                    "cannot be combined with --mask {} yet: the braid pass opens walls on the \
+                     whole grid and would open walls into the mask's holes",
+                    p.display()
+                ),
+            ));
+        }
         let size = mask_arg::size_for(
             self.size,
             Size::planar(64, 64),
@@ -436,6 +457,7 @@ impl RunArgs {
             ends_rule,
             quiet: self.quiet,
             accept,
+            braid: self.braid.unwrap_or(0.0),
             max_candidates,
             mazes: self.mazes.clone(),
             shard,
@@ -479,6 +501,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
             .accept
             .as_ref()
             .map(|a| (a.source(), cfg.max_candidates)),
+        braid: cfg.braid,
     });
     if let Some(m) = &cfg.mask {
         extra.push((keys::MASK.into(), m.to_text()));
@@ -525,6 +548,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         keep_walls: !stores.is_empty(),
         first_index: range.start,
         mask: cfg.mask.clone(),
+        braid: batchgen::Chance::new(cfg.braid),
     };
     let total = job.count * cfg.algos.len() as u64;
     let show = !cfg.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
@@ -581,6 +605,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
                     maze_hash: r.metrics.maze_hash,
                     entrance,
                     exit,
+                    loops: r.metrics.loops,
                     walls: w,
                 })?;
             }

@@ -134,7 +134,13 @@ pub fn calibrate(
                 let mut n = 0u64;
                 loop {
                     // Indices from the top of the range: the run's own mazes stay uncounted.
-                    std::hint::black_box(w.row(a, base, u64::MAX - n, ends));
+                    std::hint::black_box(w.row(
+                        a,
+                        base,
+                        u64::MAX - n,
+                        ends,
+                        batchgen::Chance::new(0.0),
+                    ));
                     n += 1;
                     if t.elapsed() >= CALIBRATION_BUDGET || n >= 10_000 {
                         break;

@@ -66,6 +66,9 @@ pub struct RenderArgs {
     /// ... and the maze index.
     #[arg(long, value_name = "I", allow_hyphen_values = true, value_parser = values::text(values::count))]
     pub index: Option<u64>,
+    /// ... braided with this chance per dead end, as `--braid P` made it (0 to 1).
+    #[arg(long, value_name = "P", requires = "algo", conflicts_with = "mask", allow_hyphen_values = true, value_parser = values::text(values::braid))]
+    pub braid: Option<f64>,
     /// Output format [default: from the -o extension (.txt, .svg, .png), else ascii].
     #[arg(long, value_name = "FORMAT", value_enum)]
     pub format: Option<RenderFormat>,
@@ -250,7 +253,12 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         let mut maze = batchgen::Maze::with_size(grid);
         maze.set_mask(mask);
         let mut scratch = batchgen::generate::Scratch::new();
-        batchgen::generate::regenerate(&algo, &mut maze, &mut scratch, args.seed, index);
+        let maze_seed =
+            batchgen::generate::regenerate(&algo, &mut maze, &mut scratch, args.seed, index);
+        if let Some(p) = args.braid {
+            let chance = batchgen::Chance::new(p);
+            batchgen::braid::braid_seeded(&mut maze, chance, maze_seed, &mut Default::default());
+        }
         (maze, None)
     };
 

@@ -40,10 +40,23 @@ pub struct UniformityArgs {
     /// Run even what is estimated to take too long (exhaustive parts, long sampling).
     #[arg(long)]
     pub force: bool,
+    /// Refused: the lab measures how generators sample spanning trees, and a braided maze is
+    /// not a tree (the flag exists to say so instead of "unexpected argument").
+    #[arg(long, value_name = "P", hide = true, allow_hyphen_values = true)]
+    pub braid: Option<String>,
 }
 
 /// Run `batchgen uniformity`.
 pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
+    if let Some(p) = &args.braid {
+        return Err(UsageError::flag(
+            "--braid",
+            p,
+            "the uniformity lab measures spanning trees, and a braided maze has loops: \
+             run it without --braid",
+        )
+        .into());
+    }
     let size = args.size;
     // On a 3D size, `all` means the 3D-capable generators (said on stderr); a 2D-only one named
     // explicitly is refused.

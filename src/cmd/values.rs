@@ -47,6 +47,11 @@ pub fn threads(s: &str) -> Result<usize, String> {
     }
 }
 
+/// A braid chance from 0 to 1 (see [`batchgen::args::braid_value`]).
+pub fn braid(s: &str) -> Result<f64, String> {
+    batchgen::args::braid_value(s)
+}
+
 /// One generator (`wilson`, `growing-tree:mix:0.5`).
 pub fn algorithm(s: &str) -> Result<Algorithm, String> {
     Algorithm::parse(s).map_err(|e| e.to_string())

@@ -55,6 +55,7 @@ fn type_name(column: &Column) -> &'static str {
         Get::Algo => "string (dictionary)",
         Get::U32(_) => "uint32",
         Get::U64(_) => "uint64",
+        Get::OptU64(_) => "uint64 (nullable)",
         Get::F64(_) => "float64",
     }
 }

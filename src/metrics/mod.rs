@@ -40,6 +40,7 @@
 
 pub mod definitions;
 mod degrees;
+mod graph;
 mod row;
 
 pub use row::{column_index, Column, Filter, Get, Row, RowView, COLUMNS};
@@ -83,6 +84,7 @@ pub struct Metrics {
     /// with no memory needs on average. On a tree it is `Σ (2·|T_u| − 1)` over the solution's
     /// edges `u → v`, where `T_u` is the part of the maze on `u`'s side of that edge; 0 when
     /// entrance = exit. `walk_steps(s→t) + walk_steps(t→s) = 2·(cells − 1)·solution_length`.
+    /// On a maze with loops the expectation is not an integer: 0 here, NULL in the table.
     pub walk_steps: u64,
     /// Over every opening off the solution (at the cells counted by `solution_decisions`), the
     /// number of cells reachable through it without returning to the path; the largest. 0 when
@@ -105,6 +107,14 @@ pub struct Metrics {
     pub mask_hash: u64,
     /// Cells of the maze: the mask's cells, or `W·H·D` without a mask.
     pub cells: u32,
+    /// Passages − cells + 1, the cyclomatic number: the independent loops (0 for a perfect
+    /// maze; the walls a braid pass opened).
+    pub loops: u32,
+    /// Distinct shortest entrance → exit paths, saturating at `u64::MAX` (1 on a tree).
+    pub solution_count: u64,
+    /// The braid chance the maze was made with ([`crate::braid`]): [`measure`] cannot know it
+    /// and leaves 0; the batch and [`crate::Level`] set it. 0 for a perfect maze.
+    pub braid: f64,
 }
 
 /// Where the solution starts and ends.
@@ -281,6 +291,10 @@ pub struct Scratch {
     pushes_3d: (Vec<[u64; 6]>, (u32, u32)),
     /// The per-position buffers (apart from the tables, so the search can borrow both).
     bufs: Bufs,
+    /// The buffers of the graph path (mazes with loops).
+    graph: graph::Buffers,
+    /// Did the last [`measure`] take the graph path?
+    graph_last: bool,
 }
 
 /// The per-position part of [`Scratch`].
@@ -309,6 +323,9 @@ impl Scratch {
     /// The solution path of the last [`measure`] call, entrance first, exit last (cell ids,
     /// both ends included).
     pub fn solution_path(&self) -> Vec<u32> {
+        if self.graph_last {
+            return self.graph.solution_path();
+        }
         let b = &self.bufs;
         let (mut a, mut b, queue) = (b.solution.0 as usize, b.solution.1 as usize, &b.queue);
         let mut head = Vec::new();
@@ -519,12 +536,28 @@ fn corridor_down(first: &[u32], mut x: usize) -> u32 {
     k
 }
 
-/// Measure a perfect maze. Fixed `ends` must be cells of the maze.
+/// Measure a connected maze: a perfect maze by the tree pass, a maze with loops (more than
+/// `cells − 1` passages, e.g. braided) by the graph pass of the `graph` module. Fixed `ends`
+/// must be cells of the maze.
 ///
 /// # Panics
-/// If the maze is not a tree (a loop makes the search revisit cells, a missing passage leaves
-/// cells unreached); every generator produces trees, so this indicates a bug.
+/// If the maze is not connected (a missing passage leaves cells unreached); every generator
+/// and the braid pass produce connected mazes, so this indicates a bug.
 pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
+    // One popcount pass tells a tree from a maze with loops (fewer passages than a tree means
+    // not connected: the tree pass reports that).
+    let extra = maze.passages() + 1;
+    let cells = maze.cells() as u64;
+    s.graph_last = extra > cells;
+    if s.graph_last {
+        let loops = (extra - cells) as u32;
+        let deg = if maze.depth() > 1 {
+            degrees::prepare_3d(maze, &mut s.masks)
+        } else {
+            degrees::prepare(maze, &mut s.masks)
+        };
+        return graph::measure(maze, ends, deg, &s.masks, loops, &mut s.graph);
+    }
     // One dispatch per maze: a 2D maze runs the 4-direction instantiation only.
     if maze.depth() > 1 {
         measure_3d(maze, ends, s)
@@ -725,6 +758,9 @@ fn traverse<const D: usize, const T: usize>(
         },
         mask_hash: maze.mask().map_or(0, |m| m.hash()),
         cells: n as u32,
+        loops: 0,
+        solution_count: 1,
+        braid: 0.0,
     }
 }
 

@@ -51,6 +51,8 @@ pub enum Get {
     U64(fn(&RowView<'_>) -> u64),
     /// A double.
     F64(fn(&RowView<'_>) -> f64),
+    /// An unsigned 64-bit value that may be NULL (`None`): a nullable column.
+    OptU64(fn(&RowView<'_>) -> Option<u64>),
 }
 
 /// Whether an accept filter may use a column.
@@ -79,8 +81,10 @@ pub struct Column {
 }
 
 impl Column {
-    /// The column's value in `row` as a double (`None` for `algo`). Every numeric column that
-    /// [`Filter::Number`] admits is exact in a double (`walk_steps < 2·cells² ≤ 2^53`).
+    /// The column's value in `row` as a double (`None` for `algo` and for a NULL). Every
+    /// numeric column that [`Filter::Number`] admits is exact in a double
+    /// (`walk_steps < 2·cells² ≤ 2^53`) except `solution_count`, which is exact up to 2^53 and
+    /// rounded to the nearest double above (as DuckDB compares a UBIGINT with a DOUBLE).
     #[inline]
     pub fn number(&self, row: &RowView<'_>) -> Option<f64> {
         match self.get {
@@ -88,7 +92,13 @@ impl Column {
             Get::U32(f) => Some(f(row) as f64),
             Get::U64(f) => Some(f(row) as f64),
             Get::F64(f) => Some(f(row)),
+            Get::OptU64(f) => f(row).map(|v| v as f64),
         }
+    }
+
+    /// May the column hold NULLs?
+    pub fn is_nullable(&self) -> bool {
+        matches!(self.get, Get::OptU64(_))
     }
 
     /// Is the column a double (rather than an integer or the name)?
@@ -98,7 +108,8 @@ impl Column {
 }
 
 impl RowView<'_> {
-    /// The value of `COLUMNS[column]` as a double (`NaN` for `algo`, which is not a number).
+    /// The value of `COLUMNS[column]` as a double (`NaN` for `algo`, which is not a number, and
+    /// for a NULL: no numeric column is NaN otherwise, so an accept filter reads NaN as NULL).
     #[inline]
     pub fn column(&self, column: u8) -> f64 {
         COLUMNS[column as usize].number(self).unwrap_or(f64::NAN)
@@ -109,9 +120,9 @@ const IDENTIFIER: Filter =
     Filter::Refused("a 64-bit identifier (not exact in a double) and cannot be filtered on");
 
 /// The output's columns, in Parquet order: identifiers and metrics, `depth` right after `height`,
-/// then the difficulty columns and the mask columns (appended, so readers that select the older
-/// columns by position keep working).
-pub const COLUMNS: [Column; 28] = [
+/// then the difficulty columns, the mask columns and the braid columns (appended, so readers that
+/// select the older columns by position keep working).
+pub const COLUMNS: [Column; 31] = [
     Column {
         name: "algo",
         get: Get::Algo,
@@ -240,8 +251,8 @@ pub const COLUMNS: [Column; 28] = [
     },
     Column {
         name: "walk_steps",
-        get: Get::U64(|r| r.row.metrics.walk_steps),
-        doc: "expected steps of a random walk from the entrance to the exit",
+        get: Get::OptU64(|r| (r.row.metrics.loops == 0).then_some(r.row.metrics.walk_steps)),
+        doc: "expected steps of a random walk from the entrance to the exit (NULL when loops > 0)",
         filter: Filter::Number,
     },
     Column {
@@ -278,6 +289,24 @@ pub const COLUMNS: [Column; 28] = [
         name: "cells",
         get: Get::U32(|r| r.row.metrics.cells),
         doc: "cells of the maze: the mask's cells, or width*height*depth without a mask",
+        filter: Filter::Number,
+    },
+    Column {
+        name: "braid",
+        get: Get::F64(|r| r.row.metrics.braid),
+        doc: "chance each dead end had of being opened (`--braid`; 0 for a perfect maze)",
+        filter: Filter::Number,
+    },
+    Column {
+        name: "loops",
+        get: Get::U32(|r| r.row.metrics.loops),
+        doc: "passages − cells + 1: independent loops (0 for a perfect maze)",
+        filter: Filter::Number,
+    },
+    Column {
+        name: "solution_count",
+        get: Get::U64(|r| r.row.metrics.solution_count),
+        doc: "distinct shortest entrance → exit paths (saturates at 2^64−1; exact in `--accept` up to 2^53)",
         filter: Filter::Number,
     },
 ];

@@ -68,8 +68,9 @@ fn fields() -> Schema {
                 Get::U32(_) => DataType::UInt32,
                 Get::U64(_) => DataType::UInt64,
                 Get::F64(_) => DataType::Float64,
+                Get::OptU64(_) => DataType::UInt64,
             };
-            Field::new(c.name, t, false)
+            Field::new(c.name, t, c.is_nullable())
         })
         .collect();
     Schema::new(fields)
@@ -117,6 +118,8 @@ pub struct RunSpec<'a> {
     pub indices: std::ops::Range<u64>,
     /// The filter's source text and the candidate limit, when there is a filter.
     pub accept: Option<(&'a str, u64)>,
+    /// The braid chance (0 for perfect mazes, which record nothing).
+    pub braid: f64,
 }
 
 /// The run's metadata pairs, in the order the program writes them (goes in [`RunInfo::extra`]).
@@ -134,6 +137,9 @@ pub fn run_metadata(spec: &RunSpec<'_>) -> Vec<(String, String)> {
     if let Some((source, max)) = spec.accept {
         kv.push((keys::ACCEPT.into(), source.to_string()));
         kv.push((keys::MAX_CANDIDATES.into(), max.to_string()));
+    }
+    if spec.braid > 0.0 {
+        kv.push((keys::BRAID.into(), spec.braid.to_string()));
     }
     kv
 }
@@ -197,6 +203,11 @@ pub fn record_batch(
                 Get::F64(f) => {
                     let mut b = Float64Builder::with_capacity(n);
                     b.extend(views.clone().map(|v| Some(f(&v))));
+                    Arc::new(b.finish())
+                }
+                Get::OptU64(f) => {
+                    let mut b = UInt64Builder::with_capacity(n);
+                    b.extend(views.clone().map(|v| f(&v)));
                     Arc::new(b.finish())
                 }
             }

@@ -363,13 +363,26 @@ pub(crate) fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, Summar
     })
 }
 
-/// Numbers of one column of a batch, as doubles (into a reused buffer).
+/// Numbers of one column of a batch, as doubles (into a reused buffer); a NULL reads as NaN
+/// (left out of the statistics, and NULL to an accept filter on a nullable column).
 pub(crate) fn to_f64(a: &ArrayRef, out: &mut Vec<f64>) {
     out.clear();
     macro_rules! prim {
-        ($t:ty) => {
-            out.extend(a.as_primitive::<$t>().values().iter().map(|&v| v as f64))
-        };
+        ($t:ty) => {{
+            let p = a.as_primitive::<$t>();
+            match p.nulls().filter(|n| n.null_count() > 0) {
+                None => out.extend(p.values().iter().map(|&v| v as f64)),
+                Some(nulls) => {
+                    out.extend(p.values().iter().zip(nulls.iter()).map(|(&v, valid)| {
+                        if valid {
+                            v as f64
+                        } else {
+                            f64::NAN
+                        }
+                    }))
+                }
+            }
+        }};
     }
     match a.data_type() {
         DataType::UInt8 => prim!(UInt8Type),

@@ -76,7 +76,9 @@ pub fn read(path: &Path) -> Table {
                 .iter()
                 .map(|c| {
                     let a = c.as_any();
-                    if let Some(s) = a.downcast_ref::<StringArray>() {
+                    if c.is_null(r) {
+                        "null".to_string()
+                    } else if let Some(s) = a.downcast_ref::<StringArray>() {
                         s.value(r).to_string()
                     } else if let Some(v) = a.downcast_ref::<UInt32Array>() {
                         v.value(r).to_string()

@@ -1,0 +1,241 @@
+//! Braiding: the post-pass that turns a perfect maze into one with loops (`--braid P`), so a
+//! level has alternative routes and fewer dead ends.
+//!
+//! Buck's method: list the maze's dead ends (cells with exactly one passage), visit them in a
+//! uniformly random order, and for each cell that is *still* a dead end when its turn comes,
+//! with probability `P` open one more of its walls, preferring a neighbour that is itself a dead
+//! end (so one new passage removes two dead ends); among the preferred walls (or, when no
+//! neighbour is a dead end, among all its closed interior walls) the choice is uniform.
+//!
+//! The draws come from their own stream, [`crate::rng::braid_seed`] of the maze seed, taken
+//! after the generator has finished: the perfect maze under the loops is exactly the maze the
+//! same identifiers give without braiding, and `P = 0` skips the pass (no draw, no change).
+//! Every wall opened adds one loop: a braided maze has `cells − 1 + loops` passages and stays
+//! connected. At `P = 1` no dead end survives unless it has no closed interior wall at all (the
+//! two ends of a grid one cell wide, which nothing can braid). Works on 2D and 3D grids alike
+//! (six neighbours in 3D).
+
+use crate::grid::{Dir, Maze};
+use crate::rng::{Chance, RandomSource, Rng};
+
+/// Buffers of the braid pass, reused from maze to maze.
+#[derive(Debug, Default, Clone)]
+pub struct Scratch {
+    /// The dead ends of the perfect maze, then shuffled.
+    dead: Vec<u32>,
+}
+
+impl Scratch {
+    /// Empty scratch; the buffer grows on first use.
+    pub fn new() -> Scratch {
+        Scratch::default()
+    }
+}
+
+/// Braid `maze` with chance `p` per dead end, drawing from `rng` (seed it with
+/// [`crate::rng::braid_seed`] of the maze seed). Returns the number of walls opened, which is
+/// the number of loops added. `p = 0` returns at once without drawing.
+pub fn braid(maze: &mut Maze, p: Chance, rng: &mut Rng, s: &mut Scratch) -> u32 {
+    if p.p() <= 0.0 {
+        return 0;
+    }
+    dead_ends(maze, &mut s.dead);
+    // Fisher-Yates with unbiased bounded draws: a uniformly random visiting order.
+    let dead = &mut s.dead;
+    for i in (1..dead.len()).rev() {
+        let j = rng.below(i as u32 + 1) as usize;
+        dead.swap(i, j);
+    }
+    let size = maze.size();
+    let (w, h) = (size.width, size.height);
+    let planar = !size.is_3d();
+    // Cell offsets of E, S, W, N as wrapping additions (2D; 3D asks the grid).
+    let off = [1, w, 1u32.wrapping_neg(), w.wrapping_neg()];
+    let mut opened = 0;
+    for &c in dead.iter() {
+        let open = maze.open_mask(c) as u32;
+        if open.count_ones() != 1 || !rng.unit_below(p) {
+            continue;
+        }
+        // Closed interior walls, and the subset leading to dead ends, as direction bit sets.
+        let (mut closed, mut preferred) = (0u32, 0u32);
+        if planar {
+            let (x, y) = (c % w, c / w);
+            let inside = (x + 1 < w) as u32
+                | ((y + 1 < h) as u32) << 1
+                | ((x > 0) as u32) << 2
+                | ((y > 0) as u32) << 3;
+            closed = inside & !open;
+            let mut k = closed;
+            while k != 0 {
+                let d = k.trailing_zeros();
+                k &= k - 1;
+                let nb = c.wrapping_add(off[d as usize]);
+                if maze.open_mask(nb).count_ones() == 1 {
+                    preferred |= 1 << d;
+                }
+            }
+        } else {
+            for d in Dir::ALL {
+                let bit = 1 << d as u32;
+                if open & bit == 0 && size.has_neighbour(c, d) {
+                    closed |= bit;
+                    if maze.degree(size.neighbour(c, d)) == 1 {
+                        preferred |= bit;
+                    }
+                }
+            }
+        }
+        let from = if preferred != 0 { preferred } else { closed };
+        if from == 0 {
+            continue;
+        }
+        let pick = nth_bit(from, rng.below(from.count_ones()));
+        maze.carve(c, Dir::ALL[pick as usize]);
+        opened += 1;
+    }
+    opened
+}
+
+/// [`braid`] with the braid stream of the maze whose per-maze seed is `maze_seed`
+/// ([`crate::rng::braid_seed`]): what the batch, [`crate::Level`] and `render` do after
+/// generating that maze.
+pub fn braid_seeded(maze: &mut Maze, p: Chance, maze_seed: u64, s: &mut Scratch) -> u32 {
+    if p.p() <= 0.0 {
+        return 0;
+    }
+    let mut rng = Rng::from_maze_seed(crate::rng::braid_seed(maze_seed));
+    braid(maze, p, &mut rng, s)
+}
+
+/// The dead ends of `maze` in increasing cell order, into `out`: cells with exactly one open
+/// side, found 32 cells at a time from the grid's side planes.
+fn dead_ends(maze: &Maze, out: &mut Vec<u32>) {
+    out.clear();
+    let n = maze.cells();
+    for (i, (p, v)) in maze.planar_sides().zip(maze.vertical_sides()).enumerate() {
+        let (mut seen, mut twice) = (0u64, 0u64);
+        for x in [p.east, p.south, p.west, p.north, v.down, v.up] {
+            twice |= seen & x;
+            seen |= x;
+        }
+        let mut one = seen & !twice;
+        while one != 0 {
+            let c = 32 * i as u32 + one.trailing_zeros() / 2;
+            one &= one - 1;
+            if c < n {
+                out.push(c);
+            }
+        }
+    }
+}
+
+/// The position of the `k`-th set bit of `x` (from the lowest, `k < x.count_ones()`).
+fn nth_bit(mut x: u32, k: u32) -> u32 {
+    for _ in 0..k {
+        x &= x - 1;
+    }
+    x.trailing_zeros()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{generate_seeded, Algorithm, Scratch as GenScratch};
+    use crate::grid::Size;
+    use crate::rng::braid_seed;
+
+    fn perfect(algo: &Algorithm, size: Size, seed: u64) -> Maze {
+        let mut m = Maze::with_size(size);
+        generate_seeded(algo, &mut m, &mut GenScratch::new(), seed);
+        m
+    }
+
+    fn brute_dead_ends(m: &Maze) -> Vec<u32> {
+        (0..m.cells()).filter(|&c| m.degree(c) == 1).collect()
+    }
+
+    #[test]
+    fn dead_ends_match_the_degrees() {
+        for size in [
+            Size::planar(1, 7),
+            Size::planar(33, 5),
+            Size::planar(64, 64),
+            Size::new(5, 4, 3),
+        ] {
+            let algo = if size.is_3d() {
+                Algorithm::Backtracker
+            } else {
+                Algorithm::Wilson
+            };
+            let m = perfect(&algo, size, 9);
+            let mut got = Vec::new();
+            dead_ends(&m, &mut got);
+            assert_eq!(got, brute_dead_ends(&m), "{size}");
+        }
+    }
+
+    #[test]
+    fn full_braid_leaves_no_dead_end_and_each_wall_is_a_loop() {
+        let mut s = Scratch::new();
+        for (size, seed) in [
+            (Size::planar(16, 16), 1),
+            (Size::planar(2, 2), 2),
+            (Size::planar(2, 9), 3),
+            (Size::new(4, 4, 4), 4),
+        ] {
+            let algo = if size.is_3d() {
+                Algorithm::Backtracker
+            } else {
+                Algorithm::Kruskal
+            };
+            let mut m = perfect(&algo, size, seed);
+            let before = m.passages();
+            let mut rng = Rng::from_maze_seed(braid_seed(seed));
+            let opened = braid(&mut m, Chance::new(1.0), &mut rng, &mut s);
+            assert!(brute_dead_ends(&m).is_empty(), "{size}");
+            assert_eq!(m.passages(), before + opened as u64, "{size}");
+        }
+    }
+
+    #[test]
+    fn a_one_wide_grid_has_nothing_to_open() {
+        let mut m = perfect(&Algorithm::Wilson, Size::planar(1, 9), 3);
+        let orig = m.clone();
+        let mut rng = Rng::from_maze_seed(braid_seed(3));
+        assert_eq!(
+            braid(&mut m, Chance::new(1.0), &mut rng, &mut Scratch::new()),
+            0
+        );
+        assert_eq!(m, orig);
+    }
+
+    #[test]
+    fn zero_chance_changes_nothing_and_draws_nothing() {
+        let size = Size::planar(20, 12);
+        let mut m = perfect(&Algorithm::Wilson, size, 5);
+        let orig = m.clone();
+        let mut rng = Rng::from_maze_seed(7);
+        let mut fresh = rng.clone();
+        assert_eq!(
+            braid(&mut m, Chance::new(0.0), &mut rng, &mut Scratch::new()),
+            0
+        );
+        assert_eq!(m, orig);
+        assert_eq!(rng.next_u64(), fresh.next_u64());
+    }
+
+    #[test]
+    fn a_half_braid_removes_about_half_the_dead_ends() {
+        // Each visited dead end is opened with chance 1/2, and an opening towards a dead end
+        // removes two; so strictly between none and all of them go, on a large maze.
+        let size = Size::planar(64, 64);
+        let mut m = perfect(&Algorithm::Wilson, size, 11);
+        let before = brute_dead_ends(&m).len();
+        let mut rng = Rng::from_maze_seed(braid_seed(11));
+        let opened = braid(&mut m, Chance::new(0.5), &mut rng, &mut Scratch::new());
+        let after = brute_dead_ends(&m).len();
+        assert!(opened > 0 && after > 0 && after < before);
+        assert!(before - after <= 2 * opened as usize);
+    }
+}

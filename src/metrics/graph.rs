@@ -1,0 +1,448 @@
+//! The metrics of a maze with loops (a braided maze): the same columns as on a tree, each with
+//! a definition that is exact on any connected graph and equal to the tree definition when the
+//! maze has no loop. [`super::measure`] takes this path only when the maze has more passages
+//! than a tree (`loops > 0`), so perfect mazes keep the tree fast path.
+//!
+//! - Shortest paths are breadth-first searches. The **canonical shortest path** from the
+//!   entrance to the exit is the chain of BFS parents from the exit back to the entrance, where
+//!   a cell's parent is the first neighbour to reach it in a search from the entrance that
+//!   visits neighbours in the order east, south, west, north (then down, up). `solution_turns`,
+//!   `solution_decisions`, `solution_branches` and the branch columns are taken along it.
+//! - `solution_count` counts every distinct shortest path (BFS with path counts, saturating at
+//!   `u64::MAX`).
+//! - `diameter` is exact: iFUB (Crescenzi, Grossi, Habib, Lanzi, Marino, 2013). A double sweep
+//!   gives a lower bound and a central cell `u` (the middle of the swept path); then the cells
+//!   are taken by decreasing distance from `u`, and the largest eccentricity met so far is the
+//!   diameter as soon as it reaches `2·i` before the cells at distance `i` are taken (no pair
+//!   of cells within distance `i` of `u` can be farther apart). `diameter_start`/`diameter_end` are a pair at
+//!   that distance.
+//! - `max_branch_cells`: the largest part of the maze, with the solution's cells removed, that
+//!   touches a solution cell other than the exit (what lies behind a wrong turn).
+//!   `max_branch_depth`: the largest distance from a cell to the solution path (entrance to the
+//!   cell before the exit), over the cells reached from it without passing the exit. On a tree
+//!   both are the tree definitions (a branch's cells; its depth from the path).
+//! - `mean_dead_end_length`: the forced walk from each dead end through corridor cells up to the
+//!   first cell that is not a corridor (with loops that is always a junction).
+//! - `walk_steps` (the expected hitting time of a random walk) is a rational number on a graph
+//!   with loops, not an integer: the column is NULL for such mazes and the field 0.
+
+use super::degrees::Degrees;
+use super::{Ends, Metrics};
+use crate::grid::Maze;
+
+/// Not reached yet, in the distance buffers.
+const UNSEEN: u32 = u32::MAX;
+
+/// Buffers of the graph path, reused across mazes (only a braided maze touches them).
+#[derive(Debug, Default)]
+pub(super) struct Buffers {
+    /// BFS distances (or component labels, or [`UNSEEN`]).
+    dist: Vec<u32>,
+    /// BFS order of the last search.
+    queue: Vec<u32>,
+    /// BFS order of the search from the central cell (iFUB).
+    order: Vec<u32>,
+    /// Distances from the central cell.
+    level: Vec<u32>,
+    /// Canonical BFS parents.
+    parent: Vec<u32>,
+    /// Shortest-path counts.
+    count: Vec<u64>,
+    /// Path membership (1 = on the solution).
+    on_path: Vec<u8>,
+    /// The solution path, exit first.
+    path: Vec<u32>,
+}
+
+impl Buffers {
+    /// The solution of the last measurement, entrance first.
+    pub(super) fn solution_path(&self) -> Vec<u32> {
+        self.path.iter().rev().copied().collect()
+    }
+}
+
+/// Cell offsets of the six directions (E, S, W, N, Down, Up), as wrapping additions.
+fn offsets(maze: &Maze) -> [u32; 6] {
+    let (w, l) = (maze.width(), maze.size().layer_cells());
+    [
+        1,
+        w,
+        1u32.wrapping_neg(),
+        w.wrapping_neg(),
+        l,
+        l.wrapping_neg(),
+    ]
+}
+
+impl Buffers {
+    fn grow(&mut self, n: usize) {
+        if self.dist.len() < n {
+            for v in [
+                &mut self.dist,
+                &mut self.queue,
+                &mut self.order,
+                &mut self.level,
+                &mut self.parent,
+            ] {
+                v.resize(n, 0);
+            }
+            self.count.resize(n, 0);
+            self.on_path.resize(n, 0);
+        }
+    }
+
+    /// A BFS from `root` filling `dist` and `queue` (and, with `PARENTS`, the canonical
+    /// parents and the path counts). Returns the number of cells reached.
+    fn bfs<const PARENTS: bool>(
+        &mut self,
+        masks: &[u8],
+        off: &[u32; 6],
+        n: usize,
+        root: u32,
+    ) -> usize {
+        let dist = &mut self.dist[..n];
+        dist.fill(UNSEEN);
+        let queue = &mut self.queue[..n];
+        dist[root as usize] = 0;
+        queue[0] = root;
+        if PARENTS {
+            self.parent[root as usize] = root;
+            self.count[root as usize] = 1;
+        }
+        let (mut head, mut tail) = (0, 1);
+        while head < tail {
+            let v = queue[head];
+            head += 1;
+            let dv = dist[v as usize];
+            let mut m = masks[v as usize] as u32;
+            while m != 0 {
+                let d = m.trailing_zeros();
+                m &= m - 1;
+                let u = v.wrapping_add(off[d as usize]) as usize;
+                if dist[u] == UNSEEN {
+                    dist[u] = dv + 1;
+                    queue[tail] = u as u32;
+                    tail += 1;
+                    if PARENTS {
+                        self.parent[u] = v;
+                        self.count[u] = self.count[v as usize];
+                    }
+                } else if PARENTS && dist[u] == dv + 1 {
+                    self.count[u] = self.count[u].saturating_add(self.count[v as usize]);
+                }
+            }
+        }
+        tail
+    }
+
+    /// The eccentricity of `root` and a cell at that distance (the last one reached).
+    fn ecc(&mut self, masks: &[u8], off: &[u32; 6], n: usize, root: u32) -> (u32, u32) {
+        let reached = self.bfs::<false>(masks, off, n, root);
+        let far = self.queue[reached - 1];
+        (self.dist[far as usize], far)
+    }
+
+    /// The exact diameter and a farthest pair, by iFUB from a double sweep whose first end
+    /// `a` is the last cell a search from some cell reached.
+    fn diameter(&mut self, masks: &[u8], off: &[u32; 6], n: usize, a: u32) -> (u32, u32, u32) {
+        // The sweep from `a` with parents, to find the middle of the path to its farthest cell.
+        let reached = self.bfs::<true>(masks, off, n, a);
+        let b = self.queue[reached - 1];
+        let mut best = (self.dist[b as usize], a, b);
+        let mut u = b;
+        for _ in 0..best.0 / 2 {
+            u = self.parent[u as usize];
+        }
+        self.bfs::<false>(masks, off, n, u);
+        self.order[..n].copy_from_slice(&self.queue[..n]);
+        self.level[..n].copy_from_slice(&self.dist[..n]);
+        let top = self.level[self.order[n - 1] as usize];
+        if top > best.0 {
+            best = (top, u, self.order[n - 1]);
+        }
+        // Cells by decreasing distance from `u`: the BFS order backwards.
+        let mut k = n;
+        for i in (1..=top).rev() {
+            // Every pair not yet seen lies within distance `i` of `u`: at most `2·i` apart.
+            if best.0 >= 2 * i {
+                break;
+            }
+            while k > 0 && self.level[self.order[k - 1] as usize] == i {
+                k -= 1;
+                let v = self.order[k];
+                let (e, far) = self.ecc(masks, off, n, v);
+                if e > best.0 {
+                    best = (e, v, far);
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Measure a connected maze with `loops > 0` extra passages, given its degree pass (`deg`,
+/// `masks`). Panics if the maze is not connected.
+pub(super) fn measure(
+    maze: &Maze,
+    ends: Ends,
+    deg: Degrees,
+    masks: &[u8],
+    loops: u32,
+    g: &mut Buffers,
+) -> Metrics {
+    let n = maze.cells() as usize;
+    g.grow(n);
+    let off = offsets(maze);
+
+    // Entrance, exit and the diameter.
+    let (entrance, exit, diameter) = match ends {
+        Ends::Cells { entrance, exit } => {
+            let reached = g.bfs::<false>(masks, &off, n, entrance);
+            assert_eq!(reached, n, "measure: the maze is not connected");
+            let d = g.diameter(masks, &off, n, g.queue[n - 1]);
+            (entrance, exit, d)
+        }
+        Ends::Diameter => {
+            let reached = g.bfs::<false>(masks, &off, n, 0);
+            assert_eq!(reached, n, "measure: the maze is not connected");
+            let d = g.diameter(masks, &off, n, g.queue[n - 1]);
+            (d.1, d.2, d)
+        }
+    };
+
+    // The solution: BFS from the entrance with canonical parents and path counts.
+    g.bfs::<true>(masks, &off, n, entrance);
+    let length = g.dist[exit as usize];
+    let solution_count = g.count[exit as usize];
+    g.path.clear();
+    let mut x = exit;
+    g.path.push(x);
+    while x != entrance {
+        x = g.parent[x as usize];
+        g.path.push(x);
+    }
+    let (mut turns, mut last) = (0u32, 0u32);
+    for pair in g.path.windows(2) {
+        let step = pair[1].wrapping_sub(pair[0]);
+        turns += (last != 0 && step != last) as u32;
+        last = step;
+    }
+    // Off-path openings: a shortest path is induced, so a path cell's path neighbours are
+    // exactly its predecessor and successor.
+    let (mut decisions, mut branches) = (0u32, 0u32);
+    for (j, &c) in g.path.iter().enumerate().skip(1) {
+        let on = if j + 1 == g.path.len() { 1 } else { 2 };
+        let off_path = (masks[c as usize] as u32).count_ones() - on;
+        branches += off_path;
+        decisions += (off_path > 0) as u32;
+    }
+
+    let (max_cells, max_depth) = branches_off(g, masks, &off, n);
+
+    Metrics {
+        dead_ends: deg.dead_ends,
+        dead_end_share: deg.dead_ends as f64 / n as f64,
+        diameter: diameter.0,
+        diameter_start: diameter.1,
+        diameter_end: diameter.2,
+        solution_length: length,
+        junctions: deg.junctions,
+        corridors: deg.corridors,
+        straights: deg.straights,
+        solution_turns: turns,
+        maze_hash: deg.hash,
+        solution_decisions: decisions,
+        solution_branches: branches,
+        walk_steps: 0,
+        max_branch_cells: max_cells,
+        max_branch_depth: max_depth,
+        mean_dead_end_length: mean_dead_end_length(masks, &off, n, deg.dead_ends),
+        tortuosity: tortuosity(maze, entrance, exit, length),
+        mask_hash: maze.mask().map_or(0, |m| m.hash()),
+        cells: n as u32,
+        loops,
+        solution_count,
+        braid: 0.0,
+    }
+}
+
+/// `max_branch_cells` and `max_branch_depth` for the solution in `g.path` (exit first).
+fn branches_off(g: &mut Buffers, masks: &[u8], off: &[u32; 6], n: usize) -> (u32, u32) {
+    if g.path.len() < 2 {
+        return (0, 0);
+    }
+    let on_path = &mut g.on_path[..n];
+    on_path.fill(0);
+    for &c in &g.path {
+        on_path[c as usize] = 1;
+    }
+    // Depth: a multi-source search from the path cells but the exit, which blocks.
+    let dist = &mut g.dist[..n];
+    dist.fill(UNSEEN);
+    let queue = &mut g.queue[..n];
+    let exit = g.path[0];
+    dist[exit as usize] = 0;
+    let mut tail = 0;
+    for &c in &g.path[1..] {
+        dist[c as usize] = 0;
+        queue[tail] = c;
+        tail += 1;
+    }
+    let (mut head, mut depth) = (0, 0);
+    while head < tail {
+        let v = queue[head];
+        head += 1;
+        let dv = dist[v as usize];
+        depth = depth.max(dv);
+        let mut m = masks[v as usize] as u32;
+        while m != 0 {
+            let u = v.wrapping_add(off[m.trailing_zeros() as usize]) as usize;
+            m &= m - 1;
+            if dist[u] == UNSEEN {
+                dist[u] = dv + 1;
+                queue[tail] = u as u32;
+                tail += 1;
+            }
+        }
+    }
+    // Cells: the parts of the maze without the path that touch a path cell but the exit. The
+    // cells the depth search reached are exactly those parts; label them part by part.
+    let label = &mut g.level[..n];
+    label.fill(UNSEEN);
+    let stack = &mut g.order[..n];
+    let mut cells = 0u32;
+    for &c in &g.path[1..] {
+        let mut m = masks[c as usize] as u32;
+        while m != 0 {
+            let s = c.wrapping_add(off[m.trailing_zeros() as usize]) as usize;
+            m &= m - 1;
+            if on_path[s] == 1 || label[s] != UNSEEN {
+                continue;
+            }
+            label[s] = 0;
+            stack[0] = s as u32;
+            let (mut top, mut size) = (1usize, 0u32);
+            while top > 0 {
+                top -= 1;
+                let v = stack[top];
+                size += 1;
+                let mut k = masks[v as usize] as u32;
+                while k != 0 {
+                    let u = v.wrapping_add(off[k.trailing_zeros() as usize]) as usize;
+                    k &= k - 1;
+                    if on_path[u] == 0 && label[u] == UNSEEN {
+                        label[u] = 0;
+                        stack[top] = u as u32;
+                        top += 1;
+                    }
+                }
+            }
+            cells = cells.max(size);
+        }
+    }
+    (cells, depth)
+}
+
+/// The mean forced-walk length from a dead end to the first cell that is not a corridor.
+fn mean_dead_end_length(masks: &[u8], off: &[u32; 6], n: usize, dead_ends: u32) -> f64 {
+    if dead_ends == 0 {
+        return 0.0;
+    }
+    let mut sum = 0u64;
+    for (c, &m) in masks[..n].iter().enumerate() {
+        if m.count_ones() != 1 {
+            continue;
+        }
+        let (mut prev, mut cur) = (
+            c as u32,
+            (c as u32).wrapping_add(off[m.trailing_zeros() as usize]),
+        );
+        sum += 1;
+        while masks[cur as usize].count_ones() == 2 {
+            let mut k = masks[cur as usize] as u32;
+            let mut next = cur;
+            while k != 0 {
+                let u = cur.wrapping_add(off[k.trailing_zeros() as usize]);
+                k &= k - 1;
+                if u != prev {
+                    next = u;
+                }
+            }
+            prev = cur;
+            cur = next;
+            sum += 1;
+        }
+    }
+    sum as f64 / dead_ends as f64
+}
+
+/// `solution_length` over the Manhattan distance between the ends (1 when they coincide).
+fn tortuosity(maze: &Maze, entrance: u32, exit: u32, length: u32) -> f64 {
+    let manhattan = super::manhattan_3d(maze.size(), entrance, exit);
+    if manhattan == 0 {
+        1.0
+    } else {
+        length as f64 / manhattan as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{generate_seeded, Algorithm, Scratch as GenScratch};
+    use crate::grid::Size;
+
+    /// On a perfect maze the graph pass gives the tree pass's values (its own choice of a
+    /// farthest pair aside, and `walk_steps`, which it leaves to the tree pass).
+    #[test]
+    fn on_trees_the_graph_pass_is_the_tree_pass() {
+        let mut s = super::super::Scratch::new();
+        let mut g = Buffers::default();
+        for (k, size) in [
+            Size::planar(1, 1),
+            Size::planar(1, 6),
+            Size::planar(7, 1),
+            Size::planar(5, 5),
+            Size::planar(16, 9),
+            Size::planar(33, 33),
+            Size::new(4, 3, 3),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let algo = if size.is_3d() {
+                Algorithm::Backtracker
+            } else {
+                Algorithm::Wilson
+            };
+            for seed in 0..6u64 {
+                let mut m = Maze::with_size(size);
+                generate_seeded(&algo, &mut m, &mut GenScratch::new(), seed + 100 * k as u64);
+                for ends in [Ends::first_last(size), Ends::Diameter] {
+                    let tree = super::super::measure(&m, ends, &mut s);
+                    let deg = if size.is_3d() {
+                        super::super::degrees::prepare_3d(&m, &mut s.masks)
+                    } else {
+                        super::super::degrees::prepare(&m, &mut s.masks)
+                    };
+                    let graph = measure(&m, ends, deg, &s.masks, 0, &mut g);
+                    assert_eq!(graph.solution_count, 1);
+                    assert_eq!(graph.diameter, tree.diameter, "{size} {seed}");
+                    assert_eq!(graph.solution_length, tree.solution_length);
+                    if ends == Ends::Diameter {
+                        // Another farthest pair is another (equally long) solution.
+                        continue;
+                    }
+                    // The graph pass may pick another farthest pair; `walk_steps` is the tree's.
+                    let want = Metrics {
+                        walk_steps: tree.walk_steps,
+                        diameter_start: tree.diameter_start,
+                        diameter_end: tree.diameter_end,
+                        ..graph
+                    };
+                    assert_eq!(want, tree, "{size} seed {seed}");
+                }
+            }
+        }
+    }
+}
