@@ -8,18 +8,10 @@
 //! of the mapped file. Why not the format-1 `.bgm` file of earlier versions: every user had to
 //! copy a reader script from this repository.
 //!
-//! Columns (format [`FORMAT_VERSION`]; every column non-null):
-//!
-//! | column | Arrow type | meaning |
-//! |---|---|---|
-//! | algo | `dictionary<int32, utf8>` | canonical generator name |
-//! | width, height, depth | uint32 | grid size (depth 1 for 2D) |
-//! | seed | uint64 | master seed of the run |
-//! | index | uint64 | maze number within (algo, size, seed) |
-//! | maze_seed | uint64 | the derived per-maze seed |
-//! | maze_hash | uint64 | [`Maze::hash`] of the walls (as in the Parquet file) |
-//! | entrance, exit | uint32 | cell ids of the ends the maze was measured with |
-//! | walls | `fixed_size_list<uint64>[words]` | the maze's wall words ([`Maze::words`]) |
+//! Columns: the table in the doc of [`fields`] (algo, width, height, depth, seed, index,
+//! maze_seed, maze_hash, entrance, exit, walls). The schema is declared once
+//! (`store_schema!` below): the Arrow fields, that table, [`Entry`], [`Record`], the writer's
+//! row buffers and the reader's positions are all made from it.
 //!
 //! Wall words: bit `2·id` is the east wall of cell `id = y·width + x`, bit `2·id + 1` its south
 //! wall; a set bit is an open wall (a passage); border walls are never open. A 3D maze
@@ -207,50 +199,324 @@ pub fn writer_peak_bytes(words: usize) -> u64 {
     2 * batch + WRITE_BUFFER_BYTES as u64
 }
 
-/// The store's columns, in order, for mazes of `words` wall words.
-pub fn fields(words: usize) -> Vec<Field> {
-    let u32f = |n: &str| Field::new(n, DataType::UInt32, false);
-    let u64f = |n: &str| Field::new(n, DataType::UInt64, false);
-    vec![
-        Field::new_dictionary("algo", DataType::Int32, DataType::Utf8, false),
-        u32f("width"),
-        u32f("height"),
-        u32f("depth"),
-        u64f("seed"),
-        u64f("index"),
-        u64f("maze_seed"),
-        u64f("maze_hash"),
-        u32f("entrance"),
-        u32f("exit"),
-        Field::new(
-            "walls",
-            DataType::FixedSizeList(
-                Arc::new(Field::new("item", DataType::UInt64, false)),
-                words as i32,
-            ),
-            false,
-        ),
-    ]
+/// How a store column is typed: the algo dictionary, a flat `uint32` or `uint64` column, or
+/// the walls list. Gives the Arrow type and the record batch layout the reader checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// `dictionary<int32, utf8>`.
+    Dictionary,
+    /// `uint32`.
+    U32,
+    /// `uint64`.
+    U64,
+    /// `fixed_size_list<uint64>[words]`.
+    Walls,
 }
 
-/// One maze handed to [`StoreWriter::append`].
-#[derive(Clone, Copy, Debug)]
-pub struct Entry<'a> {
-    /// Position of the generator in the writer's algo list.
-    pub algo: u32,
-    /// Maze index within (algo, size, seed).
-    pub index: u64,
-    /// The per-maze seed.
-    pub maze_seed: u64,
-    /// [`Maze::hash`].
-    pub maze_hash: u64,
-    /// Entrance cell id the maze was measured with.
-    pub entrance: u32,
-    /// Exit cell id the maze was measured with.
-    pub exit: u32,
-    /// The maze's [`Maze::words`].
-    pub walls: &'a [u64],
+impl Kind {
+    /// The column's Arrow field.
+    fn field(self, name: &str, words: usize) -> Field {
+        match self {
+            Kind::Dictionary => Field::new_dictionary(name, DataType::Int32, DataType::Utf8, false),
+            Kind::U32 => Field::new(name, DataType::UInt32, false),
+            Kind::U64 => Field::new(name, DataType::UInt64, false),
+            Kind::Walls => Field::new(
+                name,
+                DataType::FixedSizeList(wall_item(), words as i32),
+                false,
+            ),
+        }
+    }
+
+    /// Field nodes of the column in a record batch (a list adds its child).
+    const fn nodes(self) -> usize {
+        match self {
+            Kind::Walls => 2,
+            _ => 1,
+        }
+    }
+
+    /// Buffers of the column in a record batch: validity + values of a flat column (dictionary
+    /// keys included); validity of the list, then validity + values of its child.
+    const fn buffers(self) -> usize {
+        match self {
+            Kind::Walls => 3,
+            _ => 2,
+        }
+    }
+
+    /// Byte width of one value (walls: one word; a row holds `words` of them).
+    const fn value_bytes(self) -> usize {
+        match self {
+            Kind::Dictionary | Kind::U32 => 4,
+            Kind::U64 | Kind::Walls => 8,
+        }
+    }
 }
+
+/// The child field of the walls list.
+fn wall_item() -> Arc<Field> {
+    Arc::new(Field::new("item", DataType::UInt64, false))
+}
+
+/// A flat column's Rust type: its [`Kind`], its Arrow array and how a value is read from the
+/// mapped file.
+trait Flat: Copy {
+    /// The column kind of this type.
+    const KIND: Kind;
+    /// The values as an Arrow array.
+    fn array(values: Vec<Self>) -> ArrayRef;
+    /// The little-endian value at `at` (in bounds: checked when the store was opened).
+    fn read(b: &[u8], at: usize) -> Self;
+}
+
+impl Flat for u32 {
+    const KIND: Kind = Kind::U32;
+    fn array(values: Vec<u32>) -> ArrayRef {
+        Arc::new(UInt32Array::from(values))
+    }
+    fn read(b: &[u8], at: usize) -> u32 {
+        u32::from_le_bytes(b[at..][..4].try_into().expect("4"))
+    }
+}
+
+impl Flat for u64 {
+    const KIND: Kind = Kind::U64;
+    fn array(values: Vec<u64>) -> ArrayRef {
+        Arc::new(UInt64Array::from(values))
+    }
+    fn read(b: &[u8], at: usize) -> u64 {
+        u64::from_le_bytes(b[at..][..8].try_into().expect("8"))
+    }
+}
+
+/// One column of the store: its name and kind (its meaning is in the doc of [`fields`]).
+#[derive(Clone, Copy, Debug)]
+struct Column {
+    name: &'static str,
+    kind: Kind,
+}
+
+/// The Arrow type of a flat column's Rust type, as the schema table in the docs names it.
+macro_rules! arrow_type_name {
+    (u32) => {
+        "uint32"
+    };
+    (u64) => {
+        "uint64"
+    };
+}
+
+/// The store's schema, declared once. From this one list come the Arrow fields ([`fields`],
+/// whose doc is the column table), [`Entry`], [`Record`], the writer's row buffers, and the
+/// positions the reader checks and reads. `algo` (the dictionary) is first and `walls` (the
+/// list) last; between them the flat columns: `run` columns hold one value for the whole store
+/// (taken from the [`StoreInfo`] field of the same name), `row` columns come from each
+/// [`Entry`]. A new column is one new line here.
+macro_rules! store_schema {
+    (
+        algo: $algo_doc:literal;
+        run { $($run:ident: $run_ty:ident, $run_doc:literal;)* }
+        row { $($row:ident: $row_ty:ident, $row_doc:literal;)* }
+        walls: $walls_doc:literal;
+    ) => {
+        /// Position of each column in the schema.
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy)]
+        enum Col {
+            algo,
+            $($run,)*
+            $($row,)*
+            walls,
+        }
+
+        /// Columns of the store.
+        const COLUMN_COUNT: usize = Col::walls as usize + 1;
+
+        /// The store's columns, in schema order.
+        const SCHEMA: [Column; COLUMN_COUNT] = [
+            Column { name: "algo", kind: Kind::Dictionary },
+            $(Column { name: stringify!($run), kind: <$run_ty as Flat>::KIND },)*
+            $(Column { name: stringify!($row), kind: <$row_ty as Flat>::KIND },)*
+            Column { name: "walls", kind: Kind::Walls },
+        ];
+
+        #[doc = concat!(
+            "The store's columns, in order, for mazes of `words` wall words (format ",
+            "[`FORMAT_VERSION`]; every column non-null):\n\n",
+            "| column | Arrow type | meaning |\n",
+            "|---|---|---|\n",
+            "| algo | `dictionary<int32, utf8>` | ", $algo_doc, " |\n",
+            $("| ", stringify!($run), " | ", arrow_type_name!($run_ty), " | ", $run_doc, " |\n",)*
+            $("| ", stringify!($row), " | ", arrow_type_name!($row_ty), " | ", $row_doc, " |\n",)*
+            "| walls | `fixed_size_list<uint64>[words]` | ", $walls_doc, " |\n",
+        )]
+        pub fn fields(words: usize) -> Vec<Field> {
+            SCHEMA.iter().map(|c| c.kind.field(c.name, words)).collect()
+        }
+
+        /// One maze handed to [`StoreWriter::append`].
+        #[derive(Clone, Copy, Debug)]
+        pub struct Entry<'a> {
+            /// Position of the generator in the writer's algo list.
+            pub algo: u32,
+            $(#[doc = $row_doc] pub $row: $row_ty,)*
+            /// The maze's [`Maze::words`].
+            pub walls: &'a [u64],
+        }
+
+        /// One record, borrowed from the mapped file.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Record<'a> {
+            #[doc = $algo_doc]
+            pub algo: &'a str,
+            $(#[doc = $run_doc] pub $run: $run_ty,)*
+            $(#[doc = $row_doc] pub $row: $row_ty,)*
+            /// The wall words, zero-copy.
+            pub walls: &'a [u64],
+        }
+
+        /// The values of the `run` columns, the same on every row of a store.
+        #[derive(Clone, Copy, Debug)]
+        struct RunValues {
+            $($run: $run_ty,)*
+        }
+
+        impl RunValues {
+            fn of(info: &StoreInfo) -> RunValues {
+                RunValues { $($run: info.$run,)* }
+            }
+        }
+
+        /// The writer's buffered rows, one vector per column fed by an [`Entry`].
+        #[derive(Debug, Default)]
+        struct RowBuffers {
+            algo: Vec<i32>,
+            $($row: Vec<$row_ty>,)*
+            walls: Vec<u64>,
+        }
+
+        impl RowBuffers {
+            /// Rows buffered.
+            fn len(&self) -> usize {
+                self.algo.len()
+            }
+
+            fn push(&mut self, e: &Entry<'_>) {
+                self.algo.push(e.algo as i32);
+                $(self.$row.push(e.$row);)*
+                self.walls.extend_from_slice(e.walls);
+            }
+
+            /// Room for `rows` rows of `words` wall words.
+            fn reserve(&mut self, rows: usize, words: usize) {
+                self.algo.reserve_exact(rows);
+                $(self.$row.reserve_exact(rows);)*
+                self.walls.reserve_exact(rows * words);
+            }
+
+            /// The buffered rows as the batch's columns, in schema order. The buffers are moved
+            /// into the arrays (left empty, without capacity).
+            fn take_columns(
+                &mut self,
+                run: &RunValues,
+                algo_values: &ArrayRef,
+                words: usize,
+            ) -> Vec<ArrayRef> {
+                let n = self.len();
+                let keys = Int32Array::from(std::mem::take(&mut self.algo));
+                let algo = DictionaryArray::<Int32Type>::try_new(keys, algo_values.clone())
+                    .expect("keys checked in append");
+                let walls = UInt64Array::from(std::mem::take(&mut self.walls));
+                let walls = FixedSizeListArray::new(wall_item(), words as i32, Arc::new(walls), None);
+                vec![
+                    Arc::new(algo),
+                    $(<$run_ty as Flat>::array(vec![run.$run; n]),)*
+                    $(<$row_ty as Flat>::array(std::mem::take(&mut self.$row)),)*
+                    Arc::new(walls),
+                ]
+            }
+        }
+
+        /// Record `row` of a batch whose column values start at `values`, with its algo name
+        /// and walls already resolved.
+        fn read_record<'a>(
+            b: &'a [u8],
+            values: &[usize; COLUMN_COUNT],
+            row: usize,
+            algo: &'a str,
+            walls: &'a [u64],
+        ) -> Record<'a> {
+            Record {
+                algo,
+                $($run: <$run_ty as Flat>::read(
+                    b,
+                    values[Col::$run as usize] + SCHEMA[Col::$run as usize].kind.value_bytes() * row,
+                ),)*
+                $($row: <$row_ty as Flat>::read(
+                    b,
+                    values[Col::$row as usize] + SCHEMA[Col::$row as usize].kind.value_bytes() * row,
+                ),)*
+                walls,
+            }
+        }
+    };
+}
+
+store_schema! {
+    algo: "Canonical generator name.";
+    run {
+        width: u32, "Grid width.";
+        height: u32, "Grid height.";
+        depth: u32, "Grid depth (1 for 2D).";
+        seed: u64, "Master seed of the run.";
+    }
+    row {
+        index: u64, "Maze index within (algo, size, seed).";
+        maze_seed: u64, "The per-maze seed.";
+        maze_hash: u64, "[`Maze::hash`] of the walls (as in the Parquet file).";
+        entrance: u32, "Entrance cell id the maze was measured with.";
+        exit: u32, "Exit cell id the maze was measured with.";
+    }
+    walls: "The maze's wall words ([`Maze::words`]).";
+}
+
+/// Field nodes of a record batch: one per column, two for the walls list.
+const NODES: usize = {
+    let mut n = 0;
+    let mut c = 0;
+    while c < COLUMN_COUNT {
+        n += SCHEMA[c].kind.nodes();
+        c += 1;
+    }
+    n
+};
+
+/// Buffers of a record batch (see [`Kind::buffers`]).
+const BUFFERS: usize = {
+    let mut n = 0;
+    let mut c = 0;
+    while c < COLUMN_COUNT {
+        n += SCHEMA[c].kind.buffers();
+        c += 1;
+    }
+    n
+};
+
+/// Position of each column's values buffer among a record batch's buffers: the last of the
+/// column's buffers (a flat column's values follow its validity, the walls' child values follow
+/// the list's and the child's validity).
+const VALUES_BUFFER: [usize; COLUMN_COUNT] = {
+    let mut at = [0; COLUMN_COUNT];
+    let mut start = 0;
+    let mut c = 0;
+    while c < COLUMN_COUNT {
+        start += SCHEMA[c].kind.buffers();
+        at[c] = start - 1;
+        c += 1;
+    }
+    at
+};
 
 /// What a store describes besides its rows.
 #[derive(Clone, Debug)]
@@ -276,20 +542,11 @@ pub struct StoreWriter {
     final_path: PathBuf,
     schema: Arc<Schema>,
     algo_values: ArrayRef,
-    width: u32,
-    height: u32,
-    depth: u32,
-    seed: u64,
+    run: RunValues,
     words: usize,
     batch_rows: usize,
     count: u64,
-    algo: Vec<i32>,
-    index: Vec<u64>,
-    maze_seed: Vec<u64>,
-    maze_hash: Vec<u64>,
-    entrance: Vec<u32>,
-    exit: Vec<u32>,
-    walls: Vec<u64>,
+    rows: RowBuffers,
 }
 
 impl std::fmt::Debug for StoreWriter {
@@ -346,20 +603,11 @@ impl StoreWriter {
             final_path: path.to_path_buf(),
             schema,
             algo_values,
-            width: info.width,
-            height: info.height,
-            depth: info.depth,
-            seed: info.seed,
+            run: RunValues::of(info),
             words,
             batch_rows,
             count: 0,
-            algo: Vec::new(),
-            index: Vec::new(),
-            maze_seed: Vec::new(),
-            maze_hash: Vec::new(),
-            entrance: Vec::new(),
-            exit: Vec::new(),
-            walls: Vec::new(),
+            rows: RowBuffers::default(),
         };
         writer.reserve_batch();
         Ok(writer)
@@ -372,15 +620,9 @@ impl StoreWriter {
             (e.algo as usize) < self.algo_values.len(),
             "algo position beyond the list"
         );
-        self.algo.push(e.algo as i32);
-        self.index.push(e.index);
-        self.maze_seed.push(e.maze_seed);
-        self.maze_hash.push(e.maze_hash);
-        self.entrance.push(e.entrance);
-        self.exit.push(e.exit);
-        self.walls.extend_from_slice(e.walls);
+        self.rows.push(&e);
         self.count += 1;
-        if self.index.len() == self.batch_rows {
+        if self.rows.len() == self.batch_rows {
             self.flush_batch(false)?;
             // Right away, so the new buffers reuse the memory the written batch freed.
             self.reserve_batch();
@@ -391,42 +633,16 @@ impl StoreWriter {
     /// Write the buffered rows as one record batch (none when nothing is buffered, unless
     /// `even_empty`: a store of no maze still needs one batch to carry the algo dictionary).
     fn flush_batch(&mut self, even_empty: bool) -> Result<(), StoreError> {
-        let n = self.index.len();
-        if n == 0 && !even_empty {
+        if self.rows.len() == 0 && !even_empty {
             return Ok(());
         }
         // The buffers are moved into the batch and allocated again only once it is written
         // (`append` calls `reserve_batch`): the writer encodes a copy of the batch, so
         // allocating here would hold three batches of walls at once instead of two
         // (`memory::estimate` counts two).
-        let take_u64 =
-            |v: &mut Vec<u64>| -> ArrayRef { Arc::new(UInt64Array::from(std::mem::take(v))) };
-        let take_u32 =
-            |v: &mut Vec<u32>| -> ArrayRef { Arc::new(UInt32Array::from(std::mem::take(v))) };
-        let fill = |x: u32| -> ArrayRef { Arc::new(UInt32Array::from(vec![x; n])) };
-        let keys = Int32Array::from(std::mem::take(&mut self.algo));
-        let algo = DictionaryArray::<Int32Type>::try_new(keys, self.algo_values.clone())
-            .expect("keys checked in append");
-        let walls = UInt64Array::from(std::mem::take(&mut self.walls));
-        let walls = FixedSizeListArray::new(
-            Arc::new(Field::new("item", DataType::UInt64, false)),
-            self.words as i32,
-            Arc::new(walls),
-            None,
-        );
-        let columns: Vec<ArrayRef> = vec![
-            Arc::new(algo),
-            fill(self.width),
-            fill(self.height),
-            fill(self.depth),
-            Arc::new(UInt64Array::from(vec![self.seed; n])),
-            take_u64(&mut self.index),
-            take_u64(&mut self.maze_seed),
-            take_u64(&mut self.maze_hash),
-            take_u32(&mut self.entrance),
-            take_u32(&mut self.exit),
-            Arc::new(walls),
-        ];
+        let columns = self
+            .rows
+            .take_columns(&self.run, &self.algo_values, self.words);
         let batch =
             RecordBatch::try_new(self.schema.clone(), columns).expect("columns match the schema");
         self.out.write(&batch).map_err(|source| StoreError::Arrow {
@@ -438,14 +654,7 @@ impl StoreWriter {
     /// Give the buffers room for a whole batch: when the writer is made, and again after each
     /// batch is written (see [`StoreWriter::flush_batch`]).
     fn reserve_batch(&mut self) {
-        let cap = self.batch_rows;
-        self.algo.reserve_exact(cap);
-        self.index.reserve_exact(cap);
-        self.maze_seed.reserve_exact(cap);
-        self.maze_hash.reserve_exact(cap);
-        self.entrance.reserve_exact(cap);
-        self.exit.reserve_exact(cap);
-        self.walls.reserve_exact(cap * self.words);
+        self.rows.reserve(self.batch_rows, self.words);
     }
 
     /// Records written so far.
@@ -478,33 +687,6 @@ impl StoreWriter {
     }
 }
 
-/// One record, borrowed from the mapped file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Record<'a> {
-    /// Canonical generator name.
-    pub algo: &'a str,
-    /// Grid width.
-    pub width: u32,
-    /// Grid height.
-    pub height: u32,
-    /// Grid depth (1 for 2D).
-    pub depth: u32,
-    /// Master seed of the run.
-    pub seed: u64,
-    /// Maze index within (algo, size, seed).
-    pub index: u64,
-    /// The per-maze seed.
-    pub maze_seed: u64,
-    /// [`Maze::hash`] of the walls, as written.
-    pub maze_hash: u64,
-    /// Entrance cell id the maze was measured with.
-    pub entrance: u32,
-    /// Exit cell id the maze was measured with.
-    pub exit: u32,
-    /// The wall words, zero-copy.
-    pub walls: &'a [u64],
-}
-
 /// The bytes of an opened store: a read-only map of a file, or bytes handed over in memory
 /// (kept in `u64`s so that they are 8-byte aligned like a map).
 #[derive(Debug)]
@@ -523,20 +705,10 @@ impl std::ops::Deref for Backing {
     }
 }
 
-/// Columns of the store, in schema order.
-const COLUMNS: usize = 11;
-/// Field nodes of a record batch: the 11 columns plus the walls' child.
-const NODES: usize = COLUMNS + 1;
-/// Buffers of a record batch: validity + values for each of the 10 flat columns; validity for
-/// the walls list, then validity + values of its child.
-const BUFFERS: usize = 2 * (COLUMNS - 1) + 3;
-/// Byte width of each column's values (walls: one word; its rows are `words` wide).
-const WIDTHS: [usize; COLUMNS] = [4, 4, 4, 4, 8, 8, 8, 8, 4, 4, 8];
-
 /// Where one record batch's column values start in the file.
 #[derive(Clone, Copy, Debug)]
 struct Batch {
-    values: [usize; COLUMNS],
+    values: [usize; COLUMN_COUNT],
 }
 
 /// A store opened for reading (memory-mapped, or from bytes in memory).
@@ -770,14 +942,11 @@ impl StoreReader {
             if nodes.get(NODES - 1).length() as u64 != rows as u64 * words as u64 {
                 return Err(bad("walls of the wrong length".into()));
             }
-            let mut values = [0usize; COLUMNS];
-            for c in 0..COLUMNS {
-                let at = if c + 1 == COLUMNS {
-                    BUFFERS - 1
-                } else {
-                    2 * c + 1
-                };
-                let need = rows * WIDTHS[c] * if c + 1 == COLUMNS { words } else { 1 };
+            let mut values = [0usize; COLUMN_COUNT];
+            for (c, column) in SCHEMA.iter().enumerate() {
+                let at = VALUES_BUFFER[c];
+                let per_row = if column.kind == Kind::Walls { words } else { 1 };
+                let need = rows * column.kind.value_bytes() * per_row;
                 let ok = bufs[at] % 8 == 0
                     && bufs[at]
                         .checked_add(need)
@@ -847,9 +1016,7 @@ impl StoreReader {
         let row = (k % self.rows_per_batch) as usize;
         let b = &self.map[..];
         let v = &batch.values;
-        let u32_at = |c: usize| u32::from_le_bytes(b[v[c] + 4 * row..][..4].try_into().expect("4"));
-        let u64_at = |c: usize| u64::from_le_bytes(b[v[c] + 8 * row..][..8].try_into().expect("8"));
-        let key = u32_at(0);
+        let key = u32::read(b, v[Col::algo as usize] + 4 * row);
         let algo = self
             .algos
             .get(key as usize)
@@ -857,7 +1024,7 @@ impl StoreReader {
                 record: k,
                 why: format!("algo key {key} beyond the {} names", self.algos.len()),
             })?;
-        let start = v[COLUMNS - 1] + 8 * self.words * row;
+        let start = v[Col::walls as usize] + 8 * self.words * row;
         // Aligned (checked at open: the base is 8-aligned, the offset a multiple of 8).
         let walls: &[u64] =
             bytemuck::try_cast_slice(&b[start..start + 8 * self.words]).map_err(|e| {
@@ -866,19 +1033,7 @@ impl StoreReader {
                     why: format!("wall words: {e}"),
                 }
             })?;
-        Ok(Record {
-            algo,
-            width: u32_at(1),
-            height: u32_at(2),
-            depth: u32_at(3),
-            seed: u64_at(4),
-            index: u64_at(5),
-            maze_seed: u64_at(6),
-            maze_hash: u64_at(7),
-            entrance: u32_at(8),
-            exit: u32_at(9),
-            walls,
-        })
+        Ok(read_record(b, v, row, algo, walls))
     }
 
     /// Record `k` as a maze (copies the walls). Checks that the record is of the store's size,
@@ -1011,4 +1166,41 @@ fn layout(
 fn slice<T: bytemuck::Pod>(b: &[u8], at: usize, len: usize) -> Option<&[T]> {
     b.get(at..at.checked_add(len)?)
         .and_then(|s| bytemuck::try_cast_slice(s).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_follows_the_arrow_columnar_format() {
+        // Flat columns: validity + values; the walls list: its validity, then its child's.
+        assert_eq!((COLUMN_COUNT, NODES, BUFFERS), (11, 12, 23));
+        assert_eq!(
+            VALUES_BUFFER,
+            [1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 22],
+            "values buffer of each column"
+        );
+        let names: Vec<String> = fields(3).iter().map(|f| f.name().clone()).collect();
+        assert_eq!(
+            names,
+            [
+                "algo",
+                "width",
+                "height",
+                "depth",
+                "seed",
+                "index",
+                "maze_seed",
+                "maze_hash",
+                "entrance",
+                "exit",
+                "walls"
+            ]
+        );
+        assert_eq!(
+            fields(3)[10].data_type(),
+            &DataType::FixedSizeList(wall_item(), 3)
+        );
+    }
 }
