@@ -575,7 +575,8 @@ fn no_default_is_printed_twice() {
         pages.push(vec![sub]);
     }
     // The parser sees a flag's whole text, so a doubled default cannot hide.
-    let sample = "Options:\n      --cells <N>\n          Cells (default 60)\n          \n          \
+    let sample =
+        "Options:\n      --cells <N>\n          Cells (default 60)\n          \n          \
                   [default: 60]\n\n  -h, --help\n          Print help\n";
     let blocks = option_blocks(sample);
     assert_eq!(blocks.len(), 2, "{blocks:?}");
