@@ -10,7 +10,7 @@
 //! a column, two columns compared, `algo`, `NULL`) makes the region not a union of such
 //! rectangles: the caller then draws the passing rows instead.
 
-use crate::accept::{arith, Accept, Conv, Op};
+use crate::accept::{arith, Accept, Op};
 
 /// A point of the plane (x, y).
 pub type Point = (f64, f64);
@@ -166,8 +166,9 @@ enum Sym {
 fn thresholds(accept: &Accept, x: u8, y: u8) -> Option<(Vec<f64>, Vec<f64>)> {
     let (mut xs, mut ys) = (Vec::new(), Vec::new());
     let mut stack: Vec<Sym> = Vec::new();
-    // The column value `v` with `conv(v) == conv_k(k)`, i.e. where the comparison turns.
-    let turn = |col: Conv, k: f64, kconv: Conv| kconv.apply(k) * col.div / col.mul;
+    // The column value `v` whose conversion `v · mul / div` equals the converted constant
+    // `k`: where the comparison turns.
+    let turn = |mul: f64, div: f64, k: f64| k * div / mul;
     for op in accept.code() {
         match *op {
             Op::Num(v) => stack.push(Sym::Const(v)),
@@ -196,8 +197,8 @@ fn thresholds(accept: &Accept, x: u8, y: u8) -> Option<(Vec<f64>, Vec<f64>)> {
             Op::Cmp(_, l, r) => {
                 let (b, a) = (stack.pop()?, stack.pop()?);
                 let (c, t) = match (a, b) {
-                    (Sym::Column(c), Sym::Const(k)) => (c, turn(l, k, r)),
-                    (Sym::Const(k), Sym::Column(c)) => (c, turn(r, k, l)),
+                    (Sym::Column(c), Sym::Const(k)) => (c, turn(l.mul, l.div, r.apply(k))),
+                    (Sym::Const(k), Sym::Column(c)) => (c, turn(r.mul, r.div, l.apply(k))),
                     _ => return None,
                 };
                 if !t.is_finite() {
