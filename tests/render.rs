@@ -300,11 +300,13 @@ fn png_decodes_with_the_right_size_and_colours() {
         let w = m.width();
         for c in 0..m.cells() {
             let (x, y) = (c % w, c / w);
-            assert_eq!(
-                square(2 * x + 1, 2 * y + 1),
-                expect(true, on_path(c)),
-                "{name}"
-            );
+            // The path's entrance and exit cells have their own colours.
+            let want = match (pic.sol.first(), pic.sol.last()) {
+                (Some(&a), _) if a == c => render::PNG_ENTRANCE,
+                (_, Some(&b)) if b == c => render::PNG_EXIT,
+                _ => expect(true, on_path(c)),
+            };
+            assert_eq!(square(2 * x + 1, 2 * y + 1), want, "{name}");
             if x + 1 < w {
                 let col = expect(m.east_open(c), step(c, c + 1));
                 assert_eq!(square(2 * x + 2, 2 * y + 1), col, "{name} east of {c}");
@@ -883,7 +885,9 @@ fn svg_3d_layers_side_by_side() {
                 }
                 rings += g
                     .descendants()
-                    .filter(|e| e.tag_name().name() == "circle")
+                    .filter(|e| {
+                        e.tag_name().name() == "circle" && e.attribute("id") != Some("exit")
+                    })
                     .count();
             }
             // The solution, cut into per-layer runs, visits every path cell once; every cell
@@ -938,9 +942,15 @@ fn png_3d_layers_side_by_side() {
                 for x in 0..m.width() {
                     let c = size.cell(x, y, z);
                     let (gx, gy) = (left + 2 * x + 1, 2 * y + 1);
+                    // The cell's own colour: the path's, or its entrance's or exit's.
+                    let own = match (pic.sol.first(), pic.sol.last()) {
+                        (Some(&a), _) if a == c => render::PNG_ENTRANCE,
+                        (_, Some(&b)) if b == c => render::PNG_EXIT,
+                        _ => expect(true, on_path(c)),
+                    };
                     // The cell's mark in its middle, its own colour at its corner (k >= 4).
                     let mark = match (m.is_open(c, Dir::Up), m.is_open(c, Dir::Down)) {
-                        (false, false) => expect(true, on_path(c)),
+                        (false, false) => own,
                         (true, false) => render::PNG_UP,
                         (false, true) => render::PNG_DOWN,
                         (true, true) => render::PNG_UP_DOWN,
@@ -948,8 +958,8 @@ fn png_3d_layers_side_by_side() {
                     assert_eq!(at(gx, gy, k / 2, k / 2), mark, "{name} cell {c}");
                     assert_eq!(at(gx, gy, margin, margin), mark, "{name} cell {c}");
                     if margin > 0 {
-                        assert_eq!(at(gx, gy, 0, 0), expect(true, on_path(c)), "{name}");
-                        assert_eq!(at(gx, gy, k - 1, k - 1), expect(true, on_path(c)));
+                        assert_eq!(at(gx, gy, 0, 0), own, "{name}");
+                        assert_eq!(at(gx, gy, k - 1, k - 1), own);
                     }
                     if x + 1 < m.width() {
                         let col = expect(m.east_open(c), step(c, c + 1));

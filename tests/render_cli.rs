@@ -4,7 +4,7 @@
 
 mod common;
 
-use batchgen::render::parse_ascii;
+use batchgen::render::{self, parse_ascii};
 use batchgen::{metrics, Ends};
 use predicates::str::contains;
 
@@ -139,6 +139,64 @@ fn png_and_svg_files_are_valid() {
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(names.len(), 2, "no temporary files left: {names:?}");
+}
+
+#[test]
+fn the_entrance_and_exit_are_marked_apart() {
+    // With --ends diameter both ends lie inside the grid: each has its own mark.
+    let d = tempfile::tempdir().unwrap();
+    for size in ["9x7", "5x4x3"] {
+        let svg = d.path().join(format!("m{size}.svg"));
+        let png = d.path().join(format!("m{size}.png"));
+        for f in [&svg, &png] {
+            common::batchgen()
+                .args(["render", "--algo", "wilson", "--size", size, "--index", "2"])
+                .args(["--solution", "--ends", "diameter", "--cell-px", "8", "-o"])
+                .arg(f)
+                .assert()
+                .success();
+        }
+        let text = std::fs::read_to_string(&svg).unwrap();
+        let doc = roxmltree::Document::parse(&text).unwrap();
+        let el = |id: &str| doc.descendants().find(|n| n.attribute("id") == Some(id));
+        let entrance = el("entrance").expect("an entrance mark");
+        let exit = el("exit").expect("an exit mark");
+        assert_eq!(entrance.tag_name().name(), "rect");
+        assert_eq!(exit.tag_name().name(), "circle");
+        assert_ne!(entrance.attribute("fill"), exit.attribute("fill"));
+        let num = |n: roxmltree::Node, a: &str| n.attribute(a).unwrap().parse::<f64>().unwrap();
+        let centre = (
+            num(entrance, "x") + num(entrance, "width") / 2.0,
+            num(entrance, "y") + num(entrance, "height") / 2.0,
+        );
+        assert_ne!(centre, (num(exit, "cx"), num(exit, "cy")), "{size}");
+        if size.matches('x').count() == 2 {
+            // 3D: every layer labelled.
+            for z in 0..3 {
+                let label = format!("z={z}");
+                assert!(
+                    doc.descendants()
+                        .any(|n| n.has_tag_name("text") && n.text() == Some(label.as_str())),
+                    "{label}"
+                );
+            }
+        }
+        // PNG: one cell square (4x4 pixels) of each end colour.
+        let mut reader =
+            png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()))
+                .read_info()
+                .unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        let count = |c: [u8; 3]| {
+            buf[..info.buffer_size()]
+                .chunks(3)
+                .filter(|p| *p == c)
+                .count()
+        };
+        assert!(count(render::PNG_ENTRANCE) >= 8, "{size}");
+        assert!(count(render::PNG_EXIT) >= 8, "{size}");
+    }
 }
 
 #[test]

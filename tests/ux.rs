@@ -484,8 +484,8 @@ fn counts_as_people_type_them() {
     assert!(!std::path::Path::new(out).exists());
 }
 
-#[test]
-fn every_help_line_fits_100_columns() {
+/// The main job's help page and every subcommand's.
+fn help_pages() -> Vec<Vec<&'static str>> {
     let mut pages = vec![vec![]];
     for sub in [
         "render",
@@ -496,10 +496,16 @@ fn every_help_line_fits_100_columns() {
         "list-algos",
         "completions",
         "man",
+        "explore",
     ] {
         pages.push(vec![sub]);
     }
-    for page in pages {
+    pages
+}
+
+#[test]
+fn every_help_line_fits_100_columns() {
+    for page in help_pages() {
         for flag in ["-h", "--help"] {
             let a = batchgen()
                 .args(&page)
@@ -534,6 +540,64 @@ fn every_help_line_fits_100_columns() {
         .collect();
     assert!(list.len() >= 8, "{top}");
     assert!(list.iter().all(|l| l.starts_with("  ")), "{list:?}");
+}
+
+/// The option blocks of a `--help` page: each flag's or argument's lines, joined.
+fn option_blocks(text: &str) -> Vec<String> {
+    let mut blocks: Vec<Vec<&str>> = Vec::new();
+    let mut open = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        let indent = line.len() - t.len();
+        let starts = (2..=6).contains(&indent)
+            && (t.starts_with("--") || t.starts_with('<') || t.starts_with('-'))
+            && !t.starts_with("- ");
+        if starts && indent <= 6 && !line.starts_with("          ") {
+            blocks.push(vec![t]);
+            open = true;
+        } else if !line.starts_with(' ') && !line.is_empty() {
+            open = false;
+        } else if open {
+            blocks.last_mut().unwrap().push(t);
+        }
+    }
+    blocks.into_iter().map(|b| b.join(" ")).collect()
+}
+
+#[test]
+fn no_default_is_printed_twice() {
+    // The parser sees a flag's whole text, so a doubled default cannot hide.
+    let sample =
+        "Options:\n      --cells <N>\n          Cells (default 60)\n          \n          \
+                  [default: 60]\n\n  -h, --help\n          Print help\n";
+    let blocks = option_blocks(sample);
+    assert_eq!(blocks.len(), 2, "{blocks:?}");
+    assert!(blocks[0].contains("(default 60)") && blocks[0].contains("[default: 60]"));
+    let mut seen = 0;
+    for page in help_pages() {
+        let a = batchgen()
+            .args(&page)
+            .arg("--help")
+            .env("COLUMNS", "100")
+            .assert()
+            .success();
+        let text = String::from_utf8(a.get_output().stdout.clone()).unwrap();
+        for block in option_blocks(&text) {
+            // clap's `[default: …]` and a hand-written "default" in the same flag's text.
+            let Some(at) = block.find("[default: ") else {
+                continue;
+            };
+            seen += 1;
+            let end = at + block[at..].find(']').unwrap();
+            let rest = format!("{}{}", &block[..at], &block[end + 1..]);
+            assert!(
+                !rest.to_lowercase().contains("default"),
+                "{page:?}: the default is given twice: {block}"
+            );
+            assert_eq!(block.matches("[default: ").count(), 1, "{block}");
+        }
+    }
+    assert!(seen >= 10, "clap's defaults found: {seen}");
 }
 
 #[test]

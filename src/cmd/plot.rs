@@ -1,22 +1,40 @@
-//! `batchgen plot FILE… --out DIR`: a histogram per metric column (one colour per algorithm)
-//! and a density of solution length against dead-end share, each as PNG and SVG; with
-//! `--accept`, the cells holding accepted mazes are outlined on the density.
+//! `batchgen plot FILE… --out DIR`: a histogram per metric column and a density of solution
+//! length against dead-end share, each as PNG and SVG (see [`batchgen::plot`] for what they
+//! show). `--algo` chooses the generators, `--facet` one panel per generator, `--trim` the
+//! percentiles the ranges span; with `--accept`, the accepted region or the passing rows.
 //!
-//! Inputs are read like `batchgen summary` reads them (same checks, exit 2 on bad input).
-//! Every picture is written through [`batchgen::atomic_file`]; all of them appear together
-//! when the last is complete (none on an error or a signal).
+//! Inputs are read like `batchgen summary` reads them (same checks, exit 2 on bad input). The
+//! statistics give each column's range; one pass over the rows then fills the bins and counts
+//! what falls outside. Every picture is written through [`batchgen::atomic_file`]; all of them
+//! appear together when the last is complete (none on an error or a signal).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use batchgen::accept::Accept;
+use batchgen::accept::{Accept, COLUMNS};
 use batchgen::atomic_file::{self, AtomicFile};
-use batchgen::plot::{Density, Histogram, Picture, Series};
+use batchgen::plot::region;
+use batchgen::plot::{Accepted, Axis, Density, Histogram, Layout, Picture};
+use batchgen::summary::dist::Stat;
 use batchgen::summary::{self, inputs, GroupBy, SummaryError};
 use batchgen::thousands::thousands;
 
 use super::{values, UsageError};
+
+/// The density's columns (x, y).
+const DENSITY: (&str, &str) = ("dead_end_share", "solution_length");
+
+/// One panel per generator, or one chart for all.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Facet {
+    /// Panels when more than six generators are plotted.
+    Auto,
+    /// One panel per generator.
+    On,
+    /// One chart (the density pools the generators).
+    Off,
+}
 
 /// Flags of `batchgen plot`.
 #[derive(clap::Args, Debug)]
@@ -27,9 +45,21 @@ pub struct PlotArgs {
     /// Folder for the pictures (created if missing; its parent must exist).
     #[arg(short, long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Outline the mazes passing this filter on the density plot.
+    /// Plot only these generators (`all`, or names as for the main job's --algo) [default:
+    /// every generator in the files].
+    #[arg(long, value_name = "ALGOS", value_parser = values::AlgoListParser)]
+    pub algo: Option<values::AlgoList>,
+    /// One small panel per generator on shared axes (`auto`: above six generators).
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = Facet::Auto)]
+    pub facet: Facet,
+    /// Show the passing rows on the density: the exact region when the filter reads only its
+    /// two columns, else a dot on each cell holding passing rows.
     #[arg(long, value_name = "EXPR", allow_hyphen_values = true, value_parser = values::text(values::accept))]
     pub accept: Option<Accept>,
+    /// Axes span the PCT-th to the (100 - PCT)-th percentile; rows outside are counted in
+    /// edge bins and said under the title (0: the full range).
+    #[arg(long, value_name = "PCT", default_value_t = 0.5, value_parser = values::text(values::tail_percent))]
+    pub trim: f64,
     /// Density grid: cells along each axis (2 to 400).
     #[arg(long, default_value_t = 60, value_name = "N", value_parser = clap::value_parser!(u16).range(2..=400))]
     pub cells: u16,
@@ -49,6 +79,19 @@ fn write(
     f.write_all(bytes).with_context(shown)?;
     done.push(f.prepare().with_context(shown)?);
     Ok(())
+}
+
+/// Is `column` a whole-number column (by the column table; by its values if not in it)?
+fn integer_column(column: &str, stat: &Stat) -> bool {
+    match COLUMNS.iter().find(|c| c.name == column) {
+        Some(c) => !c.is_float(),
+        None => stat.items().iter().all(|(v, _)| v.fract() == 0.0),
+    }
+}
+
+/// The note under a title for the rows outside `axis`'s range, if any.
+fn edge_note(axis: &Axis) -> Option<String> {
+    axis.note().map(|n| format!("{}; {n}", axis.range_words()))
 }
 
 /// Run `batchgen plot`.
@@ -81,6 +124,47 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
         size: false,
     };
     let s = summary::summarize(&files, by_algo, accept.as_ref()).map_err(usage)?;
+
+    // The generators plotted, in the files' order: --algo's that the files hold.
+    let present: Vec<String> = s.groups.iter().filter_map(|g| g.0.algo.clone()).collect();
+    let names: Vec<String> = match &args.algo {
+        None => present.clone(),
+        Some(list) => {
+            let wanted: Vec<String> = list.algos.iter().map(|a| a.name()).collect();
+            let every = list.spec.split(',').any(|p| p.trim() == "all");
+            if !every {
+                if let Some(m) = wanted.iter().find(|w| !present.contains(w)) {
+                    return Err(UsageError::flag(
+                        "--algo",
+                        &list.spec,
+                        format!(
+                            "the files hold no '{m}' rows (they hold: {})",
+                            present.join(", ")
+                        ),
+                    )
+                    .into());
+                }
+            }
+            present
+                .iter()
+                .filter(|p| wanted.contains(p))
+                .cloned()
+                .collect()
+        }
+    };
+    let groups: Vec<&summary::Group> = s
+        .groups
+        .iter()
+        .filter(|g| g.0.algo.as_ref().is_some_and(|a| names.contains(a)))
+        .map(|g| &g.1)
+        .collect();
+    let layout = match args.facet {
+        Facet::On => Layout::Facet,
+        Facet::Off => Layout::Single,
+        Facet::Auto if names.len() > 6 => Layout::Facet,
+        Facet::Auto => Layout::Single,
+    };
+
     let sizes = summary::summarize(
         &files,
         GroupBy {
@@ -95,42 +179,78 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
         .iter()
         .filter_map(|g| g.0.size.clone())
         .collect();
-    let rows: u64 = s.groups.iter().map(|g| g.1.rows).sum();
-    let tail = format!("{}, {} mazes", size_text.join(", "), thousands(rows),);
+    let rows: u64 = groups.iter().map(|g| g.rows).sum();
+    let passing: u64 = groups.iter().map(|g| g.passing).sum();
+    let tail = format!("{}, {} mazes", size_text.join(", "), thousands(rows));
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {shown}"))?;
     // A signal only sets a flag, checked before the pictures are committed.
     batchgen::interrupt::install().context("installing the SIGINT/SIGTERM handlers")?;
 
-    // Histograms: every metric column present in any group.
-    let mut metrics: Vec<String> = Vec::new();
-    for (_, g) in &s.groups {
-        for (m, _) in &g.metrics {
-            if !metrics.contains(m) {
-                metrics.push(m.clone());
+    // Every metric column of the plotted groups, pooled for the ranges.
+    let mut pooled: Vec<(String, Stat)> = Vec::new();
+    for g in &groups {
+        for (m, st) in &g.metrics {
+            match pooled.iter_mut().find(|p| &p.0 == m) {
+                Some(p) => p.1.merge(st),
+                None => pooled.push((m.clone(), st.clone())),
             }
         }
     }
+    let axes: Vec<Axis> = pooled
+        .iter()
+        .filter_map(|(m, st)| Axis::new(m, integer_column(m, st), st, args.trim))
+        .collect();
+    let mut hists: Vec<Histogram> = axes
+        .iter()
+        .map(|a| Histogram::new(a.clone(), &names, layout))
+        .collect();
+    let axis_of = |c: &str| axes.iter().find(|a| a.column == c).cloned();
+    let mut density = match (axis_of(DENSITY.0), axis_of(DENSITY.1)) {
+        (Some(x), Some(y)) => Some(Density::new(x, y, cells, &names, accept.is_some())),
+        _ => None,
+    };
+
+    // One pass over the rows: bins, edge counts, density cells, passing rows.
+    let columns: Vec<&str> = axes.iter().map(|a| a.column.as_str()).collect();
+    let dx = columns.iter().position(|c| *c == DENSITY.0);
+    let dy = columns.iter().position(|c| *c == DENSITY.1);
+    let mut last = (String::new(), None::<usize>);
+    summary::scan(&files, &columns, accept.as_ref(), |algo, v, pass| {
+        if last.0 != algo {
+            last = (algo.to_string(), names.iter().position(|n| n == algo));
+        }
+        let Some(k) = last.1 else { return };
+        for (h, &x) in hists.iter_mut().zip(v) {
+            let p = h.axis.count(x);
+            if let Some(slot) = h.bins.slot(x, p) {
+                h.series[k].counts[slot] += 1;
+            }
+        }
+        if let (Some(d), Some(ix), Some(iy)) = (density.as_mut(), dx, dy) {
+            let (x, y) = (v[ix], v[iy]);
+            let (px, py) = (d.x.count(x), d.y.count(y));
+            if px != batchgen::plot::Place::Skipped && py != batchgen::plot::Place::Skipped {
+                let c = d.cell(x, y);
+                d.panels[k].counts[c] += 1;
+                if pass {
+                    d.panels[k].passing[c] += 1;
+                }
+            }
+        }
+    })
+    .map_err(usage)?;
+
     let mut written = Vec::new();
     let mut done = Vec::new();
-    for m in &metrics {
-        let series: Vec<Series<'_>> = s
-            .groups
-            .iter()
-            .filter_map(|(k, g)| {
-                let st = g.metrics.iter().find(|x| &x.0 == m)?;
-                Some(Series {
-                    name: k.algo.as_deref().unwrap_or("all"),
-                    stat: &st.1,
-                })
-            })
-            .filter(|x| x.stat.count() > 0)
-            .collect();
-        let h = Histogram {
-            metric: m,
-            title: format!("{m} ({tail})"),
-            series,
-        };
-        let pic = Picture::Histogram(&h);
+    for h in &mut hists {
+        h.title = format!("{} ({tail})", h.axis.column);
+        h.notes.extend(edge_note(&h.axis));
+        if layout == Layout::Facet {
+            h.notes
+                .push("share of each generator's mazes per bin".into());
+        }
+        let pic = Picture::Histogram(h);
+        let m = &h.axis.column;
         write(
             &args.out,
             &format!("hist_{m}.svg"),
@@ -141,50 +261,57 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
         written.push(format!("hist_{m}"));
     }
 
-    // Density of solution length against dead-end share, over the observed ranges.
-    let range = |name: &str| -> Option<(f64, f64)> {
-        let mut r: Option<(f64, f64)> = None;
-        for (_, g) in &s.groups {
-            if let Some((_, st)) = g.metrics.iter().find(|x| x.0 == name) {
-                let items = st.items();
-                if let (Some(a), Some(b)) = (items.first(), items.last()) {
-                    r = Some(match r {
-                        None => (a.0, b.0),
-                        Some((lo, hi)) => (lo.min(a.0), hi.max(b.0)),
-                    });
-                }
-            }
-        }
-        r
-    };
-    if let (Some(xr), Some(yr)) = (range("dead_end_share"), range("solution_length")) {
-        let mut d = Density::new(xr, yr, (cells, cells));
+    if let Some(mut d) = density {
+        d.layout = layout;
         d.title = format!("solution length vs dead-end share ({tail})");
-        d.x_label = "dead_end_share".into();
-        d.y_label = "solution_length".into();
-        let algos: Vec<String> = s.groups.iter().filter_map(|g| g.0.algo.clone()).collect();
-        let n = cells * cells;
-        d.series = algos.iter().map(|a| (a.clone(), vec![0u64; n])).collect();
-        let mut acc = vec![0u64; n];
-        let mut last = 0usize;
-        summary::scan(
-            &files,
-            &["dead_end_share", "solution_length"],
-            accept.as_ref(),
-            |algo, v, pass| {
-                if d.series[last].0 != algo {
-                    last = d.series.iter().position(|x| x.0 == algo).unwrap_or(0);
-                }
-                let c = d.cell(v[0], v[1]);
-                d.series[last].1[c] += 1;
-                if pass {
-                    acc[c] += 1;
-                }
-            },
-        )
-        .map_err(usage)?;
+        for a in [&d.x, &d.y] {
+            d.notes.extend(edge_note(a));
+        }
+        if layout == Layout::Single && names.len() > 1 {
+            d.notes.push(format!(
+                "{} generators pooled (--facet on: one panel each)",
+                names.len()
+            ));
+        }
         if let Some(a) = &accept {
-            d.accepted = Some((a.source().to_string(), acc));
+            let index = |c: &str| COLUMNS.iter().position(|x| x.name == c).map(|i| i as u8);
+            let extent = d.extent;
+            let column = |name: &str, axis: &Axis, range: (f64, f64)| {
+                index(name).map(|index| region::Column {
+                    index,
+                    integer: axis.integer,
+                    range,
+                })
+            };
+            let exact = match (
+                column(DENSITY.0, &d.x, extent.0),
+                column(DENSITY.1, &d.y, extent.1),
+            ) {
+                (Some(x), Some(y)) => region::region(a, x, y),
+                _ => None,
+            };
+            let share = format!("{} of {} mazes pass", thousands(passing), thousands(rows));
+            d.accepted = Some(match exact {
+                Some(region) => {
+                    d.notes.push(format!(
+                        "shaded: the region {} accepts ({share})",
+                        a.source()
+                    ));
+                    Accepted::Region {
+                        expr: a.source().to_string(),
+                        region,
+                    }
+                }
+                None => {
+                    d.notes.push(format!(
+                        "dots: cells holding mazes passing {} ({share})",
+                        a.source()
+                    ));
+                    Accepted::Rows {
+                        expr: a.source().to_string(),
+                    }
+                }
+            });
         }
         let pic = Picture::Density(&d);
         let name = "density_solution_length_vs_dead_end_share";

@@ -65,6 +65,14 @@ pub fn cell_px(s: &str) -> Result<u32, String> {
     }
 }
 
+/// A percentage of rows left out at each end of a plot's axes: 0 to below 50.
+pub fn tail_percent(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(p) if (0.0..50.0).contains(&p) => Ok(p),
+        _ => Err("expected a percentage from 0 to below 50 (e.g. 0.5)".into()),
+    }
+}
+
 /// A grid size `WxH` or `WxHxD` (`×` also separates).
 pub fn size(s: &str) -> Result<Size, String> {
     batchgen::args::parse_size3("", s).map_err(reason)

@@ -22,12 +22,15 @@
 //!   (between two cells of a column).
 //! - **svg**: a standalone SVG document: a white background `<rect>`, the walls as one `<path
 //!   id="walls">` of merged `M`/`H`/`V` runs (black, square caps), and with a solution a `<path
-//!   id="solution">` through the cell centres (red). A maze cell is [`Style::cell_px`] wide
+//!   id="solution">` through the cell centres (red), its entrance marked by an orange square
+//!   (`<rect id="entrance">`) and its exit by a cyan disc (`<circle id="exit">`), so the two
+//!   ends differ even when both lie inside the grid (`--ends diameter`). A maze cell is [`Style::cell_px`] wide
 //!   (default 10); the drawing has a half-cell margin, walls are a fifth of a cell thick and the
 //!   solution two fifths (at least 1 px each).
 //! - **png**: an 8-bit RGB image of the wall grid, each grid position a square of
 //!   [`Style::cell_px`] pixels (default 4), so the image is `(2W+1)·k × (2H+1)·k`: walls black,
-//!   passages white, path red ([`PNG_WALL`], [`PNG_PASSAGE`], [`PNG_SOLUTION`]). Rows are
+//!   passages white, path red ([`PNG_WALL`], [`PNG_PASSAGE`], [`PNG_SOLUTION`]), the path's
+//!   entrance cell orange ([`PNG_ENTRANCE`]) and its exit cell cyan ([`PNG_EXIT`]). Rows are
 //!   streamed to the encoder from one reused row buffer, so memory does not grow with the image
 //!   height. The encoder's default (balanced) compression is used: a 2000×2000 maze at scale 4
 //!   (16004² pixels) takes about 5 s and 6 MB.
@@ -84,6 +87,11 @@ pub const PNG_WALL: [u8; 3] = [0, 0, 0];
 pub const PNG_PASSAGE: [u8; 3] = [255, 255, 255];
 /// Solution colour in PNG output (RGB).
 pub const PNG_SOLUTION: [u8; 3] = [220, 0, 0];
+
+/// Colour of the solution's entrance cell in PNG output (RGB); SVG draws a square of it.
+pub const PNG_ENTRANCE: [u8; 3] = [255, 160, 0];
+/// Colour of the solution's exit cell in PNG output (RGB); SVG draws a disc of it.
+pub const PNG_EXIT: [u8; 3] = [0, 170, 220];
 
 /// Colour of the gap between two layers of a 3D maze in PNG output (RGB).
 pub const PNG_GAP: [u8; 3] = [255, 255, 255];
@@ -334,6 +342,14 @@ const DOWN: u8 = 2;
 struct Grid<'a> {
     maze: &'a Maze,
     marks: Option<Vec<u8>>,
+    /// The solution's first and last cells.
+    ends: Option<(u32, u32)>,
+}
+
+/// The entrance and exit of a solution: its first and last cells.
+fn path_ends(solution: Option<&[u32]>) -> Option<(u32, u32)> {
+    let p = solution?;
+    Some((*p.first()?, *p.last()?))
 }
 
 impl<'a> Grid<'a> {
@@ -342,7 +358,11 @@ impl<'a> Grid<'a> {
             None => None,
             Some(path) => Some(path_marks(maze, path)?),
         };
-        Ok(Grid { maze, marks })
+        Ok(Grid {
+            maze,
+            marks,
+            ends: path_ends(solution),
+        })
     }
 
     /// (rows, columns) of one layer's wall grid.

@@ -51,7 +51,19 @@ pub(super) fn png_to<W: Write + ?Sized>(
                 let colour = match g.kind(z, r, c) {
                     Kind::Wall => PNG_WALL,
                     Kind::Open => PNG_PASSAGE,
-                    Kind::Path => PNG_SOLUTION,
+                    Kind::Path => match g.ends {
+                        Some((a, b)) if r % 2 == 1 && c % 2 == 1 => {
+                            let cell = g.cell_at(z, r, c);
+                            if cell == a {
+                                PNG_ENTRANCE
+                            } else if cell == b {
+                                PNG_EXIT
+                            } else {
+                                PNG_SOLUTION
+                            }
+                        }
+                        _ => PNG_SOLUTION,
+                    },
                 };
                 fill(&mut row, first + c as usize, k, colour);
             }

@@ -33,6 +33,58 @@ const MARK_FILL: &str = "#0050dc";
 /// Colour of the solution (and of the rings marking its vertical steps).
 const SOLUTION_STROKE: &str = "#dc0000";
 
+/// `#rrggbb` of an RGB colour.
+fn hex(c: [u8; 3]) -> String {
+    format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
+}
+
+/// The marks of the solution's entrance (a square) and exit (a disc) that lie in layer `z`,
+/// whose top-left cell is at `origin`.
+fn write_ends<W: Write + ?Sized>(
+    maze: &Maze,
+    solution: Option<&[u32]>,
+    z: u32,
+    origin: (u64, u64),
+    c: u64,
+    out: &mut W,
+) -> std::io::Result<()> {
+    let Some((entrance, exit)) = path_ends(solution) else {
+        return Ok(());
+    };
+    let size = maze.size();
+    let centre = |cell: u32| {
+        let (x, y, _) = size.coords(cell);
+        (
+            8 * (origin.0 + x as u64 * c) + 4 * c,
+            8 * (origin.1 + y as u64 * c) + 4 * c,
+        )
+    };
+    if size.coords(entrance).2 == z {
+        let (x8, y8) = centre(entrance);
+        writeln!(
+            out,
+            r#"<rect id="entrance" class="entrance" x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
+            Eighths(x8 - 3 * c),
+            Eighths(y8 - 3 * c),
+            Eighths(6 * c),
+            Eighths(6 * c),
+            hex(PNG_ENTRANCE)
+        )?;
+    }
+    if size.coords(exit).2 == z {
+        let (x8, y8) = centre(exit);
+        writeln!(
+            out,
+            r#"<circle id="exit" class="exit" cx="{}" cy="{}" r="{}" fill="{}"/>"#,
+            Eighths(x8),
+            Eighths(y8),
+            Eighths(3 * c),
+            hex(PNG_EXIT)
+        )?;
+    }
+    Ok(())
+}
+
 /// Write the SVG document (inputs already checked by [`check_svg`]), streaming the wall runs.
 pub(super) fn write_svg<W: Write + ?Sized>(
     maze: &Maze,
@@ -77,6 +129,7 @@ pub(super) fn write_svg<W: Write + ?Sized>(
                 r##"" fill="none" stroke="{SOLUTION_STROKE}" stroke-width="{sw}" stroke-linecap="round" stroke-linejoin="round"/>"##
             )?;
         }
+        write_ends(maze, solution, 0, (pad, pad), c, out)?;
         return writeln!(out, "</svg>");
     }
 
@@ -151,6 +204,7 @@ pub(super) fn write_svg<W: Write + ?Sized>(
                 writeln!(out, "</g>")?;
             }
         }
+        write_ends(maze, solution, z32, origin, c, out)?;
         // Passage marks: up, a triangle pointing up in the upper half of the cell; down, one
         // pointing down in the lower half (both: a diamond).
         for (dir, class, tip) in [(Dir::Up, "up", 2 * c), (Dir::Down, "down", 6 * c)] {
