@@ -219,6 +219,12 @@ fn every_batchgen_command_of_every_page_runs() {
         let text = std::fs::read_to_string(&page).unwrap();
         // Each page in its own empty folder, its blocks in order, as a reader would.
         let d = tempfile::tempdir().unwrap();
+        // The pages' mask examples name the repository's example masks, as a reader in the
+        // repository would.
+        let masks = d.path().join("data/masks");
+        std::fs::create_dir_all(&masks).unwrap();
+        let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        std::fs::copy(repo.join("data/masks/rooms.txt"), masks.join("rooms.txt")).unwrap();
         total += run_commands(&blocks(&text, "sh"), d.path()).len();
     }
     assert!(total >= 15, "found only {total} commands");
