@@ -204,6 +204,24 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
+
+    /// The diameter on larger mazes (where its search takes many steps) against BFS from
+    /// every cell.
+    #[test]
+    fn braided_diameter_equals_brute_force_on_larger_mazes(
+        w in 8u32..28, h in 8u32..28, seed in any::<u64>(), algo in 0usize..4, p in 0.0f64..=1.0,
+    ) {
+        let (m, _) = braided(&MASKLESS[algo], Size::planar(w, h), seed, p);
+        let adj = adjacency(&m);
+        let diameter = (0..m.cells()).flat_map(|c| bfs(&adj, c, None)).max().unwrap();
+        let got = metrics::measure(&m, Ends::first_last(m.size()), &mut metrics::Scratch::new());
+        prop_assert_eq!(got.diameter, diameter);
+        prop_assert_eq!(bfs(&adj, got.diameter_start, None)[got.diameter_end as usize], diameter);
+    }
+}
+
 #[test]
 fn braided_3d_metrics_equal_brute_force() {
     for seed in 0..20 {
