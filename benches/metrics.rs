@@ -11,12 +11,19 @@
 //! target milliseconds per round. With `METRICS_BENCH_ROUNDS=1 METRICS_BENCH_MS=0` every maze is
 //! measured exactly once, which is the mode for `valgrind --tool=callgrind
 //! --toggle-collect='*metrics*measure*'` instruction counts.
+//!
+//! Then a criterion group, `braid/64x64/wilson`: `measure` on 200 perfect 64×64 Wilson mazes
+//! (`perfect`) against the same mazes braided (`0.1`, `0.5`, `1`), one maze per iteration in
+//! turn, so the ratio of the medians is what braiding costs the metrics (the graph pass with
+//! the exact diameter). Filter it alone with `cargo bench --bench metrics -- braid`; this
+//! group needs `batchgen::braid` (commits since `--braid`).
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use batchgen::generate::Scratch;
-use batchgen::{metrics, rng, Algorithm, Ends, Maze, Rng};
+use batchgen::generate::{self, Scratch};
+use batchgen::{braid, metrics, rng, Algorithm, Chance, Ends, Maze, Rng, Size};
+use criterion::{BenchmarkId, Criterion};
 
 fn env(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -30,6 +37,9 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with("--"))
         .collect();
+    let mut c = Criterion::default().configure_from_args();
+    braided(&mut c);
+    c.final_summary();
     let rounds = env("METRICS_BENCH_ROUNDS", 31).max(1);
     let target_ns = env("METRICS_BENCH_MS", 20) * 1_000_000;
     for (w, h) in [(20u32, 20u32), (64, 64), (256, 256)] {
@@ -83,4 +93,45 @@ fn main() {
             );
         }
     }
+}
+
+/// `measure` on perfect 64×64 Wilson mazes against the same mazes braided.
+fn braided(c: &mut Criterion) {
+    let size = Size::planar(64, 64);
+    let ends = Ends::first_last(size);
+    let a = Algorithm::Wilson;
+    let base = generate::seed_base(&a, size, 3);
+    let mut gs = Scratch::new();
+    let perfect: Vec<(Maze, u64)> = (0..200)
+        .map(|i| {
+            let seed = rng::maze_seed_from_base(base, i);
+            let mut m = Maze::with_size(size);
+            generate::generate_seeded(&a, &mut m, &mut gs, seed);
+            (m, seed)
+        })
+        .collect();
+    let mut g = c.benchmark_group("braid/64x64/wilson");
+    let mut bs = braid::Scratch::new();
+    for p in [None, Some(0.1), Some(0.5), Some(1.0)] {
+        let mazes: Vec<Maze> = perfect
+            .iter()
+            .map(|(m, seed)| {
+                let mut m = m.clone();
+                if let Some(p) = p {
+                    braid::braid_seeded(&mut m, Chance::new(p), *seed, &mut bs);
+                }
+                m
+            })
+            .collect();
+        let label = p.map_or("perfect".to_string(), |p| p.to_string());
+        let mut ms = metrics::Scratch::new();
+        let mut i = 0;
+        g.bench_function(BenchmarkId::from_parameter(label), |b| {
+            b.iter(|| {
+                i = (i + 1) % mazes.len();
+                black_box(metrics::measure(black_box(&mazes[i]), ends, &mut ms))
+            })
+        });
+    }
+    g.finish();
 }
