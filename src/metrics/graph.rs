@@ -58,6 +58,8 @@ pub(super) struct Buffers {
     on_path: Vec<u8>,
     /// The solution path, exit first.
     path: Vec<u32>,
+    /// Directions of the maze being measured: 4 (planar) or 6.
+    dirs: usize,
     /// Breadth-first searches run for the diameter of the last maze.
     pub(super) diameter_searches: u32,
 }
@@ -98,6 +100,51 @@ impl Buffers {
             }
             self.count.resize(n, 0);
             self.on_path.resize(n, 0);
+            // One slot past the last cell: `flat_bfs` writes a candidate there unconditionally.
+            self.queue.resize(n + 1, 0);
+        }
+    }
+
+    /// A BFS from `root` filling `dist` and `queue` only, for `D` directions (4 or 6), without
+    /// a branch on the walls or on what was seen: a closed wall points back at the cell
+    /// itself, and every neighbour is written to the queue's next slot, which moves on only
+    /// for a new cell. Returns the number of cells reached.
+    fn flat_bfs<const D: usize>(
+        &mut self,
+        masks: &[u8],
+        off: &[u32; 6],
+        n: usize,
+        root: u32,
+    ) -> usize {
+        let dist = &mut self.dist[..n];
+        dist.fill(UNSEEN);
+        let queue = &mut self.queue[..n + 1];
+        dist[root as usize] = 0;
+        queue[0] = root;
+        let (mut head, mut tail) = (0, 1);
+        while head < tail {
+            let v = queue[head];
+            head += 1;
+            let dv = dist[v as usize] + 1;
+            let m = masks[v as usize] as u32;
+            for (d, &o) in off.iter().enumerate().take(D) {
+                let step = if m >> d & 1 == 1 { o } else { 0 };
+                let u = v.wrapping_add(step) as usize;
+                let fresh = dist[u] == UNSEEN;
+                dist[u] = if fresh { dv } else { dist[u] };
+                queue[tail] = u as u32;
+                tail += fresh as usize;
+            }
+        }
+        tail
+    }
+
+    /// [`Self::flat_bfs`] for the maze's directions (`dirs`, 4 or 6).
+    fn distances(&mut self, masks: &[u8], off: &[u32; 6], n: usize, root: u32) -> usize {
+        if self.dirs == 6 {
+            self.flat_bfs::<6>(masks, off, n, root)
+        } else {
+            self.flat_bfs::<4>(masks, off, n, root)
         }
     }
 
@@ -171,7 +218,7 @@ impl Buffers {
         loop {
             self.diameter_searches += 1;
             let step = self.diameter_searches;
-            let reached = self.bfs::<false>(masks, off, n, v);
+            let reached = self.distances(masks, off, n, v);
             let dist = &self.dist[..n];
             let far = self.queue[reached - 1];
             let e = dist[far as usize];
@@ -228,6 +275,7 @@ pub(super) fn measure(
 ) -> Metrics {
     let n = maze.cells() as usize;
     g.grow(n);
+    g.dirs = if maze.depth() > 1 { 6 } else { 4 };
     let off = offsets(maze);
 
     // The solution: BFS from the entrance with canonical parents and path counts (with fixed
