@@ -10,12 +10,10 @@
 //!   `solution_decisions`, `solution_branches` and the branch columns are taken along it.
 //! - `solution_count` counts every distinct shortest path (BFS with path counts, saturating at
 //!   `u64::MAX`).
-//! - `diameter` is exact: iFUB (Crescenzi, Grossi, Habib, Lanzi, Marino, 2013). A double sweep
-//!   gives a lower bound and a central cell `u` (the middle of the swept path); then the cells
-//!   are taken by decreasing distance from `u`, and the largest eccentricity met so far is the
-//!   diameter as soon as it reaches `2·i` before the cells at distance `i` are taken (no pair
-//!   of cells within distance `i` of `u` can be farther apart). `diameter_start`/`diameter_end` are a pair at
-//!   that distance.
+//! - `diameter` is exact: bounds on each cell's eccentricity (Takes and Kosters, 2011) drop
+//!   the cells that cannot end a longer pair, and the fringe argument of iFUB (Crescenzi,
+//!   Grossi, Habib, Lanzi, Marino, 2013) around a central cell ends the search; see
+//!   `Buffers::diameter`. `diameter_start`/`diameter_end` are a pair at that distance.
 //! - `max_branch_cells`: the largest part of the maze, with the solution's cells removed, that
 //!   touches a solution cell other than the exit (what lies behind a wrong turn).
 //!   `max_branch_depth`: the largest distance from a cell to the solution path (entrance to the
@@ -40,7 +38,7 @@ pub(super) struct Buffers {
     dist: Vec<u32>,
     /// BFS order of the last search.
     queue: Vec<u32>,
-    /// BFS order of the search from the central cell (iFUB).
+    /// The stack of the branch-part search.
     order: Vec<u32>,
     /// Distances from the central cell.
     level: Vec<u32>,
@@ -148,24 +146,16 @@ impl Buffers {
         }
     }
 
-    /// A BFS from `root` filling `dist` and `queue` (and, with `PARENTS`, the canonical
-    /// parents and the path counts). Returns the number of cells reached.
-    fn bfs<const PARENTS: bool>(
-        &mut self,
-        masks: &[u8],
-        off: &[u32; 6],
-        n: usize,
-        root: u32,
-    ) -> usize {
+    /// A BFS from `root` filling `dist`, `queue`, the canonical parents and the path counts.
+    /// Returns the number of cells reached.
+    fn counted_bfs(&mut self, masks: &[u8], off: &[u32; 6], n: usize, root: u32) -> usize {
         let dist = &mut self.dist[..n];
         dist.fill(UNSEEN);
         let queue = &mut self.queue[..n];
         dist[root as usize] = 0;
         queue[0] = root;
-        if PARENTS {
-            self.parent[root as usize] = root;
-            self.count[root as usize] = 1;
-        }
+        self.parent[root as usize] = root;
+        self.count[root as usize] = 1;
         let (mut head, mut tail) = (0, 1);
         while head < tail {
             let v = queue[head];
@@ -180,11 +170,9 @@ impl Buffers {
                     dist[u] = dv + 1;
                     queue[tail] = u as u32;
                     tail += 1;
-                    if PARENTS {
-                        self.parent[u] = v;
-                        self.count[u] = self.count[v as usize];
-                    }
-                } else if PARENTS && dist[u] == dv + 1 {
+                    self.parent[u] = v;
+                    self.count[u] = self.count[v as usize];
+                } else if dist[u] == dv + 1 {
                     self.count[u] = self.count[u].saturating_add(self.count[v as usize]);
                 }
             }
@@ -205,8 +193,8 @@ impl Buffers {
     /// The searches start from `a`, then from the candidate with the largest upper bound (a
     /// far end of `a`), then from the one with the smallest lower bound (`u`, the middle of
     /// that sweep), then from the fringe candidates by decreasing upper bound. On 64×64
-    /// braided Wilson mazes that is 10 to 14 searches on average, against 94 to 290 for iFUB
-    /// alone (`diameter_searches_on_braided_mazes`).
+    /// braided Wilson mazes that is 10 to 14 searches on average
+    /// (`diameter_searches_on_braided_mazes`).
     fn diameter(&mut self, masks: &[u8], off: &[u32; 6], n: usize, a: u32) -> (u32, u32, u32) {
         self.lo[..n].fill(0);
         self.hi[..n].fill(UNSEEN);
@@ -283,17 +271,17 @@ pub(super) fn measure(
     // the diameter's searches leave the parents and counts alone).
     let (entrance, exit, diameter, length) = match ends {
         Ends::Cells { entrance, exit } => {
-            let reached = g.bfs::<true>(masks, &off, n, entrance);
+            let reached = g.counted_bfs(masks, &off, n, entrance);
             assert_eq!(reached, n, "measure: the maze is not connected");
             let length = g.dist[exit as usize];
             let d = g.diameter(masks, &off, n, g.queue[n - 1]);
             (entrance, exit, d, length)
         }
         Ends::Diameter => {
-            let reached = g.bfs::<false>(masks, &off, n, 0);
+            let reached = g.distances(masks, &off, n, 0);
             assert_eq!(reached, n, "measure: the maze is not connected");
             let d = g.diameter(masks, &off, n, g.queue[n - 1]);
-            g.bfs::<true>(masks, &off, n, d.1);
+            g.counted_bfs(masks, &off, n, d.1);
             (d.1, d.2, d, d.0)
         }
     };
@@ -487,7 +475,7 @@ mod tests {
                 let got = super::super::measure(m, Ends::cells(c, c), &mut s);
                 assert!(got.loops > 0);
                 s.graph
-                    .bfs::<false>(&s.masks, &off, n as usize, got.diameter_start);
+                    .distances(&s.masks, &off, n as usize, got.diameter_start);
                 assert_eq!(s.graph.dist[got.diameter_end as usize], got.diameter);
                 got.diameter
             })
@@ -535,7 +523,7 @@ mod tests {
     }
 
     /// The searches the diameter needs on 64×64 braided Wilson mazes (50 fixed seeds per
-    /// chance): on average at most 16 (about 10 to 14 measured; iFUB alone needs 94 to 290).
+    /// chance): on average at most 16 (10 to 14 measured).
     #[test]
     fn diameter_searches_on_braided_mazes() {
         let mut s = super::super::Scratch::new();
