@@ -9,9 +9,9 @@
 //! tree has that many edges). For grids too large for exact arithmetic, [`uniform_open_f64`]
 //! solves the same system in floating point with a banded Cholesky factor.
 
-use super::kirchhoff::{det_and_adjugate, reduced_laplacian};
+use super::kirchhoff::{det_and_adjugate, mask_walls, reduced_laplacian, reduced_laplacian_masked};
 use super::{interior_walls, Wall};
-use crate::grid::{Dir, Size};
+use crate::grid::{Dir, Mask, Size};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -43,6 +43,35 @@ pub fn uniform_open_exact(size: Size) -> Vec<BigRational> {
         .iter()
         .map(|w| {
             let num = at(w.a, w.a) + at(w.b, w.b) - at(w.a, w.b) * 2;
+            BigRational::new(num, tau.clone())
+        })
+        .collect()
+}
+
+/// [`uniform_open_exact`] on the graph of `mask`'s cells: the exact probability that each wall
+/// between two mask cells (in [`mask_walls`] order) is open in a uniformly random spanning tree
+/// of the mask (ground: the mask's last cell).
+pub fn uniform_open_exact_masked(mask: &Mask) -> Vec<BigRational> {
+    let walls = mask_walls(mask);
+    if mask.cells() == 1 {
+        return Vec::new();
+    }
+    let l = reduced_laplacian_masked(mask);
+    let g = l.len(); // the ground's row: the mask's last cell
+    let (tau, adj) = det_and_adjugate(&l);
+    let row = |c: u32| mask.ids().binary_search(&c).expect("a mask cell");
+    let at = |i: usize, j: usize| -> BigInt {
+        if i == g || j == g {
+            BigInt::zero()
+        } else {
+            adj[i][j].clone()
+        }
+    };
+    walls
+        .iter()
+        .map(|w| {
+            let (a, b) = (row(w.a), row(w.b));
+            let num = at(a, a) + at(b, b) - at(a, b) * 2;
             BigRational::new(num, tau.clone())
         })
         .collect()
