@@ -1,7 +1,7 @@
 //! Index-based union-find over `u32` cell ids, reset and reused across mazes.
 //!
 //! Linking is randomised by a fixed priority: of two roots, the one with the larger
-//! [`priority`] (a bijective multiplicative hash of its index) becomes the parent. Random
+//! `priority` (a bijective multiplicative hash of its index) becomes the parent. Random
 //! priorities give the expected logarithmic depth of union by size without a size array to
 //! load and update (randomised linking, Goel, Khanna, Larkin and Tarjan, "Disjoint set union
 //! with randomized linking", SODA 2014); the hash breaks up the spatial order of cell ids,
