@@ -147,6 +147,7 @@ fn store_write(c: &mut Criterion) {
                 seed: 1,
                 algos: vec!["kruskal".to_string()],
                 ends_rule: "corners".into(),
+                mask: None,
             };
             let mut w = StoreWriter::create(&path, &info).unwrap();
             for i in 0..records {

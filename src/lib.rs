@@ -120,6 +120,7 @@
 //!     seed: 42,
 //!     algos: vec!["kruskal".into()],
 //!     ends_rule: "diameter".into(),
+//!     mask: None,
 //! };
 //! let mut writer = StoreWriter::create(&path, &info)?;
 //! for index in 0..5 {

@@ -38,6 +38,9 @@ pub const MAX_CANDIDATES: &str = "batchgen.max_candidates";
 /// The `--mask` the mazes fill, as text (`.` a cell, `#` a hole, one line per row), when there
 /// was one; its hash is the `mask_hash` column.
 pub const MASK: &str = "batchgen.mask";
+/// The mask's [`crate::grid::Mask::hash`] beside its text [`MASK`] (store), so that a changed
+/// text is refused.
+pub const MASK_HASH: &str = "batchgen.mask_hash";
 /// The braid chance (`--braid`), when the mazes were braided (absent for perfect mazes).
 pub const BRAID: &str = "batchgen.braid";
 

@@ -25,7 +25,11 @@
 //! key-value metadata holds `batchgen.store_format` ([`FORMAT_VERSION`]), `batchgen.version`,
 //! `batchgen.seeding_scheme`, `batchgen.rng`, `batchgen.width`, `batchgen.height`,
 //! `batchgen.depth`, `batchgen.seed`, `batchgen.words_per_maze`, `batchgen.rows_per_batch`,
-//! `batchgen.ends_rule` and `batchgen.wall_layout` (the sentence above).
+//! `batchgen.ends_rule` and `batchgen.wall_layout` (the sentence above). A store of masked
+//! mazes (`--mask`) adds `batchgen.mask`, the mask as text (`.` a cell, `#` a hole, one line
+//! per row, as in a metrics file), and `batchgen.mask_hash`, its hash (the `mask_hash` column
+//! of the metrics file): the reader refuses a mask text that does not parse, is not of the
+//! store's size or does not hash to the recorded value, and hands every maze back with its mask.
 //!
 //! Writing: rows are buffered [`rows_per_batch`] at a time (at most 16,384 mazes and about
 //! 16 MiB of walls) and written as one record batch, so memory does not grow with the run. The
@@ -46,7 +50,8 @@
 //! (slices out of range) on a file whose buffer offsets lie, and a damaged store must be an
 //! error naming the file, never a panic. [`StoreReader::maze`] refuses a record that is not a
 //! connected maze with exactly its recorded `loops` passages beyond a spanning tree (a perfect
-//! maze when `loops` is 0, a braided one otherwise).
+//! maze when `loops` is 0, a braided one otherwise); on a mask, a maze of the mask's cells with
+//! ends on them and no passage into a hole.
 
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
@@ -61,7 +66,7 @@ use arrow_schema::{ArrowError, DataType, Field, Schema};
 use memmap2::Mmap;
 
 use crate::atomic_file::{AtomicFile, OutputError, Prepared};
-use crate::grid::{Maze, Size};
+use crate::grid::{Mask, Maze, Size};
 
 /// The file extension of a maze store (and of its part files in a dataset folder): `.arrow`,
 /// the Arrow project's extension for IPC files.
@@ -130,6 +135,15 @@ pub enum StoreError {
         /// The file.
         path: PathBuf,
         /// What is missing.
+        why: String,
+    },
+    /// The mask recorded in the metadata is damaged: it does not parse, is not of the store's
+    /// size, or does not hash to the recorded hash.
+    #[error("{path}: the mask in its metadata is damaged: {why}")]
+    BadMask {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
         why: String,
     },
     /// A record number past the end.
@@ -518,6 +532,8 @@ pub struct StoreInfo {
     pub algos: Vec<String>,
     /// The run's entrance/exit rule, in words.
     pub ends_rule: String,
+    /// The mask every maze spans (`--mask`), if any; its size is the store's.
+    pub mask: Option<Arc<Mask>>,
 }
 
 /// Writes a store; records are appended as mazes are accepted and written one record batch at
@@ -551,9 +567,22 @@ impl StoreWriter {
             Size::new(info.width, info.height, info.depth).is_valid(),
             "store size out of range"
         );
+        if let Some(m) = &info.mask {
+            assert_eq!(
+                m.size(),
+                Size::new(info.width, info.height, info.depth),
+                "mask size differs from the store's"
+            );
+        }
         let file = AtomicFile::create(path)?;
         let words = words_per_maze(info.width, info.height, info.depth);
         let batch_rows = rows_per_batch(words);
+        let mask_meta = info.mask.iter().flat_map(|m| {
+            [
+                (keys::MASK, m.to_text()),
+                (keys::MASK_HASH, m.hash().to_string()),
+            ]
+        });
         let meta: std::collections::HashMap<String, String> = [
             (keys::STORE_FORMAT, FORMAT_VERSION.to_string()),
             (keys::VERSION, env!("CARGO_PKG_VERSION").to_string()),
@@ -569,6 +598,7 @@ impl StoreWriter {
             (keys::WALL_LAYOUT, WALL_LAYOUT.to_string()),
         ]
         .into_iter()
+        .chain(mask_meta)
         .map(|(k, v)| (k.to_string(), v))
         .collect();
         let schema = Arc::new(Schema::new_with_metadata(fields(words), meta));
@@ -715,6 +745,7 @@ pub struct StoreReader {
     pub batchgen_version: String,
     /// The run's entrance/exit rule, in words.
     pub ends_rule: String,
+    mask: Option<Arc<Mask>>,
     count: u64,
     rows_per_batch: u64,
     words: usize,
@@ -845,6 +876,12 @@ impl StoreReader {
                  {rows_per_batch} rows per batch)"
             )));
         }
+        let mask = read_mask(meta, Size::new(width, height, depth)).map_err(|why| {
+            StoreError::BadMask {
+                path: path.to_path_buf(),
+                why,
+            }
+        })?;
         let want = fields(words);
         let got = schema.fields();
         if got.len() != want.len()
@@ -954,6 +991,7 @@ impl StoreReader {
             seeding_scheme: small(keys::SEEDING_SCHEME)?,
             batchgen_version: text(keys::VERSION),
             ends_rule: text(keys::ENDS_RULE),
+            mask,
             count,
             rows_per_batch,
             words,
@@ -961,6 +999,11 @@ impl StoreReader {
             algos,
             map,
         })
+    }
+
+    /// The mask every maze of the store spans, if the run had one.
+    pub fn mask(&self) -> Option<&Arc<Mask>> {
+        self.mask.as_ref()
     }
 
     /// Number of records.
@@ -1021,10 +1064,12 @@ impl StoreReader {
         Ok(read_record(b, v, row, algo, walls))
     }
 
-    /// Record `k` as a maze (copies the walls). Checks that the record is of the store's size,
-    /// that its ends are cells of the grid, that no border bit is set, that the walls form a
-    /// connected maze with exactly the record's `loops` extra passages and that they hash to the recorded `maze_hash`: a corrupt record is an
-    /// error naming it, never a panic later.
+    /// Record `k` as a maze (copies the walls), with the store's mask set when it has one.
+    /// Checks that the record is of the store's size, that its ends are cells of the grid (of
+    /// the mask), that no border bit is set, that no passage opens into a hole of the mask,
+    /// that the walls form a connected maze of the grid's (the mask's) cells with exactly the
+    /// record's `loops` extra passages and that they hash to the recorded `maze_hash`: a
+    /// corrupt record is an error naming it, never a panic later.
     pub fn maze(&self, k: u64) -> Result<Maze, StoreError> {
         let r = self.record(k)?;
         let bad = |why: String| StoreError::BadRecord { record: k, why };
@@ -1042,9 +1087,26 @@ impl StoreReader {
                 r.entrance, r.exit
             )));
         }
-        let m = Maze::from_words_sized(size, r.walls)
+        if let Some(mask) = &self.mask {
+            if !mask.contains(r.entrance) || !mask.contains(r.exit) {
+                return Err(bad(format!(
+                    "ends {} and {} are not both cells of the mask",
+                    r.entrance, r.exit
+                )));
+            }
+        }
+        let mut m = Maze::from_words_sized(size, r.walls)
             .ok_or_else(|| bad("a border wall is open".into()))?;
-        let cells = m.cells() as u64;
+        if let Some(mask) = &self.mask {
+            if let Some(hole) = (0..cells).find(|&c| !mask.contains(c) && m.open_mask(c) != 0) {
+                let (x, y, _) = size.coords(hole);
+                return Err(bad(format!(
+                    "a passage opens into the hole at {x},{y} of the mask"
+                )));
+            }
+            m.set_mask(Some(mask.clone()));
+        }
+        let cells = m.tree_cells() as u64;
         let expected = cells - 1 + r.loops as u64;
         if m.passages() != expected || !m.is_connected() {
             return Err(StoreError::NotPerfect {
@@ -1064,6 +1126,37 @@ impl StoreReader {
         }
         Ok(m)
     }
+}
+
+/// The mask a store's metadata records ([`keys::MASK`] and [`keys::MASK_HASH`], both or
+/// neither), checked against the store's `size`; `Err` says what is wrong with it.
+fn read_mask(meta: &arrow_schema::Metadata, size: Size) -> Result<Option<Arc<Mask>>, String> {
+    let (text, hash) = match (meta.get(keys::MASK), meta.get(keys::MASK_HASH)) {
+        (None, None) => return Ok(None),
+        (Some(t), Some(h)) => (t, h),
+        (Some(_), None) => return Err(format!("{} without {}", keys::MASK, keys::MASK_HASH)),
+        (None, Some(_)) => return Err(format!("{} without {}", keys::MASK_HASH, keys::MASK)),
+    };
+    let hash: u64 = hash
+        .parse()
+        .map_err(|_| format!("{} '{hash}' is not a number", keys::MASK_HASH))?;
+    let m = Mask::from_text(text).map_err(|e| format!("{}: {e}", keys::MASK))?;
+    if m.size() != size {
+        return Err(format!(
+            "{} is a {} mask in a {size} store",
+            keys::MASK,
+            m.size()
+        ));
+    }
+    if m.hash() != hash {
+        return Err(format!(
+            "{} hashes to {}, {} says {hash}: the mask was changed",
+            keys::MASK,
+            m.hash(),
+            keys::MASK_HASH
+        ));
+    }
+    Ok(Some(Arc::new(m)))
 }
 
 /// The flatbuffer message of `block` and its body as (absolute start, length), all bounds

@@ -1,12 +1,17 @@
 //! The uniformity lab on masks: τ of a masked grid graph by the matrix-tree theorem equals a
 //! brute-force count of its spanning trees; the exact distributions of the enumerable
 //! generators on small masks; and, by Pearson's chi-square at significance 0.001 with fixed
-//! seeds, Wilson and Aldous–Broder uniform on masks while the backtracker is not.
+//! seeds, Wilson and Aldous–Broder uniform on masks while the backtracker is not. The same
+//! through `batchgen uniformity --mask`, and its refusals.
 
+mod common;
+
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use batchgen::dsu::Dsu;
 use batchgen::grid::Mask;
+use batchgen::uniformity::json::Value;
 use batchgen::uniformity::{enumerate, kirchhoff, sample};
 use batchgen::Algorithm;
 use num_bigint::BigInt;
@@ -165,6 +170,201 @@ fn wilson_and_aldous_broder_are_uniform_on_masks_and_the_backtracker_is_not() {
                     chi.p_value
                 );
             }
+        }
+    }
+}
+
+/// Write `text` as the mask file `name` in `dir`.
+fn mask_file(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// `batchgen uniformity ARGS --format json`, which must succeed, parsed.
+fn lab_json(args: &[&str]) -> Value {
+    let out = common::batchgen()
+        .arg("uniformity")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    common::assert_ok(&out);
+    Value::parse(&String::from_utf8(out.stdout).unwrap()).unwrap()
+}
+
+/// The report entry of generator `name`.
+fn generator<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report
+        .get("generators")
+        .and_then(Value::as_arr)
+        .unwrap()
+        .iter()
+        .find(|g| g.get("algo").and_then(Value::as_str) == Some(name))
+        .unwrap_or_else(|| panic!("no generator {name} in the report"))
+}
+
+fn p_value(report: &Value, name: &str) -> f64 {
+    match generator(report, name)
+        .get("sample")
+        .and_then(|s| s.get("p_value"))
+    {
+        Some(Value::Float(p)) => *p,
+        other => panic!("{name}: no p-value ({other:?})"),
+    }
+}
+
+#[test]
+fn the_lab_on_the_ring_counts_8_trees_and_tells_uniform_samplers_from_the_backtracker() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "...\n.#.\n...\n";
+    let ring = mask_file(dir.path(), "ring.txt", text);
+    let ring = ring.to_str().unwrap();
+    let rep = lab_json(&[
+        "--mask",
+        ring,
+        "--algo",
+        "wilson,aldous-broder,backtracker",
+        "--samples",
+        "40000",
+        "--seed",
+        "20261201",
+    ]);
+    let tau = rep.get("spanning_trees").and_then(|t| t.get("exact"));
+    assert_eq!(tau.and_then(Value::as_str), Some("8"));
+    // The report says which mask: its file, cells, hash and the cells themselves.
+    let m = rep.get("mask").unwrap();
+    assert_eq!(m.get("name").and_then(Value::as_str), Some(ring));
+    assert_eq!(m.get("cells").and_then(Value::as_int), Some(8));
+    assert_eq!(
+        m.get("mask_hash").and_then(Value::as_int),
+        Some(mask(text).hash() as i128)
+    );
+    assert_eq!(m.get("text").and_then(Value::as_str), Some(text));
+    // The walls are the cycle's 8 edges, each open with probability 7/8 in a uniform tree.
+    let walls = rep.get("walls").and_then(Value::as_arr).unwrap();
+    assert_eq!(walls.len(), 8);
+    for w in walls {
+        assert_eq!(w.get("uniform_open").and_then(Value::as_str), Some("7/8"));
+    }
+    // Chi-square over the 8 trees at significance ALPHA, fixed seed.
+    for name in ["wilson", "aldous-broder"] {
+        let p = p_value(&rep, name);
+        assert!(p > ALPHA, "{name}: p = {p}");
+        let s = generator(&rep, name).get("sample").unwrap();
+        assert_eq!(s.get("never_seen").and_then(Value::as_int), Some(0));
+        assert_eq!(s.get("imperfect").and_then(Value::as_int), Some(0));
+    }
+    let p = p_value(&rep, "backtracker");
+    assert!(p < ALPHA, "backtracker: p = {p}");
+    // The backtracker's exact distribution: 2 of the 8 trees, total variation 3/4.
+    let exact = generator(&rep, "backtracker").get("exact").unwrap();
+    assert_eq!(exact.get("trees_produced").and_then(Value::as_int), Some(2));
+    assert_eq!(
+        exact.get("tv_from_uniform").and_then(Value::as_str),
+        Some("3/4")
+    );
+}
+
+#[test]
+fn the_lab_on_2x3_without_a_corner_counts_4_trees() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = mask_file(dir.path(), "corner.txt", "..#\n...\n");
+    let p = p.to_str().unwrap();
+    let out = common::batchgen()
+        .args([
+            "uniformity",
+            "--mask",
+            p,
+            "--algo",
+            "kruskal",
+            "--samples",
+            "0",
+        ])
+        .output()
+        .unwrap();
+    common::assert_ok(&out);
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        table.contains("Spanning trees: τ = 4 (matrix-tree theorem, exact)"),
+        "{table}"
+    );
+    assert!(
+        table.contains(&format!("the mask {p} (3x2 grid, 5 of 6 cells")),
+        "{table}"
+    );
+    // --size equal to the mask's is accepted; Kruskal is exactly uniform on a unicyclic graph
+    // (it leaves out the last of the cycle's walls in a uniform order).
+    let rep = lab_json(&[
+        "--mask",
+        p,
+        "--size",
+        "3x2",
+        "--algo",
+        "kruskal",
+        "--samples",
+        "0",
+    ]);
+    let tau = rep.get("spanning_trees").and_then(|t| t.get("exact"));
+    assert_eq!(tau.and_then(Value::as_str), Some("4"));
+    let exact = generator(&rep, "kruskal").get("exact").unwrap();
+    assert_eq!(exact.get("trees_produced").and_then(Value::as_int), Some(4));
+    assert_eq!(
+        exact.get("tv_from_uniform").and_then(Value::as_str),
+        Some("0")
+    );
+    // The pendant wall is in every tree, the cycle's walls in 3 of 4.
+    let walls = rep.get("walls").and_then(Value::as_arr).unwrap();
+    let open: Vec<&str> = walls
+        .iter()
+        .map(|w| w.get("uniform_open").and_then(Value::as_str).unwrap())
+        .collect();
+    assert_eq!(open.len(), 5);
+    assert_eq!(open.iter().filter(|&&p| p == "1").count(), 1);
+    assert_eq!(open.iter().filter(|&&p| p == "3/4").count(), 4);
+}
+
+#[test]
+fn the_lab_refuses_bad_masks_naming_the_flag_and_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let ring = mask_file(dir.path(), "ring.txt", "...\n.#.\n...\n");
+    let ring = ring.to_str().unwrap();
+    // 21×20 = 420 cells: over the exact-τ limit.
+    let big = mask_file(dir.path(), "big.txt", &(".".repeat(21) + "\n").repeat(20));
+    let big = big.to_str().unwrap();
+    for (args, needles) in [
+        (
+            vec!["--mask", ring, "--size", "3x4"],
+            vec!["'--size'", "'3x4'", "is 3x3"],
+        ),
+        (
+            vec!["--mask", ring, "--algo", "eller"],
+            vec!["'--algo'", "'eller'", "accept --mask"],
+        ),
+        (
+            vec!["--mask", ring, "--algo", "wilson,sidewinder"],
+            vec!["'--algo'", "sidewinder"],
+        ),
+        (
+            vec!["--mask", big],
+            vec!["'--mask'", "big.txt", "420 cells", "400"],
+        ),
+        (
+            vec!["--mask", ring, "--size", "3x3x2"],
+            vec!["'--mask'", "3D"],
+        ),
+    ] {
+        let out = common::batchgen()
+            .arg("uniformity")
+            .args(&args)
+            .args(["--samples", "10"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        for n in needles {
+            assert!(err.contains(n), "{args:?}: {n} not in {err}");
         }
     }
 }

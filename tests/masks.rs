@@ -2,7 +2,9 @@
 //! random connected ones), masked metrics equal a brute-force recomputation, the masked code
 //! paths are the unmasked algorithms (a mask of every cell gives the unmasked maze for the same
 //! draws), seeds mix in the mask only when there is one, and the command line refuses what a
-//! mask cannot take, with exit 2 and a message naming flag and value.
+//! mask cannot take, with exit 2 and a message naming flag and value. The maze store records
+//! the mask: its mazes come back with it, equal to regeneration, and a store whose mask or
+//! walls disagree with it is refused.
 
 mod common;
 
@@ -351,13 +353,6 @@ fn bad_masks_and_what_a_mask_cannot_take_are_refused() {
     );
     let e = refused(d, &["--mask", &ring, "--exit", "1,1"]);
     assert!(e.contains("'--exit'"), "{e}");
-    let store = dir.path().join("m.arrow");
-    let e = refused(d, &["--mask", &ring, "--mazes", store.to_str().unwrap()]);
-    assert!(
-        e.contains("'--mazes'") && e.contains("does not record masks"),
-        "{e}"
-    );
-    assert!(!store.exists());
     let e = refused(
         d,
         &["--mask", dir.path().join("nope.txt").to_str().unwrap()],
@@ -442,4 +437,213 @@ fn a_level_carries_its_mask() {
     assert_eq!((moved.entrance(), moved.exit()), (4, 7));
     let e = batchgen::Level::regenerate_masked(&Algorithm::Eller, ring, 42, 0).unwrap_err();
     assert!(e.to_string().contains("accept --mask"), "{e}");
+}
+
+/// A masked run (`--mask`, `--mazes`) in `dir`: the store's path and the mask.
+fn masked_store(dir: &std::path::Path, text: &str) -> (std::path::PathBuf, Arc<Mask>) {
+    let mask = dir.join("mask.txt");
+    std::fs::write(&mask, text).unwrap();
+    let store = dir.join("mazes.arrow");
+    let out = common::batchgen()
+        .args([
+            "--mask",
+            mask.to_str().unwrap(),
+            "--algo",
+            "wilson,backtracker,prim",
+        ])
+        .args(["--count", "40", "--out"])
+        .arg(dir.join("mazes.parquet"))
+        .arg("--mazes")
+        .arg(&store)
+        .output()
+        .unwrap();
+    common::assert_ok(&out);
+    (store, Arc::new(Mask::from_text(text).unwrap()))
+}
+
+#[test]
+fn a_masked_run_round_trips_through_the_store() {
+    use batchgen::store::StoreReader;
+    let dir = tempfile::tempdir().unwrap();
+    let (path, mask) = masked_store(dir.path(), "....#\n.##..\n.....\n#...#\n");
+    let store = StoreReader::open(&path).unwrap();
+    assert_eq!(store.mask().map(|m| &**m), Some(&*mask));
+    assert_eq!(store.len(), 120);
+    let t = common::read(&dir.path().join("mazes.parquet"));
+    let (algo, index, hash, seed) = (
+        t.col("algo"),
+        t.col("index"),
+        t.col("maze_hash"),
+        t.col("maze_seed"),
+    );
+    let mut want = Maze::masked(mask.clone());
+    let mut s = Scratch::new();
+    for k in 0..store.len() {
+        let r = store.record(k).unwrap();
+        let got = store.maze(k).unwrap();
+        // The maze comes back with its mask, equal to regenerating it on the mask.
+        assert_eq!(got.mask().map(|m| &**m), Some(&*mask), "record {k}");
+        let a = Algorithm::parse(r.algo).unwrap();
+        regenerate(&a, &mut want, &mut s, r.seed, r.index);
+        assert_eq!(got, want, "record {k}");
+        assert!(got.is_perfect(), "record {k}");
+        assert_eq!((r.entrance, r.exit), (mask.first(), mask.last()));
+        // And the record is the metrics file's row of the same maze.
+        let row = &t.rows[k as usize];
+        assert_eq!(
+            (&*row[algo], row[index].parse::<u64>().unwrap()),
+            (r.algo, r.index)
+        );
+        assert_eq!(row[hash], r.maze_hash.to_string());
+        assert_eq!(row[seed], r.maze_seed.to_string());
+    }
+    // `render --store` draws the record as `render --mask` draws the regenerated maze: holes
+    // solid.
+    let k = 45;
+    let r = store.record(k).unwrap();
+    let from_store = common::batchgen()
+        .args([
+            "render",
+            "--store",
+            path.to_str().unwrap(),
+            "--record",
+            &k.to_string(),
+        ])
+        .output()
+        .unwrap();
+    common::assert_ok(&from_store);
+    let regenerated = common::batchgen()
+        .args(["render", "--algo", r.algo, "--mask"])
+        .arg(dir.path().join("mask.txt"))
+        .args([
+            "--index",
+            &r.index.to_string(),
+            "--seed",
+            &r.seed.to_string(),
+        ])
+        .output()
+        .unwrap();
+    common::assert_ok(&regenerated);
+    assert_eq!(from_store.stdout, regenerated.stdout);
+    let text = String::from_utf8(from_store.stdout).unwrap();
+    let rows: Vec<&[u8]> = text.lines().map(str::as_bytes).collect();
+    // The holes (4,0), (1,1), (2,1), (0,3), (4,3) are solid in the picture.
+    for (x, y) in [(4, 0), (1, 1), (2, 1), (0, 3), (4, 3)] {
+        assert_eq!(rows[2 * y + 1][2 * x + 1], b'#', "({x},{y})\n{text}");
+    }
+}
+
+/// `bytes` with every occurrence of `from` replaced by `to` (same length); panics if absent.
+fn replaced(bytes: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    assert_eq!(from.len(), to.len());
+    let mut out = bytes.to_vec();
+    let mut found = 0;
+    let mut i = 0;
+    while i + from.len() <= out.len() {
+        if &out[i..i + from.len()] == from {
+            out[i..i + from.len()].copy_from_slice(to);
+            found += 1;
+            i += from.len();
+        } else {
+            i += 1;
+        }
+    }
+    assert!(
+        found > 0,
+        "{:?} not in the file",
+        String::from_utf8_lossy(from)
+    );
+    out
+}
+
+#[test]
+fn a_store_whose_mask_metadata_is_tampered_is_refused() {
+    use batchgen::store::{StoreError, StoreReader};
+    let dir = tempfile::tempdir().unwrap();
+    let text = "....\n.##.\n....\n";
+    let (path, mask) = masked_store(dir.path(), text);
+    let bytes = std::fs::read(&path).unwrap();
+    let open = |b: Vec<u8>| StoreReader::from_bytes(b, &path);
+    assert!(open(bytes.clone()).is_ok());
+    // A hole filled in: the text no longer hashes to the recorded mask_hash.
+    let filled = replaced(&bytes, text.as_bytes(), b"....\n..#.\n....\n");
+    let e = open(filled.clone()).unwrap_err();
+    assert!(matches!(e, StoreError::BadMask { .. }), "{e}");
+    assert!(e.to_string().contains("the mask was changed"), "{e}");
+    // The hash changed instead of the text.
+    let h = mask.hash().to_string();
+    let mut other = h.clone().into_bytes();
+    other[0] = if other[0] == b'1' { b'2' } else { b'1' };
+    let e = open(replaced(&bytes, h.as_bytes(), &other)).unwrap_err();
+    assert!(matches!(e, StoreError::BadMask { .. }), "{e}");
+    // A mask text that is no mask (a disconnected shape; its hash cannot be checked).
+    let e = open(replaced(&bytes, text.as_bytes(), b"..#.\n####\n....\n")).unwrap_err();
+    assert!(matches!(e, StoreError::BadMask { .. }), "{e}");
+    // The key renamed away: a hash without its mask.
+    let e = open(replaced(&bytes, b"batchgen.mask\0", b"batchgen.nask\0")).unwrap_err();
+    assert!(matches!(e, StoreError::BadMask { .. }), "{e}");
+    // render --store refuses the tampered file with exit 2, naming it.
+    let bad = dir.path().join("tampered.arrow");
+    std::fs::write(&bad, filled).unwrap();
+    let o = common::batchgen()
+        .args(["render", "--store", bad.to_str().unwrap(), "--record", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("tampered.arrow") && err.contains("mask"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_stored_maze_must_span_the_mask_without_passages_into_holes() {
+    use batchgen::store::{Entry, StoreError, StoreInfo, StoreReader, StoreWriter};
+    let dir = tempfile::tempdir().unwrap();
+    let ring = Arc::new(Mask::from_text("...\n.#.\n...\n").unwrap());
+    let mut tree = Maze::masked(ring.clone());
+    regenerate(&Algorithm::Wilson, &mut tree, &mut Scratch::new(), 1, 0);
+    // A spanning tree of the whole 3×3 grid: passages into the centre.
+    let mut full = Maze::new(3, 3);
+    regenerate(&Algorithm::Wilson, &mut full, &mut Scratch::new(), 1, 0);
+    let path = dir.path().join("s.arrow");
+    let info = StoreInfo {
+        width: 3,
+        height: 3,
+        depth: 1,
+        seed: 1,
+        algos: vec!["wilson".into()],
+        ends_rule: "first and last cell".into(),
+        mask: Some(ring.clone()),
+    };
+    let mut w = StoreWriter::create(&path, &info).unwrap();
+    for (maze, entrance) in [(&tree, 0), (&full, 0), (&tree, 4)] {
+        w.append(Entry {
+            algo: 0,
+            index: 0,
+            maze_seed: 0,
+            maze_hash: maze.hash(),
+            entrance,
+            exit: 8,
+            loops: 0,
+            walls: maze.words(),
+        })
+        .unwrap();
+    }
+    w.finish().unwrap();
+    let store = StoreReader::open(&path).unwrap();
+    assert_eq!(store.maze(0).unwrap(), tree);
+    let e = store.maze(1).unwrap_err();
+    assert!(
+        matches!(e, StoreError::BadRecord { record: 1, .. })
+            && e.to_string().contains("hole at 1,1"),
+        "{e}"
+    );
+    let e = store.maze(2).unwrap_err();
+    assert!(
+        matches!(e, StoreError::BadRecord { record: 2, .. })
+            && e.to_string().contains("not both cells of the mask"),
+        "{e}"
+    );
 }

@@ -109,6 +109,7 @@ fn records_are_found_across_many_batches_without_copying() {
         seed: 3,
         algos: vec!["sidewinder".into(), "eller".into()],
         ends_rule: "test".into(),
+        mask: None,
     };
     let mut writer = StoreWriter::create(&path, &info).unwrap();
     let algos = [
@@ -467,6 +468,7 @@ fn three_d_records_round_trip_with_their_depth() {
         seed: 9,
         algos: vec!["wilson".into()],
         ends_rule: "first and last cell".into(),
+        mask: None,
     };
     let mut w = StoreWriter::create(&path, &info).unwrap();
     for (k, m) in mazes.iter().enumerate() {

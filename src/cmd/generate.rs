@@ -349,14 +349,6 @@ impl RunArgs {
                 a.source()
             )));
         }
-        if let (Some(_), Some(m)) = (&mask, &self.mazes) {
-            return Err(UsageError::flag(
-                "--mazes",
-                &m.display().to_string(),
-                "the maze store does not record masks yet: drop --mazes with --mask (every \
-                 masked maze is regenerated from its row's index and the mask)",
-            ));
-        }
         let out_is_dir = dataset::is_folder_target(&out);
         let mazes_is_dir = self.mazes.as_deref().is_some_and(dataset::is_folder_target);
         if out_is_dir {
@@ -788,6 +780,7 @@ fn create_outputs(
                 seed: cfg.seed,
                 algos: algos.to_vec(),
                 ends_rule: info.ends_rule.clone(),
+                mask: cfg.mask.clone(),
             };
             StoreWriter::create(path, &info).map_err(|e| as_usage("--mazes", path, &e))
         };

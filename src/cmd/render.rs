@@ -208,7 +208,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             StoreError::Io { .. }
             | StoreError::Foreign { .. }
             | StoreError::Newer { .. }
-            | StoreError::Truncated { .. } => as_store(e),
+            | StoreError::Truncated { .. }
+            | StoreError::BadMask { .. } => as_store(e),
             other => anyhow::Error::new(other),
         })?;
         let maze = store.maze(k).map_err(|e| match e {

@@ -3,12 +3,16 @@
 //!
 //! Parses and validates the flags into [`batchgen::uniformity::report::Options`], runs the study
 //! (progress on stderr) and prints the report as a table or JSON on stdout. Requests that would
-//! run for hours are refused up front with the estimate (exit 2) unless `--force`.
+//! run for hours are refused up front with the estimate (exit 2) unless `--force`. With
+//! `--mask FILE` the study is over the spanning trees of the mask's cells; the mask sets the
+//! size, and one too large for an exact τ is refused (exit 2).
 
-use super::{values, UsageError};
+use std::path::PathBuf;
+
+use super::{mask_arg, values, UsageError};
 use batchgen::args::{check_3d, select_3d};
 use batchgen::grid::Size;
-use batchgen::uniformity::report::{self, Options};
+use batchgen::uniformity::report::{self, Options, StudyMask, MASK_MAX_CELLS};
 
 /// Output format of the report.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,8 +27,12 @@ pub enum Format {
 #[derive(clap::Args, Debug)]
 pub struct UniformityArgs {
     /// Grid size WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH in cells, e.g. 2x3, 3x3 or 2x2x2.
-    #[arg(long, value_name = "WxH[xD]", value_parser = values::text(values::size))]
-    pub size: Size,
+    #[arg(long, value_name = "WxH[xD]", required_unless_present = "mask", value_parser = values::text(values::size))]
+    pub size: Option<Size>,
+    /// Study the mazes on this mask (text or PNG, as the main job's --mask): the spanning trees
+    /// of its cells. It sets the size; a --size beside it must agree.
+    #[arg(long, value_name = "FILE")]
+    pub mask: Option<PathBuf>,
     /// Generators: a comma list of canonical names, or `all`.
     #[arg(long, value_name = "LIST", default_value = "all", value_parser = values::AlgoListParser, hide_possible_values = true)]
     pub algo: values::AlgoList,
@@ -57,12 +65,36 @@ pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
         )
         .into());
     }
-    let size = args.size;
+    let mask = match &args.mask {
+        Some(p) => Some(mask_arg::read("--mask", p)?),
+        None => None,
+    };
+    let size = match &mask {
+        Some(m) => {
+            mask_arg::size_for(args.size, m.size(), Some(m), "--mask", args.mask.as_deref())?
+        }
+        None => args.size.expect("clap requires --size without --mask"),
+    };
+    if let (Some(m), Some(p)) = (&mask, &args.mask) {
+        if u64::from(m.cells()) > MASK_MAX_CELLS {
+            return Err(UsageError::flag(
+                "--mask",
+                &p.display().to_string(),
+                format!(
+                    "the mask has {} cells; the lab counts a mask's spanning trees exactly (no \
+                     closed form exists for a shape), which it does up to {MASK_MAX_CELLS} cells",
+                    m.cells()
+                ),
+            )
+            .into());
+        }
+    }
     // On a 3D size, `all` means the 3D-capable generators (said on stderr); a 2D-only one named
-    // explicitly is refused.
+    // explicitly is refused. On a mask, likewise for the generators that accept one.
     let (algos, note) = select_3d(&args.algo.spec, args.algo.algos.clone(), size);
     check_3d("--algo", &args.algo.spec, &algos, size).map_err(UsageError::from)?;
-    if let Some(note) = note {
+    let (algos, mask_note) = mask_arg::select_algos(&args.algo.spec, algos, mask.as_ref())?;
+    for note in [note, mask_note].into_iter().flatten() {
         crate::errln!("batchgen uniformity: {note}")?;
     }
     let opts = Options {
@@ -71,6 +103,10 @@ pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
         samples: args.samples,
         seed: args.seed,
         force: args.force,
+        mask: mask.zip(args.mask.as_ref()).map(|(mask, p)| StudyMask {
+            name: p.display().to_string(),
+            mask,
+        }),
     };
     // A progress note that cannot be shown is not worth stopping the test for.
     let mut progress = |m: &str| {

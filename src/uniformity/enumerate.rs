@@ -207,8 +207,19 @@ impl Estimate {
 /// Probe the choice tree: the all-first and all-last branches (which expose unbounded rejection
 /// loops deterministically) and `probes` random paths (Knuth's estimator of the leaf count).
 pub fn estimate(algo: &Algorithm, size: Size, probes: u32) -> Result<Estimate, NotEnumerable> {
+    estimate_on(algo, size, None, probes)
+}
+
+/// [`estimate`] on the cells of `mask` when there is one (its size is `size`).
+pub fn estimate_on(
+    algo: &Algorithm,
+    size: Size,
+    mask: Option<&Arc<Mask>>,
+    probes: u32,
+) -> Result<Estimate, NotEnumerable> {
     let cap = depth_cap(size);
     let mut maze = Maze::with_size(size);
+    maze.set_mask(mask.cloned());
     let mut scratch = Scratch::new();
     struct Probe {
         rng: Option<Rng>,

@@ -38,15 +38,23 @@ impl Report {
         let o = &self.options;
         let size = o.size;
         let mut s = String::new();
-        s += &wrap(
-            &format!(
+        let title = match &o.mask {
+            Some(m) => format!(
+                "Uniformity of maze generators on the mask {} ({size} grid, {} of {} cells, \
+                 {} walls between them, mask_hash {})",
+                m.name,
+                m.mask.cells(),
+                size.cells(),
+                self.walls.len(),
+                m.mask.hash()
+            ),
+            None => format!(
                 "Uniformity of maze generators on a {size} grid ({} cells, {} interior walls)",
                 size.cells(),
                 self.walls.len()
             ),
-            "",
-            "",
-        );
+        };
+        s += &wrap(&title, "", "");
         match self.tau_big() {
             Some(t) => {
                 let _ = writeln!(
@@ -431,7 +439,7 @@ impl Report {
                     "Per-wall open frequency (uniform = {} effective resistance; sums to \
                      cells − 1 = {}):",
                     if exact { "exact" } else { "floating-point" },
-                    size.cells() - 1
+                    self.cells - 1
                 ),
                 "",
                 "  ",
@@ -729,6 +737,14 @@ impl Report {
                 ])
             })
             .collect();
+        let mask = o.mask.as_ref().map_or(Value::Null, |m| {
+            Value::obj([
+                ("name", Value::str(m.name.clone())),
+                ("cells", Value::Int(m.mask.cells() as i128)),
+                ("mask_hash", Value::Int(m.mask.hash() as i128)),
+                ("text", Value::str(m.mask.to_text())),
+            ])
+        });
         Value::obj([
             (
                 "grid",
@@ -740,6 +756,7 @@ impl Report {
                     ("interior_walls", Value::Int(self.walls.len() as i128)),
                 ]),
             ),
+            ("mask", mask),
             (
                 "spanning_trees",
                 Value::obj([

@@ -9,10 +9,12 @@ use super::sample::{self, ChiSquare, SampleCounts};
 use super::wall_bias;
 use super::{interior_walls, Wall};
 use crate::generate::Algorithm;
+use crate::grid::Mask;
 use crate::thousands::thousands;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Estimated seconds above which an exhaustive part (all Kruskal orders, a choice-tree walk)
@@ -27,6 +29,18 @@ pub const SAMPLING_BUDGET_SECONDS: f64 = 1800.0;
 pub const MIN_EXPECTED_PER_TREE: u64 = 5;
 /// Significance level of the verdicts.
 pub const ALPHA: f64 = 0.001;
+/// Largest mask (cells) the lab studies: its τ is always computed exactly
+/// ([`kirchhoff::EXACT_TAU_MAX_CELLS`]), since no closed form counts the trees of a shape.
+pub const MASK_MAX_CELLS: u64 = kirchhoff::EXACT_TAU_MAX_CELLS;
+
+/// The mask a study runs on, with the name the report shows for it (its file).
+#[derive(Clone, Debug)]
+pub struct StudyMask {
+    /// What the report calls it (the `--mask` file as given).
+    pub name: String,
+    /// The cells.
+    pub mask: Arc<Mask>,
+}
 
 /// What to study.
 #[derive(Clone, Debug)]
@@ -41,6 +55,9 @@ pub struct Options {
     pub seed: u64,
     /// Run exhaustive parts and long sampling even when estimated to take too long.
     pub force: bool,
+    /// Study the spanning trees of this mask's cells instead of the whole grid (its size is
+    /// `size`).
+    pub mask: Option<StudyMask>,
 }
 
 /// The request would run too long; nothing was done.
@@ -115,8 +132,10 @@ pub struct AlgoReport {
 pub struct Report {
     /// The options it ran with.
     pub options: Options,
-    /// Interior walls, in Kruskal's order.
+    /// Interior walls (on a mask: those between two mask cells), in Kruskal's order.
     pub walls: Vec<Wall>,
+    /// Cells of the graph studied (the grid's, or the mask's).
+    pub cells: u64,
     /// τ exactly, when the grid is small enough.
     pub tau: Option<BigInt>,
     /// log10 τ (always).
@@ -152,12 +171,23 @@ pub(super) fn threads() -> usize {
 pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Refused> {
     let t0 = Instant::now();
     let size = opts.size;
-    let cells = size.cells_u64();
-    let walls = interior_walls(size);
+    let mask = opts.mask.as_ref().map(|m| &m.mask);
+    let cells = mask.map_or(size.cells_u64(), |m| m.cells() as u64);
+    let walls = mask.map_or_else(|| interior_walls(size), |m| kirchhoff::mask_walls(m));
     let mut notes = Vec::new();
 
-    let log10_tau = kirchhoff::log10_spanning_trees(size);
-    let tau = (cells <= kirchhoff::EXACT_TAU_MAX_CELLS).then(|| kirchhoff::spanning_trees(size));
+    // A mask's τ is always exact (no closed form counts the trees of a shape).
+    let (tau, log10_tau) = match mask {
+        Some(m) => {
+            let t = kirchhoff::spanning_trees_masked(m);
+            let l = log10_of(&t);
+            (Some(t), l)
+        }
+        None => (
+            (cells <= kirchhoff::EXACT_TAU_MAX_CELLS).then(|| kirchhoff::spanning_trees(size)),
+            kirchhoff::log10_spanning_trees(size),
+        ),
+    };
     if tau.is_none() {
         notes.push(format!(
             "τ ≈ 10^{log10_tau:.2} from the eigenvalue product (exact determinant only up to {} cells)",
@@ -182,8 +212,9 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
             .algos
             .iter()
             .filter(|a| !size.is_3d() || a.supports_3d())
+            .filter(|a| mask.is_none() || a.supports_mask())
             .map(|a| {
-                sample::seconds_per_maze(a, size, track_trees) * opts.samples as f64
+                sample::seconds_per_maze(a, size, mask, track_trees) * opts.samples as f64
                     / threads() as f64
             })
             .sum();
@@ -201,7 +232,17 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
         }
     }
 
-    let uniform_walls = if cells <= wall_bias::EXACT_WALL_MAX_CELLS {
+    let uniform_walls = if let Some(m) = mask {
+        if cells <= wall_bias::EXACT_WALL_MAX_CELLS {
+            UniformWalls::Exact(wall_bias::uniform_open_exact_masked(m))
+        } else {
+            UniformWalls::Unavailable(format!(
+                "per-wall uniform probabilities on a mask are computed exactly only up to {} \
+                 cells (this mask has {cells})",
+                wall_bias::EXACT_WALL_MAX_CELLS
+            ))
+        }
+    } else if cells <= wall_bias::EXACT_WALL_MAX_CELLS {
         UniformWalls::Exact(wall_bias::uniform_open_exact(size))
     } else if wall_bias::float_work(size) <= wall_bias::FLOAT_WALL_MAX_WORK {
         UniformWalls::Float(wall_bias::uniform_open_f64(size))
@@ -217,7 +258,14 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
     // Kruskal over every order: brute force when affordable, otherwise (and as a cross-check)
     // the linear-extension count, which needs only τ · 2^E · E steps.
     let mut orders_cross_check = None;
-    let orders = opts.algos.contains(&Algorithm::Kruskal).then(|| {
+    if mask.is_some() && opts.algos.contains(&Algorithm::Kruskal) {
+        notes.push(
+            "Kruskal over all wall orders runs on whole grids only; on a mask its exact \
+             distribution comes from its choice tree"
+                .into(),
+        );
+    }
+    let orders = (mask.is_none() && opts.algos.contains(&Algorithm::Kruskal)).then(|| {
         let e = walls.len();
         let feasible = e <= kruskal_orders::MAX_WALLS && cells <= 32;
         let est = if e <= 32 && cells <= 32 {
@@ -278,9 +326,13 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
             ));
             continue;
         }
+        if mask.is_some() && !algo.supports_mask() {
+            notes.push(format!("{} does not accept a mask: skipped", algo.name()));
+            continue;
+        }
         let name = algo.name();
         let probes = (2_000_000 / cells.max(1)).clamp(20, 2000) as u32;
-        let exact = match enumerate::estimate(algo, size, probes) {
+        let exact = match enumerate::estimate_on(algo, size, mask, probes) {
             Err(e) => Part::Skipped(format!("not enumerable: {e}")),
             Ok(est) => {
                 let secs = est.seconds(threads());
@@ -302,7 +354,7 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
                         ));
                     }
                     let t = Instant::now();
-                    match enumerate::exact_distribution(algo, size) {
+                    match enumerate::exact_distribution_on(algo, size, mask) {
                         Ok(d) => Part::Done(d, t.elapsed().as_secs_f64()),
                         Err(e) => Part::Skipped(format!("not enumerable: {e}")),
                     }
@@ -314,7 +366,7 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
                 "{name}: sampling {} mazes",
                 thousands(opts.samples)
             ));
-            let counts = sample::sample(algo, size, opts.samples, opts.seed, track_trees);
+            let counts = sample::sample_on(algo, size, mask, opts.samples, opts.seed, track_trees);
             let chi = match (&counts.trees, tau_u64) {
                 (Some(t), Some(tau)) => {
                     let c: Vec<u64> = t.iter().map(|x| x.1).collect();
@@ -343,6 +395,7 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
     Ok(Report {
         options: opts.clone(),
         walls,
+        cells,
         tau,
         log10_tau,
         uniform_walls,
@@ -352,6 +405,13 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
         notes,
         seconds: t0.elapsed().as_secs_f64(),
     })
+}
+
+/// `log10 t` of a positive integer of any size (from its leading digits).
+fn log10_of(t: &BigInt) -> f64 {
+    let digits = t.to_string();
+    let lead: f64 = digits[..digits.len().min(17)].parse().unwrap_or(f64::NAN);
+    lead.log10() + digits.len().saturating_sub(17) as f64
 }
 
 impl Report {

@@ -100,8 +100,8 @@ pub fn sample(
 }
 
 /// [`sample`] on the cells of `mask` when there is one (its size is `size`): the mazes the
-/// batch makes with `--mask`. The per-wall counts cover every interior wall of the grid (walls
-/// into holes stay 0).
+/// batch makes with `--mask`. The per-wall counts cover the walls between two mask cells
+/// ([`super::kirchhoff::mask_walls`] order), the edges of the masked graph.
 pub fn sample_on(
     algo: &Algorithm,
     size: Size,
@@ -111,7 +111,7 @@ pub fn sample_on(
     track_trees: bool,
 ) -> SampleCounts {
     let t = Instant::now();
-    let walls = interior_walls(size);
+    let walls = mask.map_or_else(|| interior_walls(size), |m| super::kirchhoff::mask_walls(m));
     let base = seed_base_masked(algo, size, mask.map(|m| &**m), seed);
     let cells = mask.map_or(size.cells_u64(), |m| m.cells() as u64);
     let chunks = samples.div_ceil(CHUNK);
@@ -150,14 +150,20 @@ pub fn sample_on(
 }
 
 /// Measured single-thread seconds per sampled maze of `algo` at this size (generation plus
-/// counting, a short timing run), for planning.
-pub fn seconds_per_maze(algo: &Algorithm, size: Size, track_trees: bool) -> f64 {
-    let cells = size.cells_u64().max(1);
+/// counting, a short timing run) on the cells of `mask` when there is one, for planning.
+pub fn seconds_per_maze(
+    algo: &Algorithm,
+    size: Size,
+    mask: Option<&Arc<Mask>>,
+    track_trees: bool,
+) -> f64 {
+    let cells = mask.map_or(size.cells_u64(), |m| m.cells() as u64).max(1);
     let runs = (2_000_000 / cells).clamp(5, 4000);
     let mut maze = Maze::with_size(size);
+    maze.set_mask(mask.cloned());
     let mut scratch = Scratch::new();
-    let mut tally = Tally::new(size, size.cells_u64(), track_trees);
-    let base = seed_base_masked(algo, size, None, 0xca1b);
+    let mut tally = Tally::new(size, cells, track_trees);
+    let base = seed_base_masked(algo, size, mask.map(|m| &**m), 0xca1b);
     let t = Instant::now();
     for i in 0..runs {
         regenerate_from_base(algo, &mut maze, &mut scratch, base, i);

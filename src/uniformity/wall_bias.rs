@@ -9,9 +9,9 @@
 //! tree has that many edges). For grids too large for exact arithmetic, [`uniform_open_f64`]
 //! solves the same system in floating point with a banded Cholesky factor.
 
-use super::kirchhoff::{det_and_adjugate, reduced_laplacian};
+use super::kirchhoff::{det_and_adjugate, mask_walls, reduced_laplacian, reduced_laplacian_masked};
 use super::{interior_walls, Wall};
-use crate::grid::{Dir, Size};
+use crate::grid::{Dir, Mask, Size};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -25,24 +25,42 @@ pub const FLOAT_WALL_MAX_WORK: f64 = 1.2e10;
 /// The exact probability that each interior wall (in [`interior_walls`] order) is open in a
 /// uniformly random spanning tree.
 pub fn uniform_open_exact(size: Size) -> Vec<BigRational> {
-    let walls = interior_walls(size);
     if size.cells() == 1 {
         return Vec::new();
     }
-    let l = reduced_laplacian(size);
-    let g = l.len() as u32; // the ground cell's id: the last cell
-    let (tau, adj) = det_and_adjugate(&l);
-    let at = |i: u32, j: u32| -> BigInt {
+    let ends = interior_walls(size)
+        .into_iter()
+        .map(|w| (w.a as usize, w.b as usize));
+    resistances(&reduced_laplacian(size), ends)
+}
+
+/// [`uniform_open_exact`] on the graph of `mask`'s cells: the exact probability that each wall
+/// between two mask cells (in [`mask_walls`] order) is open in a uniformly random spanning tree
+/// of the mask (ground: the mask's last cell).
+pub fn uniform_open_exact_masked(mask: &Mask) -> Vec<BigRational> {
+    if mask.cells() == 1 {
+        return Vec::new();
+    }
+    let row = |c: u32| mask.ids().binary_search(&c).expect("a mask cell");
+    let ends = mask_walls(mask).into_iter().map(|w| (row(w.a), row(w.b)));
+    resistances(&reduced_laplacian_masked(mask), ends)
+}
+
+/// The effective resistance between the ends of each edge, as exact rationals, from the reduced
+/// Laplacian `l` whose removed (ground) vertex is row `l.len()`; `edges` are pairs of rows.
+fn resistances(l: &[Vec<i64>], edges: impl Iterator<Item = (usize, usize)>) -> Vec<BigRational> {
+    let g = l.len();
+    let (tau, adj) = det_and_adjugate(l);
+    let at = |i: usize, j: usize| -> BigInt {
         if i == g || j == g {
             BigInt::zero()
         } else {
-            adj[i as usize][j as usize].clone()
+            adj[i][j].clone()
         }
     };
-    walls
-        .iter()
-        .map(|w| {
-            let num = at(w.a, w.a) + at(w.b, w.b) - at(w.a, w.b) * 2;
+    edges
+        .map(|(a, b)| {
+            let num = at(a, a) + at(b, b) - at(a, b) * 2;
             BigRational::new(num, tau.clone())
         })
         .collect()
