@@ -13,7 +13,8 @@
 //! nothing). Its cells and the open walls between consecutive path cells are drawn as path.
 //!
 //! - **ascii** ([`ascii`]): exactly `2H+1` lines of `2W+1` characters, each ending in `\n`: `#`
-//!   wall, space open, `.` path. [`parse_ascii`] reads it back, so scripts can use it too.
+//!   wall (or a hole of a mask, see below), space open, `.` path. [`parse_ascii`] reads it back,
+//!   so scripts can use it too.
 //! - **unicode**: `2H+1` lines, each grid column drawn one character wide for posts and vertical
 //!   walls and three characters wide for cells and horizontal walls (`4W+1` characters a line,
 //!   so a cell looks about square in a terminal). Posts are box-drawing characters chosen from

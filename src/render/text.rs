@@ -39,9 +39,9 @@ use super::*;
 use crate::grid::{Mask, MaskError};
 
 /// The ASCII picture: per layer `2H+1` lines of `2W+1` characters, each ending in `\n`, layers
-/// separated by one empty line; `#` wall, space open, `.` path cells and the open walls between
-/// consecutive path cells; `u`/`d`/`b` (`U`/`D`/`B` on the path) cells with a passage up, down
-/// or both (module docs).
+/// separated by one empty line; `#` wall (and a hole of a mask), space open, `.` path cells and
+/// the open walls between consecutive path cells; `u`/`d`/`b` (`U`/`D`/`B` on the path) cells
+/// with a passage up, down or both (module docs).
 pub fn ascii(maze: &Maze, solution: Option<&[u32]>) -> Result<String, RenderError> {
     let g = Grid::new(maze, solution)?;
     let (rows, cols) = g.dims();
