@@ -8,6 +8,8 @@
 //! Heavy checks are `#[ignore]`d; run them with
 //! `cargo test --release --test uniformity -- --ignored` (about 2–3 minutes on 2 cores).
 
+mod common;
+
 use batchgen::generate::Algorithm;
 use batchgen::grid::Maze;
 use batchgen::grid::Size;
@@ -414,6 +416,48 @@ mod cli {
         assert!(s
             .lines()
             .any(|l| l.trim_start().starts_with("wilson") && l.contains("not enumerable")));
+    }
+
+    /// `batchgen uniformity ARGS --format json` in `dir`, compared byte for byte with the
+    /// reference output `tests/json/FIXTURE` apart from the timings.
+    fn same_json_as_fixture(dir: &std::path::Path, args: &[&str], fixture: &str) {
+        let out = batchgen()
+            .current_dir(dir)
+            .arg("uniformity")
+            .args(args)
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        super::common::assert_ok(&out);
+        let got = String::from_utf8(out.stdout).unwrap();
+        let mask = |s: &str| super::common::mask_json_members(s, &["seconds"]);
+        assert_eq!(
+            mask(&got),
+            mask(&super::common::json_fixture(fixture)),
+            "{fixture}"
+        );
+    }
+
+    #[test]
+    fn json_is_the_reference_output_byte_for_byte() {
+        let d = tempfile::tempdir().unwrap();
+        let all = ["--algo", "all", "--seed", "42"];
+        same_json_as_fixture(
+            d.path(),
+            &[&all[..], &["--size", "2x3", "--samples", "3000"]].concat(),
+            "uniformity-2x3.json",
+        );
+        same_json_as_fixture(
+            d.path(),
+            &[&all[..], &["--size", "2x1x2", "--samples", "2000"]].concat(),
+            "uniformity-2x1x2.json",
+        );
+        std::fs::write(d.path().join("m.txt"), "...\n..#\n").unwrap();
+        same_json_as_fixture(
+            d.path(),
+            &[&all[..], &["--mask", "m.txt", "--samples", "2000"]].concat(),
+            "uniformity-mask.json",
+        );
     }
 
     #[test]
