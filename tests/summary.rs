@@ -144,15 +144,10 @@ fn pass_rate_preview_equals_the_pipelines_recorded_rate() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    let json = String::from_utf8(out.stdout).unwrap();
+    let groups: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
     for algo in ["kruskal", "wilson"] {
-        let at = json.find(&format!("\"algo\": \"{algo}\"")).unwrap();
-        let rec = &json[at..];
-        let num = |key: &str| -> f64 {
-            let k = rec.find(&format!("\"{key}\": ")).unwrap() + key.len() + 4;
-            let end = rec[k..].find([',', '}']).unwrap();
-            rec[k..k + end].parse().unwrap()
-        };
+        let rec = groups.iter().find(|g| g["algo"] == algo).unwrap();
+        let num = |key: &str| -> f64 { rec[key].as_f64().unwrap() };
         assert_eq!(num("passing"), 200.0, "{algo}: the pipeline accepted 200");
         let recorded: f64 = acc.meta[&format!("batchgen.acceptance_rate.{algo}")]
             .parse()

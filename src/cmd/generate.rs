@@ -723,7 +723,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         crate::errln!("{text}")?;
     }
     if let (Some(Destination::Stdout), Some(doc)) = (&cfg.summary_json, &summary) {
-        super::stdio::out(doc.pretty())?;
+        super::stdio::out(doc)?;
     }
     Ok(())
 }
