@@ -11,12 +11,12 @@ use std::sync::Arc;
 
 use batchgen::dsu::Dsu;
 use batchgen::grid::Mask;
-use serde_json::Value;
 use batchgen::uniformity::{enumerate, kirchhoff, sample};
 use batchgen::Algorithm;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
+use serde_json::Value;
 
 /// Spanning trees of the mask's graph counted by brute force: every subset of `cells − 1`
 /// walls that joins all cells without a cycle (union-find), over all subsets of the walls.

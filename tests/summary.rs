@@ -530,9 +530,21 @@ fn fourteen_generators_fit_a_compact_table() {
 fn seeded_run(dir: &Path) {
     common::batchgen()
         .current_dir(dir)
-        .args(["--algo", "backtracker,wilson", "--size", "8x8", "--count", "300"])
+        .args([
+            "--algo",
+            "backtracker,wilson",
+            "--size",
+            "8x8",
+            "--count",
+            "300",
+        ])
         .args(["--seed", "7", "--out", "d/", "--mazes", "m/"])
-        .args(["--accept", "dead_end_share <= 0.4", "--summary-json", "run.json"])
+        .args([
+            "--accept",
+            "dead_end_share <= 0.4",
+            "--summary-json",
+            "run.json",
+        ])
         .assert()
         .success();
 }

@@ -14,7 +14,6 @@ use batchgen::generate::Algorithm;
 use batchgen::grid::Maze;
 use batchgen::grid::Size;
 use batchgen::uniformity::enumerate::{self, NotEnumerable};
-use serde_json::Value;
 use batchgen::uniformity::kruskal_orders::{count_all_orders, factorial};
 use batchgen::uniformity::sample::{chi_square, sample};
 use batchgen::uniformity::stats::{chi_square_power, noncentrality_per_sample};
@@ -22,6 +21,7 @@ use batchgen::uniformity::{interior_walls, kirchhoff, tree_code, wall_bias};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -282,11 +282,7 @@ fn check_reference(
     let mut counted = None;
     if orders {
         let r = count_all_orders(Size::planar(w, h));
-        let want: Vec<(String, u64)> = r
-            .trees
-            .iter()
-            .map(|(k, c)| (tree_code(k), *c))
-            .collect();
+        let want: Vec<(String, u64)> = r.trees.iter().map(|(k, c)| (tree_code(k), *c)).collect();
         let got: Vec<(String, u64)> = v
             .get("kruskal_orders")
             .and_then(|o| o.get("tree_orders"))

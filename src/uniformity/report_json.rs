@@ -198,7 +198,8 @@ impl Report {
                 exact: self.tau_big().map(|t| t.to_string()),
                 log10: self.log10_tau,
             },
-            tree_code: "hex of the maze's wall words (bit 2*cell = east wall open, 2*cell+1 = south)",
+            tree_code:
+                "hex of the maze's wall words (bit 2*cell = east wall open, 2*cell+1 = south)",
             walls: self.walls_json(uniform_f64.as_deref()),
             kruskal_orders: self.orders.as_ref().map(|p| self.orders_json(p)),
             generators: self
