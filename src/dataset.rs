@@ -230,13 +230,15 @@ pub fn check(dir: &Path) -> Result<Report, DatasetError> {
 type Key = (String, String);
 /// The part files of each partition with the shard each says it is.
 type Partitions<'a> = BTreeMap<Key, Vec<(Shard, &'a PartInfo)>>;
+/// A maze store found in the folder: its path, and its path relative to the folder.
+type StorePart = (PathBuf, String);
 
 /// The metrics part files under `dir` (footers read) and the maze stores; what is neither is
 /// noted or reported in `rep`.
 fn collect_files(
     dir: &Path,
     rep: &mut Report,
-) -> Result<(Vec<PartInfo>, Vec<(PathBuf, String)>), DatasetError> {
+) -> Result<(Vec<PartInfo>, Vec<StorePart>), DatasetError> {
     let mut parts: Vec<PartInfo> = Vec::new();
     let mut stores: Vec<(PathBuf, String)> = Vec::new();
     let found = folder_walk::walk(dir, true).map_err(|e| match e {

@@ -8,7 +8,7 @@
 //! Heavy checks are `#[ignore]`d; run them with
 //! `cargo test --release --test tests -- --ignored uniformity::` (about 2–3 minutes on 2 cores).
 
-mod common;
+use crate::common;
 
 use batchgen::generate::Algorithm;
 use batchgen::grid::Maze;

@@ -585,7 +585,7 @@ fn run_info(
         .as_ref()
         .map_or_else(|| "none".into(), |(_, s)| s.to_string());
     let mut extra = batchgen::sink::arrow::run_metadata(&RunSpec {
-        algos: &names,
+        algos: names,
         size: cfg.size,
         count: cfg.count,
         seed: cfg.seed,
