@@ -14,6 +14,10 @@
 //! connected. At `P = 1` no dead end survives unless it has no closed interior wall at all (the
 //! two ends of a grid one cell wide, which nothing can braid). Works on 2D and 3D grids alike
 //! (six neighbours in 3D).
+//!
+//! On a [mask](crate::grid::Mask) the pass stays inside the mask: a neighbour that is a hole is
+//! never a candidate wall, so no passage leads into a hole, and a dead end that survives
+//! `P = 1` has no other mask neighbour to open towards.
 
 use crate::grid::{Dir, Maze};
 use crate::rng::{Chance, RandomSource, Rng};
@@ -49,6 +53,7 @@ pub fn braid(maze: &mut Maze, p: Chance, rng: &mut Rng, s: &mut Scratch) -> u32 
     let size = maze.size();
     let (w, h) = (size.width, size.height);
     let planar = !size.is_3d();
+    let masked = maze.mask().is_some();
     // Cell offsets of E, S, W, N as wrapping additions (2D; 3D asks the grid).
     let off = [1, w, 1u32.wrapping_neg(), w.wrapping_neg()];
     let mut opened = 0;
@@ -71,14 +76,19 @@ pub fn braid(maze: &mut Maze, p: Chance, rng: &mut Rng, s: &mut Scratch) -> u32 
                 let d = k.trailing_zeros();
                 k &= k - 1;
                 let nb = c.wrapping_add(off[d as usize]);
-                if maze.open_mask(nb).count_ones() == 1 {
+                if masked && !maze.has_cell(nb) {
+                    closed &= !(1 << d);
+                } else if maze.open_mask(nb).count_ones() == 1 {
                     preferred |= 1 << d;
                 }
             }
         } else {
             for d in Dir::ALL {
                 let bit = 1 << d as u32;
-                if open & bit == 0 && size.has_neighbour(c, d) {
+                if open & bit == 0
+                    && size.has_neighbour(c, d)
+                    && maze.has_cell(size.neighbour(c, d))
+                {
                     closed |= bit;
                     if maze.degree(size.neighbour(c, d)) == 1 {
                         preferred |= bit;
