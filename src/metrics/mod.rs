@@ -39,7 +39,7 @@
 //! (`degrees::prepare_3d`) and the push table differ.
 
 pub mod definitions;
-mod degrees;
+pub(crate) mod degrees;
 mod graph;
 mod row;
 
