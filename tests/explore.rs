@@ -4,7 +4,7 @@
 //! and the CLI's message and survives them, bad input stops it with exit 2 before serving,
 //! Ctrl-C ends it with 130 and it writes nothing; and the page works in headless Chromium.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};

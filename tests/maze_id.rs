@@ -5,7 +5,7 @@
 //! same level. Without the ends rule (`Level::regenerate`, corners) a diameter row gets another
 //! solution, which is what the identity is for.
 
-mod common;
+use crate::common;
 
 use std::fs::File;
 use std::path::Path;
