@@ -252,17 +252,6 @@ impl RunArgs {
             Some(p) => Some(mask_arg::read("--mask", p)?),
             None => None,
         };
-        if let (Some(p), Some(b)) = (&self.mask, self.braid.filter(|&b| b > 0.0)) {
-            return Err(UsageError::flag(
-                "--braid",
-                &b.to_string(),
-                format!(
-                    "cannot be combined with --mask {} yet: the braid pass opens walls on the \
-                     whole grid and would open walls into the mask's holes",
-                    p.display()
-                ),
-            ));
-        }
         let size = mask_arg::size_for(
             self.size,
             Size::planar(64, 64),
