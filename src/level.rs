@@ -215,6 +215,21 @@ impl LevelSpec {
         self
     }
 
+    /// The same spec solved between the ends the command line's flags give (`--ends RULE`,
+    /// `--entrance X,Y`, `--exit X,Y`, checked as the main job checks them): on a mask, the
+    /// entrance and exit not given are its first and last cells ([`ends_on_mask`]).
+    pub(crate) fn ends_of_flags(
+        self,
+        rule: Option<&str>,
+        entrance: Option<&str>,
+        exit: Option<&str>,
+    ) -> Result<LevelSpec, crate::args::ArgError> {
+        let (e, _) = crate::args::resolve_ends_sized(rule, entrance, exit, self.size)?;
+        let mask = self.mask.as_deref();
+        let e = ends_on_mask(e, entrance.is_some(), exit.is_some(), mask);
+        Ok(self.ends(e))
+    }
+
     /// Check the spec and make its level: the maze of the row with these identifiers (walls
     /// bit for bit, braided as the main job braids), measured between the ends. Refused: a size
     /// batchgen cannot make, a 3D size for a 2D generator, a mask of another size or with a
@@ -295,6 +310,25 @@ impl LevelSpec {
             maze_seed,
         };
         Ok(Level::measured(ids, maze, ends))
+    }
+}
+
+/// The ends of a maze on `mask` as the main job takes them from its flags: the entrance and
+/// exit not given (`entrance_given`, `exit_given`) move to the mask's first and last cells (a
+/// given one stays, to be checked by [`LevelSpec::build`]); other ends, and any ends without a
+/// mask, are returned as they are.
+pub(crate) fn ends_on_mask(
+    ends: Ends,
+    entrance_given: bool,
+    exit_given: bool,
+    mask: Option<&Mask>,
+) -> Ends {
+    match (mask, ends) {
+        (Some(m), Ends::Cells { entrance, exit }) => Ends::cells(
+            if entrance_given { entrance } else { m.first() },
+            if exit_given { exit } else { m.last() },
+        ),
+        (_, e) => e,
     }
 }
 

@@ -564,19 +564,14 @@ fn luminance_variance(png_path: &Path) -> f64 {
     px.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / px.len() as f64
 }
 
-#[test]
-fn the_page_works_in_headless_chromium() {
-    let browser = chromium();
-    let d = tempfile::tempdir().unwrap();
-    let dir = files(d.path());
-    let srv = Server::start(d.path(), &[dir.to_str().unwrap()]);
-    let shot = d.path().join("explore.png");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/explore/page.py");
+/// Drive the page of `srv` in headless Chromium (`tests/explore/page.py`, screenshot to
+/// `shot`); returns what the script reports.
+fn page(srv: &Server, shot: &Path) -> serde_json::Value {
     let out = Command::new(common::python())
-        .arg(script)
-        .arg(&browser)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/explore/page.py"))
+        .arg(chromium())
         .arg(format!("http://{}", srv.addr))
-        .arg(&shot)
+        .arg(shot)
         .output()
         .unwrap();
     assert!(
@@ -584,7 +579,16 @@ fn the_page_works_in_headless_chromium() {
         "page.py: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_page_works_in_headless_chromium() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = files(d.path());
+    let srv = Server::start(d.path(), &[dir.to_str().unwrap()]);
+    let shot = d.path().join("explore.png");
+    let v = page(&srv, &shot);
     assert_eq!(
         v["load_errors"],
         serde_json::json!([]),
@@ -798,23 +802,8 @@ fn masked_and_braided_files_draw_their_rows_mazes() {
     assert!(String::from_utf8_lossy(&bad.body).contains("12345"));
     // In the page: the header says the mask and the braid chance, and a picked maze is the
     // render of its row.
-    let browser = chromium();
     let srv = Server::start(d.path(), &[dir.to_str().unwrap()]);
-    let shot = d.path().join("shaped.png");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/explore/page.py");
-    let out = Command::new(common::python())
-        .arg(script)
-        .arg(&browser)
-        .arg(format!("http://{}", srv.addr))
-        .arg(&shot)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "page.py: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = page(&srv, &d.path().join("shaped.png"));
     assert_eq!(v["errors"], serde_json::json!([]), "console errors");
     let about = v["about"].as_str().unwrap();
     assert!(

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::{braid_of, check_mask_braid, joined, mask_of, text, value_error};
-use crate::args::{parse_size3, resolve_ends_sized, ArgError};
+use crate::args::{parse_size3, ArgError};
 use crate::metrics::{Get, Row, RowView, COLUMNS};
 use crate::render::{self, Style};
 use crate::{Algorithm, Dir, Level, LevelSpec};
@@ -68,31 +68,12 @@ impl PyLevel {
         let entrance = entrance.map(|e| joined(e, ",")).transpose()?;
         let exit = exit.map(|e| joined(e, ",")).transpose()?;
         let algo = Algorithm::parse(algo).map_err(value_error)?;
-        let (mut resolved, _) =
-            resolve_ends_sized(ends, entrance.as_deref(), exit.as_deref(), size)
-                .map_err(value_error)?;
-        // On a mask the ends not given are its first and last cells, as with the CLI's --mask.
-        if let (
-            Some(m),
-            crate::Ends::Cells {
-                entrance: e,
-                exit: x,
-            },
-        ) = (&mask, resolved)
-        {
-            let e = if entrance.is_some() { e } else { m.first() };
-            let x = if exit.is_some() { x } else { m.last() };
-            resolved = crate::Ends::cells(e, x);
-        }
         let spec = LevelSpec {
-            algo,
-            size,
             mask,
-            braid,
-            seed,
-            index,
-            ends: Some(resolved),
-        };
+            ..LevelSpec::new(algo, size, seed, index).braid(braid)
+        }
+        .ends_of_flags(ends, entrance.as_deref(), exit.as_deref())
+        .map_err(value_error)?;
         let level = py.detach(|| spec.build()).map_err(value_error)?;
         Ok(PyLevel { level })
     }

@@ -26,6 +26,7 @@ use crate::args::{
 };
 use crate::batch::{self, Job};
 use crate::grid::{Mask, Size};
+use crate::level::ends_on_mask;
 use crate::meta_keys as keys;
 use crate::metrics::Ends;
 use crate::shard::Shard;
@@ -112,26 +113,29 @@ pub fn generate(
         size,
     )
     .map_err(value_error)?;
-    let (ends, ends_rule) = match (&mask, ends) {
-        // The ends not given are the mask's first and last cells; given ones must be cells.
-        (Some(m), Ends::Cells { entrance, exit }) => {
-            let pick = |name: &str, given: &Option<String>, cell: u32, default: u32| match given {
-                None => Ok(default),
-                Some(_) if m.contains(cell) => Ok(cell),
-                Some(v) => Err(value_error(ArgError::new(
-                    name,
-                    v,
-                    "this cell is a hole of the mask ('#' or a dark pixel), not a cell of \
-                         the maze",
-                ))),
-            };
-            let e = Ends::cells(
-                pick("--entrance", &entrance_text, entrance, m.first())?,
-                pick("--exit", &exit_text, exit, m.last())?,
-            );
-            (e, e.rule(size))
+    // On a mask the ends not given are its first and last cells; given ones must be cells.
+    let (ends, ends_rule) = match &mask {
+        None => (ends, ends_rule),
+        Some(m) => {
+            let given = [("--entrance", &entrance_text), ("--exit", &exit_text)];
+            if let Ends::Cells { entrance, exit } = ends {
+                for ((name, text), cell) in given.iter().zip([entrance, exit]) {
+                    if let (Some(v), false) = (text, m.contains(cell)) {
+                        return Err(value_error(ArgError::new(
+                            name,
+                            v,
+                            "this cell is a hole of the mask ('#' or a dark pixel), not a cell \
+                             of the maze",
+                        )));
+                    }
+                }
+            }
+            let e = ends_on_mask(ends, entrance_text.is_some(), exit_text.is_some(), Some(m));
+            match e {
+                Ends::Cells { .. } => (e, e.rule(size)),
+                Ends::Diameter => (e, ends_rule),
+            }
         }
-        (_, e) => (e, ends_rule),
     };
     let accept = accept
         .map(|e| {

@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 
 use super::data::{Group, Selection, Table};
 use crate::accept::Accept;
-use crate::args::{parse_count, parse_size3, resolve_ends_sized, ArgError, DEFAULT_SEED};
+use crate::args::{parse_count, parse_size3, ArgError, DEFAULT_SEED};
 use crate::generate::Algorithm;
 use crate::level::LevelSpec;
 
@@ -760,31 +760,12 @@ fn maze(t: &Table, p: &Params) -> Answer {
             crate::args::braid_value(b).map_err(|why| bad(ArgError::new("--braid", b, why)))?
         }
     };
-    let (mut ends, _) =
-        resolve_ends_sized(p.get("ends"), p.get("entrance"), p.get("exit"), size).map_err(bad)?;
-    // On a mask the ends not given are its first and last cells (the main job's default).
-    if let (Some(m), crate::metrics::Ends::Cells { entrance, exit }) = (&mask, ends) {
-        let e = if p.get("entrance").is_some() {
-            entrance
-        } else {
-            m.first()
-        };
-        let x = if p.get("exit").is_some() {
-            exit
-        } else {
-            m.last()
-        };
-        ends = crate::metrics::Ends::cells(e, x);
-    }
     let level = LevelSpec {
-        algo,
-        size,
         mask,
-        braid,
-        seed,
-        index,
-        ends: Some(ends),
+        ..LevelSpec::new(algo, size, seed, index).braid(braid)
     }
+    .ends_of_flags(p.get("ends"), p.get("entrance"), p.get("exit"))
+    .map_err(bad)?
     .build()
     .map_err(bad)?;
     let svg = crate::render::svg(level.maze(), Some(level.solution()), CELL_PX).map_err(bad)?;
