@@ -218,7 +218,7 @@ impl LevelSpec {
     /// The same spec solved between the ends the command line's flags give (`--ends RULE`,
     /// `--entrance X,Y`, `--exit X,Y`, checked as the main job checks them): on a mask, the
     /// entrance and exit not given are its first and last cells ([`ends_on_mask`]).
-    pub(crate) fn ends_of_flags(
+    pub fn ends_of_flags(
         self,
         rule: Option<&str>,
         entrance: Option<&str>,
@@ -317,7 +317,7 @@ impl LevelSpec {
 /// exit not given (`entrance_given`, `exit_given`) move to the mask's first and last cells (a
 /// given one stays, to be checked by [`LevelSpec::build`]); other ends, and any ends without a
 /// mask, are returned as they are.
-pub(crate) fn ends_on_mask(
+pub fn ends_on_mask(
     ends: Ends,
     entrance_given: bool,
     exit_given: bool,
