@@ -4,8 +4,8 @@
 #   benches/python_generate.sh [PYTHON] [BIN] [COUNT] [THREADS] [REPS]
 #
 # PYTHON has batchgen, pyarrow and maze-dataset installed (default: the venv `cargo test
-# --release --test python` builds, target/python-venv/bin/python); BIN is the CLI (default
-# target/release/batchgen). Prints:
+# --release --test tests -- python::` builds, target/python-venv/bin/python); BIN is the CLI
+# (default target/release/batchgen). Prints:
 # 1. per maze, `batchgen.generate("wilson", "32x32", COUNT, threads=THREADS)` (the call alone,
 #    inside an already running interpreter) against the CLI's whole process for the same run
 #    (`--out` a Parquet file), medians of REPS alternating runs of wall time, and their ratio;

@@ -8,7 +8,7 @@
 #   benches/same_output.sh OLD_BIN NEW_BIN [COUNT] [PYTHON]
 #
 # PYTHON must have the `duckdb` module; the default is the venv the interop tests build
-# (`cargo test --release --test interop` creates target/tmp/interop-venv).
+# (`cargo test --release --test tests -- interop::` creates target/tmp/interop-venv).
 set -euo pipefail
 old=$1
 new=$2

@@ -2,7 +2,7 @@
 //! passing candidates in index order (the rejected ones did not pass), whatever the thread
 //! count; impossible filters stop with the counts and a non-zero exit; parse errors exit 2.
 
-mod common;
+use crate::common;
 
 use predicates::str::contains;
 

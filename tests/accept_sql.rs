@@ -4,7 +4,7 @@
 //! integer division by zero) the test checks that it does, and that batchgen's documented
 //! answer equals DuckDB's on the documented rewriting (`::BIGINT`, `TRY(…)`).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::io::Write;

@@ -3,7 +3,7 @@
 //! brute-force recomputation on small grids (all-pairs BFS, enumerated shortest paths), plus the
 //! `--braid` flag end to end.
 
-mod common;
+use crate::common;
 use common::{adjacency, batchgen, read};
 
 use std::collections::VecDeque;

@@ -2,7 +2,7 @@
 //! Parquet file's schema, types and metadata; bad input refused with exit code 2, a message
 //! naming the flag and value, and no output file.
 
-mod common;
+use crate::common;
 
 use arrow_schema::DataType;
 use common::{batchgen, read, run};

@@ -10,7 +10,7 @@
 //! under the target folder on first use. If PyPI is unreachable these tests FAIL: they never
 //! skip.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! shard, a duplicated shard, a shard from a different seed and a stray file (exit 1, naming
 //! them and printing re-run commands that repair the folder), and refuses a non-folder (exit 2).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

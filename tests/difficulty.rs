@@ -4,7 +4,7 @@
 //! Monte-Carlo walk, dead-end lengths by walking from each dead end, and the tree identities.
 //! The degree counts are re-checked on widths that put the row above in another wall word.
 
-mod common;
+use crate::common;
 use common::{adjacency, make};
 
 use std::collections::VecDeque;

@@ -3,7 +3,7 @@
 //! resolves (`tests/readme.rs` runs their code blocks), and no tracked text file speaks of the
 //! project's development history.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -44,7 +44,7 @@ fn the_column_page_is_generated_from_the_column_table() {
     let have = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         have == want,
-        "src/metrics/columns.md is stale: run BATCHGEN_BLESS=1 cargo test --release --test docs"
+        "src/metrics/columns.md is stale: run BATCHGEN_BLESS=1 cargo test --release --test tests -- docs::"
     );
 }
 

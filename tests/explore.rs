@@ -7,7 +7,7 @@
 //! picked in the page is the drawing `batchgen render` makes of that row, holes solid, and the
 //! header names the mask and the braid chance.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -2,7 +2,7 @@
 //! other types are refused naming the column, the common codecs are read (a codec this build
 //! lacks is refused naming it), and strings from the file reach the terminal escaped.
 
-mod common;
+use crate::common;
 
 use std::fs::File;
 use std::path::Path;

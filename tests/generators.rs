@@ -146,7 +146,7 @@ fn dead_end_shares(a: Algorithm, w: u32, h: u32, seed: u64, count: u64) -> Vec<f
 }
 
 /// Not a test: prints the reference fingerprints `data/fingerprints.md` is derived from.
-/// `cargo test --release --test generators -- --ignored --nocapture reference_fingerprints`
+/// `cargo test --release --test tests -- --ignored --nocapture generators::reference_fingerprints`
 #[test]
 #[ignore]
 fn reference_fingerprints() {

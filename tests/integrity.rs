@@ -7,7 +7,7 @@
 //! Special files (FIFO, device node, tmpfs mount) are only ever made inside a test's own
 //! tempdir; a mount is unmounted by a Drop guard on every path.
 
-mod common;
+use crate::common;
 
 use std::ffi::OsStr;
 use std::fs;

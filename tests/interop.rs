@@ -4,7 +4,7 @@
 //! file with the parquet crate; pyarrow reads a maze store (`data/read_store.py`) and sees the
 //! same identifiers, ends and wall words as batchgen's reader, and DuckDB counts its rows.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

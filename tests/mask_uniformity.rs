@@ -4,7 +4,7 @@
 //! seeds, Wilson and Aldous–Broder uniform on masks while the backtracker is not. The same
 //! through `batchgen uniformity --mask`, and its refusals.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -6,7 +6,7 @@
 //! the mask: its mazes come back with it, equal to regeneration, and a store whose mask or
 //! walls disagree with it is refused.
 
-mod common;
+use crate::common;
 
 use std::collections::VecDeque;
 use std::sync::Arc;

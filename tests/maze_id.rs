@@ -7,7 +7,7 @@
 //! `mask_hash` and `braid` into the id, regenerate on the file's `batchgen.mask`, and a wrong or
 //! missing mask is refused naming the hash; unmasked, unbraided ids print and parse as before.
 
-mod common;
+use crate::common;
 
 use std::fs::File;
 use std::path::Path;

@@ -11,6 +11,38 @@ use std::process::Command;
 use batchgen::grid::Size;
 use batchgen::{memory, Algorithm};
 
+/// Set in the environment of the process [`in_own_process`] starts.
+const ALONE: &str = "BATCHGEN_TEST_RSS_ALONE";
+
+/// Whether test `name` of this module ran, and passed, in a process of its own: true in the
+/// test binary (the caller then returns), false in that process (the caller measures). Linux
+/// carries the peak RSS of the process that spawns a child over the child's `exec`, and the
+/// test binary runs every suite on its threads, so a child spawned from it would report the
+/// binary's own peak; one spawned from a process running this test alone reports its own.
+fn in_own_process(name: &str) -> bool {
+    if std::env::var_os(ALONE).is_some() {
+        return false;
+    }
+    let module = module_path!().split_once("::").map_or("", |(_, m)| m);
+    let test = format!("{module}::{name}");
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", &test, "--nocapture", "--test-threads=1"])
+        .env(ALONE, "1")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    eprint!("{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{test} in its own process failed:\n{text}"
+    );
+    assert!(
+        text.contains("1 passed"),
+        "{test} did not run alone:\n{text}"
+    );
+    true
+}
+
 /// Peak resident set of one maze of `algo` at `size` on one thread, in bytes.
 fn peak_rss(algo: &str, size: Size, out: &std::path::Path) -> u64 {
     let size = size.to_string();
@@ -53,6 +85,9 @@ fn peak_rss_of(args: &[&str], out: &std::path::Path, store: Option<&std::path::P
 
 #[test]
 fn bytes_per_cell_bound_real_runs() {
+    if in_own_process("bytes_per_cell_bound_real_runs") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("m.parquet");
     let (small, big) = (Size::planar(256, 256), Size::planar(1024, 1024));
@@ -88,6 +123,9 @@ fn bytes_per_cell_bound_real_runs() {
 
 #[test]
 fn the_estimate_covers_a_run_that_keeps_its_mazes() {
+    if in_own_process("the_estimate_covers_a_run_that_keeps_its_mazes") {
+        return;
+    }
     // 100,000 64×64 mazes: six full record batches of 16,384 mazes (16 MiB of walls each) and a
     // partial one, written while the Parquet row group fills, on two threads (about 5 s).
     let dir = tempfile::tempdir().unwrap();

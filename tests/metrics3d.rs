@@ -9,8 +9,8 @@
 //! maze of W×D or H×D cells, so the 3D path is also checked against the 2D one on mazes of
 //! every 2D generator.
 
-mod common;
-mod trees;
+use crate::common;
+use crate::trees;
 use common::make;
 
 use batchgen::generate::Scratch;

@@ -2,7 +2,7 @@
 //! and seeds, and on small grids every metric equals an independent brute-force recomputation
 //! (BFS from every cell for the diameter).
 
-mod common;
+use crate::common;
 use common::{adjacency, make};
 
 use std::collections::VecDeque;

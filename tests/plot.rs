@@ -4,7 +4,7 @@
 //! integer ticks are whole numbers; a rectangle filter is drawn as that rectangle; densities
 //! have a colour bar.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

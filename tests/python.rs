@@ -6,7 +6,7 @@
 //! the main one), and pytest runs the suite against the binary this test was built with.
 //! Any failure, and a run that collects no test (pytest's exit 5), fails this test.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

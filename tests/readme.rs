@@ -4,7 +4,7 @@
 //! command of every `sh` block runs successfully (the main job with a smaller `--count`; CI runs
 //! it as written). `text` blocks are outputs, or commands that take minutes, shown not run.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

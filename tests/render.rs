@@ -6,7 +6,7 @@
 //! each drawn like the 2D maze of its walls, with marks for passages up and down) and side by
 //! side in SVG and PNG; ASCII parses back to the same 3D maze and path.
 
-mod common;
+use crate::common;
 use common::make;
 
 use std::collections::VecDeque;

@@ -2,7 +2,7 @@
 //! Parquet row (its metrics recomputed from the picture equal the row), whether it is read
 //! from a store or regenerated from (algo, size, seed, index); PNG and SVG files are valid.
 
-mod common;
+use crate::common;
 
 use batchgen::render::{self, parse_ascii};
 use batchgen::{metrics, Ends};

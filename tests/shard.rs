@@ -3,7 +3,7 @@
 //! overlap; Slurm, Kubernetes and AWS Batch environments are honoured and `--shard` beats
 //! them; bad values are refused with exit status 2 before any file or folder appears.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

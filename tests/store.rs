@@ -4,7 +4,7 @@
 //! error naming the file (exit 2 at the CLI), never a panic; `render --solution` draws the
 //! path between the recorded ends; the Level API reads the same mazes.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -3,7 +3,7 @@
 //! for the same filter and seed; folders (hive-partitioned), globs and files give the same
 //! groups; bad input exits 2 with a clear message.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::Path;

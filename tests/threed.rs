@@ -2,7 +2,7 @@
 //! the maze store, `render`, `summary`, the dataset layout and the Level API. The refusals and
 //! parsing are tested in tests/cli.rs, tests/accept.rs, tests/store.rs and tests/dataset.rs.
 
-mod common;
+use crate::common;
 
 use std::collections::VecDeque;
 

@@ -6,7 +6,7 @@
 //! distribution there).
 //!
 //! Heavy checks are `#[ignore]`d; run them with
-//! `cargo test --release --test uniformity -- --ignored` (about 2–3 minutes on 2 cores).
+//! `cargo test --release --test tests -- --ignored uniformity::` (about 2–3 minutes on 2 cores).
 
 use batchgen::generate::Algorithm;
 use batchgen::grid::Maze;
@@ -362,7 +362,7 @@ fn reference_3x3_matches_fast_parts() {
 
 /// All 12! = 479,001,600 Kruskal orders on 3×3 plus the 1.1·10⁸-leaf choice-tree walk of the
 /// real generator (about 1.5 min on 2 cores). Run with
-/// `cargo test --release --test uniformity -- --ignored`.
+/// `cargo test --release --test tests -- --ignored uniformity::reference_3x3`.
 #[test]
 #[ignore]
 fn reference_3x3_matches_exhaustively() {

@@ -3,7 +3,7 @@
 //! name (`-o/--out`), machine-readable output (`--summary-json`, `list-algos --format json`),
 //! the main job's closing table, and the uniformity report's width and verdicts.
 
-mod common;
+use crate::common;
 
 use common::batchgen;
 use predicates::str::contains;

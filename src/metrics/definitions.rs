@@ -82,7 +82,7 @@ pub fn columns_page() -> String {
          is `x + width·(y + height·z)`, `y·width + x` in 2D. This page is generated from \
          `metrics::COLUMNS` and `metrics::definitions` (`src/metrics/row.rs`, \
          `src/metrics/definitions.rs`); `tests/docs.rs` checks that it is current \
-         (`BATCHGEN_BLESS=1 cargo test --release --test docs` rewrites it).\n\n\
+         (`BATCHGEN_BLESS=1 cargo test --release --test tests -- docs::` rewrites it).\n\n\
          | column | type | meaning | exact definition and edge cases | `--accept` |\n\
          |---|---|---|---|---|\n",
     );

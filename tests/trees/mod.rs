@@ -1,7 +1,8 @@
 //! Random spanning trees of W×H×D boxes built from the grid API alone (random Kruskal and
 //! randomized depth-first search), for the 3D metric tests and the 3D metrics bench: they need
 //! no generator, so they check and time `metrics::measure` independently of `generate`.
-//! Included by `tests/metrics3d.rs` (`mod trees;`) and `benches/metrics3d.rs` (by path).
+//! A module of the test binary (`mod trees;` in `tests/tests.rs`, used by `tests/metrics3d.rs`)
+//! and included by `benches/metrics3d.rs` (by path).
 #![allow(dead_code)]
 
 use batchgen::grid::{Dir, Size, Wall};
