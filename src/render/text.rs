@@ -36,11 +36,12 @@
 //! ```
 
 use super::*;
+use crate::grid::{Mask, MaskError};
 
 /// The ASCII picture: per layer `2H+1` lines of `2W+1` characters, each ending in `\n`, layers
-/// separated by one empty line; `#` wall, space open, `.` path cells and the open walls between
-/// consecutive path cells; `u`/`d`/`b` (`U`/`D`/`B` on the path) cells with a passage up, down
-/// or both (module docs).
+/// separated by one empty line; `#` wall (and a hole of a mask), space open, `.` path cells and
+/// the open walls between consecutive path cells; `u`/`d`/`b` (`U`/`D`/`B` on the path) cells
+/// with a passage up, down or both (module docs).
 pub fn ascii(maze: &Maze, solution: Option<&[u32]>) -> Result<String, RenderError> {
     let g = Grid::new(maze, solution)?;
     let (rows, cols) = g.dims();
@@ -70,6 +71,12 @@ const UNICODE_CELLS: [[&str; 2]; 4] = [
     [" ↕ ", " ⇕ "],
 ];
 
+/// A unicode hole region, one character wide (posts, vertical walls) and three (cells,
+/// horizontal walls).
+const HOLE1: &str = "█";
+/// See [`HOLE1`].
+const HOLE3: &str = "███";
+
 /// Write the ascii or unicode picture line by line, building each line in one reused buffer.
 pub(super) fn write_text<W: Write + ?Sized>(
     g: &Grid,
@@ -96,6 +103,12 @@ pub(super) fn write_text<W: Write + ?Sized>(
                         Kind::Open => ' ',
                         Kind::Path => '.',
                     });
+                    continue;
+                }
+                if g.in_hole(z, r, c) {
+                    // A hole region of a mask is solid: its cells, the walls between two of
+                    // its cells and the posts among them.
+                    line.push_str(if c % 2 == 1 { HOLE3 } else { HOLE1 });
                     continue;
                 }
                 match (r % 2 == 0, c % 2 == 0) {
@@ -145,13 +158,17 @@ fn ascii_vertical(b: u8) -> u8 {
 /// Accepts `\n` or `\r\n` line ends, with or without a final line end. Layers are separated by
 /// exactly one empty line (a picture without one is a 2D maze); the depth is the number of
 /// layers. Returns the maze and, if any path character (`.`, `U`, `D`, `B`) is present, the path
-/// cells as sorted cell ids. Refuses, with the line and column: layers of unequal shape, lines
-/// of unequal or even length, an even number of lines in a layer, an empty layer (a leading,
-/// trailing or doubled blank line), characters other than `#`, space, `.` and the vertical
-/// marks `u d b U D B`, a vertical mark outside a cell position, an open border, an open post, a
-/// wall in a cell position, a `.` wall whose two cells are not both on the path, a passage up
-/// from the top layer or down from the bottom one, and a passage down whose cell below does not
-/// show it as a passage up (or the reverse).
+/// cells as sorted cell ids. A `#` in a cell position of a 2D picture is a hole of a
+/// [mask](crate::grid::Mask), as [`ascii`] draws a masked maze: the maze comes back with the
+/// mask of the other cell positions. Refuses, with the line and column: layers of unequal shape,
+/// lines of unequal or even length, an even number of lines in a layer, an empty layer (a
+/// leading, trailing or doubled blank line), characters other than `#`, space, `.` and the
+/// vertical marks `u d b U D B`, a vertical mark outside a cell position, an open border, an
+/// open post, a `#` in a cell position of a 3D picture (masks are 2D), an open wall beside a
+/// hole, holes that leave no cell or cells that are not connected (not a mask), a `.` wall
+/// whose two cells are not both on the path, a passage up from the top layer or down from the
+/// bottom one, and a passage down whose cell below does not show it as a passage up (or the
+/// reverse).
 pub fn parse_ascii(text: &str) -> Result<(Maze, Option<Vec<u32>>), RenderError> {
     let err = |line: usize, column: usize, reason: String| RenderError::Parse {
         line: line + 1,
@@ -254,6 +271,7 @@ pub fn parse_ascii(text: &str) -> Result<(Maze, Option<Vec<u32>>), RenderError> 
     let size = Size::new(w as u32, h as u32, depth as u32);
     let mut maze = Maze::with_size(size);
     let mut path = Vec::new();
+    let mut holes = false;
     for (z, &start) in starts.iter().enumerate() {
         let layer = &lines[start..start + rows];
         let z32 = z as u32;
@@ -289,7 +307,18 @@ pub fn parse_ascii(text: &str) -> Result<(Maze, Option<Vec<u32>>), RenderError> 
                     }
                     (true, true) => {
                         if b == b'#' {
-                            return Err(err(line, c, "wall character in a cell position".into()));
+                            // A hole of a mask.
+                            if depth > 1 {
+                                return Err(err(
+                                    line,
+                                    c,
+                                    "wall character in a cell position of a 3D picture (a \
+                                     hole of a mask; masks are 2D only)"
+                                        .into(),
+                                ));
+                            }
+                            holes = true;
+                            continue;
                         }
                         let id = cell((c - 1) / 2, (r - 1) / 2);
                         if is_path(b) {
@@ -328,6 +357,9 @@ pub fn parse_ascii(text: &str) -> Result<(Maze, Option<Vec<u32>>), RenderError> 
                     (true, false) => {
                         // Between (c/2 - 1, y) and (c/2, y).
                         if b != b'#' {
+                            if l[c - 1] == b'#' || l[c + 1] == b'#' {
+                                return Err(err(line, c, HOLE_WALL.into()));
+                            }
                             if b == b'.' && (!is_path(l[c - 1]) || !is_path(l[c + 1])) {
                                 return Err(err(
                                     line,
@@ -342,6 +374,9 @@ pub fn parse_ascii(text: &str) -> Result<(Maze, Option<Vec<u32>>), RenderError> 
                     (false, true) => {
                         // Between (x, r/2 - 1) and (x, r/2).
                         if b != b'#' {
+                            if layer[r - 1][c] == b'#' || layer[r + 1][c] == b'#' {
+                                return Err(err(line, c, HOLE_WALL.into()));
+                            }
                             if b == b'.' && (!is_path(layer[r - 1][c]) || !is_path(layer[r + 1][c]))
                             {
                                 return Err(err(
@@ -358,5 +393,24 @@ pub fn parse_ascii(text: &str) -> Result<(Maze, Option<Vec<u32>>), RenderError> 
             }
         }
     }
+    if holes {
+        // The open cell positions are the mask's cells.
+        let mask = Mask::from_fn(w as u32, h as u32, |x, y| {
+            lines[2 * y as usize + 1][2 * x as usize + 1] != b'#'
+        })
+        .map_err(|e| match e {
+            MaskError::Empty => err(
+                1,
+                1,
+                "wall character in every cell position: a picture needs at least one cell".into(),
+            ),
+            e => err(1, 1, format!("the open cell positions are not a mask: {e}")),
+        })?;
+        maze.set_mask(Some(std::sync::Arc::new(mask)));
+    }
     Ok((maze, (!path.is_empty()).then_some(path)))
 }
+
+/// Why [`parse_ascii`] refuses an open wall beside a `#` cell position.
+const HOLE_WALL: &str = "open wall beside a hole ('#' in a cell position is a hole of a mask, \
+                         closed on every side)";
