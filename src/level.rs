@@ -11,6 +11,11 @@
 //! (per maze with `--ends diameter`). 3D levels ([`Level::regenerate_sized`]) number their cells
 //! `x + width·(y + height·z)`, layer `z = 0` on top; [`Level::xyz`] and [`Level::cell_at`]
 //! convert.
+//!
+//! Every constructor is one builder, [`LevelSpec`]: the generator, the size, the mask (if
+//! any), the braid chance, the seed, the index and the ends. A masked or braided row of the
+//! main job (`--mask`, `--braid`) is a `LevelSpec` with its mask and its `braid` column, and
+//! the level it builds has that row's walls and metrics.
 
 use crate::generate::{Algorithm, UnknownAlgorithm};
 use std::sync::Arc;
@@ -19,6 +24,7 @@ use crate::grid::{Dir, Mask, Maze, Size, MAX_CELLS};
 use crate::maze_id::MazeId;
 use crate::metrics::{self, Ends, Metrics};
 use crate::render::{self, RenderError};
+use crate::rng::Chance;
 use crate::store::{StoreError, StoreReader};
 
 /// Why a level could not be made.
@@ -73,12 +79,56 @@ pub enum LevelError {
     /// Drawing failed.
     #[error(transparent)]
     Render(#[from] RenderError),
+    /// A mask of another size than the level's, or on a 3D size.
+    #[error("the mask is {mask} and the level {size}: {why}")]
+    MaskSize {
+        /// The mask's size.
+        mask: Size,
+        /// The size asked for.
+        size: Size,
+        /// What is wrong.
+        why: &'static str,
+    },
+    /// A braid chance outside 0 to 1 (or not a number).
+    #[error("braid {braid}: expected a chance from 0 to 1")]
+    BadBraid {
+        /// The chance given.
+        braid: f64,
+    },
+    /// Both a mask and a braid chance above 0: the braid pass opens walls on the whole grid
+    /// (into the mask's holes), so the main job refuses the pair and so does a level.
+    #[error(
+        "braid {braid} cannot be combined with a mask yet: the braid pass opens walls on the \
+         whole grid and would open walls into the mask's holes"
+    )]
+    BraidOnMask {
+        /// The chance given.
+        braid: f64,
+    },
+    /// The id names a masked maze (its `mask_hash`) and no mask was given.
+    #[error(
+        "the maze is on the mask with hash {hash} (its mask_hash); give that mask (the file's \
+         batchgen.mask metadata) to regenerate it"
+    )]
+    MaskNeeded {
+        /// The id's mask hash.
+        hash: u64,
+    },
+    /// The mask given is not the one the id names.
+    #[error("the maze is on the mask with hash {expected}, the mask given hashes to {given}")]
+    WrongMask {
+        /// The id's mask hash (0: the id names an unmasked maze).
+        expected: u64,
+        /// The given mask's hash.
+        given: u64,
+    },
 }
 
 /// One maze ready for a game: identifiers, walls, ends, solution and metrics.
 #[derive(Clone, Debug)]
 pub struct Level {
     algo: Algorithm,
+    braid: f64,
     seed: u64,
     index: u64,
     maze_seed: u64,
@@ -89,26 +139,206 @@ pub struct Level {
     solution: Vec<u32>,
 }
 
-/// The maze `index` of (`algo`, `width`×`height`, `mask` if any, `seed`), and its per-maze
-/// seed. The one place this module makes a maze, so that it can follow the library's single
-/// "regenerate maze i" function.
-fn make_maze(
-    algo: &Algorithm,
-    size: Size,
-    mask: Option<Arc<Mask>>,
+/// Everything that makes a level: the maze's identifiers as a metrics row holds them (`algo`,
+/// size, the mask behind `mask_hash`, `braid`, `seed`, `index`) and the ends its solution runs
+/// between. [`LevelSpec::build`] checks it and makes the level; every constructor of [`Level`]
+/// is this builder.
+///
+/// ```
+/// use std::sync::Arc;
+/// use batchgen::grid::{Mask, Size};
+/// use batchgen::{Algorithm, LevelSpec};
+///
+/// // A braided row: `batchgen --algo wilson --size 16x16 --braid 0.5 --seed 3`, index 7.
+/// let braided = LevelSpec::new(Algorithm::Wilson, Size::planar(16, 16), 3, 7)
+///     .braid(0.5)
+///     .build()?;
+/// assert!(braided.metrics().loops > 0 && braided.metrics().braid == 0.5);
+/// // A masked row: the mask sets the size, the ends are its first and last cells.
+/// let mask = Arc::new(Mask::from_text("..#\n...\n#..\n")?);
+/// let masked = LevelSpec::masked(Algorithm::Kruskal, mask.clone(), 3, 7).build()?;
+/// assert_eq!((masked.entrance(), masked.exit()), (mask.first(), mask.last()));
+/// assert_eq!(masked.metrics().mask_hash, mask.hash());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct LevelSpec {
+    /// The generator.
+    pub algo: Algorithm,
+    /// The grid size (the mask's size when there is a mask).
+    pub size: Size,
+    /// The mask the maze fills (`--mask`), if any.
+    pub mask: Option<Arc<Mask>>,
+    /// The braid chance per dead end (`--braid`, the `braid` column; 0 for a perfect maze).
+    pub braid: f64,
+    /// The run's master seed.
+    pub seed: u64,
+    /// The maze's index within (algo, size, mask, seed).
+    pub index: u64,
+    /// The ends of the solution; `None` is the main job's default: the corners (in 3D the
+    /// first and the last cell), on a mask its first and last cells.
+    pub ends: Option<Ends>,
+}
+
+impl LevelSpec {
+    /// Maze `index` of (`algo`, `size`, master `seed`): unmasked, perfect, default ends.
+    pub fn new(algo: Algorithm, size: Size, seed: u64, index: u64) -> LevelSpec {
+        LevelSpec {
+            algo,
+            size,
+            mask: None,
+            braid: 0.0,
+            seed,
+            index,
+            ends: None,
+        }
+    }
+
+    /// Maze `index` of (`algo`, `mask`, master `seed`): the mask sets the size.
+    pub fn masked(algo: Algorithm, mask: Arc<Mask>, seed: u64, index: u64) -> LevelSpec {
+        LevelSpec {
+            size: mask.size(),
+            mask: Some(mask),
+            ..LevelSpec::new(algo, Size::planar(1, 1), seed, index)
+        }
+    }
+
+    /// The same spec braided with chance `p` per dead end (checked by [`LevelSpec::build`]).
+    pub fn braid(mut self, p: f64) -> LevelSpec {
+        self.braid = p;
+        self
+    }
+
+    /// The same spec solved between `ends`.
+    pub fn ends(mut self, ends: Ends) -> LevelSpec {
+        self.ends = Some(ends);
+        self
+    }
+
+    /// The same spec solved between the ends the command line's flags give (`--ends RULE`,
+    /// `--entrance X,Y`, `--exit X,Y`, checked as the main job checks them): on a mask, the
+    /// entrance and exit not given are its first and last cells ([`ends_on_mask`]).
+    pub fn ends_of_flags(
+        self,
+        rule: Option<&str>,
+        entrance: Option<&str>,
+        exit: Option<&str>,
+    ) -> Result<LevelSpec, crate::args::ArgError> {
+        let (e, _) = crate::args::resolve_ends_sized(rule, entrance, exit, self.size)?;
+        let mask = self.mask.as_deref();
+        let e = ends_on_mask(e, entrance.is_some(), exit.is_some(), mask);
+        Ok(self.ends(e))
+    }
+
+    /// Check the spec and make its level: the maze of the row with these identifiers (walls
+    /// bit for bit, braided as the main job braids), measured between the ends. Refused: a size
+    /// batchgen cannot make, a 3D size for a 2D generator, a mask of another size or with a
+    /// generator that does not accept one, a braid chance outside 0 to 1 (or above 0 on a
+    /// mask), ends outside the grid or on a hole of the mask.
+    pub fn build(&self) -> Result<Level, LevelError> {
+        let (algo, size) = (self.algo, self.size);
+        if !size.is_valid() {
+            return Err(LevelError::BadSize {
+                width: size.width,
+                height: size.height,
+                why: format!(
+                    "depth {}: width, height and depth must be at least 1 and the cells at most \
+                     {MAX_CELLS}",
+                    size.depth
+                ),
+            });
+        }
+        if size.is_3d() && !algo.supports_3d() {
+            return Err(LevelError::Not3d {
+                algo: algo.name(),
+                size,
+                accepted: crate::args::names_3d(),
+            });
+        }
+        if !(0.0..=1.0).contains(&self.braid) {
+            return Err(LevelError::BadBraid { braid: self.braid });
+        }
+        let ends = match &self.mask {
+            None => self.ends.unwrap_or_else(|| Ends::first_last(size)),
+            Some(m) => {
+                let why = if size.is_3d() {
+                    Some("masks are 2D only")
+                } else if m.size() != size {
+                    Some("the mask sets the size")
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    return Err(LevelError::MaskSize {
+                        mask: m.size(),
+                        size,
+                        why,
+                    });
+                }
+                if !algo.supports_mask() {
+                    return Err(LevelError::NoMask(algo.mask_refusal()));
+                }
+                if self.braid > 0.0 {
+                    return Err(LevelError::BraidOnMask { braid: self.braid });
+                }
+                self.ends
+                    .unwrap_or_else(|| Ends::cells(m.first(), m.last()))
+            }
+        };
+        check_ends(ends, size.cells())?;
+        if let (Ends::Cells { entrance, exit }, Some(m)) = (ends, &self.mask) {
+            if let Some(cell) = [entrance, exit].into_iter().find(|&c| !m.contains(c)) {
+                return Err(LevelError::Hole { cell });
+            }
+        }
+        let mut maze = Maze::with_size(size);
+        maze.set_mask(self.mask.clone());
+        let maze_seed = crate::generate::regenerate(
+            &algo,
+            &mut maze,
+            &mut crate::generate::Scratch::new(),
+            self.seed,
+            self.index,
+        );
+        let chance = Chance::new(self.braid);
+        crate::braid::braid_seeded(&mut maze, chance, maze_seed, &mut Default::default());
+        let ids = Ids {
+            algo,
+            braid: chance.p(),
+            seed: self.seed,
+            index: self.index,
+            maze_seed,
+        };
+        Ok(Level::measured(ids, maze, ends))
+    }
+}
+
+/// The ends of a maze on `mask` as the main job takes them from its flags: the entrance and
+/// exit not given (`entrance_given`, `exit_given`) move to the mask's first and last cells (a
+/// given one stays, to be checked by [`LevelSpec::build`]); other ends, and any ends without a
+/// mask, are returned as they are.
+pub fn ends_on_mask(
+    ends: Ends,
+    entrance_given: bool,
+    exit_given: bool,
+    mask: Option<&Mask>,
+) -> Ends {
+    match (mask, ends) {
+        (Some(m), Ends::Cells { entrance, exit }) => Ends::cells(
+            if entrance_given { entrance } else { m.first() },
+            if exit_given { exit } else { m.last() },
+        ),
+        (_, e) => e,
+    }
+}
+
+/// A level's identifiers besides its maze and ends.
+struct Ids {
+    algo: Algorithm,
+    braid: f64,
     seed: u64,
     index: u64,
-) -> (Maze, u64) {
-    let mut maze = Maze::with_size(size);
-    maze.set_mask(mask);
-    let maze_seed = crate::generate::regenerate(
-        algo,
-        &mut maze,
-        &mut crate::generate::Scratch::new(),
-        seed,
-        index,
-    );
-    (maze, maze_seed)
+    maze_seed: u64,
 }
 
 /// Refuse fixed ends outside a maze of `cells` cells.
@@ -178,43 +408,42 @@ impl Level {
         seed: u64,
         index: u64,
     ) -> Result<Level, LevelError> {
-        Level::from_id(&MazeId::new(
-            *algo,
-            size,
-            seed,
-            index,
-            Ends::first_last(size),
-        ))
+        LevelSpec::new(*algo, size, seed, index).build()
     }
 
     /// The maze a [`MazeId`] names, measured between its ends: for an id from a metrics row
     /// ([`MazeId::from_batch`], [`MazeId::from_columns`]) or a store record
-    /// ([`MazeId::from_store`]), that row's maze *and* its solution.
+    /// ([`MazeId::from_store`]), that row's maze *and* its solution. An id of a masked maze
+    /// (`mask_hash` not 0) needs its mask: [`Level::from_id_on`].
     pub fn from_id(id: &MazeId) -> Result<Level, LevelError> {
-        let (algo, size) = (id.algo, id.size);
-        if !size.is_valid() {
-            return Err(LevelError::BadSize {
-                width: size.width,
-                height: size.height,
-                why: format!(
-                    "depth {}: width, height and depth must be at least 1 and the cells at most \
-                     {MAX_CELLS}",
-                    size.depth
-                ),
-            });
+        Level::from_id_on(id, None)
+    }
+
+    /// [`Level::from_id`] with the mask the id's maze fills (a metrics file's `batchgen.mask`
+    /// metadata, a store's [`StoreReader::mask`]). Refused, naming the hash: a masked id without
+    /// its mask, a mask that does not hash to the id's `mask_hash`, a mask for an unmasked id.
+    pub fn from_id_on(id: &MazeId, mask: Option<Arc<Mask>>) -> Result<Level, LevelError> {
+        match (&mask, id.mask_hash) {
+            (None, 0) => {}
+            (None, hash) => return Err(LevelError::MaskNeeded { hash }),
+            (Some(m), expected) if m.hash() != expected => {
+                return Err(LevelError::WrongMask {
+                    expected,
+                    given: m.hash(),
+                })
+            }
+            (Some(_), _) => {}
         }
-        if size.is_3d() && !algo.supports_3d() {
-            return Err(LevelError::Not3d {
-                algo: algo.name(),
-                size,
-                accepted: crate::args::names_3d(),
-            });
+        LevelSpec {
+            algo: id.algo,
+            size: id.size,
+            mask,
+            braid: id.braid,
+            seed: id.seed,
+            index: id.index,
+            ends: Some(id.ends),
         }
-        check_ends(id.ends, size.cells())?;
-        let (maze, maze_seed) = make_maze(&algo, size, None, id.seed, id.index);
-        Ok(Level::measured(
-            algo, id.seed, id.index, maze_seed, maze, id.ends,
-        ))
+        .build()
     }
 
     /// Maze `index` of (`algo`, `mask`, master `seed`): the maze the main job makes as row
@@ -226,12 +455,7 @@ impl Level {
         seed: u64,
         index: u64,
     ) -> Result<Level, LevelError> {
-        if !algo.supports_mask() {
-            return Err(LevelError::NoMask(algo.mask_refusal()));
-        }
-        let ends = Ends::cells(mask.first(), mask.last());
-        let (maze, maze_seed) = make_maze(algo, mask.size(), Some(mask), seed, index);
-        Ok(Level::measured(*algo, seed, index, maze_seed, maze, ends))
+        LevelSpec::masked(*algo, mask, seed, index).build()
     }
 
     /// The mask the maze fills, if any.
@@ -239,9 +463,15 @@ impl Level {
         self.maze.mask()
     }
 
-    /// This level's identity, its ends as the cells it is measured between: [`Level::from_id`]
-    /// of it gives this level again (an unmasked level; a masked one's mask is
-    /// [`Level::mask`]).
+    /// The braid chance the maze was made with (the `braid` column; 0 for a perfect maze and
+    /// for a level read from a store, which records the loops but not the chance).
+    pub fn braid(&self) -> f64 {
+        self.braid
+    }
+
+    /// This level's identity, its ends as the cells it is measured between, with its mask's
+    /// hash and its braid chance: [`Level::from_id_on`] of it and [`Level::mask`] gives this
+    /// level again.
     pub fn id(&self) -> MazeId {
         MazeId::new(
             self.algo,
@@ -250,40 +480,37 @@ impl Level {
             self.index,
             Ends::cells(self.entrance, self.exit),
         )
+        .on_mask(self.maze.mask().map_or(0, |m| m.hash()))
+        .braided(self.braid)
     }
 
-    /// Record `k` of a maze store: its walls as stored (checked to be a perfect maze) and the
-    /// ends it was measured with.
+    /// Record `k` of a maze store: its walls as stored (checked to be a perfect maze, or a
+    /// connected one with the record's loops), on the store's mask, and the ends it was
+    /// measured with.
     pub fn from_store(store: &StoreReader, k: u64) -> Result<Level, LevelError> {
         let maze = store.maze(k)?;
         let r = store.record(k)?;
-        let algo = Algorithm::parse(r.algo)?;
-        Ok(Level::measured(
-            algo,
-            r.seed,
-            r.index,
-            r.maze_seed,
-            maze,
-            Ends::cells(r.entrance, r.exit),
-        ))
+        let ids = Ids {
+            algo: Algorithm::parse(r.algo)?,
+            braid: 0.0,
+            seed: r.seed,
+            index: r.index,
+            maze_seed: r.maze_seed,
+        };
+        Ok(Level::measured(ids, maze, Ends::cells(r.entrance, r.exit)))
     }
 
-    fn measured(
-        algo: Algorithm,
-        seed: u64,
-        index: u64,
-        maze_seed: u64,
-        maze: Maze,
-        ends: Ends,
-    ) -> Level {
+    fn measured(ids: Ids, maze: Maze, ends: Ends) -> Level {
         let mut scratch = metrics::Scratch::new();
-        let m = metrics::measure(&maze, ends, &mut scratch);
+        let mut m = metrics::measure(&maze, ends, &mut scratch);
+        m.braid = ids.braid;
         let solution = scratch.solution_path();
         Level {
-            algo,
-            seed,
-            index,
-            maze_seed,
+            algo: ids.algo,
+            braid: ids.braid,
+            seed: ids.seed,
+            index: ids.index,
+            maze_seed: ids.maze_seed,
             entrance: solution[0],
             exit: solution[solution.len() - 1],
             maze,
@@ -304,14 +531,14 @@ impl Level {
                 }
             }
         }
-        Ok(Level::measured(
-            self.algo,
-            self.seed,
-            self.index,
-            self.maze_seed,
-            self.maze,
-            ends,
-        ))
+        let ids = Ids {
+            algo: self.algo,
+            braid: self.braid,
+            seed: self.seed,
+            index: self.index,
+            maze_seed: self.maze_seed,
+        };
+        Ok(Level::measured(ids, self.maze, ends))
     }
 
     /// The generator.
@@ -540,5 +767,69 @@ mod tests {
             let art = l.ascii(false).unwrap();
             assert_eq!(crate::render::parse_ascii(&art).unwrap().0, *l.maze());
         }
+    }
+
+    #[test]
+    fn the_builder_is_every_constructor_and_braid_0_changes_nothing() {
+        let size = Size::planar(9, 7);
+        for algo in Algorithm::all() {
+            let old = Level::regenerate_algorithm(&algo, 9, 7, 3, 11).unwrap();
+            let spec = LevelSpec::new(algo, size, 3, 11);
+            let new = spec.build().unwrap();
+            let unbraided = spec.clone().braid(0.0).build().unwrap();
+            assert_eq!((new.maze(), new.metrics()), (old.maze(), old.metrics()));
+            assert_eq!(
+                (unbraided.maze(), unbraided.solution()),
+                (old.maze(), old.solution())
+            );
+            assert_eq!(new.id(), old.id());
+            // Braiding keeps the maze's seed, adds loops and no other passage.
+            let braided = spec.braid(1.0).build().unwrap();
+            assert_eq!(braided.maze_seed(), old.maze_seed());
+            let m = braided.metrics();
+            assert_eq!((m.braid, braided.braid()), (1.0, 1.0));
+            assert_eq!(braided.maze().passages(), 62 + u64::from(m.loops));
+            assert_eq!(m.dead_ends, 0, "{}", algo.name());
+            // The braided level's id gives it back.
+            let again = braided.id().level().unwrap();
+            assert_eq!((again.maze(), again.metrics()), (braided.maze(), m));
+        }
+    }
+
+    #[test]
+    fn bad_masks_and_braid_chances_are_refused() {
+        let ring = Arc::new(Mask::from_text("...\n.#.\n...\n").unwrap());
+        let wilson = LevelSpec::masked(Algorithm::Wilson, ring.clone(), 1, 0);
+        let e = wilson.clone().braid(0.5).build().unwrap_err();
+        assert!(matches!(e, LevelError::BraidOnMask { .. }), "{e}");
+        for p in [-0.1, 1.5, f64::NAN] {
+            let e = LevelSpec::new(Algorithm::Wilson, Size::planar(4, 4), 1, 0)
+                .braid(p)
+                .build()
+                .unwrap_err();
+            assert!(matches!(e, LevelError::BadBraid { .. }), "{e}");
+        }
+        let e = LevelSpec {
+            size: Size::planar(4, 3),
+            ..wilson.clone()
+        }
+        .build()
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the mask is 3x3 and the level 4x3: the mask sets the size"
+        );
+        let e = wilson.clone().ends(Ends::cells(4, 8)).build().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cell 4 is a hole of the mask, not a cell of the maze"
+        );
+        let e = LevelSpec::masked(Algorithm::Eller, ring.clone(), 1, 0)
+            .build()
+            .unwrap_err();
+        assert!(matches!(e, LevelError::NoMask(_)), "{e}");
+        let l = wilson.build().unwrap();
+        assert_eq!((l.entrance(), l.exit(), l.metrics().cells), (0, 8, 8));
+        assert_eq!(l.maze().passages(), 7);
     }
 }

@@ -292,7 +292,7 @@ pub mod uniformity;
 
 pub use generate::Algorithm;
 pub use grid::{Dir, Maze, Size};
-pub use level::{Level, LevelError};
+pub use level::{Level, LevelError, LevelSpec};
 pub use maze_id::{MazeId, MazeIdError};
 pub use metrics::{measure, Ends, Metrics};
 pub use rng::{Chance, RandomSource, Rng};

@@ -1,12 +1,20 @@
-//! One identity for a maze: the generator, the size, the master seed, the index and the ends
-//! rule. These five make the maze (walls, bit for bit, on any machine) *and* its solution, so a
-//! row of a metrics table, a record of a maze store, a binding and a game all name a maze the
-//! same way and get the same level back.
+//! One identity for a maze: the generator, the size, the mask's hash, the braid chance, the
+//! master seed, the index and the ends rule. These make the maze (walls, bit for bit, on any
+//! machine) *and* its solution, so a row of a metrics table, a record of a maze store, a
+//! binding and a game all name a maze the same way and get the same level back.
 //!
-//! A metrics row holds the first four as columns (`algo`, `width`, `height`, `depth`, `seed`,
-//! `index`); the ends rule is the table's metadata (`batchgen.ends`, see [`Ends::rule`]): a row
-//! made with `--ends diameter` has another solution than the corners give, and only the rule
-//! says so. A store record holds its entrance and exit cells itself.
+//! A metrics row holds all but the ends as columns (`algo`, `width`, `height`, `depth`,
+//! `mask_hash`, `braid`, `seed`, `index`); the ends rule is the table's metadata
+//! (`batchgen.ends`, see [`Ends::rule`]): a row made with `--ends diameter` has another
+//! solution than the corners give, and only the rule says so. A store record holds its
+//! entrance and exit cells itself.
+//!
+//! A mask is too big for an id: the id holds its hash (0 without a mask) and the mask itself
+//! is the file's `batchgen.mask` metadata ([`crate::grid::Mask::from_text`]) or the store's
+//! [`StoreReader::mask`]; [`MazeId::level_on`] takes it and refuses one of another hash. An id
+//! of an unmasked perfect maze prints (and [parses](std::str::FromStr)) as
+//! `wilson 32x32 seed 42 index 15, <ends rule>`; a masked or braided one adds
+//! `mask <hash>` and `braid <p>` after the size.
 //!
 //! From an Arrow batch of metric rows (a Parquet file read with arrow, or
 //! [`crate::sink::arrow::record_batch`]) to the level of its row, with that row's solution:
@@ -41,14 +49,15 @@
 //! ```
 
 use std::fmt;
+use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{UInt32Type, UInt64Type};
+use arrow_array::types::{Float64Type, UInt32Type, UInt64Type};
 use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, RecordBatch};
 use arrow_schema::DataType;
 
 use crate::generate::{Algorithm, UnknownAlgorithm};
-use crate::grid::Size;
+use crate::grid::{Mask, Size};
 use crate::level::{Level, LevelError};
 use crate::meta_keys as keys;
 use crate::metrics::Ends;
@@ -68,6 +77,11 @@ pub struct MazeId {
     pub index: u64,
     /// Where the solution starts and ends.
     pub ends: Ends,
+    /// The hash of the mask the maze fills ([`Mask::hash`], the `mask_hash` column; 0 without
+    /// a mask).
+    pub mask_hash: u64,
+    /// The braid chance per dead end (the `braid` column; 0 for a perfect maze).
+    pub braid: f64,
 }
 
 /// Why a row or a record does not name a maze.
@@ -110,11 +124,32 @@ pub enum MazeIdError {
     /// Reading the store record failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// A store record of a braided maze: the store keeps its walls and its loops but not the
+    /// braid chance, so the record's identifiers alone do not make it.
+    #[error(
+        "record {record} has {loops} loops and the store does not record the braid chance: \
+         take the maze as stored (Level::from_store) or give the chance (MazeId::braided)"
+    )]
+    BraidUnknown {
+        /// The record.
+        record: u64,
+        /// Its loops.
+        loops: u32,
+    },
+    /// Text that is not an id as [`MazeId`]'s `Display` writes it.
+    #[error("'{text}' is not a maze id ({why}); expected e.g. 'wilson 32x32 seed 42 index 15, {}'", Ends::corners(32, 32).rule(Size::planar(32, 32)))]
+    Parse {
+        /// The text.
+        text: String,
+        /// What is wrong.
+        why: String,
+    },
 }
 
 impl MazeId {
     /// The identity of maze `index` of `algo` at `size` with master `seed`, solved between
     /// `ends`.
+    /// `ends`: unmasked and perfect ([`MazeId::on_mask`], [`MazeId::braided`] say otherwise).
     pub fn new(algo: Algorithm, size: Size, seed: u64, index: u64, ends: Ends) -> MazeId {
         MazeId {
             algo,
@@ -122,7 +157,21 @@ impl MazeId {
             seed,
             index,
             ends,
+            mask_hash: 0,
+            braid: 0.0,
         }
+    }
+
+    /// The same id on the mask whose hash is `mask_hash` (0: no mask).
+    pub fn on_mask(mut self, mask_hash: u64) -> MazeId {
+        self.mask_hash = mask_hash;
+        self
+    }
+
+    /// The same id braided with chance `braid` (0: perfect).
+    pub fn braided(mut self, braid: f64) -> MazeId {
+        self.braid = braid;
+        self
     }
 
     /// The identity of a metrics row given by its columns (`algo` as written there, e.g.
@@ -149,7 +198,8 @@ impl MazeId {
     }
 
     /// The identity of row `row` of a batch of metric rows: its `algo`, `width`, `height`,
-    /// `depth`, `seed` and `index` columns and the `batchgen.ends` value of the batch's schema
+    /// `depth`, `seed` and `index` columns, its `mask_hash` and `braid` columns (taken as 0 when
+    /// a table has none) and the `batchgen.ends` value of the batch's schema
     /// metadata. (arrow's Parquet reader keeps a file's key-value metadata in the schema of its
     /// builder, `ParquetRecordBatchReaderBuilder::schema`, not in the batches it decodes:
     /// `batch.with_schema(builder.schema().clone())` puts it back, or use
@@ -192,32 +242,59 @@ impl MazeId {
             }
         };
         let size = Size::new(u32_at("width")?, u32_at("height")?, u32_at("depth")?);
-        MazeId::from_columns(algo, size, u64_at("seed")?, u64_at("index")?, ends_rule)
+        let id = MazeId::from_columns(algo, size, u64_at("seed")?, u64_at("index")?, ends_rule)?;
+        let has = |name| batch.column_by_name(name).is_some();
+        let mask_hash = if has("mask_hash") {
+            u64_at("mask_hash")?
+        } else {
+            0
+        };
+        let braid = if has("braid") {
+            number::<Float64Type>(batch, row, "braid", "Float64")?
+        } else {
+            0.0
+        };
+        Ok(id.on_mask(mask_hash).braided(braid))
     }
 
-    /// The identity of record `k` of a maze store, between the entrance and exit it records.
+    /// The identity of record `k` of a maze store, between the entrance and exit it records,
+    /// on the store's mask. A record with loops is refused ([`MazeIdError::BraidUnknown`]).
     pub fn from_store(store: &StoreReader, k: u64) -> Result<MazeId, MazeIdError> {
         let r = store.record(k)?;
+        if r.loops > 0 {
+            return Err(MazeIdError::BraidUnknown {
+                record: k,
+                loops: r.loops,
+            });
+        }
         Ok(MazeId::new(
             Algorithm::parse(r.algo)?,
             Size::new(r.width, r.height, r.depth),
             r.seed,
             r.index,
             Ends::cells(r.entrance, r.exit),
-        ))
+        )
+        .on_mask(store.mask().map_or(0, |m| m.hash())))
     }
 
     /// The maze's own seed (the `maze_seed` column).
     pub fn maze_seed(&self) -> u64 {
         crate::rng::maze_seed_from_base(
-            crate::generate::seed_base(&self.algo, self.size, self.seed),
+            crate::generate::seed_base_mask_hash(&self.algo, self.size, self.mask_hash, self.seed),
             self.index,
         )
     }
 
-    /// Regenerate the maze and measure it between its ends: the row's or record's level.
+    /// Regenerate the maze and measure it between its ends: the row's or record's level. A
+    /// masked id needs its mask: [`MazeId::level_on`].
     pub fn level(&self) -> Result<Level, LevelError> {
         Level::from_id(self)
+    }
+
+    /// [`MazeId::level`] on `mask` (the one whose hash is [`MazeId::mask_hash`]; `None` for an
+    /// unmasked id): see [`Level::from_id_on`].
+    pub fn level_on(&self, mask: Option<Arc<Mask>>) -> Result<Level, LevelError> {
+        Level::from_id_on(self, mask)
     }
 }
 
@@ -255,17 +332,71 @@ fn number<T: ArrowPrimitiveType>(
 
 impl fmt::Display for MazeId {
     /// `wilson 32x32 seed 42 index 15, diameter: …` (the generator, size, seed, index and the
-    /// ends rule as [`Ends::rule`] writes it).
+    /// ends rule as [`Ends::rule`] writes it); a masked or braided maze adds `mask <hash>` and
+    /// `braid <p>` after the size.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.algo, self.size)?;
+        if self.mask_hash != 0 {
+            write!(f, " mask {}", self.mask_hash)?;
+        }
+        if self.braid != 0.0 {
+            write!(f, " braid {}", self.braid)?;
+        }
         write!(
             f,
-            "{} {} seed {} index {}, {}",
-            self.algo,
-            self.size,
+            " seed {} index {}, {}",
             self.seed,
             self.index,
             self.ends.rule(self.size)
         )
+    }
+}
+
+impl std::str::FromStr for MazeId {
+    type Err = MazeIdError;
+
+    /// The id that `Display` wrote: `wilson 32x32 [mask H] [braid P] seed 42 index 15, RULE`.
+    fn from_str(text: &str) -> Result<MazeId, MazeIdError> {
+        let bad = |why: &str| MazeIdError::Parse {
+            text: text.to_string(),
+            why: why.to_string(),
+        };
+        let (head, rule) = text
+            .split_once(", ")
+            .ok_or_else(|| bad("no ', ' before the ends rule"))?;
+        let mut words = head.split_whitespace();
+        let algo = words.next().ok_or_else(|| bad("no generator"))?;
+        let size = words
+            .next()
+            .and_then(|s| crate::args::parse_size3("size", s).ok())
+            .ok_or_else(|| bad("no size WxH[xD] after the generator"))?;
+        let (mut mask_hash, mut braid, mut seed, mut index) = (0, 0.0, None, None);
+        while let Some(key) = words.next() {
+            let value = words
+                .next()
+                .ok_or_else(|| bad(&format!("'{key}' without a value")))?;
+            let whole = || {
+                value
+                    .parse::<u64>()
+                    .map_err(|_| bad(&format!("{key} '{value}' is not a whole number")))
+            };
+            match key {
+                "mask" => mask_hash = whole()?,
+                "braid" => {
+                    braid = crate::args::braid_value(value)
+                        .map_err(|why| bad(&format!("braid '{value}': {why}")))?
+                }
+                "seed" => seed = Some(whole()?),
+                "index" => index = Some(whole()?),
+                other => return Err(bad(&format!("unknown word '{other}'"))),
+            }
+        }
+        let (Some(seed), Some(index)) = (seed, index) else {
+            return Err(bad("it needs 'seed S index I'"));
+        };
+        Ok(MazeId::from_columns(algo, size, seed, index, rule)?
+            .on_mask(mask_hash)
+            .braided(braid))
     }
 }
 

@@ -2,7 +2,10 @@
 //! row (NULL-producing filters included), its gallery rows satisfy the filter when regenerated
 //! and re-measured (with the file's ends rule), its HTTP server answers bad requests with 400
 //! and the CLI's message and survives them, bad input stops it with exit 2 before serving,
-//! Ctrl-C ends it with 130 and it writes nothing; and the page works in headless Chromium.
+//! Ctrl-C ends it with 130 and it writes nothing; and the page works in headless Chromium. A
+//! masked and a braided file are explored with their mazes made as their rows were: a maze
+//! picked in the page is the drawing `batchgen render` makes of that row, holes solid, and the
+//! header names the mask and the braid chance.
 
 use crate::common;
 
@@ -561,19 +564,14 @@ fn luminance_variance(png_path: &Path) -> f64 {
     px.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / px.len() as f64
 }
 
-#[test]
-fn the_page_works_in_headless_chromium() {
-    let browser = chromium();
-    let d = tempfile::tempdir().unwrap();
-    let dir = files(d.path());
-    let srv = Server::start(d.path(), &[dir.to_str().unwrap()]);
-    let shot = d.path().join("explore.png");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/explore/page.py");
+/// Drive the page of `srv` in headless Chromium (`tests/explore/page.py`, screenshot to
+/// `shot`); returns what the script reports.
+fn page(srv: &Server, shot: &Path) -> serde_json::Value {
     let out = Command::new(common::python())
-        .arg(script)
-        .arg(&browser)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/explore/page.py"))
+        .arg(chromium())
         .arg(format!("http://{}", srv.addr))
-        .arg(&shot)
+        .arg(shot)
         .output()
         .unwrap();
     assert!(
@@ -581,7 +579,16 @@ fn the_page_works_in_headless_chromium() {
         "page.py: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_page_works_in_headless_chromium() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = files(d.path());
+    let srv = Server::start(d.path(), &[dir.to_str().unwrap()]);
+    let shot = d.path().join("explore.png");
+    let v = page(&srv, &shot);
     assert_eq!(
         v["load_errors"],
         serde_json::json!([]),
@@ -657,6 +664,169 @@ fn the_page_works_in_headless_chromium() {
     // A screenshot was written and is not blank.
     let var = luminance_variance(&shot);
     assert!(var > 100.0, "screenshot luminance variance {var}");
+    let (code, _) = srv.interrupt();
+    assert_eq!(code, Some(130));
+}
+
+/// A masked file (`--mask`, the rooms mask) and a braided one (`--braid 0.5`) in one folder.
+fn masked_and_braided(dir: &Path) -> (PathBuf, String) {
+    let d = dir.join("shaped");
+    std::fs::create_dir(&d).unwrap();
+    let mask = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/masks/rooms.txt");
+    let mask_arg = mask.display().to_string();
+    common::run(
+        &d,
+        "masked.parquet",
+        &[
+            "--algo",
+            "wilson,prim",
+            "--mask",
+            &mask_arg,
+            "--count",
+            "400",
+            "--seed",
+            "3",
+        ],
+    );
+    common::run(
+        &d,
+        "braided.parquet",
+        &[
+            "--algo",
+            "wilson,kruskal",
+            "--size",
+            "12x10",
+            "--braid",
+            "0.5",
+            "--count",
+            "400",
+        ],
+    );
+    (d, std::fs::read_to_string(mask).unwrap())
+}
+
+/// Run a gallery row's `batchgen render` command (the file's mask saved as `mask.txt`, as the
+/// command says) at the explorer's cell size; returns the SVG it writes.
+fn render_of(cmd: &str, cwd: &Path, mask_text: &str) -> String {
+    std::fs::write(cwd.join("mask.txt"), mask_text).unwrap();
+    let words: Vec<String> = cmd
+        .split_whitespace()
+        .map(|w| w.trim_matches('\'').to_string())
+        .collect();
+    assert_eq!(words[..2], ["batchgen", "render"], "{cmd}");
+    common::batchgen()
+        .current_dir(cwd)
+        .args(&words[1..])
+        .args(["--cell-px", "6"])
+        .assert()
+        .success();
+    std::fs::read_to_string(cwd.join("maze.svg")).unwrap()
+}
+
+#[test]
+fn masked_and_braided_files_draw_their_rows_mazes() {
+    let d = tempfile::tempdir().unwrap();
+    let (dir, mask_text) = masked_and_braided(d.path());
+    let found = batchgen::summary::inputs::resolve(&[dir.display().to_string()]).unwrap();
+    let table = Table::open(&found).unwrap();
+    let mask = batchgen::grid::Mask::from_text(&mask_text).unwrap();
+    // The groups carry the files' mask and braid chance; the header data names them.
+    let v: serde_json::Value =
+        serde_json::from_slice(&api::handle(&table, "/api/columns", "").body).unwrap();
+    assert_eq!(v["masks"][0]["hash"], mask.hash().to_string());
+    assert_eq!(v["masks"][0]["cells"], mask.cells());
+    assert_eq!(v["braids"].as_array().unwrap().len(), 2, "{}", v["braids"]);
+    for (size, (hash, braid)) in [
+        ("26x14", (mask.hash().to_string(), 0.0)),
+        ("12x10", ("0".to_string(), 0.5)),
+    ] {
+        for g in v["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g["size"] == size)
+        {
+            assert_eq!(
+                (
+                    g["mask_hash"].as_str().unwrap(),
+                    g["braid"].as_f64().unwrap()
+                ),
+                (hash.as_str(), braid)
+            );
+        }
+    }
+    // Every sampled maze is its row's: the drawing equals `batchgen render` of the row, and the
+    // regenerated maze has the row's walls hash, loops and cells.
+    let sample = api::handle(&table, "/api/sample", "n=16");
+    let v: serde_json::Value = serde_json::from_slice(&sample.body).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    let sizes: std::collections::BTreeSet<&str> =
+        rows.iter().map(|r| r["size"].as_str().unwrap()).collect();
+    assert_eq!(sizes.len(), 2, "both files sampled: {sizes:?}");
+    for r in rows {
+        let (url, cmd) = (r["svg"].as_str().unwrap(), r["render"].as_str().unwrap());
+        let masked = r["size"] == "26x14";
+        assert_eq!(url.contains("&mask="), masked, "{url}");
+        assert_eq!(cmd.contains("--mask mask.txt"), masked, "{cmd}");
+        assert_eq!(
+            url.contains("&braid=0.5") && cmd.contains("--braid 0.5"),
+            !masked,
+            "{cmd}"
+        );
+        let drawn = api::handle(&table, "/api/maze.svg", url.split_once('?').unwrap().1);
+        assert_eq!(
+            drawn.status,
+            200,
+            "{}",
+            String::from_utf8_lossy(&drawn.body)
+        );
+        let drawn = String::from_utf8(drawn.body).unwrap();
+        assert_eq!(drawn, render_of(cmd, d.path(), &mask_text), "{cmd}");
+        let values = &r["values"];
+        if masked {
+            assert_eq!(
+                (values["cells"].as_u64(), values["loops"].as_u64()),
+                (Some(mask.cells() as u64), Some(0))
+            );
+        } else {
+            assert_eq!(values["braid"].as_f64(), Some(0.5), "{values}");
+        }
+    }
+    // A mask hash no file has is refused, naming it.
+    let bad = api::handle(
+        &table,
+        "/api/maze.svg",
+        "algo=wilson&size=26x14&index=0&mask=12345",
+    );
+    assert_eq!(bad.status, 400);
+    assert!(String::from_utf8_lossy(&bad.body).contains("12345"));
+    // In the page: the header says the mask and the braid chance, and a picked maze is the
+    // render of its row.
+    let srv = Server::start(d.path(), &[dir.to_str().unwrap()]);
+    let v = page(&srv, &d.path().join("shaped.png"));
+    assert_eq!(v["errors"], serde_json::json!([]), "console errors");
+    let about = v["about"].as_str().unwrap();
+    assert!(
+        about.contains(&format!(
+            "mask 26x14 ({} cells, hash {})",
+            mask.cells(),
+            mask.hash()
+        )),
+        "{about}"
+    );
+    assert!(about.ends_with(" · braid 0.5"), "{about}");
+    let cmd = v["row_text"]
+        .as_str()
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        v["picked_svg"].as_str().unwrap(),
+        render_of(&cmd, d.path(), &mask_text),
+        "{cmd}"
+    );
     let (code, _) = srv.interrupt();
     assert_eq!(code, Some(130));
 }

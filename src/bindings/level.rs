@@ -1,16 +1,17 @@
 //! `batchgen.Level`: one maze regenerated from a row's identifiers ([`crate::Level`]), seen
 //! from Python: walls, solution and maze-dataset's `connection_list` as NumPy arrays, the
-//! row's metrics as a dict, and drawings (text and SVG, which a notebook shows).
+//! row's metrics as a dict, and drawings (text and SVG, which a notebook shows). A masked or
+//! braided row's level takes the row's mask and braid chance ([`crate::LevelSpec`]).
 
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{joined, text, value_error};
-use crate::args::{parse_size3, resolve_ends_sized, ArgError};
+use super::{braid_of, check_mask_braid, joined, mask_of, text, value_error};
+use crate::args::{parse_size3, ArgError};
 use crate::metrics::{Get, Row, RowView, COLUMNS};
 use crate::render::{self, Style};
-use crate::{Dir, Level};
+use crate::{Algorithm, Dir, Level, LevelSpec};
 
 /// One maze ready for a game or a dataset: see the package's `Level` for the Python view.
 #[pyclass(frozen, module = "batchgen", name = "Level")]
@@ -22,19 +23,37 @@ pub struct PyLevel {
 impl PyLevel {
     #[new]
     #[allow(clippy::too_many_arguments)] // the Python signature: identifiers and ends
-    #[pyo3(signature = (algo, size, seed, index, *, ends = None, entrance = None, exit = None))]
+    #[pyo3(signature = (
+        algo, size, seed, index, *, ends = None, entrance = None, exit = None, mask = None,
+        braid = None
+    ))]
     fn new(
         py: Python<'_>,
         algo: &str,
-        size: &Bound<'_, PyAny>,
+        size: Option<&Bound<'_, PyAny>>,
         seed: &Bound<'_, PyAny>,
         index: &Bound<'_, PyAny>,
         ends: Option<&str>,
         entrance: Option<&Bound<'_, PyAny>>,
         exit: Option<&Bound<'_, PyAny>>,
+        mask: Option<&Bound<'_, PyAny>>,
+        braid: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyLevel> {
-        let size_text = joined(size, "x")?;
-        let size = parse_size3("--size", &size_text).map_err(value_error)?;
+        let mask = mask.map(mask_of).transpose()?;
+        let braid = braid.map(braid_of).transpose()?.unwrap_or(0.0);
+        check_mask_braid(mask.as_ref(), braid)?;
+        let size = match (size, &mask) {
+            (None, Some(m)) => m.size(),
+            (None, None) => {
+                return Err(value_error(
+                    "Level needs a size (or a mask, which sets the size)",
+                ))
+            }
+            (Some(s), _) => {
+                let size_text = joined(s, "x")?;
+                parse_size3("--size", &size_text).map_err(value_error)?
+            }
+        };
         let number = |flag: &str, v: &Bound<'_, PyAny>| -> PyResult<u64> {
             let t = text(v)?;
             t.trim().parse::<u64>().map_err(|_| {
@@ -48,11 +67,33 @@ impl PyLevel {
         let (seed, index) = (number("--seed", seed)?, number("--index", index)?);
         let entrance = entrance.map(|e| joined(e, ",")).transpose()?;
         let exit = exit.map(|e| joined(e, ",")).transpose()?;
-        let (ends, _) = resolve_ends_sized(ends, entrance.as_deref(), exit.as_deref(), size)
-            .map_err(value_error)?;
-        let make = || Level::regenerate_sized(algo, size, seed, index)?.with_ends(ends);
-        let level = py.detach(make).map_err(value_error)?;
+        let algo = Algorithm::parse(algo).map_err(value_error)?;
+        let spec = LevelSpec {
+            mask,
+            ..LevelSpec::new(algo, size, seed, index).braid(braid)
+        }
+        .ends_of_flags(ends, entrance.as_deref(), exit.as_deref())
+        .map_err(value_error)?;
+        let level = py.detach(|| spec.build()).map_err(value_error)?;
         Ok(PyLevel { level })
+    }
+
+    /// The braid chance (the row's `braid`; 0 for a perfect maze).
+    #[getter]
+    fn braid(&self) -> f64 {
+        self.level.braid()
+    }
+
+    /// The hash of the mask the maze fills (the row's `mask_hash`; 0 without a mask).
+    #[getter]
+    fn mask_hash(&self) -> u64 {
+        self.level.mask().map_or(0, |m| m.hash())
+    }
+
+    /// The mask as text (`.` a cell, `#` a hole, one line per row), or `None`.
+    #[getter]
+    fn mask(&self) -> Option<String> {
+        self.level.mask().map(|m| m.to_text())
     }
 
     /// Canonical generator name.
@@ -230,14 +271,22 @@ impl PyLevel {
     fn __repr__(&self) -> String {
         let l = &self.level;
         format!(
-            "batchgen.Level({:?}, {:?}, {}, {}, entrance={}, exit={}, solution_length={})",
+            "batchgen.Level({:?}, {:?}, {}, {}, entrance={}, exit={}, solution_length={}{}{})",
             l.algo().name(),
             l.size().to_string(),
             l.seed(),
             l.index(),
             l.entrance(),
             l.exit(),
-            l.metrics().solution_length
+            l.metrics().solution_length,
+            match l.mask() {
+                Some(m) => format!(", mask_hash={}", m.hash()),
+                None => String::new(),
+            },
+            match l.braid() {
+                0.0 => String::new(),
+                p => format!(", braid={p}"),
+            },
         )
     }
 }

@@ -7,13 +7,20 @@
 //! [`table::read_store`] opens a maze store. Tables leave through the Arrow PyCapsule
 //! interface ([`table::Table`]), so pyarrow, polars and DuckDB take them without a copy.
 //! Bad arguments raise `ValueError` with the CLI's message (the parsers of [`crate::args`]).
+//! Masks (`mask=`, a path or the mask's text) and braid (`braid=`) are taken by both
+//! [`run::generate`] and [`level::PyLevel`], checked here ([`mask_of`], [`braid_of`]).
 
 mod level;
 mod run;
 mod table;
 
+use std::sync::Arc;
+
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+
+use crate::args::ArgError;
+use crate::grid::Mask;
 
 /// A `ValueError` carrying `e`'s message (a bad argument, as the CLI would report it).
 fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -39,6 +46,46 @@ fn joined(v: &Bound<'_, PyAny>, sep: &str) -> PyResult<String> {
             .join(sep)),
         Err(_) => text(v),
     }
+}
+
+/// The `mask=` argument: a path (`str` or `os.PathLike`) to a text or PNG mask file, the
+/// mask's text itself (a `str` with a line break: `#` a hole, any other character a cell), or
+/// the file's `bytes`. Refused with a `ValueError` naming `mask` when it cannot be read, is
+/// empty or is not connected.
+fn mask_of(v: &Bound<'_, PyAny>) -> PyResult<Arc<Mask>> {
+    let bad = |shown: &str, why: String| value_error(ArgError::new("mask", shown, why));
+    let parsed = if let Some(text) = v.extract::<String>().ok().filter(|t| t.contains('\n')) {
+        let shown = text.lines().next().unwrap_or_default().to_string() + "\\n...";
+        Mask::from_text(&text).map_err(|e| bad(&shown, e.to_string()))
+    } else if let Ok(bytes) = v.cast::<pyo3::types::PyBytes>() {
+        Mask::from_bytes(bytes.as_bytes()).map_err(|e| bad("<bytes>", e.to_string()))
+    } else {
+        let path = v.extract::<std::path::PathBuf>().map_err(|_| {
+            bad(
+                &text(v).unwrap_or_default(),
+                "expected a path to a mask file, the mask's text or its bytes".into(),
+            )
+        })?;
+        let shown = path.display().to_string();
+        let data = std::fs::read(&path).map_err(|e| bad(&shown, e.to_string()))?;
+        Mask::from_bytes(&data).map_err(|e| bad(&shown, e.to_string()))
+    };
+    parsed.map(Arc::new)
+}
+
+/// The `braid=` argument: a chance from 0 to 1 ([`crate::args::braid_value`]), as a number or
+/// text; a `ValueError` naming `braid` otherwise.
+fn braid_of(v: &Bound<'_, PyAny>) -> PyResult<f64> {
+    let t = text(v)?;
+    crate::args::braid_value(&t).map_err(|why| value_error(ArgError::new("braid", &t, why)))
+}
+
+/// The pair refused as the CLI refuses `--mask` with `--braid` above 0.
+fn check_mask_braid(mask: Option<&Arc<Mask>>, braid: f64) -> PyResult<()> {
+    if mask.is_some() && braid > 0.0 {
+        return Err(value_error(crate::level::LevelError::BraidOnMask { braid }));
+    }
+    Ok(())
 }
 
 #[pymodule]

@@ -4,7 +4,9 @@
 //! rayon pool with the GIL released; each chunk of rows becomes one record batch of the
 //! Parquet sink's schema, and the schema carries the metadata the CLI writes into its footer.
 //! Ctrl-C (Python's SIGINT handler) is polled every few milliseconds while the workers run:
-//! it stops them between mazes and raises `KeyboardInterrupt`.
+//! it stops them between mazes and raises `KeyboardInterrupt`. `mask=` and `braid=` are the
+//! CLI's `--mask` and `--braid`: the same columns, metadata (`batchgen.mask`, `batchgen.braid`)
+//! and values.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,16 +18,19 @@ use pyo3::exceptions::{PyRuntimeError, PyUserWarning};
 use pyo3::prelude::*;
 
 use super::table::Table;
-use super::{joined, text, value_error};
+use super::{braid_of, check_mask_braid, joined, mask_of, text, value_error};
 use crate::accept::Accept;
 use crate::args::{
     check_3d, parse_count, parse_max_candidates, parse_size3, parse_threads, resolve_ends_sized,
     select_3d, ArgError,
 };
 use crate::batch::{self, Job};
+use crate::grid::{Mask, Size};
+use crate::level::ends_on_mask;
 use crate::meta_keys as keys;
+use crate::metrics::Ends;
 use crate::shard::Shard;
-use crate::sink::arrow::{base_metadata, record_batch, schema};
+use crate::sink::arrow::{base_metadata, record_batch, run_metadata, schema, RunSpec};
 use crate::sink::RunInfo;
 use crate::Algorithm;
 
@@ -37,13 +42,13 @@ const SIGNAL_POLL: Duration = Duration::from_millis(20);
 #[pyfunction]
 #[pyo3(signature = (
     algo, size, count, seed = None, *, threads = None, ends = None, entrance = None,
-    exit = None, accept = None, max_candidates = None
+    exit = None, accept = None, max_candidates = None, mask = None, braid = None
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn generate(
     py: Python<'_>,
     algo: &str,
-    size: &Bound<'_, PyAny>,
+    size: Option<&Bound<'_, PyAny>>,
     count: &Bound<'_, PyAny>,
     seed: Option<&Bound<'_, PyAny>>,
     threads: Option<&Bound<'_, PyAny>>,
@@ -52,8 +57,21 @@ pub fn generate(
     exit: Option<&Bound<'_, PyAny>>,
     accept: Option<&str>,
     max_candidates: Option<&Bound<'_, PyAny>>,
+    mask: Option<&Bound<'_, PyAny>>,
+    braid: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Table> {
-    let size_text = joined(size, "x")?;
+    let mask = mask.map(mask_of).transpose()?;
+    let braid = braid.map(braid_of).transpose()?.unwrap_or(0.0);
+    check_mask_braid(mask.as_ref(), braid)?;
+    let size_text = match (size, &mask) {
+        (Some(s), _) => joined(s, "x")?,
+        (None, Some(m)) => m.size().to_string(),
+        (None, None) => {
+            return Err(value_error(
+                "generate needs a size (or a mask, which sets it)",
+            ))
+        }
+    };
     let count_text = text(count)?;
     let seed_text = seed.map(text).transpose()?;
     let threads_text = threads.map(text).transpose()?;
@@ -66,7 +84,9 @@ pub fn generate(
     let algos = Algorithm::parse_list(algo)
         .map_err(|e| value_error(ArgError::new("--algo <LIST>", algo, e)))?;
     let size = parse_size3("--size <WxH[xD]>", &size_text).map_err(value_error)?;
+    let (algos, mask_note) = on_mask(algo, algos, size, mask.as_ref())?;
     let (algos, note) = select_3d(algo, algos, size);
+    let note = note.or(mask_note);
     check_3d("--algo", algo, &algos, size).map_err(value_error)?;
     let count = parse_count("--count <N>", &count_text).map_err(value_error)?;
     let seed = match &seed_text {
@@ -93,6 +113,30 @@ pub fn generate(
         size,
     )
     .map_err(value_error)?;
+    // On a mask the ends not given are its first and last cells; given ones must be cells.
+    let (ends, ends_rule) = match &mask {
+        None => (ends, ends_rule),
+        Some(m) => {
+            let given = [("--entrance", &entrance_text), ("--exit", &exit_text)];
+            if let Ends::Cells { entrance, exit } = ends {
+                for ((name, text), cell) in given.iter().zip([entrance, exit]) {
+                    if let (Some(v), false) = (text, m.contains(cell)) {
+                        return Err(value_error(ArgError::new(
+                            name,
+                            v,
+                            "this cell is a hole of the mask ('#' or a dark pixel), not a cell \
+                             of the maze",
+                        )));
+                    }
+                }
+            }
+            let e = ends_on_mask(ends, entrance_text.is_some(), exit_text.is_some(), Some(m));
+            match e {
+                Ends::Cells { .. } => (e, e.rule(size)),
+                Ends::Diameter => (e, ends_rule),
+            }
+        }
+    };
     let accept = accept
         .map(|e| {
             Accept::parse(e).map_err(|err| value_error(ArgError::new("--accept <EXPR>", e, err)))
@@ -128,6 +172,8 @@ pub fn generate(
         ("exit", &exit_text),
         ("accept", &accept.as_ref().map(|a| a.source().to_string())),
         ("max_candidates", &max_text),
+        ("mask", &mask.as_ref().map(|_| "...".to_string())),
+        ("braid", &(braid > 0.0).then(|| braid.to_string())),
     ] {
         if let Some(v) = value {
             call += &format!(", {name}={v:?}");
@@ -146,8 +192,8 @@ pub fn generate(
         max_candidates,
         keep_walls: false,
         first_index: 0,
-        mask: None,
-        braid: crate::rng::Chance::new(0.0),
+        mask: mask.clone(),
+        braid: crate::rng::Chance::new(braid),
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -199,19 +245,19 @@ pub fn generate(
         return Err(PyRuntimeError::new_err(why));
     }
 
-    let mut extra = vec![
-        (keys::COUNT.to_string(), count.to_string()),
-        (keys::SIZE.to_string(), size.to_string()),
-        (keys::SEED.to_string(), seed.to_string()),
-        (keys::ALGOS.to_string(), names.join(",")),
-        (keys::SHARD.to_string(), Shard::WHOLE.to_string()),
-        (keys::SHARD_SOURCE.to_string(), "none".to_string()),
-        (keys::INDEX_START.to_string(), "0".to_string()),
-        (keys::INDEX_END.to_string(), count.to_string()),
-    ];
-    if let Some(a) = &job.accept {
-        extra.push((keys::ACCEPT.into(), a.source().to_string()));
-        extra.push((keys::MAX_CANDIDATES.into(), max_candidates.to_string()));
+    let mut extra = run_metadata(&RunSpec {
+        algos: &names,
+        size,
+        count,
+        seed,
+        shard: Shard::WHOLE.to_string(),
+        shard_source: "none".to_string(),
+        indices: 0..count,
+        accept: job.accept.as_ref().map(|a| (a.source(), max_candidates)),
+        braid,
+    });
+    if let Some(m) = &mask {
+        extra.push((keys::MASK.into(), m.to_text()));
     }
     for (t, n) in tallies.iter().zip(&names) {
         extra.extend(crate::sink::arrow::tally_metadata(
@@ -232,4 +278,44 @@ pub fn generate(
             .with_metadata(base_metadata(&info).into_iter().collect::<HashMap<_, _>>()),
     );
     Table::new(schema, batches)
+}
+
+/// The generators of `algo` on `mask` (the CLI's `--mask` rules): a mask is 2D and sets the
+/// size, which a given size must equal; `all` keeps the generators that accept a mask (with a
+/// note naming the others), a named one that does not is refused naming those that do.
+fn on_mask(
+    spec: &str,
+    algos: Vec<Algorithm>,
+    size: Size,
+    mask: Option<&Arc<Mask>>,
+) -> PyResult<(Vec<Algorithm>, Option<String>)> {
+    let Some(m) = mask else {
+        return Ok((algos, None));
+    };
+    if size != m.size() {
+        return Err(value_error(ArgError::new(
+            "--size",
+            &size.to_string(),
+            format!(
+                "the mask is {} (the mask sets the size: drop size or give {})",
+                m.size(),
+                m.size()
+            ),
+        )));
+    }
+    let has_all = spec.split(',').any(|p| p.trim() == "all");
+    let (keep, skip): (Vec<Algorithm>, Vec<Algorithm>) =
+        algos.into_iter().partition(|a| a.supports_mask());
+    if let (false, Some(a)) = (has_all, skip.first()) {
+        return Err(value_error(ArgError::new("--algo", spec, a.mask_refusal())));
+    }
+    let note = (!skip.is_empty()).then(|| {
+        let names: Vec<String> = skip.iter().map(|a| a.name()).collect();
+        format!(
+            "mask: running the {} generators that accept a mask; skipping {}",
+            keep.len(),
+            names.join(", ")
+        )
+    });
+    Ok((keep, note))
 }

@@ -9,15 +9,15 @@
 //! | `/api/hist?column=C&accept=E` | bins and per (algo, size) all-rows and passing counts; without `column`, every metric column |
 //! | `/api/density?x=C&y=C&accept=E[&algo=A]` | a 2D histogram of two columns: all rows and passing rows |
 //! | `/api/sample?accept=E&n=K` | a reproducible random sample of K ≤ 100 passing rows with their identifiers and values |
-//! | `/api/maze.svg?algo=A&size=S&seed=X&index=I[&ends=diameter or &entrance=X,Y&exit=X,Y]` | the maze drawn with its solution |
+//! | `/api/maze.svg?algo=A&size=S&seed=X&index=I[&ends=diameter or &entrance=X,Y&exit=X,Y][&mask=H][&braid=P]` | the maze drawn with its solution: on the files' mask of hash `H` (holes solid), braided with chance `P` |
 
 use std::fmt::Write as _;
 
 use super::data::{Group, Selection, Table};
 use crate::accept::Accept;
-use crate::args::{parse_count, parse_size3, resolve_ends_sized, ArgError, DEFAULT_SEED};
+use crate::args::{parse_count, parse_size3, ArgError, DEFAULT_SEED};
 use crate::generate::Algorithm;
-use crate::level::Level;
+use crate::level::LevelSpec;
 
 /// Longest accept expression accepted, bytes.
 pub const MAX_EXPR: usize = 4096;
@@ -194,6 +194,32 @@ pub fn ends_flags(rule: &str, size: crate::grid::Size) -> Vec<(String, String)> 
     vec![("entrance".into(), a.into()), ("exit".into(), b.into())]
 }
 
+/// The parameters beyond the ends that remake group `g`'s mazes: its mask's hash (the mask
+/// itself is the file's `batchgen.mask`, held by the explorer) and its braid chance.
+fn made_with(g: &Group) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    if let Some(m) = &g.mask {
+        out.push(("mask", m.hash().to_string()));
+    }
+    if g.braid > 0.0 {
+        out.push(("braid", g.braid.to_string()));
+    }
+    out
+}
+
+/// The command-line flags beyond the ends for group `g`: `--mask mask.txt` (the file's
+/// `batchgen.mask` saved as `mask.txt`) and `--braid P`.
+fn made_with_flags(g: &Group) -> String {
+    let mut c = String::new();
+    if g.mask.is_some() {
+        c.push_str(" --mask mask.txt");
+    }
+    if g.braid > 0.0 {
+        let _ = write!(c, " --braid {}", g.braid);
+    }
+    c
+}
+
 /// The command that makes `count` levels of group `g` passing `accept`.
 fn generate_command(g: &Group, accept: Option<&str>, count: u64) -> String {
     let mut c = format!(
@@ -204,6 +230,7 @@ fn generate_command(g: &Group, accept: Option<&str>, count: u64) -> String {
     for (k, v) in ends_flags(&g.ends, g.size) {
         let _ = write!(c, " --{k} {}", crate::shell::quote(&v));
     }
+    c.push_str(&made_with_flags(g));
     if let Some(a) = accept {
         let _ = write!(c, " --accept {}", crate::shell::quote(a));
     }
@@ -225,6 +252,7 @@ fn render_command(g: &Group, index: u64) -> String {
     for (k, v) in ends_flags(&g.ends, g.size) {
         let _ = write!(c, " --{k} {}", crate::shell::quote(&v));
     }
+    c.push_str(&made_with_flags(g));
     c.push_str(" --solution -o maze.svg");
     c
 }
@@ -315,7 +343,7 @@ pub fn handle(t: &Table, path: &str, query: &str) -> Response {
         "/api/hist" => hist(t, &p),
         "/api/density" => density(t, &p),
         "/api/sample" => sample(t, &p),
-        "/api/maze.svg" => maze(&p),
+        "/api/maze.svg" => maze(t, &p),
         _ => Err(Response::error(
             404,
             &format!("no such API path '{path}'"),
@@ -356,14 +384,53 @@ fn columns(t: &Table) -> Response {
             .filter(|(_, &kk)| kk == i)
             .map(|(g, _)| g.rows)
             .sum();
+        let grp = &t.groups[*g];
         let _ = write!(
             s,
-            "{{\"algo\":{},\"size\":{},\"seed\":{},\"ends\":{},\"total\":{total}}}",
+            "{{\"algo\":{},\"size\":{},\"seed\":{},\"ends\":{},\"mask_hash\":{},\
+             \"braid\":{},\"total\":{total}}}",
             json_str(algo),
             json_str(size),
-            t.groups[*g].seed,
-            json_str(&t.groups[*g].ends)
+            grp.seed,
+            json_str(&grp.ends),
+            json_str(&grp.mask.as_ref().map_or(0, |m| m.hash()).to_string()),
+            json_num(grp.braid)
         );
+    }
+    // The masks and braid chances of the files, for the page's header (hashes as strings:
+    // JavaScript numbers hold 53 bits).
+    let (mut masks, mut braids): (Vec<&crate::grid::Mask>, Vec<f64>) = (Vec::new(), Vec::new());
+    for g in &t.groups {
+        if let Some(m) = g
+            .mask
+            .as_deref()
+            .filter(|m| !masks.iter().any(|x| x.hash() == m.hash()))
+        {
+            masks.push(m);
+        }
+        if !braids.contains(&g.braid) {
+            braids.push(g.braid);
+        }
+    }
+    s.push_str("],\"masks\":[");
+    for (i, m) in masks.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        let _ = write!(
+            s,
+            "{{\"hash\":{},\"size\":{},\"cells\":{}}}",
+            json_str(&m.hash().to_string()),
+            json_str(&m.size().to_string()),
+            m.cells()
+        );
+    }
+    s.push_str("],\"braids\":[");
+    for (i, b) in braids.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&json_num(*b));
     }
     s.push_str("],\"columns\":[");
     for (i, c) in t.columns.iter().enumerate() {
@@ -601,6 +668,9 @@ fn sample(t: &Table, p: &Params) -> Answer {
         for (k, v) in ends_flags(&g.ends, g.size) {
             let _ = write!(svg, "&{k}={}", url_encode(&v));
         }
+        for (k, v) in made_with(g) {
+            let _ = write!(svg, "&{k}={}", url_encode(&v));
+        }
         let _ = write!(
             s,
             "{{\"row\":{r},\"algo\":{},\"size\":{},\"seed\":{},\"index\":{index},\
@@ -641,7 +711,7 @@ pub fn url_encode(s: &str) -> String {
     out
 }
 
-fn maze(p: &Params) -> Answer {
+fn maze(t: &Table, p: &Params) -> Answer {
     let need = |k: &str| {
         p.get(k)
             .ok_or_else(|| bad(format!("missing parameter '{k}'")))
@@ -665,11 +735,39 @@ fn maze(p: &Params) -> Answer {
             .map_err(|_| bad(ArgError::new("--seed", s, "expected a whole number")))?,
     };
     let index = parse_count("--index", need("index")?).map_err(bad)?;
-    let (ends, _) =
-        resolve_ends_sized(p.get("ends"), p.get("entrance"), p.get("exit"), size).map_err(bad)?;
-    let level = Level::regenerate_algorithm_sized(&algo, size, seed, index)
-        .and_then(|l| l.with_ends(ends))
-        .map_err(bad)?;
+    // A mask is named by its hash: one of the masks of the files (their `batchgen.mask`).
+    let mask = match p.get("mask") {
+        None => None,
+        Some(h) => {
+            let found = h.trim().parse::<u64>().ok().and_then(|h| {
+                t.groups
+                    .iter()
+                    .filter_map(|g| g.mask.clone())
+                    .find(|m| m.hash() == h)
+            });
+            Some(found.ok_or_else(|| {
+                bad(ArgError::new(
+                    "mask",
+                    h,
+                    "no file of this explorer has a mask (batchgen.mask) of this hash",
+                ))
+            })?)
+        }
+    };
+    let braid = match p.get("braid") {
+        None => 0.0,
+        Some(b) => {
+            crate::args::braid_value(b).map_err(|why| bad(ArgError::new("--braid", b, why)))?
+        }
+    };
+    let level = LevelSpec {
+        mask,
+        ..LevelSpec::new(algo, size, seed, index).braid(braid)
+    }
+    .ends_of_flags(p.get("ends"), p.get("entrance"), p.get("exit"))
+    .map_err(bad)?
+    .build()
+    .map_err(bad)?;
     let svg = crate::render::svg(level.maze(), Some(level.solution()), CELL_PX).map_err(bad)?;
     Ok(Response {
         status: 200,

@@ -1,7 +1,9 @@
 //! The explorer's data engine: the rows of a fixed set of metrics files held in memory, column
 //! by column, each in the narrowest unsigned type that holds its values (most metrics of a
 //! 64×64 maze fit `u16`; doubles stay `f64`), loaded on first use. Rows of one (algo, size,
-//! seed, ends rule) come in runs, so the identifiers cost a few bytes per run, not per row.
+//! seed, ends rule, mask, braid chance) come in runs, so the identifiers cost a few bytes per
+//! run, not per row. A file's mask (`batchgen.mask`) and braid chance (`batchgen.braid`) are
+//! read from its metadata with its ends rule, so each shown maze is regenerated as its row was.
 //!
 //! A filter update evaluates the accept program column-wise ([`super::filter`]) over blocks
 //! of rows in parallel into a selection bitmap, counts it per run with `popcount`, and bins
@@ -19,7 +21,7 @@ use rayon::prelude::*;
 
 use super::filter::{self, BLOCK};
 use crate::accept::{Accept, COLUMNS};
-use crate::grid::Size;
+use crate::grid::{Mask, Size};
 use crate::summary::{self, Source, SummaryError};
 
 /// Bins of a histogram (at most; integer columns may use fewer).
@@ -61,6 +63,10 @@ pub struct Group {
     pub seed: u64,
     /// The file's `batchgen.ends` metadata (how entrance and exit were chosen).
     pub ends: String,
+    /// The file's mask (`batchgen.mask`), if its mazes fill one.
+    pub mask: Option<Arc<Mask>>,
+    /// The file's braid chance (`batchgen.braid`; 0 for perfect mazes).
+    pub braid: f64,
     /// Rows.
     pub rows: u64,
 }
@@ -316,16 +322,50 @@ fn read_err(path: &std::path::Path, e: impl std::fmt::Display) -> SummaryError {
     }
 }
 
-/// The `batchgen.ends` metadata of a file (empty when absent).
-fn ends_rule(path: &std::path::Path) -> Result<String, SummaryError> {
+/// What a file's metadata says about how its mazes were made.
+#[derive(Clone, Debug, Default)]
+struct FileMeta {
+    /// `batchgen.ends` (empty when absent).
+    ends: String,
+    /// `batchgen.mask`, parsed.
+    mask: Option<Arc<Mask>>,
+    /// `batchgen.braid` (0 when absent).
+    braid: f64,
+}
+
+/// The ends rule, mask and braid chance of a file's metadata; a mask or chance that does not
+/// parse is refused naming the file.
+fn file_meta(path: &std::path::Path) -> Result<FileMeta, SummaryError> {
     let f = File::open(path).map_err(|e| read_err(path, e))?;
     let b = ParquetRecordBatchReaderBuilder::try_new(f).map_err(|e| read_err(path, e))?;
-    Ok(b.metadata()
-        .file_metadata()
-        .key_value_metadata()
-        .and_then(|kv| kv.iter().find(|k| k.key == crate::meta_keys::ENDS))
-        .and_then(|k| k.value.clone())
-        .unwrap_or_default())
+    let kv = b.metadata().file_metadata().key_value_metadata();
+    let get = |key: &str| {
+        kv.and_then(|kv| kv.iter().find(|k| k.key == key))
+            .and_then(|k| k.value.clone())
+    };
+    let mask = get(crate::meta_keys::MASK)
+        .map(|t| Mask::from_text(&t).map(Arc::new))
+        .transpose()
+        .map_err(|e| {
+            read_err(
+                path,
+                format!("its {} metadata: {e}", crate::meta_keys::MASK),
+            )
+        })?;
+    let braid = get(crate::meta_keys::BRAID)
+        .map(|t| crate::args::braid_value(&t))
+        .transpose()
+        .map_err(|e| {
+            read_err(
+                path,
+                format!("its {} metadata: {e}", crate::meta_keys::BRAID),
+            )
+        })?;
+    Ok(FileMeta {
+        ends: get(crate::meta_keys::ENDS).unwrap_or_default(),
+        mask,
+        braid: braid.unwrap_or(0.0),
+    })
 }
 
 impl Table {
@@ -336,9 +376,9 @@ impl Table {
             .iter()
             .map(|p| summary::open(p, None))
             .collect::<Result<_, _>>()?;
-        let ends: Vec<String> = files
+        let meta: Vec<FileMeta> = files
             .iter()
-            .map(|p| ends_rule(p))
+            .map(|p| file_meta(p))
             .collect::<Result<_, _>>()?;
         // Numeric columns, by name, over all files.
         let mut columns: Vec<Column> = Vec::new();
@@ -407,8 +447,15 @@ impl Table {
             table.units.push((f, rg, table.rows));
             for ((algo, w, h, d, seed), n) in part {
                 let size = Size::new(w, h, d);
+                let fm = &meta[f];
+                let hash = |m: &Option<Arc<Mask>>| m.as_ref().map_or(0, |m| m.hash());
                 let g = match table.groups.iter().position(|g| {
-                    g.algo == algo && g.size == size && g.seed == seed && g.ends == ends[f]
+                    g.algo == algo
+                        && g.size == size
+                        && g.seed == seed
+                        && g.ends == fm.ends
+                        && hash(&g.mask) == hash(&fm.mask)
+                        && g.braid == fm.braid
                 }) {
                     Some(g) => g,
                     None => {
@@ -424,7 +471,9 @@ impl Table {
                             algo_code: code as u16,
                             size,
                             seed,
-                            ends: ends[f].clone(),
+                            ends: fm.ends.clone(),
+                            mask: fm.mask.clone(),
+                            braid: fm.braid,
                             rows: 0,
                         });
                         table.groups.len() - 1

@@ -65,7 +65,8 @@ mod wilson_biased_3d;
 use std::fmt;
 
 pub use regenerate::{
-    generate_seeded, regenerate, regenerate_from_base, regenerated, seed_base, seed_base_masked,
+    generate_seeded, regenerate, regenerate_from_base, regenerated, seed_base, seed_base_mask_hash,
+    seed_base_masked,
 };
 
 use crate::dsu::Dsu;

@@ -18,10 +18,16 @@ pub fn seed_base(algo: &Algorithm, size: Size, seed: u64) -> u64 {
 /// [`seed_base`] for mazes on `mask` (if any): the mask's hash is mixed in only when there is
 /// a mask, so unmasked mazes keep their seeds and mazes on different masks get different ones.
 pub fn seed_base_masked(algo: &Algorithm, size: Size, mask: Option<&Mask>, seed: u64) -> u64 {
+    seed_base_mask_hash(algo, size, mask.map_or(0, Mask::hash), seed)
+}
+
+/// [`seed_base_masked`] from the mask's hash alone (the `mask_hash` column; 0 for no mask,
+/// which no mask hashes to).
+pub fn seed_base_mask_hash(algo: &Algorithm, size: Size, mask_hash: u64, seed: u64) -> u64 {
     let base = seed_base(algo, size, seed);
-    match mask {
-        None => base,
-        Some(m) => rng::splitmix64(base ^ m.hash()),
+    match mask_hash {
+        0 => base,
+        h => rng::splitmix64(base ^ h),
     }
 }
 

@@ -1,7 +1,8 @@
 """Drive the explorer's page in headless Chromium over the DevTools protocol and print what a
 test checks, as JSON: console errors, the per-generator numbers (data-algo / data-pass /
 data-total), the histograms and gallery drawn, the filter after a scripted brush, the state
-restored from ?accept=, the gallery's maze identifiers, and a screenshot written to a file.
+restored from ?accept=, the gallery's maze identifiers, the header, the first gallery maze as
+the page drew it, and a screenshot written to a file.
 
 usage: page.py CHROMIUM BASE_URL SCREENSHOT_PNG
 """
@@ -145,6 +146,9 @@ try:
     out["near_src"] = page.js("[...document.querySelectorAll('#near img')].map(i => i.getAttribute('src'))")
     page.js("document.querySelector('#gallery figure').click()")
     out["row_text"] = page.js("document.getElementById('row').textContent")
+    out["about"] = page.js("document.getElementById('about').textContent")
+    out["picked_svg"] = page.js(
+        "fetch(document.querySelector('#gallery figure img').getAttribute('src')).then(r => r.text())")
     shot_png = page.call("Page.captureScreenshot", format="png")["data"]
     with open(shot, "wb") as f:
         f.write(base64.b64decode(shot_png))

@@ -34,13 +34,21 @@ CASES = [
         max_candidates=100000,
     ),
     dict(algo="wilson", size="5x4x3", count=20, seed=9),
+    dict(algo="wilson,backtracker", size="9x6", count=30, seed=4, braid=0.5),
+    dict(algo="prim,kruskal", size=None, count=20, seed=6, mask="data/masks/rooms.txt"),
+    dict(algo="wilson", size="26x14", count=10, seed=8, mask="data/masks/rooms.txt", exit=(0, 0)),
 ]
+
+# The columns masks and braid add; every table has them (0 for unmasked, perfect mazes).
+MASK_BRAID_COLUMNS = ["mask_hash", "cells", "braid", "loops", "solution_count"]
 
 
 def flags(kw):
     """The CLI flags of generate's keyword arguments."""
     out = []
     for k, v in kw.items():
+        if v is None:
+            continue
         if isinstance(v, tuple):
             v = ("x" if k == "size" else ",").join(map(str, v))
         out += ["--" + k.replace("_", "-"), str(v)]
@@ -52,7 +60,12 @@ def rows(table):
     return table.select(cols).to_pylist()
 
 
-@pytest.mark.parametrize("kw", CASES, ids=lambda kw: kw["algo"] + "-" + str(kw["size"]))
+def case_id(kw):
+    extra = "".join(f"-{k}" for k in ("mask", "braid") if k in kw)
+    return kw["algo"] + "-" + str(kw["size"]) + extra
+
+
+@pytest.mark.parametrize("kw", CASES, ids=case_id)
 def test_generate_equals_the_cli_parquet_row_by_row(tmp_path, cli, kw):
     out = tmp_path / "m.parquet"
     cli(*flags(kw), "--out", out, "--quiet")
@@ -63,6 +76,11 @@ def test_generate_equals_the_cli_parquet_row_by_row(tmp_path, cli, kw):
     assert got.schema.remove_metadata() == want.schema.remove_metadata()
     assert got.num_rows == want.num_rows > 0
     assert rows(got) == rows(want)
+    assert set(MASK_BRAID_COLUMNS) <= set(got.column_names)
+    loops = got.column("loops").to_pylist()
+    assert (max(loops) > 0) == ("braid" in kw), loops
+    masked = set(got.column("mask_hash").to_pylist())
+    assert (masked != {0}) == ("mask" in kw), masked
     # The file's key-value metadata (the Parquet footer's) is the table's schema metadata,
     # but for the command line that made it.
     meta = lambda kv: {k.decode(): v.decode() for k, v in kv.items()}
@@ -179,3 +197,35 @@ def test_ctrl_c_raises_keyboard_interrupt_and_stops_the_workers():
     assert child.returncode == 0, err
     assert out.startswith("KeyboardInterrupt"), (out, err)
     print(f"SIGINT to exit: {latency:.3f} s")
+
+
+def test_mask_and_braid_arguments_are_checked_naming_them(tmp_path):
+    ring = "...\n.#.\n...\n"
+    t = batchgen.generate("wilson", None, 4, 1, mask=ring)
+    meta = {k.decode(): v.decode() for k, v in t.schema.metadata.items()}
+    assert meta["batchgen.mask"] == ring and t.column("cells").to_pylist() == [8] * 4
+    # The same mask as a path, as bytes, and as text give the same rows.
+    path = tmp_path / "ring.txt"
+    path.write_text(ring)
+    for same in (path, str(path), ring.encode()):
+        assert rows(batchgen.generate("wilson", None, 4, 1, mask=same)) == rows(t)
+    braided = batchgen.generate("kruskal", "6x6", 3, 1, braid="0.25")
+    meta = {k.decode(): v.decode() for k, v in braided.schema.metadata.items()}
+    assert meta["batchgen.braid"] == "0.25"
+    assert braided.column("braid").to_pylist() == [0.25] * 3
+    for kw, match in [
+        (dict(mask=str(tmp_path / "missing.txt")), "'mask'"),
+        (dict(mask="#.\n.#\n"), "'mask'.*not connected"),
+        (dict(mask=42), "'mask'"),
+        (dict(braid=1.5), "'braid'"),
+        (dict(braid="often"), "'braid'"),
+        (dict(mask=ring, braid=0.5), "cannot be combined with a mask"),
+        (dict(mask=ring, size="4x4"), "the mask is 3x3"),
+        (dict(mask=ring, algo="eller"), "eller is a row- or recursion-based generator"),
+        (dict(mask=ring, entrance=(1, 1)), "hole of the mask"),
+        (dict(size=None), "needs a size"),
+    ]:
+        args = dict(algo="wilson", size=None if "mask" in kw else "3x3", count=2)
+        args.update(kw)
+        with pytest.raises(ValueError, match=match):
+            batchgen.generate(**args)

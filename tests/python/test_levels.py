@@ -121,3 +121,90 @@ def test_read_store_is_the_store_as_an_arrow_table(tmp_path, cli):
         batchgen.read_store(bad)
     with pytest.raises(OSError):
         batchgen.read_store(tmp_path / "missing.arrow")
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [dict(mask="data/masks/rooms.txt", size=None), dict(braid=0.5, size="9x7"), dict(braid=1, size="6x5", ends="diameter")],
+    ids=["masked", "braided", "braided-diameter"],
+)
+def test_levels_of_a_masked_or_braided_table_are_its_rows(kw):
+    t = batchgen.generate("wilson,prim", count=6, seed=3, **kw)
+    rows = t.to_pylist()
+    got = list(batchgen.levels(t))
+    assert len(got) == len(rows) == 12
+    for level, row in zip(got, rows):
+        assert level.metrics == without_timing(row)
+        assert (level.braid, level.mask_hash) == (row["braid"], row["mask_hash"])
+    if "mask" in kw:
+        # The frame lost the metadata; the mask is given again.
+        frame = t.to_pandas()
+        with pytest.raises(ValueError, match="row 0 is on the mask with hash .*: pass mask="):
+            list(batchgen.levels(frame))
+        with pytest.raises(ValueError, match="row 0: its mask_hash is"):
+            list(batchgen.levels(frame, mask=("." * 26 + "\n") * 14))
+        again = list(batchgen.levels(frame, mask=kw["mask"]))
+        assert [l.metrics for l in again] == [l.metrics for l in got]
+    else:
+        assert sum(l.metrics["loops"] for l in got) > 0
+
+
+def test_a_level_on_a_mask_and_braided_levels():
+    ring = "...\n.#.\n...\n"
+    level = batchgen.Level("aldous-broder", None, 5, 2, mask=ring)
+    assert (level.width, level.height, level.mask) == (3, 3, ring)
+    assert (level.entrance, level.exit) == (0, 8)
+    assert level.metrics["cells"] == 8 and level.metrics["mask_hash"] == level.mask_hash != 0
+    art = level.render("ascii", solution=False).splitlines()
+    assert art[3][3] == "#"  # the hole is drawn solid
+    assert "mask_hash=" in repr(level)
+    braided = batchgen.Level("wilson", "8x8", 5, 2, braid=1)
+    assert braided.braid == 1.0 and braided.metrics["dead_ends"] == 0
+    assert braided.metrics["loops"] > 0 and "braid=1" in repr(braided)
+    plain = batchgen.Level("wilson", "8x8", 5, 2, braid=0)
+    assert np.array_equal(plain.walls, batchgen.Level("wilson", "8x8", 5, 2).walls)
+    for kw, match in [
+        (dict(mask=ring, braid=0.5), "cannot be combined with a mask"),
+        (dict(braid=-0.1), "'braid'"),
+        (dict(mask="#.\n.#\n"), "'mask'"),
+        (dict(mask=ring, algo="sidewinder"), "sidewinder is a row- or recursion-based"),
+        (dict(mask=ring, size="4x3"), "the mask is 3x3"),
+        (dict(mask=ring, entrance=(1, 1)), "hole of the mask"),
+    ]:
+        args = dict(algo="wilson", size=None, seed=1, index=0)
+        args.update(kw)
+        with pytest.raises(ValueError, match=match):
+            batchgen.Level(args.pop("algo"), args.pop("size"), args.pop("seed"), args.pop("index"), **args)
+
+
+def test_the_stub_matches_the_module():
+    """_batchgen.pyi lists exactly the module's functions' and Level's parameters and
+    properties."""
+    import ast
+    import inspect
+    import pathlib
+
+    from batchgen import _batchgen
+
+    stub = ast.parse((pathlib.Path(batchgen.__file__).parent / "_batchgen.pyi").read_text())
+
+    def params(fn):
+        a = fn.args
+        names = [p.arg for p in a.posonlyargs + a.args if p.arg != "self"]
+        return names, [p.arg for p in a.kwonlyargs]
+
+    def runtime(obj):
+        sig = inspect.signature(obj)
+        pos = [p.name for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        kw = [p.name for p in sig.parameters.values() if p.kind == p.KEYWORD_ONLY]
+        return pos, kw
+
+    funcs = {n.name: n for n in stub.body if isinstance(n, ast.FunctionDef)}
+    classes = {n.name: n for n in stub.body if isinstance(n, ast.ClassDef)}
+    for name in ("generate", "read_store"):
+        assert params(funcs[name]) == runtime(getattr(_batchgen, name)), name
+    level = {n.name: n for n in classes["Level"].body if isinstance(n, ast.FunctionDef)}
+    assert params(level["__init__"]) == runtime(_batchgen.Level), "Level"
+    props = {n for n, f in level.items() if any(getattr(d, "id", None) == "property" for d in f.decorator_list)}
+    actual = {n for n, v in vars(_batchgen.Level).items() if type(v).__name__ == "getset_descriptor"}
+    assert props == actual

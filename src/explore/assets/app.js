@@ -360,8 +360,13 @@ async function drawGallery() {
 async function main() {
   state.meta = await getJSON('/api/columns');
   const m = state.meta;
+  // How the mazes were made, beyond the identifiers: the files' masks and braid chances.
+  const made = [];
+  for (const k of m.masks) made.push('mask ' + k.size + ' (' + k.cells + ' cells, hash ' + k.hash + ')');
+  const braids = m.braids.filter((b) => b > 0);
+  if (braids.length) made.push('braid ' + braids.join(', '));
   $('about').textContent = m.rows.toLocaleString('en') + ' rows, ' + m.files + ' file(s), '
-    + m.algos.length + ' generator(s)';
+    + m.algos.length + ' generator(s)' + (made.length ? ' · ' + made.join(' · ') : '');
   for (const g of m.groups) state.shown.add(keyOf(g));
   const metrics = m.columns.filter((c) => c.metric);
   for (const [sel, pick] of [[$('dx'), 'dead_end_share'], [$('dy'), 'solution_length']]) {

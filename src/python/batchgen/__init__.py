@@ -13,11 +13,17 @@ key-value metadata of the CLI's Parquet file for the same arguments
 crosses from Rust through the Arrow PyCapsule interface without a copy; with pyarrow
 installed it is a ``pyarrow.Table`` (``to_pandas()``, ``polars.from_arrow``, DuckDB's
 ``SELECT ... FROM t``), otherwise a :class:`Table` that any Arrow PyCapsule consumer reads.
+
+Masks and braid are the CLI's ``--mask`` and ``--braid``: ``generate("wilson", None, 100,
+mask="level.txt")`` fills a shape (the mask sets the size), ``generate("wilson", "32x32", 100,
+braid=0.5)`` opens loops; the rows carry ``mask_hash``, ``cells``, ``braid``, ``loops`` and
+``solution_count``, and :func:`levels` regenerates them with the table's mask and braid.
 """
 
 from __future__ import annotations
 
 import re
+from os import PathLike
 from typing import Any, Iterator, Optional, Sequence, Tuple, Union
 
 from . import _batchgen
@@ -36,6 +42,7 @@ __all__ = [
 
 Size = Union[str, Tuple[int, int], Tuple[int, int, int]]
 Cell = Union[str, Tuple[int, int], Tuple[int, int, int]]
+MaskArg = Union[str, bytes, "PathLike[str]"]
 
 
 def _arrow(table: Table) -> Any:
@@ -49,7 +56,7 @@ def _arrow(table: Table) -> Any:
 
 def generate(
     algo: str,
-    size: Size,
+    size: Optional[Size],
     count: Union[int, str],
     seed: int = 42,
     *,
@@ -59,6 +66,8 @@ def generate(
     exit: Optional[Cell] = None,
     accept: Optional[str] = None,
     max_candidates: Optional[int] = None,
+    mask: Optional[MaskArg] = None,
+    braid: Optional[float] = None,
 ) -> Any:
     """Generate and measure ``count`` mazes per generator; return their metrics table.
 
@@ -67,8 +76,12 @@ def generate(
     core); ``ends`` ``"corners"`` or ``"diameter"``; ``entrance``/``exit`` cells ``"X,Y"`` or
     ``(x, y)``; ``accept`` a filter such as ``"dead_end_share <= 0.12 AND solution_length >=
     300"`` (``count`` then counts accepted mazes); ``max_candidates`` the candidate limit with
-    a filter. A bad argument raises ``ValueError`` with the CLI's message before any work; a
-    filter that accepts too few mazes raises ``RuntimeError``.
+    a filter; ``mask`` a mask file's path, the mask's text (a ``str`` with line breaks, ``#`` a
+    hole, any other character a cell) or a file's ``bytes`` (text or PNG): it sets the size
+    (``size`` ``None`` or equal to it) and only generators that accept a mask run; ``braid``
+    the chance from 0 to 1 of opening each dead end. A bad argument raises ``ValueError`` with
+    the CLI's message (naming ``mask`` or ``braid`` for those) before any work; a filter that
+    accepts too few mazes raises ``RuntimeError``.
 
     The GIL is released while the workers run, and Ctrl-C stops them and raises
     ``KeyboardInterrupt``. Returns a ``pyarrow.Table`` when pyarrow is installed, otherwise a
@@ -87,6 +100,8 @@ def generate(
             exit=exit,
             accept=accept,
             max_candidates=max_candidates,
+            mask=mask,
+            braid=braid,
         )
     )
 
@@ -147,6 +162,7 @@ def levels(
     ends: Optional[str] = None,
     entrance: Optional[Cell] = None,
     exit: Optional[Cell] = None,
+    mask: Optional[MaskArg] = None,
 ) -> Iterator[Level]:
     """Regenerate the maze of every row of a metrics table, in row order.
 
@@ -155,9 +171,11 @@ def levels(
     ``height``, ``seed`` and ``index`` (``depth`` for 3D). Each level is measured between the
     ends the table was made with (its ``batchgen.ends`` metadata; pass ``ends`` or
     ``entrance``/``exit`` when the metadata is lost, e.g. after pandas), so its ``metrics``
-    equal the row. Where the table has ``maze_seed``, each level is checked against it.
+    equal the row. A masked table's levels are made on its mask (its ``batchgen.mask``
+    metadata; pass ``mask`` when the metadata is lost) and a braided row's with its ``braid``
+    column. Where the table has ``maze_seed``, each level is checked against it.
     """
-    names = ["algo", "width", "height", "depth", "seed", "index", "maze_seed"]
+    names = ["algo", "width", "height", "depth", "seed", "index", "maze_seed", "braid", "mask_hash"]
     cols, meta = _columns(data, names)
     missing = [n for n in ("algo", "width", "height", "seed", "index") if n not in cols]
     if missing:
@@ -168,12 +186,29 @@ def levels(
         how = _ends_of(meta["batchgen.ends"])
     else:
         how = {}
+    if mask is None:
+        mask = meta.get("batchgen.mask")
+    if mask is not None:
+        how["mask"] = mask
     n = len(cols["index"])
     depth = cols.get("depth", [1] * n)
+    braid = cols.get("braid", [0.0] * n)
+    mask_hash = cols.get("mask_hash", [0] * n)
     for k in range(n):
+        if mask_hash[k] and mask is None:
+            raise ValueError(
+                f"row {k} is on the mask with hash {mask_hash[k]} (its mask_hash) and the table "
+                "has no batchgen.mask metadata: pass mask="
+            )
         w, h, d = cols["width"][k], cols["height"][k], depth[k]
         size = (w, h) if d == 1 else (w, h, d)
-        level = Level(cols["algo"][k], size, cols["seed"][k], cols["index"][k], **how)
+        extra = {"braid": braid[k]} if braid[k] else {}
+        level = Level(cols["algo"][k], size, cols["seed"][k], cols["index"][k], **how, **extra)
+        if "mask_hash" in cols and level.mask_hash != mask_hash[k]:
+            raise ValueError(
+                f"row {k}: its mask_hash is {mask_hash[k]}, the mask given hashes to "
+                f"{level.mask_hash}"
+            )
         if "maze_seed" in cols and level.maze_seed != cols["maze_seed"][k]:
             raise ValueError(
                 f"row {k}: maze_seed {cols['maze_seed'][k]} is not the one batchgen "

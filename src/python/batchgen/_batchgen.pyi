@@ -12,6 +12,7 @@ ALGORITHMS: List[str]
 
 _Size = Union[str, Tuple[int, int], Tuple[int, int, int]]
 _Cell = Union[str, Tuple[int, int], Tuple[int, int, int]]
+_Mask = Union[str, bytes, "PathLike[str]"]
 
 class Table:
     """An Arrow table held in Rust, exported through the Arrow PyCapsule interface."""
@@ -32,13 +33,15 @@ class Level:
     def __init__(
         self,
         algo: str,
-        size: _Size,
+        size: Optional[_Size],
         seed: int,
         index: int,
         *,
         ends: Optional[str] = None,
         entrance: Optional[_Cell] = None,
         exit: Optional[_Cell] = None,
+        mask: Optional[_Mask] = None,
+        braid: Optional[float] = None,
     ) -> None: ...
     @property
     def algo(self) -> str: ...
@@ -54,6 +57,12 @@ class Level:
     def index(self) -> int: ...
     @property
     def maze_seed(self) -> int: ...
+    @property
+    def braid(self) -> float: ...
+    @property
+    def mask_hash(self) -> int: ...
+    @property
+    def mask(self) -> Optional[str]: ...
     @property
     def entrance(self) -> int: ...
     @property
@@ -75,7 +84,7 @@ class Level:
 
 def generate(
     algo: str,
-    size: _Size,
+    size: Optional[_Size],
     count: Union[int, str],
     seed: Optional[int] = None,
     *,
@@ -85,5 +94,7 @@ def generate(
     exit: Optional[_Cell] = None,
     accept: Optional[str] = None,
     max_candidates: Optional[int] = None,
+    mask: Optional[_Mask] = None,
+    braid: Optional[float] = None,
 ) -> Table: ...
 def read_store(path: Union[str, "PathLike[str]"]) -> Table: ...
