@@ -95,16 +95,6 @@ pub enum LevelError {
         /// The chance given.
         braid: f64,
     },
-    /// Both a mask and a braid chance above 0: the braid pass opens walls on the whole grid
-    /// (into the mask's holes), so the main job refuses the pair and so does a level.
-    #[error(
-        "braid {braid} cannot be combined with a mask yet: the braid pass opens walls on the \
-         whole grid and would open walls into the mask's holes"
-    )]
-    BraidOnMask {
-        /// The chance given.
-        braid: f64,
-    },
     /// The id names a masked maze (its `mask_hash`) and no mask was given.
     #[error(
         "the maze is on the mask with hash {hash} (its mask_hash); give that mask (the file's \
@@ -277,9 +267,6 @@ impl LevelSpec {
                 }
                 if !algo.supports_mask() {
                     return Err(LevelError::NoMask(algo.mask_refusal()));
-                }
-                if self.braid > 0.0 {
-                    return Err(LevelError::BraidOnMask { braid: self.braid });
                 }
                 self.ends
                     .unwrap_or_else(|| Ends::cells(m.first(), m.last()))
@@ -800,8 +787,14 @@ mod tests {
     fn bad_masks_and_braid_chances_are_refused() {
         let ring = Arc::new(Mask::from_text("...\n.#.\n...\n").unwrap());
         let wilson = LevelSpec::masked(Algorithm::Wilson, ring.clone(), 1, 0);
-        let e = wilson.clone().braid(0.5).build().unwrap_err();
-        assert!(matches!(e, LevelError::BraidOnMask { .. }), "{e}");
+        // A braided level on a mask opens walls between mask cells only.
+        let braided = wilson.clone().braid(1.0).build().unwrap();
+        assert!(braided.maze().is_connected());
+        assert_eq!(braided.metrics().dead_ends, 0);
+        assert_eq!(
+            braided.maze().passages(),
+            7 + u64::from(braided.metrics().loops)
+        );
         for p in [-0.1, 1.5, f64::NAN] {
             let e = LevelSpec::new(Algorithm::Wilson, Size::planar(4, 4), 1, 0)
                 .braid(p)

@@ -165,8 +165,17 @@ fn masked_and_braided_rows_regenerate_from_their_ids() {
     let mask_path = d.path().join("ring.txt");
     std::fs::write(&mask_path, "......\n.##.#.\n......\n#....#\n").unwrap();
     let mask = Mask::from_text(&std::fs::read_to_string(&mask_path).unwrap()).unwrap();
-    let runs: [(&str, Vec<std::ffi::OsString>); 2] = [
+    let runs: [(&str, Vec<std::ffi::OsString>); 3] = [
         ("masked", vec!["--mask".into(), mask_path.clone().into()]),
+        (
+            "masked and braided",
+            vec![
+                "--mask".into(),
+                mask_path.clone().into(),
+                "--braid".into(),
+                "0.7".into(),
+            ],
+        ),
         (
             "braided",
             vec![
@@ -179,8 +188,8 @@ fn masked_and_braided_rows_regenerate_from_their_ids() {
     ];
     for (name, args) in runs {
         let (out, store) = (
-            d.path().join(format!("{name}.parquet")),
-            d.path().join(format!("{name}.arrow")),
+            d.path().join(format!("{}.parquet", name.replace(' ', "-"))),
+            d.path().join(format!("{}.arrow", name.replace(' ', "-"))),
         );
         common::batchgen()
             .args([
@@ -199,7 +208,7 @@ fn masked_and_braided_rows_regenerate_from_their_ids() {
             let file_mask = meta
                 .get("batchgen.mask")
                 .map(|t| std::sync::Arc::new(Mask::from_text(t).unwrap()));
-            assert_eq!(file_mask.is_some(), name == "masked");
+            assert_eq!(file_mask.is_some(), name.starts_with("masked"));
             if let Some(m) = &file_mask {
                 assert_eq!(m.hash(), mask.hash());
             }
@@ -269,7 +278,7 @@ fn masked_and_braided_rows_regenerate_from_their_ids() {
         assert_eq!(k, store.len());
         assert_eq!(
             loops_seen > 0,
-            name == "braided",
+            name.ends_with("braided"),
             "{name}: loops {loops_seen}"
         );
     }

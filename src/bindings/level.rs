@@ -7,7 +7,7 @@ use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{braid_of, check_mask_braid, joined, mask_of, text, value_error};
+use super::{braid_of, joined, mask_of, text, value_error};
 use crate::args::{parse_size3, ArgError};
 use crate::metrics::{Get, Row, RowView, COLUMNS};
 use crate::render::{self, Style};
@@ -41,7 +41,6 @@ impl PyLevel {
     ) -> PyResult<PyLevel> {
         let mask = mask.map(mask_of).transpose()?;
         let braid = braid.map(braid_of).transpose()?.unwrap_or(0.0);
-        check_mask_braid(mask.as_ref(), braid)?;
         let size = match (size, &mask) {
             (None, Some(m)) => m.size(),
             (None, None) => {

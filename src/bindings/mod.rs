@@ -80,14 +80,6 @@ fn braid_of(v: &Bound<'_, PyAny>) -> PyResult<f64> {
     crate::args::braid_value(&t).map_err(|why| value_error(ArgError::new("braid", &t, why)))
 }
 
-/// The pair refused as the CLI refuses `--mask` with `--braid` above 0.
-fn check_mask_braid(mask: Option<&Arc<Mask>>, braid: f64) -> PyResult<()> {
-    if mask.is_some() && braid > 0.0 {
-        return Err(value_error(crate::level::LevelError::BraidOnMask { braid }));
-    }
-    Ok(())
-}
-
 #[pymodule]
 fn _batchgen(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

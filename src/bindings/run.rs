@@ -18,7 +18,7 @@ use pyo3::exceptions::{PyRuntimeError, PyUserWarning};
 use pyo3::prelude::*;
 
 use super::table::Table;
-use super::{braid_of, check_mask_braid, joined, mask_of, text, value_error};
+use super::{braid_of, joined, mask_of, text, value_error};
 use crate::accept::Accept;
 use crate::args::{
     check_3d, parse_count, parse_max_candidates, parse_size3, parse_threads, resolve_ends_sized,
@@ -62,7 +62,6 @@ pub fn generate(
 ) -> PyResult<Table> {
     let mask = mask.map(mask_of).transpose()?;
     let braid = braid.map(braid_of).transpose()?.unwrap_or(0.0);
-    check_mask_braid(mask.as_ref(), braid)?;
     let size_text = match (size, &mask) {
         (Some(s), _) => joined(s, "x")?,
         (None, Some(m)) => m.size().to_string(),

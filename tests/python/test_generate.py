@@ -213,13 +213,17 @@ def test_mask_and_braid_arguments_are_checked_naming_them(tmp_path):
     meta = {k.decode(): v.decode() for k, v in braided.schema.metadata.items()}
     assert meta["batchgen.braid"] == "0.25"
     assert braided.column("braid").to_pylist() == [0.25] * 3
+    # Braided on a mask: each ring's one loop closed, no dead end left.
+    both = batchgen.generate("wilson", None, 4, 1, mask=ring, braid=1)
+    assert both.column("loops").to_pylist() == [1] * 4
+    assert both.column("dead_ends").to_pylist() == [0] * 4
+    assert both.column("cells").to_pylist() == [8] * 4
     for kw, match in [
         (dict(mask=str(tmp_path / "missing.txt")), "'mask'"),
         (dict(mask="#.\n.#\n"), "'mask'.*not connected"),
         (dict(mask=42), "'mask'"),
         (dict(braid=1.5), "'braid'"),
         (dict(braid="often"), "'braid'"),
-        (dict(mask=ring, braid=0.5), "cannot be combined with a mask"),
         (dict(mask=ring, size="4x4"), "the mask is 3x3"),
         (dict(mask=ring, algo="eller"), "eller is a row- or recursion-based generator"),
         (dict(mask=ring, entrance=(1, 1)), "hole of the mask"),

@@ -161,10 +161,13 @@ def test_a_level_on_a_mask_and_braided_levels():
     braided = batchgen.Level("wilson", "8x8", 5, 2, braid=1)
     assert braided.braid == 1.0 and braided.metrics["dead_ends"] == 0
     assert braided.metrics["loops"] > 0 and "braid=1" in repr(braided)
+    # Braided on a mask: the ring's one loop closed, the hole still solid.
+    both = batchgen.Level("wilson", None, 5, 2, mask=ring, braid=1)
+    assert (both.metrics["loops"], both.metrics["dead_ends"], both.metrics["cells"]) == (1, 0, 8)
+    assert both.render("ascii", solution=False).splitlines()[3][3] == "#"
     plain = batchgen.Level("wilson", "8x8", 5, 2, braid=0)
     assert np.array_equal(plain.walls, batchgen.Level("wilson", "8x8", 5, 2).walls)
     for kw, match in [
-        (dict(mask=ring, braid=0.5), "cannot be combined with a mask"),
         (dict(braid=-0.1), "'braid'"),
         (dict(mask="#.\n.#\n"), "'mask'"),
         (dict(mask=ring, algo="sidewinder"), "sidewinder is a row- or recursion-based"),
