@@ -14,8 +14,13 @@
 //! connected. At `P = 1` no dead end survives unless it has no closed interior wall at all (the
 //! two ends of a grid one cell wide, which nothing can braid). Works on 2D and 3D grids alike
 //! (six neighbours in 3D).
+//!
+//! On a [mask](crate::grid::Mask) the pass stays inside the mask: a neighbour that is a hole is
+//! never a candidate wall, so no passage leads into a hole, and a dead end that survives
+//! `P = 1` has no other mask neighbour to open towards.
 
-use crate::grid::{Dir, Maze};
+use crate::grid::{Dir, Maze, Size};
+use crate::metrics::degrees;
 use crate::rng::{Chance, RandomSource, Rng};
 
 /// Buffers of the braid pass, reused from maze to maze.
@@ -23,12 +28,41 @@ use crate::rng::{Chance, RandomSource, Rng};
 pub struct Scratch {
     /// The dead ends of the perfect maze, then shuffled.
     dead: Vec<u32>,
+    /// Each cell's open sides as a byte (the bits of [`Maze::open_mask`]), kept up to date as
+    /// walls open.
+    open: Vec<u8>,
+    /// Each cell's sides that lead to another cell of the maze (inside the grid, not a hole),
+    /// as a byte of direction bits; depends on the size and the mask only.
+    inside: Vec<u8>,
+    /// The size and mask hash (0 without a mask) `inside` was built for.
+    inside_of: Option<(Size, u64)>,
 }
 
 impl Scratch {
-    /// Empty scratch; the buffer grows on first use.
+    /// Empty scratch; the buffers grow on first use.
     pub fn new() -> Scratch {
         Scratch::default()
+    }
+
+    /// Build `inside` for `maze`'s size and mask, unless it already is.
+    fn inside_for(&mut self, maze: &Maze) {
+        let key = (maze.size(), maze.mask().map_or(0, |m| m.hash()));
+        if self.inside_of == Some(key) {
+            return;
+        }
+        let size = maze.size();
+        self.inside.clear();
+        self.inside.extend((0..maze.cells()).map(|c| {
+            Dir::ALL
+                .iter()
+                .filter(|&&d| {
+                    maze.has_cell(c)
+                        && size.has_neighbour(c, d)
+                        && maze.has_cell(size.neighbour(c, d))
+                })
+                .fold(0u8, |b, &d| b | 1 << d as u8)
+        }));
+        self.inside_of = Some(key);
     }
 }
 
@@ -46,52 +80,58 @@ pub fn braid(maze: &mut Maze, p: Chance, rng: &mut Rng, s: &mut Scratch) -> u32 
         let j = rng.below(i as u32 + 1) as usize;
         dead.swap(i, j);
     }
+    // The open sides of every cell, laid out by the metrics' word-parallel degree pass.
+    if maze.depth() > 1 {
+        degrees::prepare_3d(maze, &mut s.open);
+    } else {
+        degrees::prepare(maze, &mut s.open);
+    }
+    s.inside_for(maze);
+    let (open, inside) = (&mut s.open[..], &s.inside[..]);
     let size = maze.size();
-    let (w, h) = (size.width, size.height);
-    let planar = !size.is_3d();
-    // Cell offsets of E, S, W, N as wrapping additions (2D; 3D asks the grid).
-    let off = [1, w, 1u32.wrapping_neg(), w.wrapping_neg()];
+    let (w, l) = (size.width, size.layer_cells());
+    // Cell offsets of E, S, W, N, Down, Up as wrapping additions.
+    let off = [
+        1,
+        w,
+        1u32.wrapping_neg(),
+        w.wrapping_neg(),
+        l,
+        l.wrapping_neg(),
+    ];
+    // The cell whose east or south wall is the wall in direction E, S, W, N.
+    let west_north = [0, 0, off[2], off[3]];
     let mut opened = 0;
-    for &c in dead.iter() {
-        let open = maze.open_mask(c) as u32;
-        if open.count_ones() != 1 || !rng.unit_below(p) {
+    for &c in s.dead.iter() {
+        let o = open[c as usize];
+        if o.count_ones() != 1 || !rng.unit_below(p) {
             continue;
         }
-        // Closed interior walls, and the subset leading to dead ends, as direction bit sets.
-        let (mut closed, mut preferred) = (0u32, 0u32);
-        if planar {
-            let (x, y) = (c % w, c / w);
-            let inside = (x + 1 < w) as u32
-                | ((y + 1 < h) as u32) << 1
-                | ((x > 0) as u32) << 2
-                | ((y > 0) as u32) << 3;
-            closed = inside & !open;
-            let mut k = closed;
-            while k != 0 {
-                let d = k.trailing_zeros();
-                k &= k - 1;
-                let nb = c.wrapping_add(off[d as usize]);
-                if maze.open_mask(nb).count_ones() == 1 {
-                    preferred |= 1 << d;
-                }
-            }
-        } else {
-            for d in Dir::ALL {
-                let bit = 1 << d as u32;
-                if open & bit == 0 && size.has_neighbour(c, d) {
-                    closed |= bit;
-                    if maze.degree(size.neighbour(c, d)) == 1 {
-                        preferred |= bit;
-                    }
-                }
-            }
+        // Closed walls to other cells, and the subset leading to dead ends, as direction bit
+        // sets; a direction that is not closed looks at the cell itself (no branch, no read
+        // outside the grid).
+        let closed = inside[c as usize] & !o;
+        let mut preferred = 0u8;
+        for (d, &step) in off.iter().enumerate() {
+            let bit = closed >> d & 1;
+            let nb = c.wrapping_add(if bit == 1 { step } else { 0 });
+            preferred |= ((open[nb as usize].count_ones() == 1) as u8 & bit) << d;
         }
-        let from = if preferred != 0 { preferred } else { closed };
+        let from = if preferred != 0 { preferred } else { closed } as u32;
         if from == 0 {
             continue;
         }
-        let pick = nth_bit(from, rng.below(from.count_ones()));
-        maze.carve(c, Dir::ALL[pick as usize]);
+        let d = nth_bit(from, rng.below(from.count_ones())) as usize;
+        let nb = c.wrapping_add(off[d]);
+        if d < 4 {
+            // The planar wall's id without a branch on the direction: 2·cell (+ 1 for south)
+            // of the cell itself (east, south) or of its west or north neighbour.
+            maze.open_wall(2 * c.wrapping_add(west_north[d]) + (d as u32 & 1));
+        } else {
+            maze.carve(c, Dir::ALL[d]);
+        }
+        open[c as usize] |= 1 << d;
+        open[nb as usize] |= 1 << Dir::ALL[d].opposite() as u8;
         opened += 1;
     }
     opened
@@ -130,10 +170,12 @@ fn dead_ends(maze: &Maze, out: &mut Vec<u32>) {
     }
 }
 
-/// The position of the `k`-th set bit of `x` (from the lowest, `k < x.count_ones()`).
+/// The position of the `k`-th set bit of `x` (from the lowest, `k < x.count_ones()`, at most
+/// six bits set), without a branch on `k`.
 fn nth_bit(mut x: u32, k: u32) -> u32 {
-    for _ in 0..k {
-        x &= x - 1;
+    for i in 0..5 {
+        let cleared = x & x.wrapping_sub(1);
+        x = if i < k { cleared } else { x };
     }
     x.trailing_zeros()
 }

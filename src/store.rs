@@ -786,215 +786,33 @@ impl StoreReader {
     }
 
     fn validate(map: Backing, path: &Path) -> Result<StoreReader, StoreError> {
-        let foreign = |why: String| StoreError::Foreign {
-            path: path.to_path_buf(),
-            why,
-        };
-        let truncated = |why: String| StoreError::Truncated {
-            path: path.to_path_buf(),
-            why,
-        };
+        let foreign = foreign(path);
         let b = &map[..];
-        if b.starts_with(b"BGMAZES\0") {
-            return Err(foreign(
-                "a format-1 .bgm store of an older batchgen; make it again with --mazes FILE.arrow"
-                    .into(),
-            ));
-        }
-        if b.len() < 8 || &b[..6] != ARROW_MAGIC {
-            return Err(foreign(
-                "not an Arrow IPC file (no \"ARROW1\" magic at its start)".into(),
-            ));
-        }
-        if cfg!(target_endian = "big") {
-            return Err(foreign(
-                "stores are little-endian; this machine is not".into(),
-            ));
-        }
-        if b.len() < 18 || &b[b.len() - 6..] != ARROW_MAGIC {
-            return Err(truncated(format!(
-                "an Arrow file of {} bytes without its footer (cut short, or still being written)",
-                b.len()
-            )));
-        }
-        let tail = b.len() - 10;
-        let footer_len = i32::from_le_bytes(b[tail..tail + 4].try_into().expect("4 bytes"));
-        let footer_len = usize::try_from(footer_len)
-            .ok()
-            .filter(|&n| n <= tail - 8)
-            .ok_or_else(|| {
-                truncated(format!("footer length {footer_len} does not fit the file"))
-            })?;
-        let footer = arrow_ipc::root_as_footer(&b[tail - footer_len..tail])
-            .map_err(|e| foreign(format!("unreadable Arrow footer: {e}")))?;
+        let footer = read_footer(b, path)?;
         let schema = footer
             .schema()
             .ok_or_else(|| foreign("Arrow footer without a schema".into()))?;
         let schema = arrow_ipc::convert::try_fb_to_schema(schema)
             .map_err(|e| foreign(format!("unreadable Arrow schema: {e}")))?;
         let meta = schema.metadata();
-        let Some(format) = meta.get(keys::STORE_FORMAT) else {
-            return Err(foreign(format!(
-                "an Arrow file without batchgen's metadata ({} missing)",
-                keys::STORE_FORMAT
-            )));
-        };
-        let num = |key: &str| -> Result<u64, StoreError> {
-            meta.get(key)
-                .and_then(|v| v.parse::<u64>().ok())
-                .ok_or_else(|| foreign(format!("metadata {key} missing or not a number")))
-        };
-        let version = num(keys::STORE_FORMAT)?;
-        if version > FORMAT_VERSION as u64 {
-            return Err(StoreError::Newer {
-                path: path.to_path_buf(),
-                found: u32::try_from(version).unwrap_or(u32::MAX),
-            });
-        }
-        if version != FORMAT_VERSION as u64 {
-            return Err(foreign(format!(
-                "format version {format}, this batchgen reads version {FORMAT_VERSION}"
-            )));
-        }
-        let small = |key: &str| -> Result<u32, StoreError> {
-            u32::try_from(num(key)?).map_err(|_| foreign(format!("metadata {key} out of range")))
-        };
-        let (width, height, depth) = (
-            small(keys::WIDTH)?,
-            small(keys::HEIGHT)?,
-            small(keys::DEPTH)?,
-        );
-        let words = num(keys::WORDS)? as usize;
-        let rows_per_batch = num(keys::ROWS_PER_BATCH)?;
-        if !Size::new(width, height, depth).is_valid()
-            || words != words_per_maze(width, height, depth)
-            || rows_per_batch == 0
-            || rows_per_batch > MAX_ROWS_PER_BATCH as u64
-        {
-            return Err(foreign(format!(
-                "inconsistent metadata (size {width}x{height}x{depth}, {words} words per maze, \
-                 {rows_per_batch} rows per batch)"
-            )));
-        }
-        let mask = read_mask(meta, Size::new(width, height, depth)).map_err(|why| {
-            StoreError::BadMask {
-                path: path.to_path_buf(),
-                why,
-            }
-        })?;
-        let want = fields(words);
-        let got = schema.fields();
-        if got.len() != want.len()
-            || got
-                .iter()
-                .zip(&want)
-                .any(|(g, w)| g.name() != w.name() || g.data_type() != w.data_type())
-        {
-            let names: Vec<String> = got
-                .iter()
-                .map(|f| format!("{}: {}", f.name(), f.data_type()))
-                .collect();
-            return Err(foreign(format!(
-                "columns [{}] differ from a format-{FORMAT_VERSION} store's",
-                names.join(", ")
-            )));
-        }
-
-        // The algo dictionary: one non-delta dictionary batch of UTF-8 names.
-        let dicts: Vec<arrow_ipc::Block> = footer
-            .dictionaries()
-            .into_iter()
-            .flatten()
-            .copied()
-            .collect();
-        let [dict] = dicts[..] else {
-            return Err(foreign(format!(
-                "{} dictionary batches, expected 1 (the algo names)",
-                dicts.len()
-            )));
-        };
-        let (msg, body) = message(b, &dict).map_err(&foreign)?;
-        let d = msg
-            .header_as_dictionary_batch()
-            .filter(|d| !d.isDelta())
-            .and_then(|d| d.data())
-            .ok_or_else(|| foreign("the algo dictionary is not a plain dictionary batch".into()))?;
-        let (n, bufs) = layout(&d, body, 1, 3).map_err(&foreign)?;
-        let offsets = n
-            .checked_add(1)
-            .and_then(|m| m.checked_mul(4))
-            .and_then(|len| slice::<i32>(b, bufs[1], len))
-            .ok_or_else(|| foreign("algo dictionary offsets out of bounds".into()))?;
-        let data_len = (body.1 as usize).saturating_sub(bufs[2] - body.0);
-        let data = &b[bufs[2]..bufs[2] + data_len];
-        let mut algos = Vec::with_capacity(n);
-        for k in 0..n {
-            let (s, e) = (offsets[k], offsets[k + 1]);
-            let name = usize::try_from(s)
-                .ok()
-                .zip(usize::try_from(e).ok())
-                .and_then(|(s, e)| data.get(s..e))
-                .and_then(|s| std::str::from_utf8(s).ok())
-                .ok_or_else(|| {
-                    foreign(format!("algo dictionary entry {k} is not UTF-8 in bounds"))
-                })?;
-            algos.push(name.to_string());
-        }
-
-        // Every record batch's header: rows, no compression, buffers in bounds and aligned.
-        let blocks = footer.recordBatches();
-        let nblocks = blocks.map_or(0, |v| v.len());
-        let mut batches = Vec::with_capacity(nblocks.min(b.len() / 64));
-        let mut count = 0u64;
-        for (i, block) in blocks.into_iter().flatten().enumerate() {
-            let block = &block;
-            let bad = |why: String| foreign(format!("record batch {i}: {why}"));
-            let (msg, body) = message(b, block).map_err(&bad)?;
-            let rb = msg
-                .header_as_record_batch()
-                .ok_or_else(|| bad("not a record batch".into()))?;
-            let (rows, bufs) = layout(&rb, body, NODES, BUFFERS).map_err(&bad)?;
-            let last = i + 1 == nblocks;
-            if rows as u64 > rows_per_batch || (!last && rows as u64 != rows_per_batch) {
-                return Err(bad(format!(
-                    "{rows} rows where every batch but the last holds {rows_per_batch}"
-                )));
-            }
-            let nodes = rb.nodes().expect("checked by layout");
-            if nodes.get(NODES - 1).length() as u64 != rows as u64 * words as u64 {
-                return Err(bad("walls of the wrong length".into()));
-            }
-            let mut values = [0usize; COLUMN_COUNT];
-            for (c, column) in SCHEMA.iter().enumerate() {
-                let at = VALUES_BUFFER[c];
-                let per_row = if column.kind == Kind::Walls { words } else { 1 };
-                let need = rows * column.kind.value_bytes() * per_row;
-                let ok = bufs[at] % 8 == 0
-                    && bufs[at]
-                        .checked_add(need)
-                        .is_some_and(|end| end <= body.0 + body.1 as usize);
-                if !ok {
-                    return Err(bad(format!("column {c} out of bounds or unaligned")));
-                }
-                values[c] = bufs[at];
-            }
-            count += rows as u64;
-            batches.push(Batch { values });
-        }
+        let shape = Shape::read(meta, path)?;
+        check_columns(&schema, shape.words, &foreign)?;
+        let algos = read_algos(b, &footer, &foreign)?;
+        let (batches, count) = read_batches(b, &footer, &shape, &foreign)?;
         let text = |key: &str| meta.get(key).cloned().unwrap_or_default();
         Ok(StoreReader {
             path: path.to_path_buf(),
-            width,
-            height,
-            depth,
-            seed: num(keys::SEED)?,
-            seeding_scheme: small(keys::SEEDING_SCHEME)?,
+            width: shape.width,
+            height: shape.height,
+            depth: shape.depth,
+            seed: meta_u64(meta, keys::SEED, path)?,
+            seeding_scheme: meta_u32(meta, keys::SEEDING_SCHEME, path)?,
             batchgen_version: text(keys::VERSION),
             ends_rule: text(keys::ENDS_RULE),
-            mask,
+            mask: shape.mask,
             count,
-            rows_per_batch,
-            words,
+            rows_per_batch: shape.rows_per_batch,
+            words: shape.words,
             batches,
             algos,
             map,
@@ -1126,6 +944,259 @@ impl StoreReader {
         }
         Ok(m)
     }
+}
+
+/// A [`StoreError::Foreign`] about `path`.
+fn foreign(path: &Path) -> impl Fn(String) -> StoreError + '_ {
+    |why| StoreError::Foreign {
+        path: path.to_path_buf(),
+        why,
+    }
+}
+
+/// The Arrow IPC footer of a store's bytes, after its magic, byte order and length checks.
+fn read_footer<'b>(b: &'b [u8], path: &Path) -> Result<arrow_ipc::Footer<'b>, StoreError> {
+    let foreign = foreign(path);
+    let truncated = |why: String| StoreError::Truncated {
+        path: path.to_path_buf(),
+        why,
+    };
+    if b.starts_with(b"BGMAZES\0") {
+        return Err(foreign(
+            "a format-1 .bgm store of an older batchgen; make it again with --mazes FILE.arrow"
+                .into(),
+        ));
+    }
+    if b.len() < 8 || &b[..6] != ARROW_MAGIC {
+        return Err(foreign(
+            "not an Arrow IPC file (no \"ARROW1\" magic at its start)".into(),
+        ));
+    }
+    if cfg!(target_endian = "big") {
+        return Err(foreign(
+            "stores are little-endian; this machine is not".into(),
+        ));
+    }
+    if b.len() < 18 || &b[b.len() - 6..] != ARROW_MAGIC {
+        return Err(truncated(format!(
+            "an Arrow file of {} bytes without its footer (cut short, or still being written)",
+            b.len()
+        )));
+    }
+    let tail = b.len() - 10;
+    let footer_len = i32::from_le_bytes(b[tail..tail + 4].try_into().expect("4 bytes"));
+    let footer_len = usize::try_from(footer_len)
+        .ok()
+        .filter(|&n| n <= tail - 8)
+        .ok_or_else(|| truncated(format!("footer length {footer_len} does not fit the file")))?;
+    arrow_ipc::root_as_footer(&b[tail - footer_len..tail])
+        .map_err(|e| foreign(format!("unreadable Arrow footer: {e}")))
+}
+
+/// Metadata `key` as a number.
+fn meta_u64(meta: &arrow_schema::Metadata, key: &str, path: &Path) -> Result<u64, StoreError> {
+    meta.get(key)
+        .and_then(|v| v.parse::<u64>().ok())
+        .ok_or_else(|| foreign(path)(format!("metadata {key} missing or not a number")))
+}
+
+/// Metadata `key` as a number that fits 32 bits.
+fn meta_u32(meta: &arrow_schema::Metadata, key: &str, path: &Path) -> Result<u32, StoreError> {
+    u32::try_from(meta_u64(meta, key, path)?)
+        .map_err(|_| foreign(path)(format!("metadata {key} out of range")))
+}
+
+/// What a store's metadata says its records are.
+struct Shape {
+    width: u32,
+    height: u32,
+    depth: u32,
+    /// Wall words per maze.
+    words: usize,
+    rows_per_batch: u64,
+    mask: Option<Arc<Mask>>,
+}
+
+impl Shape {
+    /// The format version (this one, or a clear error), the size, the words per maze, the
+    /// rows per batch and the mask, consistent with each other.
+    fn read(meta: &arrow_schema::Metadata, path: &Path) -> Result<Shape, StoreError> {
+        let foreign = foreign(path);
+        let num = |key: &str| meta_u64(meta, key, path);
+        let small = |key: &str| meta_u32(meta, key, path);
+        let Some(format) = meta.get(keys::STORE_FORMAT) else {
+            return Err(foreign(format!(
+                "an Arrow file without batchgen's metadata ({} missing)",
+                keys::STORE_FORMAT
+            )));
+        };
+        let version = num(keys::STORE_FORMAT)?;
+        if version > FORMAT_VERSION as u64 {
+            return Err(StoreError::Newer {
+                path: path.to_path_buf(),
+                found: u32::try_from(version).unwrap_or(u32::MAX),
+            });
+        }
+        if version != FORMAT_VERSION as u64 {
+            return Err(foreign(format!(
+                "format version {format}, this batchgen reads version {FORMAT_VERSION}"
+            )));
+        }
+        let (width, height, depth) = (
+            small(keys::WIDTH)?,
+            small(keys::HEIGHT)?,
+            small(keys::DEPTH)?,
+        );
+        let words = num(keys::WORDS)? as usize;
+        let rows_per_batch = num(keys::ROWS_PER_BATCH)?;
+        if !Size::new(width, height, depth).is_valid()
+            || words != words_per_maze(width, height, depth)
+            || rows_per_batch == 0
+            || rows_per_batch > MAX_ROWS_PER_BATCH as u64
+        {
+            return Err(foreign(format!(
+                "inconsistent metadata (size {width}x{height}x{depth}, {words} words per maze, \
+                 {rows_per_batch} rows per batch)"
+            )));
+        }
+        let mask = read_mask(meta, Size::new(width, height, depth)).map_err(|why| {
+            StoreError::BadMask {
+                path: path.to_path_buf(),
+                why,
+            }
+        })?;
+        Ok(Shape {
+            width,
+            height,
+            depth,
+            words,
+            rows_per_batch,
+            mask,
+        })
+    }
+}
+
+/// The schema's columns are a format-[`FORMAT_VERSION`] store's.
+fn check_columns(
+    schema: &Schema,
+    words: usize,
+    foreign: &impl Fn(String) -> StoreError,
+) -> Result<(), StoreError> {
+    let want = fields(words);
+    let got = schema.fields();
+    if got.len() != want.len()
+        || got
+            .iter()
+            .zip(&want)
+            .any(|(g, w)| g.name() != w.name() || g.data_type() != w.data_type())
+    {
+        let names: Vec<String> = got
+            .iter()
+            .map(|f| format!("{}: {}", f.name(), f.data_type()))
+            .collect();
+        return Err(foreign(format!(
+            "columns [{}] differ from a format-{FORMAT_VERSION} store's",
+            names.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// The algo dictionary: one non-delta dictionary batch of UTF-8 names.
+fn read_algos(
+    b: &[u8],
+    footer: &arrow_ipc::Footer,
+    foreign: &impl Fn(String) -> StoreError,
+) -> Result<Vec<String>, StoreError> {
+    let dicts: Vec<arrow_ipc::Block> = footer
+        .dictionaries()
+        .into_iter()
+        .flatten()
+        .copied()
+        .collect();
+    let [dict] = dicts[..] else {
+        return Err(foreign(format!(
+            "{} dictionary batches, expected 1 (the algo names)",
+            dicts.len()
+        )));
+    };
+    let (msg, body) = message(b, &dict).map_err(&foreign)?;
+    let d = msg
+        .header_as_dictionary_batch()
+        .filter(|d| !d.isDelta())
+        .and_then(|d| d.data())
+        .ok_or_else(|| foreign("the algo dictionary is not a plain dictionary batch".into()))?;
+    let (n, bufs) = layout(&d, body, 1, 3).map_err(&foreign)?;
+    let offsets = n
+        .checked_add(1)
+        .and_then(|m| m.checked_mul(4))
+        .and_then(|len| slice::<i32>(b, bufs[1], len))
+        .ok_or_else(|| foreign("algo dictionary offsets out of bounds".into()))?;
+    let data_len = (body.1 as usize).saturating_sub(bufs[2] - body.0);
+    let data = &b[bufs[2]..bufs[2] + data_len];
+    let mut algos = Vec::with_capacity(n);
+    for k in 0..n {
+        let (s, e) = (offsets[k], offsets[k + 1]);
+        let name = usize::try_from(s)
+            .ok()
+            .zip(usize::try_from(e).ok())
+            .and_then(|(s, e)| data.get(s..e))
+            .and_then(|s| std::str::from_utf8(s).ok())
+            .ok_or_else(|| foreign(format!("algo dictionary entry {k} is not UTF-8 in bounds")))?;
+        algos.push(name.to_string());
+    }
+    Ok(algos)
+}
+
+/// Every record batch's header: rows, no compression, buffers in bounds and aligned; the
+/// batches' column offsets and the total record count.
+fn read_batches(
+    b: &[u8],
+    footer: &arrow_ipc::Footer,
+    shape: &Shape,
+    foreign: &impl Fn(String) -> StoreError,
+) -> Result<(Vec<Batch>, u64), StoreError> {
+    let (rows_per_batch, words) = (shape.rows_per_batch, shape.words);
+    let blocks = footer.recordBatches();
+    let nblocks = blocks.map_or(0, |v| v.len());
+    let mut batches = Vec::with_capacity(nblocks.min(b.len() / 64));
+    let mut count = 0u64;
+    for (i, block) in blocks.into_iter().flatten().enumerate() {
+        let block = &block;
+        let bad = |why: String| foreign(format!("record batch {i}: {why}"));
+        let (msg, body) = message(b, block).map_err(&bad)?;
+        let rb = msg
+            .header_as_record_batch()
+            .ok_or_else(|| bad("not a record batch".into()))?;
+        let (rows, bufs) = layout(&rb, body, NODES, BUFFERS).map_err(&bad)?;
+        let last = i + 1 == nblocks;
+        if rows as u64 > rows_per_batch || (!last && rows as u64 != rows_per_batch) {
+            return Err(bad(format!(
+                "{rows} rows where every batch but the last holds {rows_per_batch}"
+            )));
+        }
+        let nodes = rb.nodes().expect("checked by layout");
+        if nodes.get(NODES - 1).length() as u64 != rows as u64 * words as u64 {
+            return Err(bad("walls of the wrong length".into()));
+        }
+        let mut values = [0usize; COLUMN_COUNT];
+        for (c, column) in SCHEMA.iter().enumerate() {
+            let at = VALUES_BUFFER[c];
+            let per_row = if column.kind == Kind::Walls { words } else { 1 };
+            let need = rows * column.kind.value_bytes() * per_row;
+            let ok = bufs[at] % 8 == 0
+                && bufs[at]
+                    .checked_add(need)
+                    .is_some_and(|end| end <= body.0 + body.1 as usize);
+            if !ok {
+                return Err(bad(format!("column {c} out of bounds or unaligned")));
+            }
+            values[c] = bufs[at];
+        }
+        count += rows as u64;
+        batches.push(Batch { values });
+    }
+    Ok((batches, count))
 }
 
 /// The mask a store's metadata records ([`keys::MASK`] and [`keys::MASK_HASH`], both or

@@ -11,12 +11,12 @@ use std::sync::Arc;
 
 use batchgen::dsu::Dsu;
 use batchgen::grid::Mask;
-use batchgen::uniformity::json::Value;
 use batchgen::uniformity::{enumerate, kirchhoff, sample};
 use batchgen::Algorithm;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
+use serde_json::Value;
 
 /// Spanning trees of the mask's graph counted by brute force: every subset of `cells − 1`
 /// walls that joins all cells without a cycle (union-find), over all subsets of the walls.
@@ -190,14 +190,14 @@ fn lab_json(args: &[&str]) -> Value {
         .output()
         .unwrap();
     common::assert_ok(&out);
-    Value::parse(&String::from_utf8(out.stdout).unwrap()).unwrap()
+    serde_json::from_slice::<Value>(&out.stdout).unwrap()
 }
 
 /// The report entry of generator `name`.
 fn generator<'a>(report: &'a Value, name: &str) -> &'a Value {
     report
         .get("generators")
-        .and_then(Value::as_arr)
+        .and_then(Value::as_array)
         .unwrap()
         .iter()
         .find(|g| g.get("algo").and_then(Value::as_str) == Some(name))
@@ -209,7 +209,7 @@ fn p_value(report: &Value, name: &str) -> f64 {
         .get("sample")
         .and_then(|s| s.get("p_value"))
     {
-        Some(Value::Float(p)) => *p,
+        Some(Value::Number(p)) => p.as_f64().unwrap(),
         other => panic!("{name}: no p-value ({other:?})"),
     }
 }
@@ -235,14 +235,14 @@ fn the_lab_on_the_ring_counts_8_trees_and_tells_uniform_samplers_from_the_backtr
     // The report says which mask: its file, cells, hash and the cells themselves.
     let m = rep.get("mask").unwrap();
     assert_eq!(m.get("name").and_then(Value::as_str), Some(ring));
-    assert_eq!(m.get("cells").and_then(Value::as_int), Some(8));
+    assert_eq!(m.get("cells").and_then(Value::as_u64), Some(8));
     assert_eq!(
-        m.get("mask_hash").and_then(Value::as_int),
-        Some(mask(text).hash() as i128)
+        m.get("mask_hash").and_then(Value::as_u64),
+        Some(mask(text).hash())
     );
     assert_eq!(m.get("text").and_then(Value::as_str), Some(text));
     // The walls are the cycle's 8 edges, each open with probability 7/8 in a uniform tree.
-    let walls = rep.get("walls").and_then(Value::as_arr).unwrap();
+    let walls = rep.get("walls").and_then(Value::as_array).unwrap();
     assert_eq!(walls.len(), 8);
     for w in walls {
         assert_eq!(w.get("uniform_open").and_then(Value::as_str), Some("7/8"));
@@ -252,14 +252,14 @@ fn the_lab_on_the_ring_counts_8_trees_and_tells_uniform_samplers_from_the_backtr
         let p = p_value(&rep, name);
         assert!(p > ALPHA, "{name}: p = {p}");
         let s = generator(&rep, name).get("sample").unwrap();
-        assert_eq!(s.get("never_seen").and_then(Value::as_int), Some(0));
-        assert_eq!(s.get("imperfect").and_then(Value::as_int), Some(0));
+        assert_eq!(s.get("never_seen").and_then(Value::as_u64), Some(0));
+        assert_eq!(s.get("imperfect").and_then(Value::as_u64), Some(0));
     }
     let p = p_value(&rep, "backtracker");
     assert!(p < ALPHA, "backtracker: p = {p}");
     // The backtracker's exact distribution: 2 of the 8 trees, total variation 3/4.
     let exact = generator(&rep, "backtracker").get("exact").unwrap();
-    assert_eq!(exact.get("trees_produced").and_then(Value::as_int), Some(2));
+    assert_eq!(exact.get("trees_produced").and_then(Value::as_u64), Some(2));
     assert_eq!(
         exact.get("tv_from_uniform").and_then(Value::as_str),
         Some("3/4")
@@ -308,13 +308,13 @@ fn the_lab_on_2x3_without_a_corner_counts_4_trees() {
     let tau = rep.get("spanning_trees").and_then(|t| t.get("exact"));
     assert_eq!(tau.and_then(Value::as_str), Some("4"));
     let exact = generator(&rep, "kruskal").get("exact").unwrap();
-    assert_eq!(exact.get("trees_produced").and_then(Value::as_int), Some(4));
+    assert_eq!(exact.get("trees_produced").and_then(Value::as_u64), Some(4));
     assert_eq!(
         exact.get("tv_from_uniform").and_then(Value::as_str),
         Some("0")
     );
     // The pendant wall is in every tree, the cycle's walls in 3 of 4.
-    let walls = rep.get("walls").and_then(Value::as_arr).unwrap();
+    let walls = rep.get("walls").and_then(Value::as_array).unwrap();
     let open: Vec<&str> = walls
         .iter()
         .map(|w| w.get("uniform_open").and_then(Value::as_str).unwrap())

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use batchgen::generate::{regenerate, Policy, Scratch};
 use batchgen::grid::{Dir, Mask};
 use batchgen::rng::Rng;
-use batchgen::{measure, Algorithm, Ends, Maze};
+use batchgen::{measure, Algorithm, Chance, Ends, Maze};
 use proptest::prelude::*;
 
 /// Every mask-capable generator with its default parameters, plus the parameter values whose
@@ -198,20 +198,21 @@ fn masked_metrics_equal_a_brute_force_recomputation() {
 }
 
 /// On a mask of every cell the masked code paths draw exactly what the unmasked ones draw (the
-/// same start cell, the same walls): for one maze seed, the same maze. Wilson's root moves to
-/// the middle mask cell, so the Wilson family is checked for trees only.
+/// same start cell or root, the same walls): for one maze seed, the same maze. Odd and even
+/// sides, since the Wilson root (the cell nearest the mask's centroid) must land on the
+/// unmasked root `(W/2, H/2)` for both.
 #[test]
 fn a_full_mask_runs_the_unmasked_algorithms() {
-    let (w, h) = (9, 7);
+    for (w, h) in [(9, 7), (8, 6), (10, 5)] {
+        a_full_mask_runs_the_unmasked_algorithms_at(w, h);
+    }
+}
+
+fn a_full_mask_runs_the_unmasked_algorithms_at(w: u32, h: u32) {
     let full = Arc::new(Mask::from_fn(w, h, |_, _| true).unwrap());
+    assert_eq!(full.centre(), (h / 2) * w + w / 2);
     let mut s = Scratch::new();
     for a in mask_algorithms() {
-        if matches!(
-            a,
-            Algorithm::Wilson | Algorithm::WilsonStraight(_) | Algorithm::WilsonTurn(_)
-        ) {
-            continue;
-        }
         for seed in 0..20u64 {
             let mut plain = Maze::new(w, h);
             a.generate(&mut plain, &mut s, &mut Rng::from_maze_seed(seed));
@@ -646,4 +647,147 @@ fn a_stored_maze_must_span_the_mask_without_passages_into_holes() {
             && e.to_string().contains("not both cells of the mask"),
         "{e}"
     );
+}
+
+/// The rooms-and-corridors level of `data/masks/rooms.txt`.
+fn rooms() -> (std::path::PathBuf, Arc<Mask>) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/masks/rooms.txt");
+    let mask = Mask::from_text(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    (path, Arc::new(mask))
+}
+
+/// The mask neighbours of `c` (4-neighbours that are mask cells).
+fn mask_neighbours(maze: &Maze, c: u32) -> Vec<u32> {
+    Dir::PLANAR
+        .into_iter()
+        .filter(|&d| maze.has_neighbour(c, d) && maze.has_cell(maze.neighbour(c, d)))
+        .map(|d| maze.neighbour(c, d))
+        .collect()
+}
+
+#[test]
+fn braiding_inside_a_mask_opens_walls_between_mask_cells_only() {
+    let mut s = Scratch::new();
+    let mut ms = batchgen::metrics::Scratch::new();
+    let mut bs = batchgen::braid::Scratch::new();
+    let mut masks: Vec<Arc<Mask>> = hand_made().into_iter().map(Arc::new).collect();
+    masks.push(rooms().1);
+    for mask in masks {
+        let mut maze = Maze::masked(mask.clone());
+        let n = mask.cells();
+        for a in mask_algorithms() {
+            for (i, p) in [(0u64, 1.0), (1, 1.0), (2, 0.5), (3, 0.3)] {
+                let seed = regenerate(&a, &mut maze, &mut s, 11, i);
+                let opened =
+                    batchgen::braid::braid_seeded(&mut maze, Chance::new(p), seed, &mut bs);
+                let what = format!("{} maze {i} P = {p}\n{maze:?}", a.name());
+                // No passage into a hole, connected, one loop per wall opened.
+                assert!(maze.is_connected(), "{what}");
+                assert_eq!(maze.passages(), (n - 1 + opened) as u64, "{what}");
+                if p == 1.0 {
+                    // A dead end left has no other mask neighbour to open towards.
+                    for &c in mask.ids() {
+                        if maze.degree(c) == 1 {
+                            assert_eq!(mask_neighbours(&maze, c).len(), 1, "{c} {what}");
+                        }
+                    }
+                }
+                // The metrics are over the mask's cells, as a brute-force recomputation says.
+                let ends = Ends::cells(mask.first(), mask.last());
+                let m = measure(&maze, ends, &mut ms);
+                assert_eq!(m.loops, opened, "{what}");
+                assert_eq!(m.cells, n);
+                let dead = mask.ids().iter().filter(|&&c| maze.degree(c) == 1).count();
+                assert_eq!(m.dead_ends as usize, dead);
+                assert_eq!(m.dead_end_share, dead as f64 / n as f64);
+                let all: Vec<Vec<Option<u32>>> =
+                    mask.ids().iter().map(|&c| distances(&maze, c)).collect();
+                let diameter = all.iter().flatten().flatten().copied().max().unwrap();
+                assert_eq!(m.diameter, diameter, "{what}");
+                let (a0, b0) = (m.diameter_start, m.diameter_end);
+                assert!(mask.contains(a0) && mask.contains(b0));
+                assert_eq!(distances(&maze, a0)[b0 as usize], Some(diameter));
+                assert_eq!(
+                    Some(m.solution_length),
+                    distances(&maze, mask.first())[mask.last() as usize]
+                );
+                let d = measure(&maze, Ends::Diameter, &mut ms);
+                assert_eq!((d.diameter, d.solution_length), (diameter, diameter));
+            }
+        }
+    }
+}
+
+/// A masked run of wilson and backtracker on `data/masks/rooms.txt` with `extra` flags, writing
+/// `NAME.parquet` and the store `NAME.arrow` in `dir`.
+fn rooms_run(dir: &std::path::Path, name: &str, extra: &[&str]) -> common::Table {
+    let (path, _) = rooms();
+    let store = dir.join(format!("{name}.arrow"));
+    let mut args = vec!["--mask", path.to_str().unwrap()];
+    args.extend(["--algo", "wilson,backtracker", "--count", "30", "--mazes"]);
+    args.push(store.to_str().unwrap());
+    args.extend_from_slice(extra);
+    common::run(dir, &format!("{name}.parquet"), &args)
+}
+
+#[test]
+fn a_braided_masked_run_is_stored_and_rendered() {
+    use batchgen::store::StoreReader;
+    let dir = tempfile::tempdir().unwrap();
+    let (path, mask) = rooms();
+    let t = rooms_run(dir.path(), "b", &["--braid", "1"]);
+    assert_eq!(t.meta["batchgen.braid"], "1");
+    let store = StoreReader::open(&dir.path().join("b.arrow")).unwrap();
+    assert_eq!(store.len(), 60);
+    let (loops, hash) = (t.col("loops"), t.col("maze_hash"));
+    for k in 0..store.len() {
+        let r = store.record(k).unwrap();
+        let m = store.maze(k).unwrap();
+        assert!(r.loops > 0 && m.is_connected(), "record {k}");
+        assert_eq!(m.passages(), (mask.cells() - 1 + r.loops) as u64);
+        for &c in mask.ids() {
+            assert!(m.degree(c) != 1 || mask_neighbours(&m, c).len() == 1);
+        }
+        let row = &t.rows[k as usize];
+        assert_eq!(row[loops], r.loops.to_string());
+        assert_eq!(row[hash], r.maze_hash.to_string());
+    }
+    // `render --mask … --braid …` draws the stored record's walls (and the row's maze).
+    let k = 37;
+    let r = store.record(k).unwrap();
+    let from_store = common::batchgen()
+        .args(["render", "--store"])
+        .arg(dir.path().join("b.arrow"))
+        .args(["--record", &k.to_string()])
+        .output()
+        .unwrap();
+    common::assert_ok(&from_store);
+    let regenerated = common::batchgen()
+        .args(["render", "--algo", r.algo, "--mask"])
+        .arg(&path)
+        .args(["--index", &r.index.to_string(), "--braid", "1"])
+        .output()
+        .unwrap();
+    common::assert_ok(&regenerated);
+    assert_eq!(from_store.stdout, regenerated.stdout);
+    // Both are the library's braided maze on the mask, which is the stored record.
+    let mut want = Maze::masked(mask.clone());
+    let a = Algorithm::parse(r.algo).unwrap();
+    let seed = regenerate(&a, &mut want, &mut Scratch::new(), r.seed, r.index);
+    let bs = &mut batchgen::braid::Scratch::new();
+    batchgen::braid::braid_seeded(&mut want, Chance::new(1.0), seed, bs);
+    assert_eq!(store.maze(k).unwrap(), want);
+    let text = String::from_utf8(regenerated.stdout).unwrap();
+    assert_eq!(text, batchgen::render::ascii(&want, None).unwrap());
+}
+
+#[test]
+fn braid_zero_on_a_mask_is_byte_identical_to_no_braid() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = rooms_run(dir.path(), "a", &[]);
+    let b = rooms_run(dir.path(), "b", &["--braid", "0"]);
+    assert_eq!(a.without_timing(), b.without_timing());
+    assert!(a.f64s("loops").iter().all(|&l| l == 0.0));
+    let store = |n: &str| std::fs::read(dir.path().join(n)).unwrap();
+    assert_eq!(store("a.arrow"), store("b.arrow"));
 }

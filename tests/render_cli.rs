@@ -348,3 +348,223 @@ fn an_interrupt_stops_a_large_picture_and_leaves_nothing() {
     assert!(err.contains("nothing written"), "{err}");
     assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
 }
+
+/// `data/masks/rooms.txt`, the example level the masked pictures are tested on.
+fn rooms() -> batchgen::grid::Mask {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/masks/rooms.txt");
+    batchgen::grid::Mask::from_text(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// `batchgen render --mask data/masks/rooms.txt --algo wilson --index 0 --solution` into a file
+/// of the given name, plus `extra`; the file's bytes.
+fn render_rooms(name: &str, extra: &[&str]) -> Vec<u8> {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join(name);
+    common::batchgen()
+        .args(["render", "--algo", "wilson", "--index", "0", "--solution"])
+        .arg("--mask")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/data/masks/rooms.txt"))
+        .args(extra)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    std::fs::read(&out).unwrap()
+}
+
+/// The library's maze of that command: Wilson's maze 0 of seed 42 on the rooms mask.
+fn rooms_maze() -> batchgen::Maze {
+    let mut maze = batchgen::Maze::masked(std::sync::Arc::new(rooms()));
+    batchgen::generate::regenerate(
+        &batchgen::Algorithm::Wilson,
+        &mut maze,
+        &mut batchgen::generate::Scratch::new(),
+        42,
+        0,
+    );
+    maze
+}
+
+#[test]
+fn a_masked_maze_in_ascii_draws_holes_solid_and_parses_back_with_its_mask() {
+    let mask = rooms();
+    let (w, h) = (mask.size().width, mask.size().height);
+    let text = String::from_utf8(render_rooms("m.txt", &[])).unwrap();
+    let rows: Vec<&[u8]> = text.lines().map(str::as_bytes).collect();
+    assert_eq!(rows.len() as u32, 2 * h + 1, "{text}");
+    for c in 0..w * h {
+        let (x, y) = ((2 * (c % w) + 1) as usize, (2 * (c / w) + 1) as usize);
+        if mask.contains(c) {
+            assert_ne!(rows[y][x], b'#', "cell {c} is drawn as a hole\n{text}");
+        } else {
+            // The hole and its four walls are solid.
+            for (r, k) in [(y, x), (y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)] {
+                assert_eq!(rows[r][k], b'#', "hole {c} at line {r} column {k}\n{text}");
+            }
+        }
+    }
+    // Read back: the maze with its mask, and the solution between the mask's first and last
+    // cells (the default ends), on mask cells only.
+    let (maze, path) = parse_ascii(&text).unwrap();
+    assert_eq!(maze.mask().map(|m| &**m), Some(&mask));
+    assert_eq!(maze, rooms_maze());
+    assert!(maze.is_perfect());
+    let path = path.unwrap();
+    assert!(path.iter().all(|&c| mask.contains(c)), "{path:?}");
+    assert!(path.contains(&mask.first()) && path.contains(&mask.last()));
+    let m = metrics::measure(
+        &maze,
+        Ends::cells(mask.first(), mask.last()),
+        &mut metrics::Scratch::new(),
+    );
+    assert_eq!(path.len() as u32, m.solution_length + 1);
+}
+
+#[test]
+fn a_masked_maze_in_unicode_fills_every_hole() {
+    let mask = rooms();
+    let (w, h) = (mask.size().width, mask.size().height);
+    let text = String::from_utf8(render_rooms("m.txt", &["--format", "unicode"])).unwrap();
+    let rows: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+    assert_eq!(rows.len() as u32, 2 * h + 1, "{text}");
+    assert!(rows.iter().all(|r| r.len() as u32 == 4 * w + 1), "{text}");
+    let cell = |c: u32| -> String {
+        let (x, y) = ((4 * (c % w) + 1) as usize, (2 * (c / w) + 1) as usize);
+        rows[y][x..x + 3].iter().collect()
+    };
+    let mut on_path = 0;
+    for c in 0..w * h {
+        let s = cell(c);
+        if mask.contains(c) {
+            assert!(s == "   " || s == " • ", "cell {c} drawn {s:?}\n{text}");
+            on_path += (s == " • ") as u32;
+        } else {
+            assert_eq!(s, "███", "hole {c}\n{text}");
+        }
+    }
+    assert!(on_path >= 2, "{text}");
+    // Between two holes of a row the wall is solid too: the rooms' first row has ten holes
+    // in a run (x = 8..18), drawn as one unbroken block of 39 characters.
+    let first: String = rows[1][4 * 8 + 1..4 * 18].iter().collect();
+    assert_eq!(first, "█".repeat(39), "{text}");
+}
+
+#[test]
+fn a_masked_maze_in_svg_has_a_filled_rect_per_run_of_holes() {
+    let mask = rooms();
+    let (w, h) = (mask.size().width, mask.size().height);
+    let text = String::from_utf8(render_rooms("m.svg", &[])).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let holes = doc
+        .descendants()
+        .find(|n| n.attribute("id") == Some("holes"))
+        .expect("a holes group");
+    assert_eq!(holes.attribute("fill"), Some("#000000"));
+    let rects: Vec<[u32; 4]> = holes
+        .children()
+        .filter(|n| n.is_element())
+        .map(|n| {
+            assert_eq!(n.tag_name().name(), "rect");
+            ["x", "y", "width", "height"].map(|a| n.attribute(a).unwrap().parse().unwrap())
+        })
+        .collect();
+    // The runs of consecutive holes in each row, at 10 px a cell and a 5 px margin.
+    let mut want = Vec::new();
+    for y in 0..h {
+        let mut x = 0;
+        while x < w {
+            if mask.contains(y * w + x) {
+                x += 1;
+                continue;
+            }
+            let x0 = x;
+            while x < w && !mask.contains(y * w + x) {
+                x += 1;
+            }
+            want.push([5 + 10 * x0, 5 + 10 * y, 10 * (x - x0), 10]);
+        }
+    }
+    assert_eq!(rects, want);
+    // The holes lie under the walls, and the solution with both its ends is drawn.
+    let ids: Vec<&str> = doc
+        .descendants()
+        .filter_map(|n| n.attribute("id"))
+        .collect();
+    assert_eq!(ids, ["holes", "walls", "solution", "entrance", "exit"]);
+    let entrance = doc
+        .descendants()
+        .find(|n| n.attribute("id") == Some("entrance"))
+        .unwrap();
+    let (fx, fy) = (mask.first() % w, mask.first() / w);
+    let ex: f64 = entrance.attribute("x").unwrap().parse().unwrap();
+    let ey: f64 = entrance.attribute("y").unwrap().parse().unwrap();
+    // The entrance square is six eighths of a cell wide, centred on the cell.
+    assert_eq!((ex, ey), (6.25 + 10.0 * fx as f64, 6.25 + 10.0 * fy as f64));
+    // No holes group without a mask.
+    let plain = String::from_utf8(
+        common::batchgen()
+            .args([
+                "render", "--algo", "wilson", "--size", "6x4", "--format", "svg",
+            ])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(!plain.contains("holes"), "{plain}");
+}
+
+#[test]
+fn a_masked_maze_in_png_paints_holes_the_wall_colour() {
+    let mask = rooms();
+    let (w, h) = (mask.size().width, mask.size().height);
+    let bytes = render_rooms("m.png", &[]);
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let k = 4u32;
+    assert_eq!(
+        (info.width, info.height),
+        ((2 * w + 1) * k, (2 * h + 1) * k)
+    );
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    let pixel = |px: u32, py: u32| -> [u8; 3] {
+        let i = ((py * info.width + px) * 3) as usize;
+        [buf[i], buf[i + 1], buf[i + 2]]
+    };
+    // Every pixel of the square of a grid position.
+    let square = |r: u32, c: u32| -> Vec<[u8; 3]> {
+        (0..k * k)
+            .map(|i| pixel(c * k + i % k, r * k + i / k))
+            .collect()
+    };
+    for c in 0..w * h {
+        let (r, col) = (2 * (c / w) + 1, 2 * (c % w) + 1);
+        let here = square(r, col);
+        if mask.contains(c) {
+            assert!(
+                here.iter().all(|&p| p != render::PNG_WALL),
+                "cell {c} has wall pixels"
+            );
+        } else {
+            for (rr, cc) in [
+                (r, col),
+                (r - 1, col),
+                (r + 1, col),
+                (r, col - 1),
+                (r, col + 1),
+            ] {
+                assert!(
+                    square(rr, cc).iter().all(|&p| p == render::PNG_WALL),
+                    "hole {c}: position ({rr}, {cc}) is not wall-coloured"
+                );
+            }
+        }
+    }
+    // The solution's ends are the mask's first and last cells.
+    let at = |c: u32| square(2 * (c / w) + 1, 2 * (c % w) + 1)[0];
+    assert_eq!(at(mask.first()), render::PNG_ENTRANCE);
+    assert_eq!(at(mask.last()), render::PNG_EXIT);
+}

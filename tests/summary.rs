@@ -144,15 +144,10 @@ fn pass_rate_preview_equals_the_pipelines_recorded_rate() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    let json = String::from_utf8(out.stdout).unwrap();
+    let groups: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
     for algo in ["kruskal", "wilson"] {
-        let at = json.find(&format!("\"algo\": \"{algo}\"")).unwrap();
-        let rec = &json[at..];
-        let num = |key: &str| -> f64 {
-            let k = rec.find(&format!("\"{key}\": ")).unwrap() + key.len() + 4;
-            let end = rec[k..].find([',', '}']).unwrap();
-            rec[k..k + end].parse().unwrap()
-        };
+        let rec = groups.iter().find(|g| g["algo"] == algo).unwrap();
+        let num = |key: &str| -> f64 { rec[key].as_f64().unwrap() };
         assert_eq!(num("passing"), 200.0, "{algo}: the pipeline accepted 200");
         let recorded: f64 = acc.meta[&format!("batchgen.acceptance_rate.{algo}")]
             .parse()
@@ -528,4 +523,75 @@ fn fourteen_generators_fit_a_compact_table() {
         .stderr(contains("did you mean 'dead_end_share'?"));
     // The blocks of old stay one flag away.
     assert!(table(&["--layout", "blocks"]).contains("generation time per maze: mean"));
+}
+
+/// A seeded two-generator run into `dir` (folders `d/` and `m/`, `--accept`), with its summary
+/// written to `dir/run.json`.
+fn seeded_run(dir: &Path) {
+    common::batchgen()
+        .current_dir(dir)
+        .args([
+            "--algo",
+            "backtracker,wilson",
+            "--size",
+            "8x8",
+            "--count",
+            "300",
+        ])
+        .args(["--seed", "7", "--out", "d/", "--mazes", "m/"])
+        .args([
+            "--accept",
+            "dead_end_share <= 0.4",
+            "--summary-json",
+            "run.json",
+        ])
+        .assert()
+        .success();
+}
+
+#[test]
+fn json_outputs_are_the_reference_outputs() {
+    let d = tempfile::tempdir().unwrap();
+    seeded_run(d.path());
+    // The run's summary, byte for byte apart from what changes from run to run.
+    let varying = ["seconds", "mazes_per_second", "bytes", "command_line"];
+    let run = std::fs::read_to_string(d.path().join("run.json")).unwrap();
+    assert_eq!(
+        common::mask_json_members(&run, &varying),
+        common::mask_json_members(&common::json_fixture("run-summary.json"), &varying)
+    );
+    // `list-algos --format json`, byte for byte.
+    let out = common::batchgen()
+        .args(["list-algos", "--format", "json"])
+        .output()
+        .unwrap();
+    common::assert_ok(&out);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        common::json_fixture("list-algos.json")
+    );
+    // `summary --format json`: the same tokens (names, numbers, key order) as the reference;
+    // the layout is the pretty one every JSON output of the program shares.
+    let columns = "dead_ends,dead_end_share,diameter,solution_length,tortuosity,braid";
+    for (extra, fixture) in [
+        (&[][..], "summary.json"),
+        (
+            &["--by", "none", "--accept", "dead_ends > 1000"][..],
+            "summary-accept.json",
+        ),
+    ] {
+        let out = common::batchgen()
+            .current_dir(d.path())
+            .args(["summary", "d/", "--format", "json", "--columns", columns])
+            .args(extra)
+            .output()
+            .unwrap();
+        common::assert_ok(&out);
+        let got = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            common::json_tokens(&got),
+            common::json_tokens(&common::json_fixture(fixture)),
+            "{fixture}"
+        );
+    }
 }

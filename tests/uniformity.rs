@@ -8,11 +8,12 @@
 //! Heavy checks are `#[ignore]`d; run them with
 //! `cargo test --release --test tests -- --ignored uniformity::` (about 2–3 minutes on 2 cores).
 
+use crate::common;
+
 use batchgen::generate::Algorithm;
 use batchgen::grid::Maze;
 use batchgen::grid::Size;
 use batchgen::uniformity::enumerate::{self, NotEnumerable};
-use batchgen::uniformity::json::Value;
 use batchgen::uniformity::kruskal_orders::{count_all_orders, factorial};
 use batchgen::uniformity::sample::{chi_square, sample};
 use batchgen::uniformity::stats::{chi_square_power, noncentrality_per_sample};
@@ -20,6 +21,7 @@ use batchgen::uniformity::{interior_walls, kirchhoff, tree_code, wall_bias};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -185,7 +187,7 @@ fn load(name: &str) -> Value {
         .join("data/uniformity")
         .join(name);
     let s = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    Value::parse(&s).unwrap()
+    serde_json::from_str::<Value>(&s).unwrap()
 }
 
 /// Kruskal's exact 3×3 distribution (tree code → orders out of 12!) from the reference file.
@@ -193,13 +195,13 @@ fn kruskal_3x3_reference() -> BTreeMap<String, u64> {
     let v = load("3x3.json");
     v.get("kruskal_orders")
         .and_then(|o| o.get("tree_orders"))
-        .and_then(Value::as_arr)
+        .and_then(Value::as_array)
         .unwrap()
         .iter()
         .map(|t| {
             (
                 t.get("tree").and_then(Value::as_str).unwrap().to_string(),
-                t.get("orders").and_then(Value::as_int).unwrap() as u64,
+                t.get("orders").and_then(Value::as_u64).unwrap(),
             )
         })
         .collect()
@@ -256,8 +258,8 @@ fn check_reference(
 ) -> Option<batchgen::uniformity::kruskal_orders::OrderCounts> {
     let v = load(name);
     let grid = v.get("grid").unwrap();
-    assert_eq!(grid.get("width").and_then(Value::as_int), Some(w as i128));
-    assert_eq!(grid.get("height").and_then(Value::as_int), Some(h as i128));
+    assert_eq!(grid.get("width").and_then(Value::as_u64), Some(w as u64));
+    assert_eq!(grid.get("height").and_then(Value::as_u64), Some(h as u64));
     let tau = kirchhoff::spanning_trees(Size::planar(w, h));
     assert_eq!(
         v.get("spanning_trees")
@@ -266,7 +268,7 @@ fn check_reference(
         Some(tau.to_string().as_str())
     );
     let p = wall_bias::uniform_open_exact(Size::planar(w, h));
-    let ref_walls = v.get("walls").and_then(Value::as_arr).unwrap();
+    let ref_walls = v.get("walls").and_then(Value::as_array).unwrap();
     assert_eq!(ref_walls.len(), p.len());
     for (r, x) in ref_walls.iter().zip(&p) {
         let s = r.get("uniform_open").and_then(Value::as_str).unwrap();
@@ -280,21 +282,17 @@ fn check_reference(
     let mut counted = None;
     if orders {
         let r = count_all_orders(Size::planar(w, h));
-        let want: Vec<(String, i128)> = r
-            .trees
-            .iter()
-            .map(|(k, c)| (tree_code(k), *c as i128))
-            .collect();
-        let got: Vec<(String, i128)> = v
+        let want: Vec<(String, u64)> = r.trees.iter().map(|(k, c)| (tree_code(k), *c)).collect();
+        let got: Vec<(String, u64)> = v
             .get("kruskal_orders")
             .and_then(|o| o.get("tree_orders"))
-            .and_then(Value::as_arr)
+            .and_then(Value::as_array)
             .unwrap()
             .iter()
             .map(|t| {
                 (
                     t.get("tree").and_then(Value::as_str).unwrap().to_string(),
-                    t.get("orders").and_then(Value::as_int).unwrap(),
+                    t.get("orders").and_then(Value::as_u64).unwrap(),
                 )
             })
             .collect();
@@ -302,7 +300,7 @@ fn check_reference(
         counted = Some(r);
     }
     let mut compared = 0;
-    for g in v.get("generators").and_then(Value::as_arr).unwrap() {
+    for g in v.get("generators").and_then(Value::as_array).unwrap() {
         let name = g.get("algo").and_then(Value::as_str).unwrap();
         let Ok(algo) = Algorithm::parse(name) else {
             continue; // a generator that no longer exists
@@ -333,7 +331,7 @@ fn check_reference(
             .collect();
         let got: Vec<(String, String)> = exact
             .get("distribution")
-            .and_then(Value::as_arr)
+            .and_then(Value::as_array)
             .unwrap()
             .iter()
             .map(|t| {
@@ -416,6 +414,48 @@ mod cli {
             .any(|l| l.trim_start().starts_with("wilson") && l.contains("not enumerable")));
     }
 
+    /// `batchgen uniformity ARGS --format json` in `dir`, compared byte for byte with the
+    /// reference output `tests/json/FIXTURE` apart from the timings.
+    fn same_json_as_fixture(dir: &std::path::Path, args: &[&str], fixture: &str) {
+        let out = batchgen()
+            .current_dir(dir)
+            .arg("uniformity")
+            .args(args)
+            .args(["--format", "json"])
+            .output()
+            .unwrap();
+        super::common::assert_ok(&out);
+        let got = String::from_utf8(out.stdout).unwrap();
+        let mask = |s: &str| super::common::mask_json_members(s, &["seconds"]);
+        assert_eq!(
+            mask(&got),
+            mask(&super::common::json_fixture(fixture)),
+            "{fixture}"
+        );
+    }
+
+    #[test]
+    fn json_is_the_reference_output_byte_for_byte() {
+        let d = tempfile::tempdir().unwrap();
+        let all = ["--algo", "all", "--seed", "42"];
+        same_json_as_fixture(
+            d.path(),
+            &[&all[..], &["--size", "2x3", "--samples", "3000"]].concat(),
+            "uniformity-2x3.json",
+        );
+        same_json_as_fixture(
+            d.path(),
+            &[&all[..], &["--size", "2x1x2", "--samples", "2000"]].concat(),
+            "uniformity-2x1x2.json",
+        );
+        std::fs::write(d.path().join("m.txt"), "...\n..#\n").unwrap();
+        same_json_as_fixture(
+            d.path(),
+            &[&all[..], &["--mask", "m.txt", "--samples", "2000"]].concat(),
+            "uniformity-mask.json",
+        );
+    }
+
     #[test]
     fn json_is_parseable() {
         let out = batchgen()
@@ -431,8 +471,7 @@ mod cli {
             .output()
             .unwrap();
         assert!(out.status.success());
-        let v = batchgen::uniformity::json::Value::parse(&String::from_utf8(out.stdout).unwrap())
-            .unwrap();
+        let v = serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap();
         assert_eq!(
             v.get("spanning_trees")
                 .and_then(|t| t.get("exact"))
@@ -709,10 +748,10 @@ mod three_d {
             .output()
             .unwrap();
         assert!(out.status.success(), "{out:?}");
-        let v = Value::parse(std::str::from_utf8(&out.stdout).unwrap()).unwrap();
+        let v = serde_json::from_slice::<Value>(&out.stdout).unwrap();
         let grid = v.get("grid").unwrap();
-        assert_eq!(grid.get("depth").and_then(Value::as_int), Some(2));
-        assert_eq!(grid.get("cells").and_then(Value::as_int), Some(8));
+        assert_eq!(grid.get("depth").and_then(Value::as_u64), Some(2));
+        assert_eq!(grid.get("cells").and_then(Value::as_u64), Some(8));
         // A 2D-only generator on a 3D size: exit 2, naming the 3D-capable ones.
         let out = assert_cmd::Command::cargo_bin("batchgen")
             .unwrap()

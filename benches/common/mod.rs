@@ -1,4 +1,4 @@
-//! What the hand-timed benches (`floors`, `draws`) share: their environment knobs and the
+//! What the hand-timed benches (`floors`, `draws`, `masks`) share: their environment knobs and the
 //! median-of-rounds timer, so each bench file holds only what it measures.
 //!
 //! Environment: `METRICS_BENCH_ROUNDS` (default 31) rounds, `METRICS_BENCH_MS` (default 20)

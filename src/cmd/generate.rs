@@ -252,17 +252,6 @@ impl RunArgs {
             Some(p) => Some(mask_arg::read("--mask", p)?),
             None => None,
         };
-        if let (Some(p), Some(b)) = (&self.mask, self.braid.filter(|&b| b > 0.0)) {
-            return Err(UsageError::flag(
-                "--braid",
-                &b.to_string(),
-                format!(
-                    "cannot be combined with --mask {} yet: the braid pass opens walls on the \
-                     whole grid and would open walls into the mask's holes",
-                    p.display()
-                ),
-            ));
-        }
         let size = mask_arg::size_for(
             self.size,
             Size::planar(64, 64),
@@ -477,48 +466,8 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     let names: Vec<String> = cfg.algos.iter().map(|a| a.name()).collect();
     let shard = cfg.shard();
     let range = shard.range(cfg.count);
-    let shard_source = cfg
-        .shard
-        .as_ref()
-        .map_or_else(|| "none".into(), |(_, s)| s.to_string());
-    let mut extra = batchgen::sink::arrow::run_metadata(&RunSpec {
-        algos: &names,
-        size: cfg.size,
-        count: cfg.count,
-        seed: cfg.seed,
-        shard: shard.to_string(),
-        shard_source,
-        indices: range.clone(),
-        accept: cfg
-            .accept
-            .as_ref()
-            .map(|a| (a.source(), cfg.max_candidates)),
-        braid: cfg.braid,
-    });
-    if let Some(m) = &cfg.mask {
-        extra.push((keys::MASK.into(), m.to_text()));
-    }
-    let info = RunInfo {
-        command_line: command_line.to_string(),
-        ends_rule: cfg.ends_rule.clone(),
-        extra,
-    };
-    // Printed even with --quiet: what a 3D `--algo all` skipped changes what the run makes.
-    if let Some(note) = &cfg.note {
-        crate::errln!("{note}")?;
-    }
-    for w in &cfg.warnings {
-        crate::errln!("{w}")?;
-    }
-    // Printed even with --quiet: engine logs should say which task made which slice.
-    if let Some((s, src)) = &cfg.shard {
-        crate::errln!(
-            "shard {s} from {src}: indices {}..{} of each generator's {}",
-            range.start,
-            range.end,
-            cfg.count
-        )?;
-    }
+    let info = run_info(cfg, command_line, &names, shard, &range);
+    print_notices(cfg, &range)?;
     // Creating the temporary files is the writability check: still before any work.
     // From here on SIGINT/SIGTERM/SIGHUP set a flag instead of killing the process, so the
     // temporary files created next are always removed.
@@ -528,20 +477,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         .num_threads(cfg.threads)
         .build()
         .context("starting the worker threads")?;
-    let job = Job {
-        algos: cfg.algos.clone(),
-        size: cfg.size,
-        // This shard's slice of each generator's indices (all of them when unsharded).
-        count: range.end - range.start,
-        seed: cfg.seed,
-        ends: cfg.ends,
-        accept: cfg.accept.clone(),
-        max_candidates: cfg.max_candidates,
-        keep_walls: !stores.is_empty(),
-        first_index: range.start,
-        mask: cfg.mask.clone(),
-        braid: batchgen::Chance::new(cfg.braid),
-    };
+    let job = job_of(cfg, &range, !stores.is_empty());
     let total = job.count * cfg.algos.len() as u64;
     let show = !cfg.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
     // Only a visible bar needs the ETA's calibration (see cmd/progress.rs).
@@ -551,57 +487,9 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     let started = Instant::now();
     let mut current = 0usize;
     let stop = interrupt::stop_flag();
-    let interrupted = |done: u64| -> anyhow::Error {
-        let sig = interrupt::received().unwrap_or(interrupt::SIGINT);
-        let mut outs = format!("'{}'", cfg.out.display());
-        if let Some(m) = &cfg.mazes {
-            outs += &format!(" or '{}'", m.display());
-        }
-        anyhow::Error::new(Interrupted {
-            signal: sig,
-            message: format!(
-                "interrupted by {} after {} of {} ({:.1}%) in {:.2} s; \
-                 temporary files removed, nothing written to {outs} (an existing file there \
-                 is untouched)",
-                interrupt::name(sig),
-                thousands(done),
-                progress::plural(total, "maze"),
-                100.0 * done as f64 / total.max(1) as f64,
-                started.elapsed().as_secs_f64()
-            ),
-        })
-    };
+    let interrupted = |done: u64| interrupted_error(cfg, total, started, done);
     let tallies = batch::run_cancellable(&job, &pool, stop, |chunk| {
-        let pos = cfg.algos.iter().position(|a| a == chunk.algo).unwrap_or(0);
-        // Dataset folders hold one part per generator; a single file holds them all.
-        let (sink_at, store_at, store_algo) = (
-            if cfg.out_is_dir { pos } else { 0 },
-            if cfg.mazes_is_dir { pos } else { 0 },
-            if cfg.mazes_is_dir { 0 } else { pos as u32 },
-        );
-        if cfg.out_is_dir && pos != current {
-            // The previous generator's part is done: write out its buffered rows.
-            sinks[current].flush()?;
-            current = pos;
-        }
-        sinks[sink_at].write(&names[pos], cfg.size, cfg.seed, chunk.rows)?;
-        if let Some(store) = stores.get_mut(store_at) {
-            for (k, r) in chunk.rows.iter().enumerate() {
-                let w = &chunk.walls[k * chunk.words_per_maze..(k + 1) * chunk.words_per_maze];
-                // The ends this maze was measured with (per maze for `--ends diameter`).
-                let (entrance, exit) = cfg.ends.cells_of(&r.metrics);
-                store.append(store::Entry {
-                    algo: store_algo,
-                    index: r.index,
-                    maze_seed: r.maze_seed,
-                    maze_hash: r.metrics.maze_hash,
-                    entrance,
-                    exit,
-                    loops: r.metrics.loops,
-                    walls: w,
-                })?;
-            }
-        }
+        let pos = write_chunk(cfg, &names, &mut sinks, &mut stores, &mut current, chunk)?;
         bar.chunk(pos, chunk.rows.len() as u64, chunk.candidates);
         Ok::<(), WriteError>(())
     })
@@ -617,47 +505,12 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         // Dropping the sink and store removes their temporary files: nothing is left behind.
         anyhow::bail!("{why}");
     }
-    for (pos, (t, n)) in tallies.iter().zip(&names).enumerate() {
-        let sink = &mut sinks[if cfg.out_is_dir { pos } else { 0 }];
-        let kv = batchgen::sink::arrow::tally_metadata(
-            n,
-            t.candidates,
-            t.accepted,
-            cfg.accept.is_some(),
-        );
-        for (k, v) in kv {
-            sink.add_metadata(&k, &v);
-        }
-    }
+    add_tally_metadata(cfg, &tallies, &names, &mut sinks);
     let rows: u64 = sinks.iter().map(|s| s.rows()).sum();
     let files = sinks.len();
     // Complete and sync every file, then make them visible together (or none of them).
-    let mut prepared = Vec::with_capacity(sinks.len() + stores.len());
-    let mut outputs: Vec<(&'static str, String, u64)> = Vec::new();
-    let mut store_bytes = None;
-    for (k, s) in stores.into_iter().enumerate() {
-        let p = s.prepare().context("finishing the maze store")?;
-        store_bytes = Some(store_bytes.unwrap_or(0) + p.size());
-        let path = p.target().requested.clone();
-        outputs.push(("maze_store", path.display().to_string(), p.size()));
-        if cfg.mazes_is_dir {
-            bar.stats_mut()[k].store = Some((path, p.size()));
-        }
-        prepared.push(p);
-    }
-    let mut bytes = 0;
-    for (k, s) in sinks.into_iter().enumerate() {
-        let p = s
-            .prepare()
-            .with_context(|| format!("finishing {}", cfg.out.display()))?;
-        bytes += p.size();
-        let path = p.target().requested.clone();
-        outputs.push(("parquet", path.display().to_string(), p.size()));
-        if cfg.out_is_dir {
-            bar.stats_mut()[k].out = Some((path, p.size()));
-        }
-        prepared.push(p);
-    }
+    let (mut prepared, mut outputs, bytes, store_bytes) =
+        prepare_outputs(cfg, sinks, stores, &mut bar)?;
     // Parquet first, then maze stores.
     outputs.sort_by_key(|o| o.0 != "parquet");
     let secs = started.elapsed().as_secs_f64();
@@ -692,40 +545,271 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         what
     })?;
     if !cfg.quiet {
-        let mut text = progress::table(bar.stats(), secs, cfg.accept.is_some());
-        text += &format!(
-            "wrote {} ({}) in {secs:.2} s to {} ({}{})",
-            progress::plural(rows, "maze"),
-            cfg.size,
-            cfg.out.display(),
-            human_bytes(bytes),
-            if cfg.out_is_dir {
-                format!(
-                    " in {} of shard {shard}",
-                    progress::plural(files as u64, "part file")
-                )
-            } else {
-                String::new()
-            }
-        );
-        if let (Some(b), Some(p)) = (store_bytes, &cfg.mazes) {
-            text += &format!("; maze store {} ({})", p.display(), human_bytes(b));
-        }
-        if cfg.accept.is_some() {
-            text += &format!(
-                "\naccepted {} of {} ({:.2}%, {} candidates/s)",
-                thousands(rows),
-                progress::plural(candidates, "candidate"),
-                100.0 * rows as f64 / candidates.max(1) as f64,
-                progress::rate_text(candidates as f64 / secs.max(1e-9))
-            );
-        }
-        crate::errln!("{text}")?;
+        let totals = Totals {
+            rows,
+            files,
+            bytes,
+            store_bytes,
+            candidates,
+            secs,
+        };
+        crate::errln!("{}", done_message(cfg, &bar, shard, &totals))?;
     }
     if let (Some(Destination::Stdout), Some(doc)) = (&cfg.summary_json, &summary) {
-        super::stdio::out(doc.pretty())?;
+        super::stdio::out(doc)?;
     }
     Ok(())
+}
+
+/// The metadata every output of the run records: the run's parameters and its command line.
+fn run_info(
+    cfg: &Config,
+    command_line: &str,
+    names: &[String],
+    shard: Shard,
+    range: &std::ops::Range<u64>,
+) -> RunInfo {
+    let shard_source = cfg
+        .shard
+        .as_ref()
+        .map_or_else(|| "none".into(), |(_, s)| s.to_string());
+    let mut extra = batchgen::sink::arrow::run_metadata(&RunSpec {
+        algos: names,
+        size: cfg.size,
+        count: cfg.count,
+        seed: cfg.seed,
+        shard: shard.to_string(),
+        shard_source,
+        indices: range.clone(),
+        accept: cfg
+            .accept
+            .as_ref()
+            .map(|a| (a.source(), cfg.max_candidates)),
+        braid: cfg.braid,
+    });
+    if let Some(m) = &cfg.mask {
+        extra.push((keys::MASK.into(), m.to_text()));
+    }
+    RunInfo {
+        command_line: command_line.to_string(),
+        ends_rule: cfg.ends_rule.clone(),
+        extra,
+    }
+}
+
+/// What is printed before the run even with --quiet.
+fn print_notices(cfg: &Config, range: &std::ops::Range<u64>) -> anyhow::Result<()> {
+    // Printed even with --quiet: what a 3D `--algo all` skipped changes what the run makes.
+    if let Some(note) = &cfg.note {
+        crate::errln!("{note}")?;
+    }
+    for w in &cfg.warnings {
+        crate::errln!("{w}")?;
+    }
+    // Printed even with --quiet: engine logs should say which task made which slice.
+    if let Some((s, src)) = &cfg.shard {
+        crate::errln!(
+            "shard {s} from {src}: indices {}..{} of each generator's {}",
+            range.start,
+            range.end,
+            cfg.count
+        )?;
+    }
+    Ok(())
+}
+
+/// The batch job: this shard's slice of each generator's indices.
+fn job_of(cfg: &Config, range: &std::ops::Range<u64>, keep_walls: bool) -> Job {
+    Job {
+        algos: cfg.algos.clone(),
+        size: cfg.size,
+        // This shard's slice of each generator's indices (all of them when unsharded).
+        count: range.end - range.start,
+        seed: cfg.seed,
+        ends: cfg.ends,
+        accept: cfg.accept.clone(),
+        max_candidates: cfg.max_candidates,
+        keep_walls,
+        first_index: range.start,
+        mask: cfg.mask.clone(),
+        braid: batchgen::Chance::new(cfg.braid),
+    }
+}
+
+/// The error of a run stopped by a signal after `done` of `total` mazes.
+fn interrupted_error(cfg: &Config, total: u64, started: Instant, done: u64) -> anyhow::Error {
+    let sig = interrupt::received().unwrap_or(interrupt::SIGINT);
+    let mut outs = format!("'{}'", cfg.out.display());
+    if let Some(m) = &cfg.mazes {
+        outs += &format!(" or '{}'", m.display());
+    }
+    anyhow::Error::new(Interrupted {
+        signal: sig,
+        message: format!(
+            "interrupted by {} after {} of {} ({:.1}%) in {:.2} s; \
+             temporary files removed, nothing written to {outs} (an existing file there \
+             is untouched)",
+            interrupt::name(sig),
+            thousands(done),
+            progress::plural(total, "maze"),
+            100.0 * done as f64 / total.max(1) as f64,
+            started.elapsed().as_secs_f64()
+        ),
+    })
+}
+
+/// Write one chunk of rows to its sink and, with --mazes, its walls to its store; the
+/// generator's position in `--algo`.
+fn write_chunk(
+    cfg: &Config,
+    names: &[String],
+    sinks: &mut [ParquetSink],
+    stores: &mut [StoreWriter],
+    current: &mut usize,
+    chunk: &batch::Chunk<'_>,
+) -> Result<usize, WriteError> {
+    let pos = cfg.algos.iter().position(|a| a == chunk.algo).unwrap_or(0);
+    // Dataset folders hold one part per generator; a single file holds them all.
+    let (sink_at, store_at, store_algo) = (
+        if cfg.out_is_dir { pos } else { 0 },
+        if cfg.mazes_is_dir { pos } else { 0 },
+        if cfg.mazes_is_dir { 0 } else { pos as u32 },
+    );
+    if cfg.out_is_dir && pos != *current {
+        // The previous generator's part is done: write out its buffered rows.
+        sinks[*current].flush()?;
+        *current = pos;
+    }
+    sinks[sink_at].write(&names[pos], cfg.size, cfg.seed, chunk.rows)?;
+    if let Some(store) = stores.get_mut(store_at) {
+        for (k, r) in chunk.rows.iter().enumerate() {
+            let w = &chunk.walls[k * chunk.words_per_maze..(k + 1) * chunk.words_per_maze];
+            // The ends this maze was measured with (per maze for `--ends diameter`).
+            let (entrance, exit) = cfg.ends.cells_of(&r.metrics);
+            store.append(store::Entry {
+                algo: store_algo,
+                index: r.index,
+                maze_seed: r.maze_seed,
+                maze_hash: r.metrics.maze_hash,
+                entrance,
+                exit,
+                loops: r.metrics.loops,
+                walls: w,
+            })?;
+        }
+    }
+    Ok(pos)
+}
+
+/// Each generator's candidates and acceptance, recorded in its sink's metadata.
+fn add_tally_metadata(
+    cfg: &Config,
+    tallies: &[batch::Tally],
+    names: &[String],
+    sinks: &mut [ParquetSink],
+) {
+    for (pos, (t, n)) in tallies.iter().zip(names).enumerate() {
+        let sink = &mut sinks[if cfg.out_is_dir { pos } else { 0 }];
+        let kv = batchgen::sink::arrow::tally_metadata(
+            n,
+            t.candidates,
+            t.accepted,
+            cfg.accept.is_some(),
+        );
+        for (k, v) in kv {
+            sink.add_metadata(&k, &v);
+        }
+    }
+}
+
+/// Complete and sync every file (made visible later, together): the prepared files, the
+/// outputs for the summary (kind, path, bytes), the Parquet bytes and the maze store bytes.
+fn prepare_outputs(
+    cfg: &Config,
+    sinks: Vec<ParquetSink>,
+    stores: Vec<StoreWriter>,
+    bar: &mut Progress,
+) -> anyhow::Result<PreparedOutputs> {
+    let mut prepared = Vec::with_capacity(sinks.len() + stores.len());
+    let mut outputs: Vec<(&'static str, String, u64)> = Vec::new();
+    let mut store_bytes = None;
+    for (k, s) in stores.into_iter().enumerate() {
+        let p = s.prepare().context("finishing the maze store")?;
+        store_bytes = Some(store_bytes.unwrap_or(0) + p.size());
+        let path = p.target().requested.clone();
+        outputs.push(("maze_store", path.display().to_string(), p.size()));
+        if cfg.mazes_is_dir {
+            bar.stats_mut()[k].store = Some((path, p.size()));
+        }
+        prepared.push(p);
+    }
+    let mut bytes = 0;
+    for (k, s) in sinks.into_iter().enumerate() {
+        let p = s
+            .prepare()
+            .with_context(|| format!("finishing {}", cfg.out.display()))?;
+        bytes += p.size();
+        let path = p.target().requested.clone();
+        outputs.push(("parquet", path.display().to_string(), p.size()));
+        if cfg.out_is_dir {
+            bar.stats_mut()[k].out = Some((path, p.size()));
+        }
+        prepared.push(p);
+    }
+    Ok((prepared, outputs, bytes, store_bytes))
+}
+
+/// What [`prepare_outputs`] returns.
+type PreparedOutputs = (
+    Vec<atomic_file::Prepared>,
+    Vec<(&'static str, String, u64)>,
+    u64,
+    Option<u64>,
+);
+
+/// What the run wrote, for its closing message.
+struct Totals {
+    rows: u64,
+    files: usize,
+    bytes: u64,
+    store_bytes: Option<u64>,
+    candidates: u64,
+    secs: f64,
+}
+
+/// The closing message: the per-generator table, what was written where, and with --accept
+/// the acceptance.
+fn done_message(cfg: &Config, bar: &Progress, shard: Shard, t: &Totals) -> String {
+    let mut text = progress::table(bar.stats(), t.secs, cfg.accept.is_some());
+    text += &format!(
+        "wrote {} ({}) in {:.2} s to {} ({}{})",
+        progress::plural(t.rows, "maze"),
+        cfg.size,
+        t.secs,
+        cfg.out.display(),
+        human_bytes(t.bytes),
+        if cfg.out_is_dir {
+            format!(
+                " in {} of shard {shard}",
+                progress::plural(t.files as u64, "part file")
+            )
+        } else {
+            String::new()
+        }
+    );
+    if let (Some(b), Some(p)) = (t.store_bytes, &cfg.mazes) {
+        text += &format!("; maze store {} ({})", p.display(), human_bytes(b));
+    }
+    if cfg.accept.is_some() {
+        text += &format!(
+            "\naccepted {} of {} ({:.2}%, {} candidates/s)",
+            thousands(t.rows),
+            progress::plural(t.candidates, "candidate"),
+            100.0 * t.rows as f64 / t.candidates.max(1) as f64,
+            progress::rate_text(t.candidates as f64 / t.secs.max(1e-9))
+        );
+    }
+    text
 }
 
 /// The Parquet sinks, the maze stores and the summary file (`--summary-json FILE`).

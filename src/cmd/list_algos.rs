@@ -2,8 +2,25 @@
 //! texture in a line, whether it samples spanning trees uniformly and whether it makes 3D
 //! mazes (`--size WxHxD`); as an aligned table or as one JSON document for scripts.
 
-use batchgen::uniformity::json::Value;
+use batchgen::uniformity::json;
 use batchgen::Algorithm;
+use serde::Serialize;
+
+/// `list-algos --format json`.
+#[derive(Serialize)]
+struct List {
+    algorithms: Vec<Entry>,
+}
+
+/// One generator in [`List`].
+#[derive(Serialize)]
+struct Entry {
+    name: String,
+    uniform: bool,
+    #[serde(rename = "3d")]
+    three_d: bool,
+    texture: &'static str,
+}
 
 /// Output format of the list.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -44,18 +61,15 @@ pub fn render(format: ListFormat) -> String {
             s
         }
         ListFormat::Json => {
-            let list = algos
-                .iter()
-                .map(|a| {
-                    Value::obj([
-                        ("name", Value::str(a.name())),
-                        ("uniform", Value::Bool(a.is_uniform())),
-                        ("3d", Value::Bool(a.supports_3d())),
-                        ("texture", Value::str(a.description())),
-                    ])
+            let algorithms = (algos.iter())
+                .map(|a| Entry {
+                    name: a.name(),
+                    uniform: a.is_uniform(),
+                    three_d: a.supports_3d(),
+                    texture: a.description(),
                 })
                 .collect();
-            Value::obj([("algorithms", Value::Arr(list))]).pretty()
+            json::pretty(&List { algorithms })
         }
     }
 }

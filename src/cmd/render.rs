@@ -67,7 +67,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "I", allow_hyphen_values = true, value_parser = values::text(values::count))]
     pub index: Option<u64>,
     /// ... braided with this chance per dead end, as `--braid P` made it (0 to 1).
-    #[arg(long, value_name = "P", requires = "algo", conflicts_with = "mask", allow_hyphen_values = true, value_parser = values::text(values::braid))]
+    #[arg(long, value_name = "P", requires = "algo", allow_hyphen_values = true, value_parser = values::text(values::braid))]
     pub braid: Option<f64>,
     /// Output format [default: from the -o extension (.txt, .svg, .png), else ascii].
     #[arg(long, value_name = "FORMAT", value_enum)]

@@ -7,11 +7,12 @@
 //! commit.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::PathBuf;
 
 use anyhow::Context;
 use batchgen::atomic_file::{AtomicFile, Prepared, Target};
-use batchgen::uniformity::json::Value;
+use batchgen::uniformity::json;
+use serde::Serialize;
 
 use super::progress::GenStats;
 
@@ -35,75 +36,111 @@ pub struct RunFacts<'a> {
     pub seconds: f64,
 }
 
-fn int(n: u64) -> Value {
-    Value::Int(n as i128)
+/// The summary document (`--summary-json`).
+#[derive(Serialize)]
+struct Document<'a> {
+    batchgen_version: &'static str,
+    seeding_scheme: u32,
+    command_line: &'a str,
+    size: &'a str,
+    seed: u64,
+    count_per_generator: u64,
+    shard: &'a str,
+    accept: Option<&'a str>,
+    generators: Vec<Generator<'a>>,
+    outputs: Vec<Output<'a>>,
+    totals: Totals,
 }
 
-fn file(path: &Path, bytes: u64) -> Value {
-    Value::obj([
-        ("path", Value::str(path.display().to_string())),
-        ("bytes", int(bytes)),
-    ])
+/// One generator's line of the run.
+#[derive(Serialize)]
+struct Generator<'a> {
+    name: &'a str,
+    mazes: u64,
+    candidates: u64,
+    seconds: f64,
+    mazes_per_second: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    out: Option<File>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    store: Option<File>,
 }
 
-/// The summary document.
-pub fn document(facts: &RunFacts<'_>, stats: &[GenStats]) -> Value {
-    let rate = |n: u64, s: f64| Value::Float(if s > 0.0 { n as f64 / s } else { 0.0 });
-    let gens = stats
-        .iter()
-        .map(|s| {
-            let mut g = vec![
-                ("name", Value::str(&s.name)),
-                ("mazes", int(s.mazes)),
-                ("candidates", int(s.candidates)),
-                ("seconds", Value::Float(s.seconds)),
-                ("mazes_per_second", rate(s.mazes, s.seconds)),
-            ];
-            if let Some((p, b)) = &s.out {
-                g.push(("out", file(p, *b)));
-            }
-            if let Some((p, b)) = &s.store {
-                g.push(("store", file(p, *b)));
-            }
-            Value::obj(g)
+/// A file a generator wrote.
+#[derive(Serialize)]
+struct File {
+    path: String,
+    bytes: u64,
+}
+
+impl File {
+    fn of((path, bytes): &(PathBuf, u64)) -> File {
+        File {
+            path: path.display().to_string(),
+            bytes: *bytes,
+        }
+    }
+}
+
+/// One output of the run.
+#[derive(Serialize)]
+struct Output<'a> {
+    kind: &'static str,
+    path: &'a str,
+    bytes: u64,
+}
+
+/// The run's totals.
+#[derive(Serialize)]
+struct Totals {
+    mazes: u64,
+    candidates: u64,
+    seconds: f64,
+    mazes_per_second: f64,
+    bytes: u64,
+}
+
+/// The summary document as JSON text.
+pub fn document(facts: &RunFacts<'_>, stats: &[GenStats]) -> String {
+    let rate = |n: u64, s: f64| if s > 0.0 { n as f64 / s } else { 0.0 };
+    let generators = (stats.iter())
+        .map(|s| Generator {
+            name: &s.name,
+            mazes: s.mazes,
+            candidates: s.candidates,
+            seconds: s.seconds,
+            mazes_per_second: rate(s.mazes, s.seconds),
+            out: s.out.as_ref().map(File::of),
+            store: s.store.as_ref().map(File::of),
         })
         .collect();
-    let outputs = facts
-        .outputs
-        .iter()
-        .map(|(kind, path, bytes)| {
-            Value::obj([
-                ("kind", Value::str(*kind)),
-                ("path", Value::str(path)),
-                ("bytes", int(*bytes)),
-            ])
+    let outputs = (facts.outputs.iter())
+        .map(|(kind, path, bytes)| Output {
+            kind,
+            path,
+            bytes: *bytes,
         })
         .collect();
     let mazes: u64 = stats.iter().map(|s| s.mazes).sum();
-    let candidates: u64 = stats.iter().map(|s| s.candidates).sum();
-    let bytes: u64 = facts.outputs.iter().map(|o| o.2).sum();
-    Value::obj([
-        ("batchgen_version", Value::str(env!("CARGO_PKG_VERSION"))),
-        ("seeding_scheme", int(batchgen::rng::SEEDING_SCHEME as u64)),
-        ("command_line", Value::str(facts.command_line)),
-        ("size", Value::str(&facts.size)),
-        ("seed", int(facts.seed)),
-        ("count_per_generator", int(facts.count)),
-        ("shard", Value::str(&facts.shard)),
-        ("accept", facts.accept.map_or(Value::Null, Value::str)),
-        ("generators", Value::Arr(gens)),
-        ("outputs", Value::Arr(outputs)),
-        (
-            "totals",
-            Value::obj([
-                ("mazes", int(mazes)),
-                ("candidates", int(candidates)),
-                ("seconds", Value::Float(facts.seconds)),
-                ("mazes_per_second", rate(mazes, facts.seconds)),
-                ("bytes", int(bytes)),
-            ]),
-        ),
-    ])
+    json::pretty(&Document {
+        batchgen_version: env!("CARGO_PKG_VERSION"),
+        seeding_scheme: batchgen::rng::SEEDING_SCHEME,
+        command_line: facts.command_line,
+        size: &facts.size,
+        seed: facts.seed,
+        count_per_generator: facts.count,
+        shard: &facts.shard,
+        accept: facts.accept,
+        generators,
+        outputs,
+        totals: Totals {
+            mazes,
+            candidates: stats.iter().map(|s| s.candidates).sum(),
+            seconds: facts.seconds,
+            mazes_per_second: rate(mazes, facts.seconds),
+            bytes: facts.outputs.iter().map(|o| o.2).sum(),
+        },
+    })
 }
 
 /// Where the summary goes: stdout, or a checked file.
@@ -117,9 +154,9 @@ pub enum Destination {
 
 /// Write the document into the summary's temporary file and make it ready to commit with the
 /// run's other outputs.
-pub fn prepare(mut file: AtomicFile, doc: &Value) -> anyhow::Result<Prepared> {
+pub fn prepare(mut file: AtomicFile, doc: &str) -> anyhow::Result<Prepared> {
     let shown = file.target().requested.display().to_string();
-    file.write_all(doc.pretty().as_bytes())
+    file.write_all(doc.as_bytes())
         .with_context(|| format!("writing --summary-json {shown}"))?;
     Ok(file.prepare()?)
 }

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use super::{mask_arg, values, UsageError};
 use batchgen::args::{check_3d, select_3d};
 use batchgen::grid::Size;
+use batchgen::uniformity::json;
 use batchgen::uniformity::report::{self, Options, StudyMask, MASK_MAX_CELLS};
 
 /// Output format of the report.
@@ -115,7 +116,7 @@ pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
     let rep = report::run(&opts, &mut progress).map_err(|e| UsageError(format!("refused: {e}")))?;
     match args.format {
         Format::Table => super::stdio::out(rep.table_with(super::color::stdout()))?,
-        Format::Json => super::stdio::out(rep.to_json().pretty())?,
+        Format::Json => super::stdio::out(json::pretty(&rep.to_json()))?,
     }
     Ok(())
 }

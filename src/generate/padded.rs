@@ -136,9 +136,38 @@ pub(crate) fn padded_of(c: u32, w: u32) -> u32 {
 pub(crate) fn padded_holes(a: &mut [u8], maze: &Maze, hole: u8) {
     let Some(mask) = maze.mask() else { return };
     let w = maze.width();
-    for c in 0..maze.cells() {
-        if !mask.contains(c) {
-            a[padded_of(c, w) as usize] = hole;
+    // The holes are the gaps between consecutive mask cells: a loop over the mask's cell list
+    // and its gaps, with no per-cell membership test.
+    let mut from = 0u32;
+    for &c in mask.ids().iter().chain(std::iter::once(&maze.cells())) {
+        for gap in from..c {
+            a[padded_of(gap, w) as usize] = hole;
+        }
+        from = c + 1;
+    }
+}
+
+/// Fill `sides` as [`padded_sides`] does, counting the holes of the maze's mask as off the
+/// grid: for each cell of a padded array whose holes and ring hold [`OUTSIDE`] in `mark`, the
+/// directions (east 1, south 2, west 4, north 8) whose neighbour is not outside. Row by row
+/// over whole slices (vectorised); padding cells get 0, holes a value nothing reads.
+pub(crate) fn padded_sides_masked(sides: &mut Vec<u8>, mark: &[u8], w: u32, h: u32) {
+    let (w, h) = (w as usize, h as usize);
+    let pw = w + 2;
+    sides.clear();
+    sides.resize(pw * (h + 2), 0);
+    for y in 1..=h {
+        let p = y * pw + 1;
+        let out = &mut sides[p..p + w];
+        let east = &mark[p + 1..p + 1 + w];
+        let south = &mark[p + pw..p + pw + w];
+        let west = &mark[p - 1..p - 1 + w];
+        let north = &mark[p - pw..p - pw + w];
+        for ((((o, &e), &s), &wv), &n) in out.iter_mut().zip(east).zip(south).zip(west).zip(north) {
+            *o = (e != OUTSIDE) as u8
+                | ((s != OUTSIDE) as u8) << 1
+                | ((wv != OUTSIDE) as u8) << 2
+                | ((n != OUTSIDE) as u8) << 3;
         }
     }
 }
@@ -171,13 +200,73 @@ pub(crate) fn random_cell<R: crate::rng::RandomSource>(maze: &Maze, rng: &mut R)
     }
 }
 
-/// The root of the Wilson walks: the cell nearest the centre, `(W/2, H/2)`, without a mask; the
-/// middle mask cell in row order with one (any root keeps Wilson uniform).
+/// The root of the Wilson walks (padded index): the cell nearest the centre, `(W/2, H/2)`,
+/// without a mask; the mask cell nearest the centroid of the mask's cells with one
+/// ([`Mask::centre`](crate::grid::Mask::centre), which is `(W/2, H/2)` for a mask of every
+/// cell). Any root keeps Wilson uniform; the expected number of walk steps is the mean commute
+/// time between the root and a random cell, which a central root keeps low (the middle mask
+/// cell in row order, say, lies on the rim of a disc, where the walks take longer to end).
 #[inline]
 pub(crate) fn wilson_root(maze: &Maze) -> u32 {
     let (w, h) = (maze.width(), maze.height());
     match maze.mask() {
         None => (h / 2 + 1) * (w + 2) + w / 2 + 1,
-        Some(m) => padded_of(m.ids()[m.ids().len() / 2], w),
+        Some(m) => padded_of(m.centre(), w),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Mask;
+    use std::sync::Arc;
+
+    /// The masked sides against a direct test of each neighbour, and against [`padded_sides`]
+    /// on a mask of every cell.
+    #[test]
+    fn masked_sides_leave_out_the_holes_and_the_ring() {
+        let (w, h) = (7, 5);
+        let shapes = [
+            Mask::from_fn(w, h, |_, _| true).unwrap(),
+            Mask::from_text(".......\n.##.#..\n....#..\n.#.....\n...#...\n").unwrap(),
+        ];
+        for mask in shapes {
+            let full = mask.cells() == w * h;
+            let maze = Maze::masked(Arc::new(mask.clone()));
+            let mut s = Scratch::new();
+            let delta = padded_state_of(&mut s, &maze);
+            let mut sides = Vec::new();
+            padded_sides_masked(&mut sides, &s.mark, w, h);
+            for c in mask.ids().iter().copied() {
+                let p = padded_of(c, w);
+                let want = (0..4)
+                    .filter(|&d| {
+                        let (x, y) = ((c % w) as i64, (c / w) as i64);
+                        let (dx, dy) = [(1, 0), (0, 1), (-1, 0), (0, -1)][d];
+                        let (nx, ny) = (x + dx, y + dy);
+                        nx >= 0
+                            && ny >= 0
+                            && nx < w as i64
+                            && ny < h as i64
+                            && mask.contains((ny * w as i64 + nx) as u32)
+                    })
+                    .fold(0u8, |m, d| m | 1 << d);
+                assert_eq!(sides[p as usize], want, "cell {c}");
+                // The holes and the ring hold OUTSIDE in the marks the sides are read from.
+                for (d, &step) in delta.iter().enumerate() {
+                    let nb = p.wrapping_add(step) as usize;
+                    assert_eq!(
+                        s.mark[nb] == OUTSIDE,
+                        want >> d & 1 == 0,
+                        "cell {c} dir {d}"
+                    );
+                }
+            }
+            if full {
+                let mut plain = Vec::new();
+                padded_sides(&mut plain, w, h);
+                assert_eq!(sides, plain);
+            }
+        }
     }
 }

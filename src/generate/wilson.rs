@@ -7,9 +7,10 @@
 //!
 //! Choices that keep it uniform (any root and any order of start cells do): the root is the
 //! cell nearest the centre, `(W/2, H/2)`, which roughly halves the walks on a grid compared with
-//! a corner root; start cells are taken in row-major order. A random neighbour is drawn as a
-//! uniform direction from 2 random bits, redrawn when it points off the grid: rejection keeps
-//! the choice uniform among the existing neighbours.
+//! a corner root (on a mask, the mask cell nearest the centroid of its cells, the same cell for
+//! a mask of every cell); start cells are taken in row-major order. A random neighbour is drawn
+//! as a uniform direction from 2 random bits, redrawn when it points off the grid or into a hole
+//! of a mask: rejection keeps the choice uniform among the existing neighbours.
 //!
 //! Speed: the walk runs on a padded `(W+2)×(H+2)` state array whose border cells are marked
 //! "outside", so a step needs no coordinates and no bounds test beyond one byte read; the tree's

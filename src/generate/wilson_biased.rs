@@ -29,7 +29,8 @@
 //! [`wilson`]: super::wilson
 
 use super::padded::{
-    carve_parent_links, padded_sides, padded_state_of, wilson_root, FREE, IN_TREE, OUTSIDE,
+    carve_parent_links, padded_sides, padded_sides_masked, padded_state_of, wilson_root, FREE,
+    IN_TREE,
 };
 use super::shared::Poll;
 use super::Scratch;
@@ -61,17 +62,11 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
     let (w, h) = (maze.width(), maze.height());
     let pw = w + 2;
     let delta = padded_state_of(s, maze);
-    padded_sides(&mut s.sides, w, h);
     if maze.mask().is_some() {
-        // A hole is off the grid to the walk: drop the directions into holes.
-        for p in 0..s.sides.len() {
-            for (d, &step) in delta.iter().enumerate() {
-                let nb = (p as u32).wrapping_add(step) as usize;
-                if s.sides[p] >> d & 1 != 0 && s.mark[nb] == OUTSIDE {
-                    s.sides[p] &= !(1 << d);
-                }
-            }
-        }
+        // A hole is off the grid to the walk: no direction leads into one.
+        padded_sides_masked(&mut s.sides, &s.mark, w, h);
+    } else {
+        padded_sides(&mut s.sides, w, h);
     }
     let sides = &s.sides[..];
     let mark = &mut s.mark[..];

@@ -31,6 +31,8 @@ pub struct Mask {
     /// The mask's cells in increasing id order (row order).
     ids: Vec<u32>,
     hash: u64,
+    /// [`Mask::centre`].
+    centre: u32,
 }
 
 /// Why a mask was refused.
@@ -74,6 +76,27 @@ pub enum MaskError {
     Png(String),
 }
 
+/// [`Mask::centre`] of the cells `ids` (row order, not empty) of a grid of width `w`, in exact
+/// integer arithmetic: with `n` cells whose coordinates sum to `(sx, sy)`, the distance of
+/// `(x, y)` from the centroid is `(n·x − sx, n·y − sy) / n`.
+fn centre_cell(ids: &[u32], w: u32) -> u32 {
+    let n = ids.len() as i128;
+    let (mut sx, mut sy) = (0i128, 0i128);
+    for &c in ids {
+        sx += (c % w) as i128;
+        sy += (c / w) as i128;
+    }
+    let mut best = (i128::MAX, ids[0]);
+    for &c in ids {
+        let (dx, dy) = (n * (c % w) as i128 - sx, n * (c / w) as i128 - sy);
+        let d = dx * dx + dy * dy;
+        if d <= best.0 {
+            best = (d, c);
+        }
+    }
+    best.1
+}
+
 impl Mask {
     /// A mask from a grid size and a predicate saying which cells exist. Refused if empty or
     /// not connected.
@@ -111,11 +134,13 @@ impl Mask {
         for &w in &bits {
             h = super::Maze::hash_word(h, w);
         }
+        let centre = centre_cell(&ids, width);
         let mask = Mask {
             size,
             bits,
             ids,
             hash: h.max(1),
+            centre,
         };
         let firsts = mask.component_firsts();
         if firsts.len() > 1 {
@@ -272,6 +297,14 @@ impl Mask {
         self.ids[self.ids.len() - 1]
     }
 
+    /// The mask cell nearest the centroid of its cells (squared Euclidean distance, ties to
+    /// the later cell in row order, so a mask of every cell of a `W × H` grid gives
+    /// `(W/2, H/2)`): the root of the Wilson walks, where they end soonest on most shapes.
+    #[inline]
+    pub fn centre(&self) -> u32 {
+        self.centre
+    }
+
     /// The identity hash (module docs); never 0.
     #[inline]
     pub fn hash(&self) -> u64 {
@@ -327,6 +360,31 @@ impl fmt::Debug for Mask {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_centre_is_the_cell_nearest_the_centroid() {
+        // A full grid: (W/2, H/2), odd or even.
+        for (w, h) in [(9, 7), (8, 6), (1, 1), (2, 1), (64, 64)] {
+            let m = Mask::from_fn(w, h, |_, _| true).unwrap();
+            assert_eq!(m.centre(), (h / 2) * w + w / 2, "{w}x{h}");
+        }
+        // A ring: the centroid is the hole; of the four cells at distance 1 the last one.
+        assert_eq!(Mask::from_text("...\n.#.\n...\n").unwrap().centre(), 7);
+        // An L: cells (0,0) (0,1) (0,2) (1,2) (2,2), centroid (0.6, 1.4); (0,1) and (1,2)
+        // tie at squared distance 0.52, and the later one wins.
+        let l = Mask::from_text(".##\n.##\n...\n").unwrap();
+        assert_eq!(l.centre(), 2 * 3 + 1);
+        // A disc is centred whatever its first row looks like, unlike the middle cell in row
+        // order (which lies on its rim).
+        let r = 10.0f64;
+        let disc = Mask::from_fn(20, 20, |x, y| {
+            let (dx, dy) = (x as f64 + 0.5 - r, y as f64 + 0.5 - r);
+            dx * dx + dy * dy <= r * r
+        })
+        .unwrap();
+        assert_eq!(disc.centre(), 10 * 20 + 10);
+        assert_eq!(disc.ids()[disc.ids().len() / 2] % 20, 0);
+    }
 
     #[test]
     fn text_masks_parse_and_round_trip() {

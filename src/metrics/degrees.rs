@@ -14,7 +14,7 @@ use crate::grid::Maze;
 
 /// Cells by degree, from [`prepare`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Degrees {
+pub(crate) struct Degrees {
     /// Degree 1.
     pub dead_ends: u32,
     /// Degree ≥ 3.
@@ -42,7 +42,7 @@ fn spread(x: u64) -> u64 {
 /// count rounded up to 32) for a 2D `maze` (its down and up sides are ignored). Inlined into
 /// the 2D measure, as it was before 3D (fewer instructions than a call; callgrind).
 #[inline(always)]
-pub(super) fn prepare(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
+pub(crate) fn prepare(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
     let nw = maze.planar_words().len();
     if masks.len() < 32 * nw {
         masks.resize(32 * nw, 0);
@@ -85,7 +85,7 @@ fn add3(a: u64, b: u64, c: u64) -> (u64, u64) {
 
 /// [`prepare`] for a maze of any depth: six sides per cell (up to degree 6), a straight being a
 /// corridor open east+west, north+south or down+up.
-pub(super) fn prepare_3d(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
+pub(crate) fn prepare_3d(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
     let nw = maze.planar_words().len();
     if masks.len() < 32 * nw {
         masks.resize(32 * nw, 0);

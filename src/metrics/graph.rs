@@ -10,9 +10,10 @@
 //!   `solution_decisions`, `solution_branches` and the branch columns are taken along it.
 //! - `solution_count` counts every distinct shortest path (BFS with path counts, saturating at
 //!   `u64::MAX`).
-//! - `diameter` is exact: bounds on each cell's eccentricity (Takes and Kosters, 2011) drop
-//!   the cells that cannot end a longer pair, and the fringe argument of iFUB (Crescenzi,
-//!   Grossi, Habib, Lanzi, Marino, 2013) around a central cell ends the search; see
+//! - `diameter` is exact: the pendant trees are peeled off (their heights become offsets of
+//!   the 2-core's cells), then bounds on each core cell's eccentricity (Takes and Kosters,
+//!   2011) drop the cells that cannot end a longer pair, and the fringe argument of iFUB
+//!   (Crescenzi, Grossi, Habib, Lanzi, Marino, 2013) around a central cell ends the search; see
 //!   `Buffers::diameter`. `diameter_start`/`diameter_end` are a pair at that distance.
 //! - `max_branch_cells`: the largest part of the maze, with the solution's cells removed, that
 //!   touches a solution cell other than the exit (what lies behind a wrong turn).
@@ -52,6 +53,12 @@ pub(super) struct Buffers {
     hi: Vec<u32>,
     /// The cells that may still end a longest pair (diameter).
     cand: Vec<u32>,
+    /// The walls of the 2-core (diameter; 0 for a cell of a pendant tree).
+    core: Vec<u8>,
+    /// The height of the pendant trees hanging off each core cell (diameter).
+    height: Vec<u32>,
+    /// The deepest cell hanging off each core cell (diameter).
+    deep: Vec<u32>,
     /// Path membership (1 = on the solution).
     on_path: Vec<u8>,
     /// The solution path, exit first.
@@ -84,7 +91,7 @@ fn offsets(maze: &Maze) -> [u32; 6] {
 
 impl Buffers {
     fn grow(&mut self, n: usize) {
-        if self.dist.len() < n {
+        if self.dist.len() < n + 6 {
             for v in [
                 &mut self.dist,
                 &mut self.queue,
@@ -93,9 +100,14 @@ impl Buffers {
                 &mut self.parent,
                 &mut self.lo,
                 &mut self.hi,
+                &mut self.height,
+                &mut self.deep,
             ] {
                 v.resize(n, 0);
             }
+            self.core.resize(n, 0);
+            // Six slots past the cells: `flat_bfs`'s closed walls.
+            self.dist.resize(n + 6, 0);
             self.count.resize(n, 0);
             self.on_path.resize(n, 0);
             // One slot past the last cell: `flat_bfs` writes a candidate there unconditionally.
@@ -104,9 +116,11 @@ impl Buffers {
     }
 
     /// A BFS from `root` filling `dist` and `queue` only, for `D` directions (4 or 6), without
-    /// a branch on the walls or on what was seen: a closed wall points back at the cell
-    /// itself, and every neighbour is written to the queue's next slot, which moves on only
-    /// for a new cell. Returns the number of cells reached.
+    /// a branch on the walls or on what was seen: a closed wall in direction `d` points at the
+    /// slot `n + d` past the cells, always seen, and every neighbour is written to the queue's
+    /// next slot, which moves on only for a new cell. (One slot per direction, not the cell
+    /// itself: the loads of a cell's neighbours then never wait on the store of the direction
+    /// before.) Returns the number of cells reached.
     fn flat_bfs<const D: usize>(
         &mut self,
         masks: &[u8],
@@ -114,8 +128,9 @@ impl Buffers {
         n: usize,
         root: u32,
     ) -> usize {
-        let dist = &mut self.dist[..n];
-        dist.fill(UNSEEN);
+        let dist = &mut self.dist[..n + 6];
+        dist[..n].fill(UNSEEN);
+        dist[n..].fill(0);
         let queue = &mut self.queue[..n + 1];
         dist[root as usize] = 0;
         queue[0] = root;
@@ -126,8 +141,9 @@ impl Buffers {
             let dv = dist[v as usize] + 1;
             let m = masks[v as usize] as u32;
             for (d, &o) in off.iter().enumerate().take(D) {
-                let step = if m >> d & 1 == 1 { o } else { 0 };
-                let u = v.wrapping_add(step) as usize;
+                // All ones for an open wall, else zero: a select, not a branch.
+                let open = 0u32.wrapping_sub(m >> d & 1);
+                let u = (v.wrapping_add(o) & open | (n + d) as u32 & !open) as usize;
                 let fresh = dist[u] == UNSEEN;
                 dist[u] = if fresh { dv } else { dist[u] };
                 queue[tail] = u as u32;
@@ -180,43 +196,129 @@ impl Buffers {
         tail
     }
 
-    /// The exact diameter and a farthest pair, from `a`, a cell far from some other cell.
+    /// Peel the pendant trees off the maze (`masks`, `n` grid cells): every cell of degree 1
+    /// is removed, leaf by leaf, until the 2-core is left. Afterwards `core` holds the walls of
+    /// the 2-core (0 for a peeled cell), `height[r]` the depth of the deepest cell hanging off
+    /// core cell `r` (0 when none) and `deep[r]` that cell (`r` itself when none). Returns the
+    /// longest distance between two cells of one hanging tree (its root included) and a pair
+    /// at that distance: those pairs never pass through the rest of the core.
+    fn peel(&mut self, masks: &[u8], off: &[u32; 6], n: usize) -> (u32, u32, u32) {
+        let core = &mut self.core[..n];
+        core.copy_from_slice(&masks[..n]);
+        let (height, deep) = (&mut self.height[..n], &mut self.deep[..n]);
+        height.fill(0);
+        for (c, d) in deep.iter_mut().enumerate() {
+            *d = c as u32;
+        }
+        let stack = &mut self.order[..n];
+        let mut top = 0;
+        for (c, &m) in core.iter().enumerate() {
+            stack[top] = c as u32;
+            top += (m.count_ones() == 1) as usize;
+        }
+        let mut best = (0, 0, 0);
+        while top > 0 {
+            top -= 1;
+            let v = stack[top] as usize;
+            let m = core[v];
+            if m == 0 {
+                continue;
+            }
+            // The one wall left leads to the parent; clear it on both sides.
+            let d = m.trailing_zeros() as usize;
+            let p = (v as u32).wrapping_add(off[d]) as usize;
+            core[v] = 0;
+            core[p] &= !(1u8 << if d < 4 { d ^ 2 } else { d ^ 1 });
+            let below = height[v] + 1;
+            if height[p] + below > best.0 {
+                best = (height[p] + below, deep[p], deep[v]);
+            }
+            if below > height[p] {
+                height[p] = below;
+                deep[p] = deep[v];
+            }
+            stack[top] = p as u32;
+            top += (core[p].count_ones() == 1) as usize;
+        }
+        best
+    }
+
+    /// The exact diameter and a farthest pair. `dist` holds the distances from `a`, a cell of
+    /// the maze (the entrance's search): the first search starts from the tip farthest from it.
     ///
-    /// Bounds on eccentricities (Takes and Kosters, 2011): a search from `v`, of eccentricity
-    /// `e`, bounds every cell `w` at distance `d` from it by `max(d, e − d) ≤ ecc(w) ≤ e + d`;
-    /// a cell whose upper bound is at most the longest distance found so far cannot end a
-    /// longer pair and leaves the candidates. A fringe stop (as in iFUB): with `u` a central
-    /// cell, a pair farther apart than `best` has an end farther than `best / 2` from `u`, and
-    /// both its ends are candidates; so once every candidate within that fringe has been
-    /// searched from, `best` is the diameter.
+    /// The pendant trees come off first ([`Self::peel`]): a pair of cells in different hanging
+    /// trees (or on the core) is at most `height[r] + d(r, s) + height[s]` apart for their core
+    /// cells `r` and `s`, with equality for the deepest cells `deep[r]` and `deep[s]`. So the
+    /// diameter is the larger of the longest pair inside one hanging tree and the diameter of
+    /// the *tips* of the core: one tip per core cell, `deep[r]`, at the distance
+    /// `D(r, s) = height[r] + d(r, s) + height[s]` (`D(r, r) = 0`), a metric on the core cells.
+    /// Searches run on the core only (`core`'s walls), which on a lightly braided maze is a
+    /// small part of it.
     ///
-    /// The searches start from `a`, then from the candidate with the largest upper bound (a
-    /// far end of `a`), then from the one with the smallest lower bound (`u`, the middle of
-    /// that sweep), then from the fringe candidates by decreasing upper bound. On 64×64
-    /// braided Wilson mazes that is 10 to 14 searches on average
-    /// (`diameter_searches_on_braided_mazes`).
+    /// Bounds on eccentricities (Takes and Kosters, 2011) hold in any metric: a search from
+    /// `v`, of eccentricity `e`, bounds every tip `w` at distance `d` from it by
+    /// `max(d, e − d) ≤ ecc(w) ≤ e + d`; a tip whose upper bound is at most the longest
+    /// distance found so far cannot end a longer pair and leaves the candidates. A fringe stop
+    /// (as in iFUB): with `u` a central tip, a pair farther apart than `best` has an end
+    /// farther than `best / 2` from `u`, and both its ends are candidates; so once every
+    /// candidate within that fringe has been searched from, `best` is the diameter.
+    ///
+    /// The searches start from the tip farthest from the cell of `dist`, then from the
+    /// candidate with the largest upper bound (a far end of it), then from the one with the
+    /// smallest lower bound (`u`, the middle of that sweep), then from the fringe candidates by
+    /// decreasing upper bound (`diameter_searches_on_braided_mazes` counts them).
     fn diameter(&mut self, masks: &[u8], off: &[u32; 6], n: usize, a: u32) -> (u32, u32, u32) {
-        self.lo[..n].fill(0);
-        self.hi[..n].fill(UNSEEN);
+        let mut best = self.peel(masks, off, n);
         self.cand.clear();
-        self.cand.extend(0..n as u32);
-        let mut best = (0, a, a);
-        let mut v = a;
+        let mut v = UNSEEN;
+        let mut start = 0u32;
+        for c in 0..n {
+            if self.core[c] != 0 {
+                self.cand.push(c as u32);
+                self.lo[c] = 0;
+                self.hi[c] = UNSEEN;
+                let far = self.dist[c].saturating_add(self.height[c]);
+                if v == UNSEEN || far > start {
+                    (v, start) = (c as u32, far);
+                }
+            }
+        }
+        if v == UNSEEN {
+            // A tree: nothing but hanging trees (what the tree pass measures; tests only).
+            self.diameter_searches = 0;
+            return if best.0 == 0 { (0, a, a) } else { best };
+        }
+        if best.0 == 0 {
+            best = (0, v, v);
+        }
+        // The searches read the core's walls; `core` is moved out for them and back after.
+        let core = std::mem::take(&mut self.core);
+        let mut center = v;
         self.diameter_searches = 0;
         loop {
             self.diameter_searches += 1;
             let step = self.diameter_searches;
-            let reached = self.distances(masks, off, n, v);
-            let dist = &self.dist[..n];
-            let far = self.queue[reached - 1];
-            let e = dist[far as usize];
+            let reached = self.distances(&core, off, n, v);
+            let (dist, height) = (&self.dist[..n], &self.height[..n]);
+            // The eccentricity of `v`'s tip: the farthest other tip.
+            let (mut e, mut far) = (0, v);
+            for &w in &self.queue[1..reached] {
+                let d = dist[w as usize] + height[w as usize];
+                if d > e {
+                    (e, far) = (d, w);
+                }
+            }
+            let hv = height[v as usize];
+            e += hv;
             if e > best.0 {
-                best = (e, v, far);
+                best = (e, self.deep[v as usize], self.deep[far as usize]);
             }
             if step == 3 {
                 self.level[..n].copy_from_slice(dist);
+                center = v;
             }
             let (level, lo, hi) = (&self.level[..n], &mut self.lo[..n], &mut self.hi[..n]);
+            let hc = height[center as usize];
             let cand = &mut self.cand;
             // Tighten the bounds, drop the settled candidates, find the next root: `top`, the
             // fringe candidate with the largest (upper, lower) bounds; `low`, the candidate
@@ -225,17 +327,19 @@ impl Buffers {
             let mut kept = 0;
             for i in 0..cand.len() {
                 let w = cand[i];
-                let d = dist[w as usize];
-                let h = hi[w as usize].min(e + d);
+                let (wi, hw) = (w as usize, height[w as usize]);
+                let d = if w == v { 0 } else { hv + dist[wi] + hw };
+                let h = hi[wi].min(e + d);
                 if h <= best.0 {
                     continue;
                 }
-                let l = lo[w as usize].max(d.max(e - d));
-                hi[w as usize] = h;
-                lo[w as usize] = l;
+                let l = lo[wi].max(d.max(e - d));
+                hi[wi] = h;
+                lo[wi] = l;
                 cand[kept] = w;
                 kept += 1;
-                if (step < 3 || 2 * level[w as usize] > best.0) && (h, l) > (top.0, top.1) {
+                let fringe = step < 3 || (w != center && 2 * (hc + level[wi] + hw) > best.0);
+                if fringe && (h, l) > (top.0, top.1) {
                     top = (h, l, w);
                 }
                 if (l, h) < (low.0, low.1) {
@@ -244,6 +348,7 @@ impl Buffers {
             }
             cand.truncate(kept);
             if kept == 0 || top.2 == UNSEEN {
+                self.core = core;
                 return best;
             }
             v = if step == 2 { low.2 } else { top.2 };
@@ -261,26 +366,28 @@ pub(super) fn measure(
     loops: u32,
     g: &mut Buffers,
 ) -> Metrics {
+    // `n` grid cells index the buffers; `cells` of them are the maze's (the mask's, with one).
     let n = maze.cells() as usize;
+    let cells = maze.tree_cells() as usize;
     g.grow(n);
     g.dirs = if maze.depth() > 1 { 6 } else { 4 };
     let off = offsets(maze);
 
     // The solution: BFS from the entrance with canonical parents and path counts (with fixed
-    // ends, the same search shows the maze connected and gives the diameter its first cell;
-    // the diameter's searches leave the parents and counts alone).
+    // ends, the same search shows the maze connected and picks the diameter's first cell; the
+    // diameter's searches leave the parents and counts alone).
     let (entrance, exit, diameter, length) = match ends {
         Ends::Cells { entrance, exit } => {
             let reached = g.counted_bfs(masks, &off, n, entrance);
-            assert_eq!(reached, n, "measure: the maze is not connected");
+            assert_eq!(reached, cells, "measure: the maze is not connected");
             let length = g.dist[exit as usize];
-            let d = g.diameter(masks, &off, n, g.queue[n - 1]);
+            let d = g.diameter(masks, &off, n, entrance);
             (entrance, exit, d, length)
         }
         Ends::Diameter => {
-            let reached = g.distances(masks, &off, n, 0);
-            assert_eq!(reached, n, "measure: the maze is not connected");
-            let d = g.diameter(masks, &off, n, g.queue[n - 1]);
+            let reached = g.distances(masks, &off, n, maze.first_cell());
+            assert_eq!(reached, cells, "measure: the maze is not connected");
+            let d = g.diameter(masks, &off, n, maze.first_cell());
             g.counted_bfs(masks, &off, n, d.1);
             (d.1, d.2, d, d.0)
         }
@@ -325,7 +432,7 @@ pub(super) fn measure(
         tortuosity: tortuosity(maze, entrance, exit, length),
         loops,
         solution_count,
-        ..Metrics::from_degrees(&deg, maze, n)
+        ..Metrics::from_degrees(&deg, maze, cells)
     }
 }
 
@@ -514,7 +621,7 @@ mod tests {
     }
 
     /// The searches the diameter needs on 64×64 braided Wilson mazes (50 fixed seeds per
-    /// chance): on average at most 16 (10 to 14 measured).
+    /// chance): on average at most 16 (13, 11 and 10 measured at P = 0.1, 0.5, 1).
     #[test]
     fn diameter_searches_on_braided_mazes() {
         let mut s = super::super::Scratch::new();

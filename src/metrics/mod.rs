@@ -39,7 +39,7 @@
 //! (`degrees::prepare_3d`) and the push table differ.
 
 pub mod definitions;
-mod degrees;
+pub(crate) mod degrees;
 mod graph;
 mod row;
 
@@ -567,7 +567,7 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     // One popcount pass tells a tree from a maze with loops (fewer passages than a tree means
     // not connected: the tree pass reports that).
     let extra = maze.passages() + 1;
-    let cells = maze.cells() as u64;
+    let cells = maze.tree_cells() as u64;
     s.graph_last = extra > cells;
     if s.graph_last {
         let loops = (extra - cells) as u32;

@@ -13,7 +13,8 @@
 //! nothing). Its cells and the open walls between consecutive path cells are drawn as path.
 //!
 //! - **ascii** ([`ascii`]): exactly `2H+1` lines of `2W+1` characters, each ending in `\n`: `#`
-//!   wall, space open, `.` path. [`parse_ascii`] reads it back, so scripts can use it too.
+//!   wall (or a hole of a mask, see below), space open, `.` path. [`parse_ascii`] reads it back,
+//!   so scripts can use it too.
 //! - **unicode**: `2H+1` lines, each grid column drawn one character wide for posts and vertical
 //!   walls and three characters wide for cells and horizontal walls (`4W+1` characters a line,
 //!   so a cell looks about square in a terminal). Posts are box-drawing characters chosen from
@@ -34,6 +35,21 @@
 //!   streamed to the encoder from one reused row buffer, so memory does not grow with the image
 //!   height. The encoder's default (balanced) compression is used: a 2000×2000 maze at scale 4
 //!   (16004² pixels) takes about 5 s and 6 MB.
+//!
+//! # Masked mazes
+//!
+//! A maze on a [mask](crate::grid::Mask) is drawn on its whole grid, each hole (a cell outside
+//! the mask) solid, in the wall colour, never as an empty corridor:
+//!
+//! - **ascii**: a hole's cell position is `#`, like its four walls, so a hole region is a block
+//!   of `#`; [`parse_ascii`] reads a `#` cell position as a hole and gives the maze back with
+//!   its mask.
+//! - **unicode**: a hole is `███`, and so are the walls between two holes (`███` across, `█`
+//!   down) and the posts whose four cells are holes (`█`): a hole region is one solid block,
+//!   outlined by the box-drawing walls where it meets cells or the border.
+//! - **svg**: a `<g id="holes">` of black `<rect>`s under the walls, one per run of
+//!   consecutive holes in a row (`x`, `y` the run's first cell's corner, `height` one cell).
+//! - **png**: a hole's square and its walls are [`PNG_WALL`].
 //!
 //! # 3D mazes (depth D > 1)
 //!
@@ -421,6 +437,33 @@ impl<'a> Grid<'a> {
         }
     }
 
+    /// Is the cell at (odd `r`, odd `c`) of layer `z` a hole of the maze's mask? (Never
+    /// without a mask.)
+    fn hole(&self, z: u32, r: u32, c: u32) -> bool {
+        self.maze.mask().is_some() && !self.maze.has_cell(self.cell_at(z, r, c))
+    }
+
+    /// Is the wall-grid position (row `r`, column `c`) of layer `z` inside a hole region: a
+    /// hole, an interior wall between two holes, or an interior post whose four cells are
+    /// holes? The unicode writer fills those solid.
+    fn in_hole(&self, z: u32, r: u32, c: u32) -> bool {
+        let (rows, cols) = self.dims();
+        if self.maze.mask().is_none() || r == 0 || c == 0 || r == rows - 1 || c == cols - 1 {
+            return false;
+        }
+        match (r % 2 == 1, c % 2 == 1) {
+            (true, true) => self.hole(z, r, c),
+            (true, false) => self.hole(z, r, c - 1) && self.hole(z, r, c + 1),
+            (false, true) => self.hole(z, r - 1, c) && self.hole(z, r + 1, c),
+            (false, false) => {
+                self.hole(z, r - 1, c - 1)
+                    && self.hole(z, r - 1, c + 1)
+                    && self.hole(z, r + 1, c - 1)
+                    && self.hole(z, r + 1, c + 1)
+            }
+        }
+    }
+
     /// The vertical passages ([`UP`], [`DOWN`] flags) of the cell at (odd `r`, odd `c`) of
     /// layer `z`; always 0 in a 2D maze.
     fn vertical(&self, z: u32, r: u32, c: u32) -> u8 {
@@ -436,10 +479,10 @@ impl<'a> Grid<'a> {
     }
 
     /// The box-drawing character for the post at (even `r`, even `c`) of layer `z`, from its
-    /// wall arms.
+    /// wall arms (a wall inside a hole region is drawn solid, not as an arm).
     fn post(&self, z: u32, r: u32, c: u32) -> char {
         let (rows, cols) = self.dims();
-        let wall = |r: u32, c: u32| self.kind(z, r, c) == Kind::Wall;
+        let wall = |r: u32, c: u32| self.kind(z, r, c) == Kind::Wall && !self.in_hole(z, r, c);
         let up = r > 0 && wall(r - 1, c);
         let down = r + 1 < rows && wall(r + 1, c);
         let left = c > 0 && wall(r, c - 1);
@@ -580,6 +623,13 @@ mod tests {
             ("#####\n#   #\n## ##\n#   #\n#####\n", "open post"),
             ("###\n###\n###\n", "cell position"),
             ("#####\n#.. #\n#####\n", "not both"),
+            // A hole (a '#' cell position) is closed on every side, leaves a connected mask
+            // of at least one cell, and exists only in 2D.
+            ("#####\n#  ##\n#####\n", "beside a hole"),
+            ("#####\n##  #\n#####\n", "beside a hole"),
+            ("###\n###\n# #\n###\n###\n", "beside a hole"),
+            ("#######\n# ### #\n#######\n", "not connected"),
+            ("###\n# #\n###\n\n###\n###\n###\n", "3D picture"),
         ];
         for (text, needle) in cases {
             let e = parse_ascii(text).unwrap_err().to_string();
@@ -597,6 +647,35 @@ mod tests {
             ),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_masked_picture_parses_back_with_its_mask() {
+        // A 3×3 ring (the centre a hole) drawn by the writer, read back.
+        let ring = std::sync::Arc::new(crate::grid::Mask::from_text("...\n.#.\n...\n").unwrap());
+        let mut m = Maze::masked(ring.clone());
+        for (c, d) in [
+            (0, Dir::East),
+            (1, Dir::East),
+            (2, Dir::South),
+            (5, Dir::South),
+        ] {
+            m.carve(c, d);
+        }
+        for (c, d) in [(6, Dir::East), (7, Dir::East), (0, Dir::South)] {
+            m.carve(c, d);
+        }
+        let text = ascii(&m, None).unwrap();
+        assert_eq!(
+            text,
+            "#######\n#     #\n# ### #\n# ### #\n##### #\n#     #\n#######\n"
+        );
+        let (back, path) = parse_ascii(&text).unwrap();
+        assert_eq!(back, m);
+        assert_eq!(back.mask(), Some(&ring));
+        assert!(path.is_none());
+        // Without a hole there is no mask, as always.
+        assert!(parse_ascii("###\n# #\n###\n").unwrap().0.mask().is_none());
     }
 
     #[test]

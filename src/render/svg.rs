@@ -115,6 +115,7 @@ pub(super) fn write_svg<W: Write + ?Sized>(
         r##"<rect x="0" y="0" width="{vw}" height="{vh}" fill="#ffffff"/>"##
     )?;
     if !maze.size().is_3d() {
+        write_holes(maze, (pad, pad), c, out)?;
         write!(out, r#"<path id="walls" d=""#)?;
         write_wall_runs(maze, 0, (pad, pad), c, out)?;
         writeln!(
@@ -255,6 +256,43 @@ impl fmt::Display for Eighths {
             }
         }
     }
+}
+
+/// The holes of the maze's mask (nothing without one), filled in the wall colour: a `<g
+/// id="holes">` holding one `<rect>` per run of consecutive holes in a row, so a hole region is
+/// solid (the walls, drawn after, outline it).
+fn write_holes<W: Write + ?Sized>(
+    maze: &Maze,
+    (ox, oy): (u64, u64),
+    c: u64,
+    out: &mut W,
+) -> std::io::Result<()> {
+    if maze.mask().is_none() {
+        return Ok(());
+    }
+    let (w, h) = (maze.width(), maze.height());
+    writeln!(out, r#"<g id="holes" fill="{}">"#, hex(PNG_WALL))?;
+    for y in 0..h {
+        let mut run: Option<u32> = None;
+        for x in 0..=w {
+            let hole = x < w && !maze.has_cell(y * w + x);
+            match (hole, run) {
+                (true, None) => run = Some(x),
+                (false, Some(x0)) => {
+                    writeln!(
+                        out,
+                        r#"<rect x="{}" y="{}" width="{}" height="{c}"/>"#,
+                        ox + x0 as u64 * c,
+                        oy + y as u64 * c,
+                        (x - x0) as u64 * c
+                    )?;
+                    run = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    writeln!(out, "</g>")
 }
 
 /// The wall runs (`M x yHx2` / `M x yVy2`, merged into maximal runs) of layer `z`, drawn with

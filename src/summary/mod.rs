@@ -11,6 +11,7 @@
 pub mod dist;
 pub mod inputs;
 pub mod report;
+pub mod report_json;
 
 use std::collections::BTreeMap;
 use std::fs::File;

@@ -1,6 +1,6 @@
 //! Printing a [`Summary`] as an aligned table (the seed's "dead ends= 10.6% … (0.6 ms per
 //! maze)" line grown into one block per group), as CSV (one row per group and metric) or as
-//! JSON (one object per group).
+//! JSON (one object per group, [`super::report_json`]).
 
 use crate::printable::printable;
 use crate::thousands::thousands;
@@ -315,88 +315,12 @@ fn csv(s: &Summary) -> String {
     out
 }
 
-fn json_str(s: &str) -> String {
-    let mut o = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            c if c.is_control() => {
-                let _ = write!(o, "\\u{:04x}", c as u32);
-            }
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
-}
-
-fn json_num(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:?}")
-    } else {
-        "null".into()
-    }
-}
-
-fn json(s: &Summary) -> String {
-    let mut out = String::from("[\n");
-    for (gi, (k, g)) in s.groups.iter().enumerate() {
-        let opt = |v: &Option<String>| v.as_deref().map_or("null".into(), json_str);
-        let _ = write!(
-            out,
-            "  {{\"algo\": {}, \"size\": {}, \"rows\": {}",
-            opt(&k.algo),
-            opt(&k.size),
-            g.rows
-        );
-        if let Some(a) = &s.accept {
-            let (share, per) = pass_rate(g);
-            let _ = write!(
-                out,
-                ", \"accept\": {}, \"passing\": {}, \"share\": {}, \"candidates_per_accepted\": {}",
-                json_str(a),
-                g.passing,
-                json_num(share),
-                json_num(per)
-            );
-        }
-        out.push_str(", \"metrics\": {");
-        for (mi, (name, st)) in g.metrics.iter().enumerate() {
-            let q = st.quantiles(&QUANTILES);
-            let _ = write!(
-                out,
-                "{}\n    {}: {{\"mean\": {}, \"std_err\": {}, \"p5\": {}, \"p25\": {}, \"p50\": {}, \
-                 \"p75\": {}, \"p95\": {}, \"exact_quantiles\": {}, \"pos_inf\": {}, \
-                 \"neg_inf\": {}, \"nan\": {}}}",
-                if mi > 0 { "," } else { "" },
-                json_str(name),
-                json_num(st.mean()),
-                json_num(st.std_err()),
-                json_num(q[0]),
-                json_num(q[1]),
-                json_num(q[2]),
-                json_num(q[3]),
-                json_num(q[4]),
-                st.exact(),
-                st.nonfinite().pos_inf,
-                st.nonfinite().neg_inf,
-                st.nonfinite().nan
-            );
-        }
-        out.push_str("}}");
-        out.push_str(if gi + 1 < s.groups.len() { ",\n" } else { "\n" });
-    }
-    out.push_str("]\n");
-    out
-}
-
 /// Render the summary.
 pub fn render(s: &Summary, f: Format) -> String {
     match f {
         Format::Table => table(s),
         Format::Csv => csv(s),
-        Format::Json => json(s),
+        Format::Json => super::report_json::render(s),
     }
 }
 

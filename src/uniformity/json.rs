@@ -1,320 +1,259 @@
-//! A minimal JSON value with a writer and a parser, enough for the uniformity report and for the
-//! tests that compare it with the reference files in `data/uniformity/`. Exact numbers (big
-//! integers, rationals) are written as strings so no precision is lost; plain counts as
-//! integers; floats with Rust's shortest round-trip formatting.
+//! The layout of every JSON document the program prints ([`pretty`]): serde_json with a
+//! formatter of its own, so the documents read as they always have: two-space indentation, one
+//! member per line, arrays of scalars on one line (`[3, 1, 4]`), floats in Rust's shortest
+//! round-trip form (`{:?}`: `1e-5`, `1e16`), non-finite floats as `null`, and control
+//! characters other than `\n` and `\t` as `\u00XX`. The documents themselves are types that
+//! derive `Serialize`, beside the code that fills them.
 
-use std::fmt::Write as _;
+use serde::Serialize;
+use serde_json::ser::{CharEscape, Formatter, Serializer};
+use std::io::{self, Write};
 
-/// A JSON value. Objects keep their key order.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    /// `null`
-    Null,
-    /// `true` / `false`
-    Bool(bool),
-    /// An integer that fits in `i128`.
-    Int(i128),
-    /// A floating-point number (non-finite values are written as `null`).
-    Float(f64),
-    /// A string.
-    Str(String),
-    /// An array.
-    Arr(Vec<Value>),
-    /// An object, in insertion order.
-    Obj(Vec<(String, Value)>),
+/// `value` as a pretty-printed JSON document, with a final newline.
+pub fn pretty<T: Serialize + ?Sized>(value: &T) -> String {
+    let mut s = to_string(value);
+    s.push('\n');
+    s
 }
 
-/// The input was not valid JSON (position in bytes).
-#[derive(Clone, Debug, thiserror::Error, PartialEq)]
-#[error("invalid JSON at byte {0}")]
-pub struct ParseError(pub usize);
+/// Append `s` as a JSON string literal (escaped as in [`pretty`]).
+pub fn write_str(out: &mut String, s: &str) {
+    out.push_str(&to_string(s));
+}
 
-impl Value {
-    /// An object from `(key, value)` pairs.
-    pub fn obj<K: Into<String>>(pairs: impl IntoIterator<Item = (K, Value)>) -> Value {
-        Value::Obj(pairs.into_iter().map(|(k, v)| (k.into(), v)).collect())
-    }
+fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
+    let mut buf = Vec::new();
+    let mut ser = Serializer::with_formatter(&mut buf, Layout::default());
+    // Writing into a Vec cannot fail, and the documents' maps have string keys.
+    value
+        .serialize(&mut ser)
+        .expect("a JSON document serializes into memory");
+    String::from_utf8(buf).expect("serde_json writes UTF-8")
+}
 
-    /// A string value.
-    pub fn str(s: impl Into<String>) -> Value {
-        Value::Str(s.into())
-    }
+/// How an open array is laid out, known from its first element.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Array {
+    /// No element seen yet.
+    Empty,
+    /// Scalars: on the array's line, `, `-separated.
+    Inline,
+    /// Arrays or objects: one per line.
+    Block,
+}
 
-    /// The member `key` of an object.
-    pub fn get(&self, key: &str) -> Option<&Value> {
-        match self {
-            Value::Obj(v) => v.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
+/// An open array or object.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Open {
+    /// An array, laid out so.
+    Array(Array),
+    /// An object; whether it has a member yet.
+    Object(bool),
+}
+
+/// A [`Formatter`] for [`pretty`]'s layout. An array's layout follows from its first element
+/// (the documents' arrays hold one type each, so all elements are alike).
+#[derive(Debug, Default)]
+struct Layout {
+    /// The open arrays and objects, innermost last.
+    open: Vec<Open>,
+    /// The next value is the first element of the innermost array.
+    first_element: bool,
+}
+
+impl Layout {
+    fn indent<W: ?Sized + Write>(&self, w: &mut W) -> io::Result<()> {
+        for _ in 0..self.open.len() {
+            w.write_all(b"  ")?;
         }
+        Ok(())
     }
 
-    /// The string inside a `Str`.
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            Value::Str(s) => Some(s),
-            _ => None,
+    /// Called before every value: the first element of an array decides its layout.
+    fn value<W: ?Sized + Write>(&mut self, w: &mut W, container: bool) -> io::Result<()> {
+        if !std::mem::take(&mut self.first_element) {
+            return Ok(());
         }
-    }
-
-    /// The integer inside an `Int`.
-    pub fn as_int(&self) -> Option<i128> {
-        match self {
-            Value::Int(i) => Some(*i),
-            _ => None,
+        let layout = if container {
+            w.write_all(b"\n")?;
+            self.indent(w)?;
+            Array::Block
+        } else {
+            Array::Inline
+        };
+        if let Some(top) = self.open.last_mut() {
+            *top = Open::Array(layout);
         }
-    }
-
-    /// The elements of an `Arr`.
-    pub fn as_arr(&self) -> Option<&[Value]> {
-        match self {
-            Value::Arr(a) => Some(a),
-            _ => None,
-        }
-    }
-
-    /// Pretty-printed JSON (two-space indent; arrays of scalars on one line).
-    pub fn pretty(&self) -> String {
-        let mut s = String::new();
-        self.write(&mut s, 0);
-        s.push('\n');
-        s
-    }
-
-    fn is_scalar(&self) -> bool {
-        !matches!(self, Value::Arr(_) | Value::Obj(_))
-    }
-
-    fn write(&self, out: &mut String, indent: usize) {
-        let pad = |n: usize| "  ".repeat(n);
-        match self {
-            Value::Null => out.push_str("null"),
-            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Value::Int(i) => {
-                let _ = write!(out, "{i}");
-            }
-            Value::Float(f) if f.is_finite() => {
-                let _ = write!(out, "{f:?}");
-            }
-            Value::Float(_) => out.push_str("null"),
-            Value::Str(s) => write_str(out, s),
-            Value::Arr(a) if a.is_empty() => out.push_str("[]"),
-            Value::Arr(a) if a.iter().all(Value::is_scalar) => {
-                out.push('[');
-                for (i, v) in a.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    v.write(out, indent);
-                }
-                out.push(']');
-            }
-            Value::Arr(a) => {
-                out.push_str("[\n");
-                for (i, v) in a.iter().enumerate() {
-                    out.push_str(&pad(indent + 1));
-                    v.write(out, indent + 1);
-                    out.push_str(if i + 1 < a.len() { ",\n" } else { "\n" });
-                }
-                out.push_str(&pad(indent));
-                out.push(']');
-            }
-            Value::Obj(o) if o.is_empty() => out.push_str("{}"),
-            Value::Obj(o) => {
-                out.push_str("{\n");
-                for (i, (k, v)) in o.iter().enumerate() {
-                    out.push_str(&pad(indent + 1));
-                    write_str(out, k);
-                    out.push_str(": ");
-                    v.write(out, indent + 1);
-                    out.push_str(if i + 1 < o.len() { ",\n" } else { "\n" });
-                }
-                out.push_str(&pad(indent));
-                out.push('}');
-            }
-        }
-    }
-
-    /// Parse a JSON document.
-    pub fn parse(s: &str) -> Result<Value, ParseError> {
-        let b = s.as_bytes();
-        let mut p = 0;
-        let v = parse_value(b, &mut p)?;
-        skip_ws(b, &mut p);
-        if p != b.len() {
-            return Err(ParseError(p));
-        }
-        Ok(v)
+        Ok(())
     }
 }
 
-/// Append `s` as a JSON string literal.
-pub(crate) fn write_str(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
+macro_rules! scalar {
+    ($($name:ident: $t:ty),* $(,)?) => {$(
+        fn $name<W: ?Sized + Write>(&mut self, w: &mut W, v: $t) -> io::Result<()> {
+            self.value(w, false)?;
+            write!(w, "{v}")
         }
-    }
-    out.push('"');
+    )*};
 }
 
-fn skip_ws(b: &[u8], p: &mut usize) {
-    while *p < b.len() && b[*p].is_ascii_whitespace() {
-        *p += 1;
+impl Formatter for Layout {
+    fn write_null<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.value(w, false)?;
+        w.write_all(b"null")
     }
-}
 
-fn parse_value(b: &[u8], p: &mut usize) -> Result<Value, ParseError> {
-    skip_ws(b, p);
-    let err = ParseError(*p);
-    match b.get(*p) {
-        Some(b'{') => {
-            *p += 1;
-            let mut o = Vec::new();
-            skip_ws(b, p);
-            if b.get(*p) == Some(&b'}') {
-                *p += 1;
-                return Ok(Value::Obj(o));
-            }
-            loop {
-                skip_ws(b, p);
-                let k = match parse_value(b, p)? {
-                    Value::Str(s) => s,
-                    _ => return Err(ParseError(*p)),
-                };
-                skip_ws(b, p);
-                if b.get(*p) != Some(&b':') {
-                    return Err(ParseError(*p));
-                }
-                *p += 1;
-                o.push((k, parse_value(b, p)?));
-                skip_ws(b, p);
-                match b.get(*p) {
-                    Some(b',') => *p += 1,
-                    Some(b'}') => {
-                        *p += 1;
-                        return Ok(Value::Obj(o));
-                    }
-                    _ => return Err(ParseError(*p)),
-                }
-            }
+    scalar!(write_bool: bool, write_i8: i8, write_i16: i16, write_i32: i32, write_i64: i64,
+        write_i128: i128, write_u8: u8, write_u16: u16, write_u32: u32, write_u64: u64,
+        write_u128: u128);
+
+    fn write_f32<W: ?Sized + Write>(&mut self, w: &mut W, v: f32) -> io::Result<()> {
+        self.value(w, false)?;
+        write!(w, "{v:?}")
+    }
+
+    fn write_f64<W: ?Sized + Write>(&mut self, w: &mut W, v: f64) -> io::Result<()> {
+        self.value(w, false)?;
+        write!(w, "{v:?}")
+    }
+
+    fn write_number_str<W: ?Sized + Write>(&mut self, w: &mut W, v: &str) -> io::Result<()> {
+        self.value(w, false)?;
+        w.write_all(v.as_bytes())
+    }
+
+    fn begin_string<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.value(w, false)?;
+        w.write_all(b"\"")
+    }
+
+    fn write_char_escape<W: ?Sized + Write>(&mut self, w: &mut W, e: CharEscape) -> io::Result<()> {
+        let control = |w: &mut W, c: u8| write!(w, "\\u{c:04x}");
+        match e {
+            CharEscape::Quote => w.write_all(b"\\\""),
+            CharEscape::ReverseSolidus => w.write_all(b"\\\\"),
+            CharEscape::Solidus => w.write_all(b"/"),
+            CharEscape::LineFeed => w.write_all(b"\\n"),
+            CharEscape::Tab => w.write_all(b"\\t"),
+            CharEscape::Backspace => control(w, 0x08),
+            CharEscape::FormFeed => control(w, 0x0c),
+            CharEscape::CarriageReturn => control(w, 0x0d),
+            CharEscape::AsciiControl(c) => control(w, c),
         }
-        Some(b'[') => {
-            *p += 1;
-            let mut a = Vec::new();
-            skip_ws(b, p);
-            if b.get(*p) == Some(&b']') {
-                *p += 1;
-                return Ok(Value::Arr(a));
+    }
+
+    fn write_raw_fragment<W: ?Sized + Write>(&mut self, w: &mut W, f: &str) -> io::Result<()> {
+        self.value(w, false)?;
+        w.write_all(f.as_bytes())
+    }
+
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.value(w, true)?;
+        self.open.push(Open::Array(Array::Empty));
+        w.write_all(b"[")
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        match self.open.last() {
+            _ if first => {
+                self.first_element = true;
+                Ok(())
             }
-            loop {
-                a.push(parse_value(b, p)?);
-                skip_ws(b, p);
-                match b.get(*p) {
-                    Some(b',') => *p += 1,
-                    Some(b']') => {
-                        *p += 1;
-                        return Ok(Value::Arr(a));
-                    }
-                    _ => return Err(ParseError(*p)),
-                }
+            Some(Open::Array(Array::Block)) => {
+                w.write_all(b",\n")?;
+                self.indent(w)
             }
+            _ => w.write_all(b", "),
         }
-        Some(b'"') => {
-            *p += 1;
-            let mut s = String::new();
-            loop {
-                let c = *b.get(*p).ok_or(ParseError(*p))?;
-                *p += 1;
-                match c {
-                    b'"' => return Ok(Value::Str(s)),
-                    b'\\' => {
-                        let e = *b.get(*p).ok_or(ParseError(*p))?;
-                        *p += 1;
-                        match e {
-                            b'n' => s.push('\n'),
-                            b't' => s.push('\t'),
-                            b'r' => s.push('\r'),
-                            b'b' => s.push('\u{8}'),
-                            b'f' => s.push('\u{c}'),
-                            b'u' => {
-                                let h = b.get(*p..*p + 4).ok_or(ParseError(*p))?;
-                                let h = std::str::from_utf8(h).map_err(|_| ParseError(*p))?;
-                                let c = u32::from_str_radix(h, 16).map_err(|_| ParseError(*p))?;
-                                s.push(char::from_u32(c).unwrap_or('\u{fffd}'));
-                                *p += 4;
-                            }
-                            c => s.push(c as char),
-                        }
-                    }
-                    _ => {
-                        // Re-decode multi-byte UTF-8 sequences from the source.
-                        let start = *p - 1;
-                        let mut end = *p;
-                        while end < b.len() && (b[end] & 0xc0) == 0x80 {
-                            end += 1;
-                        }
-                        s.push_str(std::str::from_utf8(&b[start..end]).map_err(|_| err.clone())?);
-                        *p = end;
-                    }
-                }
-            }
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        if self.open.pop() == Some(Open::Array(Array::Block)) {
+            w.write_all(b"\n")?;
+            self.indent(w)?;
         }
-        Some(b't') if b[*p..].starts_with(b"true") => {
-            *p += 4;
-            Ok(Value::Bool(true))
+        w.write_all(b"]")
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.value(w, true)?;
+        self.open.push(Open::Object(false));
+        w.write_all(b"{")
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+        if let Some(top) = self.open.last_mut() {
+            *top = Open::Object(true);
         }
-        Some(b'f') if b[*p..].starts_with(b"false") => {
-            *p += 5;
-            Ok(Value::Bool(false))
+        w.write_all(if first { b"\n" } else { b",\n" })?;
+        self.indent(w)
+    }
+
+    fn end_object_key<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
+        if self.open.pop() == Some(Open::Object(true)) {
+            w.write_all(b"\n")?;
+            self.indent(w)?;
         }
-        Some(b'n') if b[*p..].starts_with(b"null") => {
-            *p += 4;
-            Ok(Value::Null)
-        }
-        Some(c) if c.is_ascii_digit() || *c == b'-' => {
-            let start = *p;
-            while *p < b.len() && matches!(b[*p], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') {
-                *p += 1;
-            }
-            let t = std::str::from_utf8(&b[start..*p]).map_err(|_| err.clone())?;
-            if let Ok(i) = t.parse::<i128>() {
-                Ok(Value::Int(i))
-            } else {
-                t.parse::<f64>().map(Value::Float).map_err(|_| err)
-            }
-        }
-        _ => Err(err),
+        w.write_all(b"}")
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
-    fn round_trip() {
-        let v = Value::obj([
-            ("a", Value::Int(-3)),
-            (
-                "b",
-                Value::Arr(vec![Value::Float(0.5), Value::Null, Value::Bool(true)]),
-            ),
-            ("c", Value::str("x\"y\n€")),
-            (
-                "d",
-                Value::Arr(vec![Value::obj([("e", Value::Arr(vec![]))])]),
-            ),
-        ]);
-        let s = v.pretty();
-        assert_eq!(Value::parse(&s), Ok(v));
-        assert!(Value::parse("[1,").is_err());
+    fn the_layout_of_every_kind_of_value() {
+        let v = json!({
+            "a": -3,
+            "b": [0.5, null, true],
+            "c": "x\"y\n€\r\u{1}",
+            "d": [{"e": [], "f": {}}],
+            "g": [1e-5, 1e16, 0.1, 2.0],
+            "h": {"i": [[1, 2], [3]]},
+            "big": 14309862100617159369u64
+        });
+        let want = r#"{
+  "a": -3,
+  "b": [0.5, null, true],
+  "big": 14309862100617159369,
+  "c": "x\"y\n€\u000d\u0001",
+  "d": [
+    {
+      "e": [],
+      "f": {}
+    }
+  ],
+  "g": [1e-5, 1e16, 0.1, 2.0],
+  "h": {
+    "i": [
+      [1, 2],
+      [3]
+    ]
+  }
+}
+"#;
+        assert_eq!(pretty(&v), want);
+        assert_eq!(pretty(&f64::NAN), "null\n");
+        let mut s = String::new();
+        write_str(&mut s, "a\tb\\");
+        assert_eq!(s, r#""a\tb\\""#);
     }
 }

@@ -14,7 +14,8 @@
 //! * [`sample`]: N mazes per generator, seeded exactly as the batch seeds them, with Pearson's
 //!   chi-square against uniform ([`stats`] has the p-value);
 //! * [`report`]: the whole study for one grid size (plan, estimates, run); [`render`] prints it
-//!   as a table or as JSON ([`json`]).
+//!   as a table, [`report_json`] as JSON (laid out by [`json`], which every JSON output of the
+//!   program shares).
 
 pub mod enumerate;
 pub mod json;
@@ -22,6 +23,7 @@ pub mod kirchhoff;
 pub mod kruskal_orders;
 pub mod render;
 pub mod report;
+pub mod report_json;
 pub mod sample;
 pub mod stats;
 pub mod verdict;

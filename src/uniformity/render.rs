@@ -1,11 +1,11 @@
-//! Rendering a [`Report`]: human-readable tables ([`Report::table`]) and JSON
-//! ([`Report::to_json`], exact numbers as strings).
+//! Rendering a [`Report`] as human-readable tables ([`Report::table`]); its JSON is
+//! [`super::report_json`].
 
-use super::json::Value;
-use super::kruskal_orders::Method;
+use super::enumerate::ExactDistribution;
+use super::kruskal_orders::{Method, OrderCounts};
 use super::report::{ratio_str, threads, AlgoReport, Part, Report, UniformWalls, ALPHA};
 use super::verdict::{self, paint_cell, wrap};
-use super::{tree_code, wall_bias};
+use super::wall_bias;
 use crate::generate::Algorithm;
 use crate::thousands::thousands;
 use num_bigint::BigInt;
@@ -35,6 +35,25 @@ impl Report {
 
     /// The human-readable report; with `color`, verdicts are green (passes) or red (biased).
     pub fn table_with(&self, color: bool) -> String {
+        let mut s = self.heading();
+        let _ = writeln!(s);
+        s += &self.verdict_section(color);
+        let _ = writeln!(s);
+        s += &verdict::legend();
+        if let Some(part) = &self.orders {
+            s += &verdict::wrap_lines(&self.orders_section(part));
+        }
+        s += &self.exact_section(color);
+        if self.options.samples > 0 {
+            s += &self.sampling_section(color);
+        }
+        s += &self.wall_frequency_section();
+        s += &self.notes_and_time();
+        s
+    }
+
+    /// The title and the number of spanning trees.
+    fn heading(&self) -> String {
         let o = &self.options;
         let size = o.size;
         let mut s = String::new();
@@ -71,114 +90,126 @@ impl Report {
                 );
             }
         }
-        let _ = writeln!(s);
-        s += &self.verdict_section(color);
-        let _ = writeln!(s);
-        s += &verdict::legend();
+        s
+    }
 
-        // Kruskal over all orders.
-        if let Some(part) = &self.orders {
-            let mut k = String::new();
-            let _ = writeln!(k);
-            match part {
-                Part::Done(r, secs) => {
-                    let how = match r.method {
-                        Method::BruteForce => "each one run",
-                        Method::LinearExtensions => {
-                            "counted per tree as linear extensions of the cycle property"
-                        }
-                    };
-                    let _ = writeln!(
-                        k,
-                        "Kruskal over all {}! = {} wall orders ({how}, {:.2} s):",
-                        r.walls,
-                        thousands(&r.orders),
-                        secs
-                    );
-                    match self.orders_cross_check {
-                        Some(true) => {
-                            let _ = writeln!(k, "  brute force = linear-extension count ✓");
-                        }
-                        Some(false) => {
-                            let _ = writeln!(
-                                k,
-                                "  brute force DIFFERS from the linear-extension count ✗"
-                            );
-                        }
-                        None => {}
-                    }
-                    let hist = r.histogram();
-                    let parts: Vec<String> = hist
-                        .iter()
-                        .rev()
-                        .map(|(c, n)| format!("{n} produced by {} orders each", thousands(c)))
-                        .collect();
-                    if parts.len() <= 10 {
-                        let _ = writeln!(k, "  {} trees: {}", r.trees.len(), parts.join(", "));
-                    } else {
-                        let _ = writeln!(
-                            k,
-                            "  {} trees, {} different order counts: most {}, …, least {} (--format json lists every tree)",
-                            r.trees.len(),
-                            parts.len(),
-                            parts[0],
-                            parts[parts.len() - 1]
-                        );
-                    }
-                    if let Some(t) = self.tau_big() {
-                        let uni = BigRational::new(BigInt::from(r.orders.clone()), t.clone());
-                        let _ = writeln!(
-                            k,
-                            "  uniform would be {} orders per tree{}",
-                            if uni.denom().is_one() {
-                                thousands(uni.numer())
-                            } else {
-                                format!("≈ {}", thousands(uni.numer() / uni.denom()))
-                            },
-                            if hist.len() > 1 {
-                                ": Kruskal is NOT uniform"
-                            } else {
-                                ""
-                            }
-                        );
-                    }
-                    if let (Some((i, open)), UniformWalls::Exact(u), Some(t)) = (
-                        self.most_biased_wall_in_orders(),
-                        &self.uniform_walls,
-                        self.tau_big(),
-                    ) {
-                        let total = r.orders.to_f64().unwrap_or(1.0);
-                        let trees_with = &u[i] * BigRational::from_integer(t.clone());
-                        let _ = writeln!(
-                            k,
-                            "  most biased wall {}: open in {} of {} orders ({}) vs {} of {} trees ({}) under uniform",
-                            self.walls[i].label(size),
-                            thousands(open),
-                            thousands(&r.orders),
-                            pct(open as f64 / total),
-                            ratio_str(&trees_with),
-                            thousands(t),
-                            pct(u[i].to_f64().unwrap_or(0.0)),
-                        );
-                        let _ = writeln!(
-                            k,
-                            "{}",
-                            if size.is_3d() {
-                                "  (E(x,y,z), S(x,y,z) and D(x,y,z) are the walls east, south and down of cell (x,y,z); layer 0 is the top)"
-                            } else {
-                                "  (E(x,y) is the vertical wall east of cell (x,y), S(x,y) the horizontal wall south of it; (0,0) is top-left)"
-                            }
-                        );
-                    }
-                }
-                Part::Skipped(why) => {
-                    let _ = writeln!(k, "Kruskal over all wall orders: skipped ({why})");
-                }
+    /// Kruskal over all wall orders.
+    fn orders_section(&self, part: &Part<OrderCounts>) -> String {
+        let mut k = String::new();
+        let _ = writeln!(k);
+        match part {
+            Part::Done(r, secs) => {
+                k += &self.orders_done(r, *secs);
             }
-            s += &verdict::wrap_lines(&k);
+            Part::Skipped(why) => {
+                let _ = writeln!(k, "Kruskal over all wall orders: skipped ({why})");
+            }
         }
+        k
+    }
 
-        // Exact distributions.
+    /// Kruskal over all wall orders, when they ran.
+    fn orders_done(&self, r: &OrderCounts, secs: f64) -> String {
+        let mut k = String::new();
+        let how = match r.method {
+            Method::BruteForce => "each one run",
+            Method::LinearExtensions => {
+                "counted per tree as linear extensions of the cycle property"
+            }
+        };
+        let _ = writeln!(
+            k,
+            "Kruskal over all {}! = {} wall orders ({how}, {:.2} s):",
+            r.walls,
+            thousands(&r.orders),
+            secs
+        );
+        match self.orders_cross_check {
+            Some(true) => {
+                let _ = writeln!(k, "  brute force = linear-extension count ✓");
+            }
+            Some(false) => {
+                let _ = writeln!(k, "  brute force DIFFERS from the linear-extension count ✗");
+            }
+            None => {}
+        }
+        let hist = r.histogram();
+        let parts: Vec<String> = hist
+            .iter()
+            .rev()
+            .map(|(c, n)| format!("{n} produced by {} orders each", thousands(c)))
+            .collect();
+        if parts.len() <= 10 {
+            let _ = writeln!(k, "  {} trees: {}", r.trees.len(), parts.join(", "));
+        } else {
+            let _ = writeln!(
+                k,
+                "  {} trees, {} different order counts: most {}, …, least {} (--format json lists every tree)",
+                r.trees.len(),
+                parts.len(),
+                parts[0],
+                parts[parts.len() - 1]
+            );
+        }
+        if let Some(t) = self.tau_big() {
+            let uni = BigRational::new(BigInt::from(r.orders.clone()), t.clone());
+            let _ = writeln!(
+                k,
+                "  uniform would be {} orders per tree{}",
+                if uni.denom().is_one() {
+                    thousands(uni.numer())
+                } else {
+                    format!("≈ {}", thousands(uni.numer() / uni.denom()))
+                },
+                if hist.len() > 1 {
+                    ": Kruskal is NOT uniform"
+                } else {
+                    ""
+                }
+            );
+        }
+        k += &self.orders_biased_wall(r);
+        k
+    }
+
+    /// The wall whose open frequency over all orders is furthest from uniform.
+    fn orders_biased_wall(&self, r: &OrderCounts) -> String {
+        let size = self.options.size;
+        let mut k = String::new();
+        if let (Some((i, open)), UniformWalls::Exact(u), Some(t)) = (
+            self.most_biased_wall_in_orders(),
+            &self.uniform_walls,
+            self.tau_big(),
+        ) {
+            let total = r.orders.to_f64().unwrap_or(1.0);
+            let trees_with = &u[i] * BigRational::from_integer(t.clone());
+            let _ = writeln!(
+                k,
+                "  most biased wall {}: open in {} of {} orders ({}) vs {} of {} trees ({}) under uniform",
+                self.walls[i].label(size),
+                thousands(open),
+                thousands(&r.orders),
+                pct(open as f64 / total),
+                ratio_str(&trees_with),
+                thousands(t),
+                pct(u[i].to_f64().unwrap_or(0.0)),
+            );
+            let _ = writeln!(
+                k,
+                "{}",
+                if size.is_3d() {
+                    "  (E(x,y,z), S(x,y,z) and D(x,y,z) are the walls east, south and down of cell (x,y,z); layer 0 is the top)"
+                } else {
+                    "  (E(x,y) is the vertical wall east of cell (x,y), S(x,y) the horizontal wall south of it; (0,0) is top-left)"
+                }
+            );
+        }
+        k
+    }
+
+    /// The exact distribution of every generator whose choices could be enumerated.
+    fn exact_section(&self, color: bool) -> String {
+        let mut s = String::new();
         let _ = writeln!(s);
         s += &wrap(
             "Exact distributions (every branch of each generator's random choices, run through \
@@ -206,71 +237,7 @@ impl Report {
             let name = a.algo.name();
             match (&a.exact, self.tau_big()) {
                 (Part::Done(d, _), Some(t)) => {
-                    let tf = t.to_f64().unwrap_or(f64::NAN);
-                    let ps: Vec<f64> = d
-                        .trees
-                        .iter()
-                        .map(|x| x.1.to_f64().unwrap_or(0.0) * tf)
-                        .collect();
-                    let never = d.never_produced(t);
-                    let minp = if never.is_zero() {
-                        ps.iter().cloned().fold(f64::INFINITY, f64::min)
-                    } else {
-                        0.0
-                    };
-                    let maxp = ps.iter().cloned().fold(0.0, f64::max);
-                    let tv = d.tv_from_uniform(t);
-                    let tvs = if tv.is_zero() {
-                        "0".to_string()
-                    } else {
-                        let r = ratio_str(&tv);
-                        if r.len() <= 12 {
-                            format!("{r} ≈ {:.4}", tv.to_f64().unwrap_or(0.0))
-                        } else {
-                            format!("{:.6}", tv.to_f64().unwrap_or(0.0))
-                        }
-                    };
-                    let verdict = if tv.is_zero() {
-                        "uniform (exact)"
-                    } else {
-                        "biased"
-                    };
-                    let mut extra = Vec::new();
-                    if d.total() != BigRational::one() {
-                        extra.push("[probabilities do not sum to 1!]".to_string());
-                    }
-                    if let Some(n) = &a.exact_note {
-                        extra.push(format!("({n})"));
-                    }
-                    if a.algo == Algorithm::Kruskal && a.exact_note.is_none() {
-                        if let Some(od) = &orders_dist {
-                            extra.push(
-                                if od.trees == d.trees {
-                                    "= all orders ✓"
-                                } else {
-                                    "DIFFERS from all orders ✗"
-                                }
-                                .to_string(),
-                            );
-                        }
-                    }
-                    if !extra.is_empty() {
-                        remarks.push(format!("{name}: {}", extra.join(" ")));
-                    }
-                    rows.push(vec![
-                        name,
-                        if d.leaves == 0 {
-                            "—".to_string()
-                        } else {
-                            thousands(d.leaves)
-                        },
-                        thousands(d.trees.len()),
-                        thousands(&never),
-                        format!("{minp:.3}"),
-                        format!("{maxp:.3}"),
-                        tvs,
-                        paint_cell(verdict, color),
-                    ]);
+                    rows.push(self.exact_row(a, d, t, orders_dist.as_ref(), color, &mut remarks));
                 }
                 (Part::Done(..), None) => {
                     rows.push(vec![name, "(τ not known exactly)".into()]);
@@ -290,147 +257,251 @@ impl Report {
         for (why, names) in &skipped {
             s += &wrap(&format!("{}: {why}", names.join(", ")), "  ", "    ");
         }
+        s
+    }
 
-        // Sampling.
-        if o.samples > 0 {
+    /// One generator's row of the exact table; its remarks go to `remarks`.
+    fn exact_row(
+        &self,
+        a: &AlgoReport,
+        d: &ExactDistribution,
+        t: &BigInt,
+        orders_dist: Option<&ExactDistribution>,
+        color: bool,
+        remarks: &mut Vec<String>,
+    ) -> Vec<String> {
+        let name = a.algo.name();
+        let tf = t.to_f64().unwrap_or(f64::NAN);
+        let ps: Vec<f64> = d
+            .trees
+            .iter()
+            .map(|x| x.1.to_f64().unwrap_or(0.0) * tf)
+            .collect();
+        let never = d.never_produced(t);
+        let minp = if never.is_zero() {
+            ps.iter().cloned().fold(f64::INFINITY, f64::min)
+        } else {
+            0.0
+        };
+        let maxp = ps.iter().cloned().fold(0.0, f64::max);
+        let tv = d.tv_from_uniform(t);
+        let tvs = if tv.is_zero() {
+            "0".to_string()
+        } else {
+            let r = ratio_str(&tv);
+            if r.len() <= 12 {
+                format!("{r} ≈ {:.4}", tv.to_f64().unwrap_or(0.0))
+            } else {
+                format!("{:.6}", tv.to_f64().unwrap_or(0.0))
+            }
+        };
+        let verdict = if tv.is_zero() {
+            "uniform (exact)"
+        } else {
+            "biased"
+        };
+        let mut extra = Vec::new();
+        if d.total() != BigRational::one() {
+            extra.push("[probabilities do not sum to 1!]".to_string());
+        }
+        if let Some(n) = &a.exact_note {
+            extra.push(format!("({n})"));
+        }
+        if a.algo == Algorithm::Kruskal && a.exact_note.is_none() {
+            if let Some(od) = &orders_dist {
+                extra.push(
+                    if od.trees == d.trees {
+                        "= all orders ✓"
+                    } else {
+                        "DIFFERS from all orders ✗"
+                    }
+                    .to_string(),
+                );
+            }
+        }
+        if !extra.is_empty() {
+            remarks.push(format!("{name}: {}", extra.join(" ")));
+        }
+        vec![
+            name,
+            if d.leaves == 0 {
+                "—".to_string()
+            } else {
+                thousands(d.leaves)
+            },
+            thousands(d.trees.len()),
+            thousands(&never),
+            format!("{minp:.3}"),
+            format!("{maxp:.3}"),
+            tvs,
+            paint_cell(verdict, color),
+        ]
+    }
+
+    /// Sampling: the chi-square table, the noise floor and the per-wall test.
+    fn sampling_section(&self, color: bool) -> String {
+        let o = &self.options;
+        let mut s = String::new();
+        let _ = writeln!(s);
+        s += &wrap(
+            &format!(
+                "Sampling: {} mazes per generator, seed {} (maze i is the batch's maze i), \
+                 chi-square vs uniform at α = {ALPHA}:",
+                thousands(o.samples),
+                o.seed
+            ),
+            "",
+            "  ",
+        );
+        let mut rows = vec![[
+            "generator",
+            "seen",
+            "never",
+            "chi-square",
+            "df",
+            "p-value",
+            "TV",
+            "time",
+            "verdict",
+        ]
+        .map(String::from)
+        .to_vec()];
+        let mut warnings = Vec::new();
+        for a in &self.algos {
+            let Some(sm) = &a.sample else { continue };
+            let name = a.algo.name();
+            let c = &sm.counts;
+            match &sm.chi {
+                Some(chi) => {
+                    let verdict = if chi.p_value < ALPHA {
+                        "NOT uniform"
+                    } else {
+                        "consistent"
+                    };
+                    rows.push(vec![
+                        name.clone(),
+                        thousands(c.trees.as_ref().map_or(0, |t| t.len())),
+                        thousands(chi.unseen),
+                        format!("{:.1}", chi.statistic),
+                        format!("{}", chi.df),
+                        p_str(chi.p_value),
+                        format!("{:.4}", chi.tv),
+                        format!("{:.2}s", c.seconds),
+                        paint_cell(verdict, color),
+                    ]);
+                }
+                None => {
+                    rows.push(vec![
+                        name.clone(),
+                        "—".into(),
+                        "—".into(),
+                        "—".into(),
+                        "—".into(),
+                        "—".into(),
+                        "—".into(),
+                        format!("{:.2}s", c.seconds),
+                        "no test over trees (see note)".into(),
+                    ]);
+                }
+            }
+            if c.imperfect > 0 {
+                warnings.push(format!(
+                    "{name}  WARNING: {} mazes were not perfect",
+                    c.imperfect
+                ));
+            }
+        }
+        s += &verdict::blocks(&rows, &[0, 8], 1);
+        for wline in &warnings {
+            s += &wrap(wline, "  ", "    ");
+        }
+        s += &self.sampling_noise_note();
+        s += &self.wall_test_section(color);
+        s
+    }
+
+    /// The TV distance a uniform sampler shows from sampling noise alone.
+    fn sampling_noise_note(&self) -> String {
+        let o = &self.options;
+        let mut s = String::new();
+        if let Some(t) = self.tau.as_ref().and_then(|t| t.to_f64()) {
+            if self
+                .algos
+                .iter()
+                .any(|a| a.sample.as_ref().is_some_and(|x| x.chi.is_some()))
+            {
+                s += &wrap(
+                    &format!(
+                        "(sampling noise alone gives a uniform sampler a TV of about {:.4} \
+                         at this N)",
+                        0.5 * (2.0 * t / (std::f64::consts::PI * o.samples as f64)).sqrt()
+                    ),
+                    "  ",
+                    "   ",
+                );
+            }
+        }
+        s
+    }
+
+    /// Each sampled generator's worst wall against its uniform probability.
+    fn wall_test_section(&self, color: bool) -> String {
+        let o = &self.options;
+        let size = o.size;
+        let mut s = String::new();
+        if let Some(u) = self.uniform_walls.as_f64() {
             let _ = writeln!(s);
             s += &wrap(
                 &format!(
-                    "Sampling: {} mazes per generator, seed {} (maze i is the batch's maze i), \
-                     chi-square vs uniform at α = {ALPHA}:",
-                    thousands(o.samples),
-                    o.seed
+                    "Per-wall test (each wall's open count vs its uniform probability; \
+                     worst wall, Bonferroni over walls, α = {ALPHA}):"
                 ),
                 "",
                 "  ",
             );
             let mut rows = vec![[
                 "generator",
-                "seen",
-                "never",
-                "chi-square",
-                "df",
+                "wall",
+                "observed",
+                "uniform",
+                "z",
                 "p-value",
-                "TV",
-                "time",
                 "verdict",
             ]
             .map(String::from)
             .to_vec()];
-            let mut warnings = Vec::new();
             for a in &self.algos {
                 let Some(sm) = &a.sample else { continue };
-                let name = a.algo.name();
-                let c = &sm.counts;
-                match &sm.chi {
-                    Some(chi) => {
-                        let verdict = if chi.p_value < ALPHA {
-                            "NOT uniform"
-                        } else {
-                            "consistent"
-                        };
-                        rows.push(vec![
-                            name.clone(),
-                            thousands(c.trees.as_ref().map_or(0, |t| t.len())),
-                            thousands(chi.unseen),
-                            format!("{:.1}", chi.statistic),
-                            format!("{}", chi.df),
-                            p_str(chi.p_value),
-                            format!("{:.4}", chi.tv),
-                            format!("{:.2}s", c.seconds),
-                            paint_cell(verdict, color),
-                        ]);
-                    }
-                    None => {
-                        rows.push(vec![
-                            name.clone(),
-                            "—".into(),
-                            "—".into(),
-                            "—".into(),
-                            "—".into(),
-                            "—".into(),
-                            "—".into(),
-                            format!("{:.2}s", c.seconds),
-                            "no test over trees (see note)".into(),
-                        ]);
-                    }
-                }
-                if c.imperfect > 0 {
-                    warnings.push(format!(
-                        "{name}  WARNING: {} mazes were not perfect",
-                        c.imperfect
-                    ));
-                }
+                let Some(t) = wall_bias::wall_test(&sm.counts.wall_open, o.samples, &u) else {
+                    continue;
+                };
+                let verdict = if t.p_bonferroni < ALPHA {
+                    "NOT uniform"
+                } else {
+                    "consistent"
+                };
+                rows.push(vec![
+                    a.algo.name(),
+                    self.walls[t.worst].label(size),
+                    format!("{:.4}", t.observed),
+                    format!("{:.4}", t.expected),
+                    format!("{:.1}", t.z),
+                    p_str(t.p_bonferroni),
+                    paint_cell(verdict, color),
+                ]);
             }
-            s += &verdict::blocks(&rows, &[0, 8], 1);
-            for wline in &warnings {
-                s += &wrap(wline, "  ", "    ");
-            }
-            if let Some(t) = self.tau.as_ref().and_then(|t| t.to_f64()) {
-                if self
-                    .algos
-                    .iter()
-                    .any(|a| a.sample.as_ref().is_some_and(|x| x.chi.is_some()))
-                {
-                    s += &wrap(
-                        &format!(
-                            "(sampling noise alone gives a uniform sampler a TV of about {:.4} \
-                             at this N)",
-                            0.5 * (2.0 * t / (std::f64::consts::PI * o.samples as f64)).sqrt()
-                        ),
-                        "  ",
-                        "   ",
-                    );
-                }
-            }
-            if let Some(u) = self.uniform_walls.as_f64() {
-                let _ = writeln!(s);
-                s += &wrap(
-                    &format!(
-                        "Per-wall test (each wall's open count vs its uniform probability; \
-                         worst wall, Bonferroni over walls, α = {ALPHA}):"
-                    ),
-                    "",
-                    "  ",
-                );
-                let mut rows = vec![[
-                    "generator",
-                    "wall",
-                    "observed",
-                    "uniform",
-                    "z",
-                    "p-value",
-                    "verdict",
-                ]
-                .map(String::from)
-                .to_vec()];
-                for a in &self.algos {
-                    let Some(sm) = &a.sample else { continue };
-                    let Some(t) = wall_bias::wall_test(&sm.counts.wall_open, o.samples, &u) else {
-                        continue;
-                    };
-                    let verdict = if t.p_bonferroni < ALPHA {
-                        "NOT uniform"
-                    } else {
-                        "consistent"
-                    };
-                    rows.push(vec![
-                        a.algo.name(),
-                        self.walls[t.worst].label(size),
-                        format!("{:.4}", t.observed),
-                        format!("{:.4}", t.expected),
-                        format!("{:.1}", t.z),
-                        p_str(t.p_bonferroni),
-                        paint_cell(verdict, color),
-                    ]);
-                }
-                if rows.len() > 1 {
-                    s += &verdict::blocks(&rows, &[0, 6], 1);
-                }
+            if rows.len() > 1 {
+                s += &verdict::blocks(&rows, &[0, 6], 1);
             }
         }
+        s
+    }
 
-        // Per-wall bias.
+    /// Per-wall open frequency: uniform, over all Kruskal orders, and per sampled generator.
+    fn wall_frequency_section(&self) -> String {
+        let o = &self.options;
+        let size = o.size;
+        let mut s = String::new();
         if let Some(u) = self.uniform_walls.as_f64() {
             let _ = writeln!(s);
             let exact = matches!(self.uniform_walls, UniformWalls::Exact(_));
@@ -452,36 +523,7 @@ impl Report {
                 }
                 _ => None,
             };
-            let mut rows: Vec<usize> = (0..self.walls.len()).collect();
-            let limit = 24;
-            if rows.len() > limit {
-                // Keep the walls where some generator deviates most (in standard errors).
-                let n = o.samples.max(1) as f64;
-                let score = |i: usize| -> f64 {
-                    sampled
-                        .iter()
-                        .map(|a| {
-                            let f = a
-                                .sample
-                                .as_ref()
-                                .map_or(0.0, |sm| sm.counts.wall_open[i] as f64 / n);
-                            let se = (u[i] * (1.0 - u[i]) / n).sqrt().max(1e-12);
-                            ((f - u[i]) / se).abs()
-                        })
-                        .fold(0.0, f64::max)
-                };
-                rows.sort_by(|&a, &b| score(b).total_cmp(&score(a)));
-                rows.truncate(limit);
-                s += &wrap(
-                    &format!(
-                        "({limit} of {} walls shown: those with the largest deviations; \
-                         --format json lists all)",
-                        self.walls.len()
-                    ),
-                    "  ",
-                    "   ",
-                );
-            }
+            let rows = self.walls_shown(&sampled, &u, &mut s);
             let mut head = vec!["wall".to_string(), "uniform".to_string()];
             if order_open.is_some() {
                 head.push("kruskal orders".into());
@@ -520,7 +562,49 @@ impl Report {
             let _ = writeln!(s);
             s += &wrap(&format!("Per-wall bias: {why}"), "", "  ");
         }
+        s
+    }
 
+    /// The walls the frequency table shows: all, or the 24 where some generator deviates most
+    /// (with a line saying so in `s`).
+    fn walls_shown(&self, sampled: &[&AlgoReport], u: &[f64], s: &mut String) -> Vec<usize> {
+        let o = &self.options;
+        let mut rows: Vec<usize> = (0..self.walls.len()).collect();
+        let limit = 24;
+        if rows.len() > limit {
+            // Keep the walls where some generator deviates most (in standard errors).
+            let n = o.samples.max(1) as f64;
+            let score = |i: usize| -> f64 {
+                sampled
+                    .iter()
+                    .map(|a| {
+                        let f = a
+                            .sample
+                            .as_ref()
+                            .map_or(0.0, |sm| sm.counts.wall_open[i] as f64 / n);
+                        let se = (u[i] * (1.0 - u[i]) / n).sqrt().max(1e-12);
+                        ((f - u[i]) / se).abs()
+                    })
+                    .fold(0.0, f64::max)
+            };
+            rows.sort_by(|&a, &b| score(b).total_cmp(&score(a)));
+            rows.truncate(limit);
+            *s += &wrap(
+                &format!(
+                    "({limit} of {} walls shown: those with the largest deviations; \
+                     --format json lists all)",
+                    self.walls.len()
+                ),
+                "  ",
+                "   ",
+            );
+        }
+        rows
+    }
+
+    /// The notes and the total time.
+    fn notes_and_time(&self) -> String {
+        let mut s = String::new();
         for n in &self.notes {
             let _ = writeln!(s);
             s += &wrap(&format!("Note: {n}"), "", "  ");
@@ -532,256 +616,5 @@ impl Report {
             threads()
         );
         s
-    }
-
-    /// The machine-readable report.
-    pub fn to_json(&self) -> Value {
-        let o = &self.options;
-        let size = o.size;
-        let uf = self.uniform_walls.as_f64();
-        let walls: Vec<Value> = self
-            .walls
-            .iter()
-            .enumerate()
-            .map(|(i, wall)| {
-                let mut v = vec![
-                    ("wall", Value::str(wall.label(size))),
-                    ("a", Value::Int(wall.a as i128)),
-                    ("b", Value::Int(wall.b as i128)),
-                    ("bit", Value::Int(wall.id as i128)),
-                ];
-                if let UniformWalls::Exact(e) = &self.uniform_walls {
-                    v.push(("uniform_open", Value::str(ratio_str(&e[i]))));
-                }
-                if let Some(f) = &uf {
-                    v.push(("uniform_open_f64", Value::Float(f[i])));
-                }
-                Value::obj(v)
-            })
-            .collect();
-        let orders = match &self.orders {
-            None => Value::Null,
-            Some(Part::Skipped(why)) => Value::obj([
-                ("status", Value::str("skipped")),
-                ("reason", Value::str(why.clone())),
-            ]),
-            Some(Part::Done(r, secs)) => Value::obj([
-                ("status", Value::str("done")),
-                (
-                    "method",
-                    Value::str(match r.method {
-                        Method::BruteForce => "brute_force",
-                        Method::LinearExtensions => "linear_extensions",
-                    }),
-                ),
-                (
-                    "cross_check_linear_extensions",
-                    self.orders_cross_check.map_or(Value::Null, Value::Bool),
-                ),
-                ("walls", Value::Int(r.walls as i128)),
-                ("orders", Value::str(r.orders.to_string())),
-                ("seconds", Value::Float(*secs)),
-                ("trees", Value::Int(r.trees.len() as i128)),
-                (
-                    "histogram",
-                    Value::Arr(
-                        r.histogram()
-                            .into_iter()
-                            .map(|(c, n)| {
-                                Value::obj([
-                                    ("orders", Value::Int(c as i128)),
-                                    ("trees", Value::Int(n as i128)),
-                                ])
-                            })
-                            .collect(),
-                    ),
-                ),
-                (
-                    "wall_open_orders",
-                    Value::Arr(
-                        r.open_orders(&self.walls)
-                            .into_iter()
-                            .map(|x| Value::Int(x as i128))
-                            .collect(),
-                    ),
-                ),
-                (
-                    "tree_orders",
-                    Value::Arr(
-                        r.trees
-                            .iter()
-                            .map(|(k, c)| {
-                                Value::obj([
-                                    ("tree", Value::str(tree_code(k))),
-                                    ("orders", Value::Int(*c as i128)),
-                                ])
-                            })
-                            .collect(),
-                    ),
-                ),
-            ]),
-        };
-        let gens: Vec<Value> = self
-            .algos
-            .iter()
-            .map(|a| {
-                let exact = match &a.exact {
-                    Part::Skipped(why) => Value::obj([
-                        ("status", Value::str("skipped")),
-                        ("reason", Value::str(why.clone())),
-                    ]),
-                    Part::Done(d, secs) => {
-                        let mut v = vec![
-                            ("status", Value::str("done")),
-                            ("seconds", Value::Float(*secs)),
-                            ("runs", Value::Int(d.leaves as i128)),
-                            ("max_draws", Value::Int(d.max_depth as i128)),
-                            ("trees_produced", Value::Int(d.trees.len() as i128)),
-                            ("sum", Value::str(ratio_str(&d.total()))),
-                        ];
-                        if let Some(t) = self.tau_big() {
-                            let tv = d.tv_from_uniform(t);
-                            v.push((
-                                "never_produced",
-                                Value::str(d.never_produced(t).to_string()),
-                            ));
-                            v.push(("tv_from_uniform", Value::str(ratio_str(&tv))));
-                            v.push((
-                                "tv_from_uniform_f64",
-                                Value::Float(tv.to_f64().unwrap_or(f64::NAN)),
-                            ));
-                        }
-                        v.push((
-                            "distribution",
-                            Value::Arr(
-                                d.trees
-                                    .iter()
-                                    .map(|(k, p)| {
-                                        Value::obj([
-                                            ("tree", Value::str(tree_code(k))),
-                                            ("p", Value::str(ratio_str(p))),
-                                        ])
-                                    })
-                                    .collect(),
-                            ),
-                        ));
-                        Value::obj(v)
-                    }
-                };
-                let sample = match &a.sample {
-                    None => Value::Null,
-                    Some(sm) => {
-                        let c = &sm.counts;
-                        let mut v = vec![
-                            ("samples", Value::Int(c.samples as i128)),
-                            ("seed", Value::Int(c.seed as i128)),
-                            ("seconds", Value::Float(c.seconds)),
-                            ("imperfect", Value::Int(c.imperfect as i128)),
-                        ];
-                        if let Some(chi) = &sm.chi {
-                            v.push((
-                                "trees_seen",
-                                Value::Int(c.trees.as_ref().map_or(0, |t| t.len()) as i128),
-                            ));
-                            v.push(("never_seen", Value::Int(chi.unseen as i128)));
-                            v.push(("chi_square", Value::Float(chi.statistic)));
-                            v.push(("df", Value::Float(chi.df)));
-                            v.push(("p_value", Value::Float(chi.p_value)));
-                            v.push(("uniform_at_alpha_0_001", Value::Bool(chi.p_value >= ALPHA)));
-                            v.push(("tv", Value::Float(chi.tv)));
-                        }
-                        if let Some(t) = uf
-                            .as_ref()
-                            .and_then(|u| wall_bias::wall_test(&c.wall_open, c.samples, u))
-                        {
-                            v.push((
-                                "wall_test",
-                                Value::obj([
-                                    ("worst_wall", Value::str(self.walls[t.worst].label(size))),
-                                    ("observed", Value::Float(t.observed)),
-                                    ("uniform", Value::Float(t.expected)),
-                                    ("z", Value::Float(t.z)),
-                                    ("p_bonferroni", Value::Float(t.p_bonferroni)),
-                                ]),
-                            ));
-                        }
-                        v.push((
-                            "wall_open",
-                            Value::Arr(
-                                c.wall_open.iter().map(|&x| Value::Int(x as i128)).collect(),
-                            ),
-                        ));
-                        if let Some(t) = &c.trees {
-                            v.push((
-                                "tree_counts",
-                                Value::Arr(
-                                    t.iter()
-                                        .map(|(k, n)| {
-                                            Value::obj([
-                                                ("tree", Value::str(tree_code(k))),
-                                                ("count", Value::Int(*n as i128)),
-                                            ])
-                                        })
-                                        .collect(),
-                                ),
-                            ));
-                        }
-                        Value::obj(v)
-                    }
-                };
-                Value::obj([
-                    ("algo", Value::str(a.algo.name())),
-                    ("claims_uniform", Value::Bool(a.algo.is_uniform())),
-                    ("exact", exact),
-                    ("sample", sample),
-                ])
-            })
-            .collect();
-        let mask = o.mask.as_ref().map_or(Value::Null, |m| {
-            Value::obj([
-                ("name", Value::str(m.name.clone())),
-                ("cells", Value::Int(m.mask.cells() as i128)),
-                ("mask_hash", Value::Int(m.mask.hash() as i128)),
-                ("text", Value::str(m.mask.to_text())),
-            ])
-        });
-        Value::obj([
-            (
-                "grid",
-                Value::obj([
-                    ("width", Value::Int(size.width as i128)),
-                    ("height", Value::Int(size.height as i128)),
-                    ("depth", Value::Int(size.depth as i128)),
-                    ("cells", Value::Int(size.cells() as i128)),
-                    ("interior_walls", Value::Int(self.walls.len() as i128)),
-                ]),
-            ),
-            ("mask", mask),
-            (
-                "spanning_trees",
-                Value::obj([
-                    (
-                        "exact",
-                        self.tau_big()
-                            .map_or(Value::Null, |t| Value::str(t.to_string())),
-                    ),
-                    ("log10", Value::Float(self.log10_tau)),
-                ]),
-            ),
-            (
-                "tree_code",
-                Value::str(
-                    "hex of the maze's wall words (bit 2*cell = east wall open, 2*cell+1 = south)",
-                ),
-            ),
-            ("walls", Value::Arr(walls)),
-            ("kruskal_orders", orders),
-            ("generators", Value::Arr(gens)),
-            (
-                "notes",
-                Value::Arr(self.notes.iter().map(|n| Value::str(n.clone())).collect()),
-            ),
-            ("seconds", Value::Float(self.seconds)),
-        ])
     }
 }

@@ -373,3 +373,52 @@ pub fn doc_pages() -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// The reference JSON file `tests/json/NAME`.
+pub fn json_fixture(name: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/json")
+        .join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Pretty-printed JSON with the value of every member named in `keys` replaced by `_` (the
+/// members that change from run to run: timings, file sizes, the command line), each member on
+/// its own line as the program prints them.
+pub fn mask_json_members(json: &str, keys: &[&str]) -> String {
+    json.lines()
+        .map(|line| {
+            let body = line.trim_start();
+            let masked = keys.iter().any(|k| body.starts_with(&format!("\"{k}\": ")));
+            if !masked {
+                return format!("{line}\n");
+            }
+            let at = line.find(": ").unwrap() + 2;
+            let comma = if line.ends_with(',') { "," } else { "" };
+            format!("{}_{comma}\n", &line[..at])
+        })
+        .collect()
+}
+
+/// JSON without the whitespace between its tokens (strings kept as they are): two documents
+/// that differ only in layout become equal.
+pub fn json_tokens(json: &str) -> String {
+    let (mut out, mut in_str, mut escaped) = (String::new(), false, false);
+    for c in json.chars() {
+        if in_str {
+            out.push(c);
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_str = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            in_str = true;
+            out.push(c);
+        } else if !c.is_whitespace() {
+            out.push(c);
+        }
+    }
+    out
+}
