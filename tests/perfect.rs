@@ -3,12 +3,9 @@
 //! (BFS from every cell for the diameter).
 
 use crate::common;
-use common::{adjacency, make};
-
-use std::collections::VecDeque;
+use common::{adjacency, bfs, make};
 
 use batchgen::generate::Scratch;
-use batchgen::grid::Dir;
 use batchgen::{metrics, Algorithm, Ends, Maze, Metrics};
 
 const SIZES: [(u32, u32); 14] = [
@@ -28,49 +25,11 @@ const SIZES: [(u32, u32); 14] = [
     (17, 6),
 ];
 
-fn bfs(adj: &[Vec<u32>], from: u32) -> (Vec<u32>, Vec<u32>) {
-    let mut dist = vec![u32::MAX; adj.len()];
-    let mut parent = vec![u32::MAX; adj.len()];
-    dist[from as usize] = 0;
-    let mut q = VecDeque::from([from]);
-    while let Some(v) = q.pop_front() {
-        for &n in &adj[v as usize] {
-            if dist[n as usize] == u32::MAX {
-                dist[n as usize] = dist[v as usize] + 1;
-                parent[n as usize] = v;
-                q.push_back(n);
-            }
-        }
-    }
-    (dist, parent)
-}
-
 fn brute_force_check(m: &Maze, ends: Ends, got: &Metrics, path_seen: &[u32]) {
     let adj = adjacency(m);
     let n = m.cells() as usize;
     let w = m.width();
-    let deg: Vec<usize> = adj.iter().map(|a| a.len()).collect();
-    assert_eq!(
-        got.dead_ends as usize,
-        deg.iter().filter(|&&d| d == 1).count()
-    );
-    assert_eq!(
-        got.junctions as usize,
-        deg.iter().filter(|&&d| d >= 3).count()
-    );
-    assert_eq!(
-        got.corridors as usize,
-        deg.iter().filter(|&&d| d == 2).count()
-    );
-    let straights = (0..n as u32)
-        .filter(|&c| {
-            deg[c as usize] == 2
-                && ((m.is_open(c, Dir::East) && m.is_open(c, Dir::West))
-                    || (m.is_open(c, Dir::North) && m.is_open(c, Dir::South)))
-        })
-        .count();
-    assert_eq!(got.straights as usize, straights);
-    assert_eq!(got.dead_end_share, got.dead_ends as f64 / n as f64);
+    common::assert_degree_columns(m, &adj, got);
     let mut diameter = 0;
     for c in 0..n as u32 {
         let (d, _) = bfs(&adj, c);

@@ -4,8 +4,6 @@
 
 use crate::common;
 
-use std::collections::VecDeque;
-
 use batchgen::grid::Size;
 use batchgen::store::StoreReader;
 use batchgen::{Algorithm, Level, Maze};
@@ -23,19 +21,7 @@ fn three_d() -> Vec<Algorithm> {
 
 /// Breadth-first distances from `from` over the open walls (independent of the metric code).
 fn distances(m: &Maze, from: u32) -> Vec<u32> {
-    let adj = common::adjacency(m);
-    let mut dist = vec![u32::MAX; m.cells() as usize];
-    dist[from as usize] = 0;
-    let mut q = VecDeque::from([from]);
-    while let Some(c) = q.pop_front() {
-        for &n in &adj[c as usize] {
-            if dist[n as usize] == u32::MAX {
-                dist[n as usize] = dist[c as usize] + 1;
-                q.push_back(n);
-            }
-        }
-    }
-    dist
+    common::bfs(&common::adjacency(m), from).0
 }
 
 /// A perfect maze: connected, and exactly `cells - 1` passages (checked from the adjacency).

@@ -419,29 +419,20 @@ pub(super) fn measure(
     let (max_cells, max_depth) = branches_off(g, masks, &off, n);
 
     Metrics {
-        dead_ends: deg.dead_ends,
-        dead_end_share: deg.dead_ends as f64 / cells as f64,
         diameter: diameter.0,
         diameter_start: diameter.1,
         diameter_end: diameter.2,
         solution_length: length,
-        junctions: deg.junctions,
-        corridors: deg.corridors,
-        straights: deg.straights,
         solution_turns: turns,
-        maze_hash: deg.hash,
         solution_decisions: decisions,
         solution_branches: branches,
-        walk_steps: 0,
         max_branch_cells: max_cells,
         max_branch_depth: max_depth,
         mean_dead_end_length: mean_dead_end_length(masks, &off, n, deg.dead_ends),
         tortuosity: tortuosity(maze, entrance, exit, length),
-        mask_hash: maze.mask().map_or(0, |m| m.hash()),
-        cells: cells as u32,
         loops,
         solution_count,
-        braid: 0.0,
+        ..Metrics::from_degrees(&deg, maze, cells)
     }
 }
 

@@ -117,6 +117,26 @@ pub struct Metrics {
     pub braid: f64,
 }
 
+impl Metrics {
+    /// The fields every measuring pass (the tree pass here, the graph pass of `graph` for a
+    /// maze with loops) takes the same way from the degree pass `deg` and the maze's `n`
+    /// cells: the degree counts, the share of dead ends, the wall and mask hashes. The path and
+    /// loop fields are 0 for the pass to set.
+    fn from_degrees(deg: &degrees::Degrees, maze: &Maze, n: usize) -> Metrics {
+        Metrics {
+            dead_ends: deg.dead_ends,
+            dead_end_share: deg.dead_ends as f64 / n as f64,
+            junctions: deg.junctions,
+            corridors: deg.corridors,
+            straights: deg.straights,
+            maze_hash: deg.hash,
+            mask_hash: maze.mask().map_or(0, |m| m.hash()),
+            cells: n as u32,
+            ..Metrics::default()
+        }
+    }
+}
+
 /// Where the solution starts and ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -730,17 +750,11 @@ fn traverse<const D: usize, const T: usize>(
         manhattan_3d(maze.size(), entrance, exit_cell)
     };
     Metrics {
-        dead_ends: deg.dead_ends,
-        dead_end_share: deg.dead_ends as f64 / n as f64,
         diameter,
         diameter_start,
         diameter_end,
         solution_length: length,
-        junctions: deg.junctions,
-        corridors: deg.corridors,
-        straights: deg.straights,
         solution_turns: turns,
-        maze_hash: deg.hash,
         solution_decisions: decisions,
         solution_branches: branches,
         walk_steps: walk,
@@ -756,11 +770,8 @@ fn traverse<const D: usize, const T: usize>(
         } else {
             length as f64 / manhattan as f64
         },
-        mask_hash: maze.mask().map_or(0, |m| m.hash()),
-        cells: n as u32,
-        loops: 0,
         solution_count: 1,
-        braid: 0.0,
+        ..Metrics::from_degrees(&deg, maze, n)
     }
 }
 

@@ -247,6 +247,52 @@ pub fn adjacency(m: &batchgen::Maze) -> Vec<Vec<u32>> {
         .collect()
 }
 
+/// Breadth-first distances and parents from `from` over the adjacency lists `adj` (from
+/// [`adjacency`]); `u32::MAX` for a cell not reached (and for the parent of `from`).
+pub fn bfs(adj: &[Vec<u32>], from: u32) -> (Vec<u32>, Vec<u32>) {
+    let mut dist = vec![u32::MAX; adj.len()];
+    let mut parent = vec![u32::MAX; adj.len()];
+    dist[from as usize] = 0;
+    let mut q = std::collections::VecDeque::from([from]);
+    while let Some(v) = q.pop_front() {
+        for &n in &adj[v as usize] {
+            if dist[n as usize] == u32::MAX {
+                dist[n as usize] = dist[v as usize] + 1;
+                parent[n as usize] = v;
+                q.push_back(n);
+            }
+        }
+    }
+    (dist, parent)
+}
+
+/// The degree columns of `got` (dead ends, junctions, corridors, straights, the dead-end share)
+/// against `m`'s adjacency lists `adj` (from [`adjacency`]), counted cell by cell; returns each
+/// cell's degree. A straight is a corridor open on two opposite sides.
+pub fn assert_degree_columns(
+    m: &batchgen::Maze,
+    adj: &[Vec<u32>],
+    got: &batchgen::Metrics,
+) -> Vec<usize> {
+    use batchgen::grid::Dir;
+    let deg: Vec<usize> = adj.iter().map(Vec::len).collect();
+    let count = |keep: fn(usize) -> bool| deg.iter().filter(|&&d| keep(d)).count();
+    assert_eq!(got.dead_ends as usize, count(|d| d == 1));
+    assert_eq!(got.junctions as usize, count(|d| d >= 3));
+    assert_eq!(got.corridors as usize, count(|d| d == 2));
+    let straight = |c: u32| {
+        Dir::ALL
+            .iter()
+            .any(|&d| m.is_open(c, d) && m.is_open(c, d.opposite()))
+    };
+    let straights = (0..m.cells())
+        .filter(|&c| deg[c as usize] == 2 && straight(c))
+        .count();
+    assert_eq!(got.straights as usize, straights);
+    assert_eq!(got.dead_end_share, got.dead_ends as f64 / m.cells() as f64);
+    deg
+}
+
 /// Every `.parquet` file under `dir` (a dataset folder), sorted by path.
 pub fn parquet_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
