@@ -100,19 +100,7 @@ pub fn select_algos(
     if mask.is_none() {
         return Ok((algos, None));
     }
-    let has_all = spec.split(',').any(|p| p.trim() == "all");
-    let (keep, skip): (Vec<Algorithm>, Vec<Algorithm>) =
-        algos.into_iter().partition(|a| a.supports_mask());
-    if let (false, Some(a)) = (has_all, skip.first()) {
-        return Err(UsageError::flag("--algo", spec, a.mask_refusal()));
-    }
-    let note = (!skip.is_empty()).then(|| {
-        let names: Vec<String> = skip.iter().map(|a| a.name()).collect();
-        format!(
-            "--mask: running the {} generators that accept a mask; skipping {}",
-            keep.len(),
-            names.join(", ")
-        )
-    });
-    Ok((keep, note))
+    let (keep, note) =
+        Algorithm::on_mask(spec, algos).map_err(|why| UsageError::flag("--algo", spec, why))?;
+    Ok((keep, note.map(|n| format!("--mask: {n}"))))
 }

@@ -584,6 +584,30 @@ impl Algorithm {
         self.family().supports_3d && !matches!(self, Algorithm::WilsonTurn(p) if *p >= 1.0)
     }
 
+    /// The generators of `algos` (parsed from the `--algo` text `spec`) that run on a mask, and
+    /// a note naming those that `all` brought in and that do not; a generator named on its own
+    /// that does not run on a mask is `Err` with its [refusal](Algorithm::mask_refusal).
+    pub fn on_mask(
+        spec: &str,
+        algos: Vec<Algorithm>,
+    ) -> Result<(Vec<Algorithm>, Option<String>), String> {
+        let has_all = spec.split(',').any(|p| p.trim() == "all");
+        let (keep, skip): (Vec<Algorithm>, Vec<Algorithm>) =
+            algos.into_iter().partition(|a| a.supports_mask());
+        if let (false, Some(a)) = (has_all, skip.first()) {
+            return Err(a.mask_refusal());
+        }
+        let note = (!skip.is_empty()).then(|| {
+            let names: Vec<String> = skip.iter().map(|a| a.name()).collect();
+            format!(
+                "running the {} generators that accept a mask; skipping {}",
+                keep.len(),
+                names.join(", ")
+            )
+        });
+        Ok((keep, note))
+    }
+
     /// Why this generator refuses a mask, naming those that accept one.
     pub fn mask_refusal(&self) -> String {
         if let Algorithm::WilsonTurn(_) = self {
