@@ -226,15 +226,20 @@ fn foreign_truncated_and_newer_files_are_refused() {
         (write("cut2.arrow", &bytes[..bytes.len() - 5]), "truncated"),
         (d.path().join("m.parquet"), "not a batchgen maze store"),
     ] {
-        common::batchgen()
-            .args(["render", "--record", "0", "--store"])
-            .arg(&p)
-            .assert()
-            .code(2)
-            .stderr(contains("--store"))
-            .stderr(contains(p.display().to_string()))
-            .stderr(contains(needle));
+        render_refuses(&p, needle);
     }
+}
+
+/// `render --store p` exits 2 naming the flag, the file and `needle`.
+fn render_refuses(p: &Path, needle: &str) {
+    common::batchgen()
+        .args(["render", "--record", "0", "--store"])
+        .arg(p)
+        .assert()
+        .code(2)
+        .stderr(contains("--store"))
+        .stderr(contains(p.display().to_string()))
+        .stderr(contains(needle));
 }
 
 /// An Arrow IPC file written by someone else (pyarrow-like: right magic, a footer, but not our
@@ -572,13 +577,7 @@ fn the_braid_chance_is_recorded_and_checked() {
         assert!(matches!(e, StoreError::BadBraid { .. }), "{bad}: {e}");
         let text = e.to_string();
         assert!(text.contains("batchgen.braid") && text.contains(&format!("'{bad}'")));
-        common::batchgen()
-            .args(["render", "--record", "0", "--store"])
-            .arg(&p)
-            .assert()
-            .code(2)
-            .stderr(contains("--store"))
-            .stderr(contains("batchgen.braid"));
+        render_refuses(&p, "batchgen.braid");
     }
     // Without the key: the records as before.
     let old = d.path().join("old.arrow");
