@@ -563,18 +563,30 @@ mod tests {
     use crate::grid::Size;
 
     /// The diameter and a farthest pair of `m` from every entrance (each gives the search
-    /// another first cell); the pair is checked to lie that far apart.
+    /// another first cell); the pair is checked to lie that far apart, and the diameter to be
+    /// the largest distance of a BFS from every cell.
     fn diameters(m: &Maze) -> Vec<u32> {
         let mut s = super::super::Scratch::new();
         let n = m.cells();
         let off = offsets(m);
+        let mut brute = None;
         (0..n)
             .map(|c| {
                 let got = super::super::measure(m, Ends::cells(c, c), &mut s);
                 assert!(got.loops > 0);
-                s.graph
-                    .distances(&s.masks, &off, n as usize, got.diameter_start);
-                assert_eq!(s.graph.dist[got.diameter_end as usize], got.diameter);
+                let g = &mut s.graph;
+                let want = *brute.get_or_insert_with(|| {
+                    (0..n)
+                        .map(|r| {
+                            g.distances(&s.masks, &off, n as usize, r);
+                            g.dist[..n as usize].iter().copied().max().unwrap()
+                        })
+                        .max()
+                        .unwrap()
+                });
+                assert_eq!(got.diameter, want, "first cell {c}");
+                g.distances(&s.masks, &off, n as usize, got.diameter_start);
+                assert_eq!(g.dist[got.diameter_end as usize], got.diameter);
                 got.diameter
             })
             .collect()
@@ -620,6 +632,22 @@ mod tests {
         assert!(diameters(&m).iter().all(|&d| d == 3 + 4 + 2 - 3));
     }
 
+    /// A ring of 16 cells with a chord from cell 3 to cell 11: the chord's ends are at most 5
+    /// from every cell, so every farthest pair (8 apart) joins two corridor cells.
+    #[test]
+    fn the_farthest_pair_can_join_two_corridor_cells() {
+        let mut m = ring(8, 2);
+        m.carve_south(3);
+        assert!(diameters(&m).iter().all(|&d| d == 8));
+        let mut s = super::super::Scratch::new();
+        for c in 0..m.cells() {
+            let got = super::super::measure(&m, Ends::cells(c, c), &mut s);
+            for end in [got.diameter_start, got.diameter_end] {
+                assert!(end != 3 && end != 11, "first cell {c}: {got:?}");
+            }
+        }
+    }
+
     /// The searches the diameter needs on 64×64 braided Wilson mazes (50 fixed seeds per
     /// chance): on average at most 16 (13, 11 and 10 measured at P = 0.1, 0.5, 1).
     #[test]
@@ -635,6 +663,7 @@ mod tests {
                 super::super::measure(&m, Ends::first_last(m.size()), &mut s);
                 total += s.graph.diameter_searches;
             }
+
             assert!(
                 total <= 16 * 50,
                 "P = {p}: {} searches per maze",
