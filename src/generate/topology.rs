@@ -17,13 +17,10 @@ use super::space::{carve_parent_links3, options_with, padded_marks3, padded_stat
 use super::Scratch;
 use crate::grid::Maze;
 
-/// A grid shape for the generators that walk or search a padded byte array: its direction
-/// count, the padded and cell-id steps of each direction, the wall of a cell in a direction,
-/// the listing of a cell's options, the padded setup and the parent-link carving.
+/// A grid shape for the generators that search a padded byte array: the padded and cell-id
+/// steps of each direction, the wall of a cell in a direction, the listing of a cell's options,
+/// the padded setup and the parent-link carving.
 pub(crate) trait Topology: Copy {
-    /// Number of directions (4 or 6).
-    const DIRS: usize;
-
     /// Fill `mark` with the padded state of the maze's grid (the padding, and the holes of a
     /// mask, outside; every cell free) and return the geometry.
     fn marks(mark: &mut Vec<u8>, maze: &Maze) -> Self;
@@ -103,8 +100,6 @@ impl Planar {
 }
 
 impl Topology for Planar {
-    const DIRS: usize = 4;
-
     #[inline(always)]
     fn marks(mark: &mut Vec<u8>, maze: &Maze) -> Planar {
         let dp = padded_marks_steps_of(mark, maze);
@@ -182,8 +177,6 @@ impl Topology for Planar {
 /// A 3D box on the padded `(W+2)×(H+2)×(D+2)` state of [`super::space`] (3D grids have no
 /// masks).
 impl Topology for Space {
-    const DIRS: usize = 6;
-
     #[inline(always)]
     fn marks(mark: &mut Vec<u8>, maze: &Maze) -> Space {
         debug_assert!(maze.mask().is_none());
@@ -266,7 +259,7 @@ mod tests {
     use crate::grid::{Dir, Size};
 
     /// Both topologies against the grid's own neighbour, wall and coordinate rules.
-    fn check<T: Topology>(maze: &Maze) {
+    fn check<T: Topology>(maze: &Maze, dirs: usize) {
         let mut mark = Vec::new();
         let t = T::marks(&mut mark, maze);
         let size = maze.size();
@@ -276,7 +269,7 @@ mod tests {
             assert_eq!(t.cell(p), c);
             let (r, x) = (c / t.width(), c % t.width());
             assert_eq!(t.row_start(r) + x, p);
-            for (d, dir) in Dir::ALL.into_iter().take(T::DIRS).enumerate() {
+            for (d, dir) in Dir::ALL.into_iter().take(dirs).enumerate() {
                 assert_eq!(Dir::ALL[T::opposite(d)], dir.opposite());
                 if size.has_neighbour(c, dir) {
                     let nb = size.neighbour(c, dir);
@@ -293,10 +286,10 @@ mod tests {
     #[test]
     fn steps_walls_and_rows_match_the_grid() {
         for (w, h) in [(5, 4), (1, 7), (6, 1)] {
-            check::<Planar>(&Maze::new(w, h));
+            check::<Planar>(&Maze::new(w, h), 4);
         }
         for size in [Size::new(3, 2, 4), Size::new(1, 1, 3), Size::new(5, 4, 3)] {
-            check::<Space>(&Maze::with_size(size));
+            check::<Space>(&Maze::with_size(size), 6);
         }
     }
 }
