@@ -69,6 +69,22 @@ pub(crate) trait Topology: Copy {
     fn carve_parent_links(&self, maze: &mut Maze, next: &mut [u8], codes: &mut Vec<u8>, root: u32);
 }
 
+/// The [`Topology::step`] and [`Topology::cell_step`] of a geometry whose padded and cell-id
+/// steps are the arrays `dp` and `dc` (both implementations keep them so).
+macro_rules! step_tables {
+    () => {
+        #[inline(always)]
+        fn step(&self, d: usize) -> u32 {
+            self.dp[d]
+        }
+
+        #[inline(always)]
+        fn cell_step(&self, d: usize) -> u32 {
+            self.dc[d]
+        }
+    };
+}
+
 /// A 2D grid on the padded `(W+2)×(H+2)` state of [`super::padded`] (holes of a mask outside).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Planar {
@@ -112,15 +128,7 @@ impl Topology for Planar {
         Planar::of(maze, dp)
     }
 
-    #[inline(always)]
-    fn step(&self, d: usize) -> u32 {
-        self.dp[d]
-    }
-
-    #[inline(always)]
-    fn cell_step(&self, d: usize) -> u32 {
-        self.dc[d]
-    }
+    step_tables!();
 
     #[inline(always)]
     fn wall(&self, c: u32, d: usize) -> u32 {
@@ -189,15 +197,7 @@ impl Topology for Space {
         padded_state3(&mut s.mark, &mut s.next, maze.size())
     }
 
-    #[inline(always)]
-    fn step(&self, d: usize) -> u32 {
-        self.dp[d]
-    }
-
-    #[inline(always)]
-    fn cell_step(&self, d: usize) -> u32 {
-        self.dc[d]
-    }
+    step_tables!();
 
     #[inline(always)]
     fn wall(&self, c: u32, d: usize) -> u32 {
