@@ -3,23 +3,25 @@
 //! `newest` behaves like the backtracker, `random` like Prim, `oldest` grows long straight
 //! spokes from the start, `mix:P` takes the newest with probability `P`, otherwise a random one.
 //!
-//! Choices: the start cell is uniform (`below(W·H)`, one division per maze for its column);
-//! neighbour choice is an unbiased `below(k)` over the unvisited neighbours listed east, south,
-//! west, north. Retiring a cell from the middle of the list must keep the order (`newest` in
-//! a mix means the most recently added live cell), and removing from the middle of a `Vec` is
-//! linear, so retirement is lazy: the cell is marked retired in `mark` (2), retired entries are
-//! skipped at the ends (newest/oldest) or rejected and redrawn (random, which keeps the pick
-//! uniform over live cells), and the list is compacted in order once retired entries
-//! outnumber live ones. Everything stays amortised O(1) per cell. `newest`, `oldest` and
-//! `random` draw only with `below`; `mix:P` also draws `unit_f64` (sampled, not enumerable).
+//! Written once for 2D and 3D grids ([`Topology`]). Choices: the start cell is uniform
+//! (`below(cells)`, one division per maze for its padded index); neighbour choice is an
+//! unbiased `below(k)` over the unvisited neighbours listed in direction order (east, south,
+//! west, north, then down, up in 3D; no draw when there is one). Retiring a cell from the
+//! middle of the list must keep the order (`newest` in a mix means the most recently added
+//! live cell), and removing from the middle of a `Vec` is linear, so retirement is lazy: the
+//! cell is marked [`RETIRED`] in `mark`, retired entries are skipped at the ends
+//! (newest/oldest) or rejected and redrawn (random, which keeps the pick uniform over live
+//! cells), and the list is compacted in order once retired entries outnumber live ones.
+//! Everything stays amortised O(1) per cell. `newest`, `oldest` and `random` draw only with
+//! `below`; `mix:P` also draws `unit_f64` (sampled, not enumerable).
 //!
-//! Speed: cells live on the padded byte array of [`super::padded`] ([`super::padded::padded_marks`], border
+//! Speed: cells live on the padded byte array of the topology (the padding, and a mask's holes,
 //! outside), list entries carry the padded index next to the cell id, neighbour options are
-//! collected without branches and walls are opened through the wall-id steps of [`crate::grid::Size::wall_id_steps`], so the loop
-//! has no coordinate arithmetic and no border tests.
+//! collected without branches and walls are opened through per-direction wall-id steps
+//! ([`Topology::wall`]), so the loop has no coordinate arithmetic and no border tests.
 
-use super::padded::{padded_marks_steps_of, random_cell, FREE, IN_TREE as VISITED};
-use super::shared::{option, options4};
+use super::padded::{random_cell, FREE, IN_TREE as VISITED};
+use super::topology::Topology;
 use super::{Policy, Scratch};
 use crate::grid::Maze;
 use crate::rng::{Chance, RandomSource};
@@ -27,21 +29,21 @@ use crate::rng::{Chance, RandomSource};
 /// In the list (a maze cell that may still have unvisited neighbours).
 const ACTIVE: u8 = VISITED;
 /// Taken out of the list (lazily: its entry stays until skipped or compacted away).
-pub(super) const RETIRED: u8 = 3;
+const RETIRED: u8 = 3;
 
 /// The padded index of a list entry (`padded << 32 | cell`).
 #[inline]
-pub(super) fn padded(e: u64) -> usize {
+fn padded(e: u64) -> usize {
     (e >> 32) as usize
 }
 
-/// The active list's bookkeeping with lazy retirement, shared by the 2D and 3D paths: entries
+/// The active list's bookkeeping with lazy retirement: entries
 /// (`padded << 32 | cell`) live in a buffer of `Scratch::stack` with their own length (every
 /// cell enters the list once, so [`Active::start`] sizes it to the cell count once and it never
 /// grows), retired ones are marked [`RETIRED`] in `Scratch::mark` and skipped, rejected or
 /// compacted away. A plain slice and a length in a register, not a `Vec` reached through
 /// `&mut Scratch`, whose pointer and length the compiler reloaded after every store.
-pub(super) struct Active {
+struct Active {
     /// Entries before `head` are retired.
     head: usize,
     /// Entries in the list (live and retired).
@@ -58,7 +60,7 @@ impl Active {
     /// The list holding just the start cell (padded `p`, cell `c`), marked active, for picks
     /// by `policy`, in `stack`, grown to hold `cells` entries.
     #[inline(always)]
-    pub(super) fn start(
+    fn start(
         stack: &mut Vec<u64>,
         cells: usize,
         mark: &mut [u8],
@@ -87,13 +89,13 @@ impl Active {
 
     /// Is any cell still active?
     #[inline(always)]
-    pub(super) fn any(&self) -> bool {
+    fn any(&self) -> bool {
         self.live > 0
     }
 
     /// The index of the entry the policy picks next (skipping or redrawing retired ones).
     #[inline(always)]
-    pub(super) fn pick<R: RandomSource>(
+    fn pick<R: RandomSource>(
         &mut self,
         stack: &[u64],
         mark: &[u8],
@@ -131,7 +133,7 @@ impl Active {
     /// Retire the cell at padded index `p` (it has no free neighbour left); compact the list in
     /// order once retired entries outnumber live ones.
     #[inline(always)]
-    pub(super) fn retire(&mut self, stack: &mut [u64], mark: &mut [u8], p: u32) {
+    fn retire(&mut self, stack: &mut [u64], mark: &mut [u8], p: u32) {
         mark[p as usize] = RETIRED;
         self.live -= 1;
         self.dead += 1;
@@ -151,7 +153,7 @@ impl Active {
 
     /// Add the entry of a newly joined cell (padded `p`, cell `c`), marked active.
     #[inline(always)]
-    pub(super) fn push(&mut self, stack: &mut [u64], mark: &mut [u8], p: u32, c: u32) {
+    fn push(&mut self, stack: &mut [u64], mark: &mut [u8], p: u32, c: u32) {
         mark[p as usize] = ACTIVE;
         stack[self.len] = (p as u64) << 32 | c as u64;
         self.len += 1;
@@ -159,30 +161,36 @@ impl Active {
     }
 }
 
-/// Carve a perfect maze by the growing-tree method with the given selection policy.
-pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, policy: Policy) {
+/// Carve a perfect maze by the growing-tree method with the given selection policy, on
+/// topology `T`.
+pub(crate) fn generate<T: Topology, R: RandomSource>(
+    maze: &mut Maze,
+    s: &mut Scratch,
+    rng: &mut R,
+    policy: Policy,
+) {
     // One copy of the loop per policy, so the pick has no match on the policy per step.
     match policy {
-        Policy::Newest => grow(maze, s, rng, Policy::Newest),
-        Policy::Oldest => grow(maze, s, rng, Policy::Oldest),
-        Policy::Random => grow(maze, s, rng, Policy::Random),
-        Policy::Mix(p) => grow(maze, s, rng, Policy::Mix(p)),
+        Policy::Newest => grow::<T, R>(maze, s, rng, Policy::Newest),
+        Policy::Oldest => grow::<T, R>(maze, s, rng, Policy::Oldest),
+        Policy::Random => grow::<T, R>(maze, s, rng, Policy::Random),
+        Policy::Mix(p) => grow::<T, R>(maze, s, rng, Policy::Mix(p)),
     }
 }
 
 /// The loop of [`generate`], inlined into each policy's arm.
 #[inline(always)]
-fn grow<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, policy: Policy) {
-    let w = maze.width();
+fn grow<T: Topology, R: RandomSource>(
+    maze: &mut Maze,
+    s: &mut Scratch,
+    rng: &mut R,
+    policy: Policy,
+) {
     let start = random_cell(maze, rng);
     let n = maze.cells();
-    let pw = w + 2;
-    let dp = padded_marks_steps_of(&mut s.mark, maze);
-    let size = maze.size();
-    let dc = size.cell_steps();
-    let wb = size.wall_id_steps();
+    let t = T::marks(&mut s.mark, maze);
     let mut walls = maze.wall_writer();
-    let ps = (start / w + 1) * pw + start % w + 1;
+    let ps = t.padded(start);
     let mut active = Active::start(&mut s.stack, n as usize, &mut s.mark, ps, start, policy);
     let (stack, mark) = (&mut s.stack[..], &mut s.mark[..]);
     while active.any() {
@@ -190,14 +198,14 @@ fn grow<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, policy: 
         let e = stack[i];
         let p = (e >> 32) as u32;
         let c = e as u32;
-        let (opts, k) = options4(mark, &dp, p, FREE);
+        let (opts, k) = t.options(mark, p, FREE);
         if k == 0 {
             active.retire(stack, mark, p);
             continue;
         }
-        let d = option(opts, rng.choose(k)) as usize;
-        walls.open(size.east_wall_id(c).wrapping_add(wb[d]));
-        let (np, nc) = (p.wrapping_add(dp[d]), c.wrapping_add(dc[d]));
+        let d = T::option(opts, rng.choose(k));
+        walls.open(t.wall(c, d));
+        let (np, nc) = (p.wrapping_add(t.step(d)), c.wrapping_add(t.cell_step(d)));
         active.push(stack, mark, np, nc);
     }
 }

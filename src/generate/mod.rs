@@ -5,14 +5,18 @@
 //!
 //! # 3D
 //!
-//! A maze of depth > 1 goes, once per maze, to the generator's 3D path (`*_3d.rs`, on the padded
-//! 3D state of `space`); the 2D paths are untouched. Kruskal needs no separate path (its wall
-//! list and union loop work on any grid). The generators defined only on 2D grids (see
-//! [`Family::supports_3d`]) panic on a 3D maze with a message naming those that accept one:
+//! The searching generators (backtracker, growing tree, hunt-and-kill) are written once,
+//! generic over a topology (`topology::Topology`), and compiled for each shape: a maze of depth > 1 goes,
+//! once per maze, to the 3D instantiation (on the padded 3D state of `space`), a 2D maze to the
+//! planar one. Prim and the random walks (Aldous–Broder, Wilson, biased Wilson) keep a 3D path
+//! of their own (`*_3d.rs`). Kruskal needs no separate path (its wall list and union loop work on any
+//! grid). The generators defined only on 2D grids (see [`Family::supports_3d`]) panic on a 3D
+//! maze with a message naming those that accept one:
 //! callers check [`Algorithm::supports_3d`] first (the CLI refuses with exit 2).
 //!
 //! Every generator has the signature
-//! `fn generate<R: RandomSource>(&mut Maze, &mut Scratch, &mut R)`: the maze
+//! `fn generate<R: RandomSource>(&mut Maze, &mut Scratch, &mut R)` (those written once for
+//! both shapes take the topology as a first type parameter): the maze
 //! arrives sized and with every wall closed, the scratch buffers are the worker's and are reused
 //! for every maze, and all randomness comes from the per-maze random source (a [`crate::Rng`] in the batch, an
 //! enumerating source in the uniformity lab). Generators never recurse
@@ -40,14 +44,11 @@
 mod aldous_broder;
 mod aldous_broder_3d;
 mod backtracker;
-mod backtracker_3d;
 mod binary_tree;
 mod eller;
 mod fractal;
 mod growing_tree;
-mod growing_tree_3d;
 mod hunt_and_kill;
-mod hunt_and_kill_3d;
 mod kruskal;
 mod padded;
 mod prim;
@@ -57,10 +58,14 @@ mod regenerate;
 mod shared;
 mod sidewinder;
 mod space;
+mod topology;
 mod wilson;
 mod wilson_3d;
 mod wilson_biased;
 mod wilson_biased_3d;
+
+use space::Space;
+use topology::Planar;
 
 use std::fmt;
 
@@ -662,7 +667,7 @@ impl Algorithm {
             panic!("{}", self.mask_refusal());
         }
         match *self {
-            Algorithm::Backtracker => backtracker::generate(maze, scratch, rng),
+            Algorithm::Backtracker => backtracker::generate::<Planar, R>(maze, scratch, rng),
             Algorithm::Kruskal => kruskal::generate(maze, scratch, rng),
             Algorithm::Wilson => wilson::generate(maze, scratch, rng),
             Algorithm::AldousBroder => aldous_broder::generate(maze, scratch, rng),
@@ -673,8 +678,10 @@ impl Algorithm {
                 wilson_biased::generate(maze, scratch, rng, wilson_biased::Bias::Turn(p))
             }
             Algorithm::Prim => prim::generate(maze, scratch, rng),
-            Algorithm::GrowingTree(policy) => growing_tree::generate(maze, scratch, rng, policy),
-            Algorithm::HuntAndKill => hunt_and_kill::generate(maze, scratch, rng),
+            Algorithm::GrowingTree(policy) => {
+                growing_tree::generate::<Planar, R>(maze, scratch, rng, policy)
+            }
+            Algorithm::HuntAndKill => hunt_and_kill::generate::<Planar, R>(maze, scratch, rng),
             Algorithm::Eller => eller::generate(maze, scratch, rng),
             Algorithm::Sidewinder => sidewinder::generate(maze, scratch, rng),
             Algorithm::BinaryTree => binary_tree::generate(maze, scratch, rng),
@@ -686,7 +693,7 @@ impl Algorithm {
     /// The 3D paths (the maze is cleared and has depth > 1).
     fn generate_3d<R: RandomSource>(&self, maze: &mut Maze, scratch: &mut Scratch, rng: &mut R) {
         match *self {
-            Algorithm::Backtracker => backtracker_3d::generate(maze, scratch, rng),
+            Algorithm::Backtracker => backtracker::generate::<Space, R>(maze, scratch, rng),
             Algorithm::Kruskal => kruskal::generate(maze, scratch, rng),
             Algorithm::Wilson => wilson_3d::generate(maze, scratch, rng),
             Algorithm::AldousBroder => aldous_broder_3d::generate(maze, scratch, rng),
@@ -697,8 +704,10 @@ impl Algorithm {
                 wilson_biased_3d::generate(maze, scratch, rng, wilson_biased::Bias::Turn(p))
             }
             Algorithm::Prim => prim_3d::generate(maze, scratch, rng),
-            Algorithm::GrowingTree(policy) => growing_tree_3d::generate(maze, scratch, rng, policy),
-            Algorithm::HuntAndKill => hunt_and_kill_3d::generate(maze, scratch, rng),
+            Algorithm::GrowingTree(policy) => {
+                growing_tree::generate::<Space, R>(maze, scratch, rng, policy)
+            }
+            Algorithm::HuntAndKill => hunt_and_kill::generate::<Space, R>(maze, scratch, rng),
             Algorithm::Eller
             | Algorithm::Sidewinder
             | Algorithm::BinaryTree
@@ -726,9 +735,9 @@ impl Algorithm {
 fn abandon<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     maze.clear();
     if maze.depth() > 1 {
-        backtracker_3d::generate(maze, s, rng);
+        backtracker::generate::<Space, R>(maze, s, rng);
     } else if maze.mask().is_some() {
-        backtracker::generate(maze, s, rng);
+        backtracker::generate::<Planar, R>(maze, s, rng);
     } else {
         binary_tree::generate(maze, s, rng);
     }

@@ -4,7 +4,8 @@
 //! neighbours. The start cell is uniform (`below(W·H·D)`). Entries pack
 //! `far_padded << 32 | far_cell << 3 | direction_into_far_cell`; swap-remove keeps removal O(1)
 //! (the list order does not matter to a uniform pick). Runs on the padded 3D state of
-//! [`super::space`]; the list is the reused `Scratch::stack`.
+//! [`super::space`]; the list is the reused `Scratch::stack`. A twin of the 2D file, not a
+//! shared implementation: see [`super::prim`] for why.
 
 use super::padded::{FREE, IN_TREE as VISITED};
 use super::space::{padded_marks3, Space, OPPOSITE};

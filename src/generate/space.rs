@@ -5,8 +5,9 @@
 //! without a `match`; and the linear pass that turns per-cell parent directions into walls.
 //!
 //! Directions are small integers `0..6` in [`Dir::ALL`] order (east, south, west, north, down,
-//! up); [`OPPOSITE`] maps each to its opposite. Only the 3D paths use this module: the 2D hot
-//! paths keep their own 4-direction layout.
+//! up); [`OPPOSITE`] maps each to its opposite. [`Space`] is the 3D side of
+//! [`super::topology::Topology`] (the generators written once for both shapes), and the 3D
+//! twins kept (Prim, Aldous–Broder, Wilson, biased Wilson) use this module directly.
 
 use super::padded::{FREE, IN_TREE, OUTSIDE};
 use crate::grid::{Dir, Maze, Size};
@@ -118,13 +119,6 @@ pub(crate) fn options_with(mark: &[u8], sp: &Space, p: u32, want: u8) -> (u32, u
     // leaves its slot to the next one.
     let packed = (1..6).fold(0u32, |acc, d| acc | (d as u32 * f[d]) << (3 * at[d]));
     (packed, (a + b + (f[4] + f[5])) as usize)
-}
-
-/// One of the `k` (`k > 0`) options packed by [`options_with`], uniformly: `below(k)`, no draw
-/// when `k` is 1.
-#[inline(always)]
-pub(crate) fn pick<R: RandomSource>(packed: u32, k: usize, rng: &mut R) -> usize {
-    (packed >> (3 * rng.choose(k as u32)) & 7) as usize
 }
 
 /// A uniform direction `0..6` among those whose neighbour of `p` is inside the box: three
@@ -331,7 +325,7 @@ mod tests {
     }
 
     /// Every set of the six neighbours of a middle cell: the packed list holds exactly the
-    /// matching directions, in order, and `pick` draws among them only.
+    /// matching directions, in order.
     #[test]
     fn options_with_lists_the_matching_directions_in_order() {
         let size = Size::new(3, 3, 3);
@@ -347,12 +341,6 @@ mod tests {
             let want: Vec<u32> = (0..6).filter(|d| set >> d & 1 == 1).collect();
             let got: Vec<u32> = (0..k).map(|j| packed >> (3 * j) & 7).collect();
             assert_eq!(got, want, "neighbour set {set:06b}");
-            if k > 0 {
-                let mut rng = crate::rng::Rng::from_maze_seed(set as u64);
-                for _ in 0..20 {
-                    assert!(want.contains(&(pick(packed, k, &mut rng) as u32)));
-                }
-            }
         }
     }
 }

@@ -1,0 +1,295 @@
+//! The grid shapes a generator can run on, as one trait: [`Topology`], implemented by
+//! [`Planar`] (a 2D grid, four directions, on the padded state of [`super::padded`], masks
+//! included) and by [`Space`] (a 3D box, six directions, on the padded state of
+//! [`super::space`]). A generator written once against the trait is compiled separately for
+//! each (a type parameter, never a trait object), so every method inlines into the loop and a
+//! direction count is a constant: the 2D instantiation carries no 3D code and loops over four
+//! directions, the 3D one over six.
+//!
+//! Directions are small integers in [`crate::grid::Dir::ALL`] order (east, south, west, north,
+//! then down, up in 3D). The draws are the same on both sides: the options of a cell are listed
+//! in direction order ([`Topology::options`]) and one is taken with `choose(k)` (no draw when
+//! there is one), so a generator written once keeps each side's mazes exactly.
+
+use super::padded::{carve_parent_links, padded_marks_steps_of, padded_of, padded_state_of};
+use super::shared::{option, options4};
+use super::space::{carve_parent_links3, options_with, padded_marks3, padded_state3, Space};
+use super::Scratch;
+use crate::grid::Maze;
+
+/// A grid shape for the generators that search a padded byte array: the padded and cell-id
+/// steps of each direction, the wall of a cell in a direction, the listing of a cell's options,
+/// the padded setup and the parent-link carving.
+pub(crate) trait Topology: Copy {
+    /// Fill `mark` with the padded state of the maze's grid (the padding, and the holes of a
+    /// mask, outside; every cell free) and return the geometry.
+    fn marks(mark: &mut Vec<u8>, maze: &Maze) -> Self;
+
+    /// [`Topology::marks`] into `s.mark`, plus `s.next` zeroed to the same length (the
+    /// parent-direction generators; a hole's parent direction is "none").
+    fn state(s: &mut Scratch, maze: &Maze) -> Self;
+
+    /// The padded-index step of direction `d` (a wrapping addition).
+    fn step(&self, d: usize) -> u32;
+
+    /// The cell-id step of direction `d` (a wrapping addition).
+    fn cell_step(&self, d: usize) -> u32;
+
+    /// The id of the wall of cell `c` in direction `d` (which must be interior).
+    fn wall(&self, c: u32, d: usize) -> u32;
+
+    /// The direction opposite `d`.
+    fn opposite(d: usize) -> usize;
+
+    /// The padded index of cell `c` (divisions: once per maze, not per step).
+    fn padded(&self, c: u32) -> u32;
+
+    /// The cell id of padded index `p` (divisions: for the rare paths only).
+    fn cell(&self, p: u32) -> u32;
+
+    /// Cells per row (the grid's width).
+    fn width(&self) -> u32;
+
+    /// Rows of the grid (`H` in 2D, `H·D` in 3D: rows in cell-id order).
+    fn rows(&self) -> u32;
+
+    /// The padded index of the first cell of row `r` ([`Topology::rows`] order); row `r`'s
+    /// cells have ids `r·W ..`.
+    fn row_start(&self, r: u32) -> u32;
+
+    /// The directions whose neighbour of padded cell `p` has state `want`, in direction order,
+    /// packed (read option `j` with [`Topology::option`]), and their count. Branch-free.
+    fn options(&self, mark: &[u8], p: u32, want: u8) -> (u32, u32);
+
+    /// Option `j` of a packed list from [`Topology::options`].
+    fn option(packed: u32, j: u32) -> usize;
+
+    /// Write the maze from parent directions: `next[p]` is the direction from padded cell `p`
+    /// to its parent, except at `root` (set to "no parent" here).
+    fn carve_parent_links(&self, maze: &mut Maze, next: &mut [u8], codes: &mut Vec<u8>, root: u32);
+}
+
+/// The [`Topology::step`] and [`Topology::cell_step`] of a geometry whose padded and cell-id
+/// steps are the arrays `dp` and `dc` (both implementations keep them so).
+macro_rules! step_tables {
+    () => {
+        #[inline(always)]
+        fn step(&self, d: usize) -> u32 {
+            self.dp[d]
+        }
+
+        #[inline(always)]
+        fn cell_step(&self, d: usize) -> u32 {
+            self.dc[d]
+        }
+    };
+}
+
+/// A 2D grid on the padded `(W+2)×(H+2)` state of [`super::padded`] (holes of a mask outside).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Planar {
+    /// Cells along x and y.
+    w: u32,
+    /// Rows.
+    h: u32,
+    /// Padded-index step of each direction.
+    dp: [u32; 4],
+    /// Cell-id step of each direction.
+    dc: [u32; 4],
+    /// Step from a cell's east-wall id to its wall in each direction.
+    wb: [u32; 4],
+}
+
+impl Planar {
+    /// The geometry of the maze's grid, with padded steps `dp`.
+    #[inline]
+    fn of(maze: &Maze, dp: [u32; 4]) -> Planar {
+        let size = maze.size();
+        Planar {
+            w: maze.width(),
+            h: maze.height(),
+            dp,
+            dc: size.cell_steps(),
+            wb: size.wall_id_steps(),
+        }
+    }
+}
+
+impl Topology for Planar {
+    #[inline(always)]
+    fn marks(mark: &mut Vec<u8>, maze: &Maze) -> Planar {
+        let dp = padded_marks_steps_of(mark, maze);
+        Planar::of(maze, dp)
+    }
+
+    #[inline(always)]
+    fn state(s: &mut Scratch, maze: &Maze) -> Planar {
+        let dp = padded_state_of(s, maze);
+        Planar::of(maze, dp)
+    }
+
+    step_tables!();
+
+    #[inline(always)]
+    fn wall(&self, c: u32, d: usize) -> u32 {
+        (2 * c).wrapping_add(self.wb[d])
+    }
+
+    #[inline(always)]
+    fn opposite(d: usize) -> usize {
+        (d + 2) & 3
+    }
+
+    #[inline(always)]
+    fn padded(&self, c: u32) -> u32 {
+        padded_of(c, self.w)
+    }
+
+    #[inline(always)]
+    fn cell(&self, p: u32) -> u32 {
+        let pw = self.w + 2;
+        (p / pw - 1) * self.w + p % pw - 1
+    }
+
+    #[inline(always)]
+    fn width(&self) -> u32 {
+        self.w
+    }
+
+    #[inline(always)]
+    fn rows(&self) -> u32 {
+        self.h
+    }
+
+    #[inline(always)]
+    fn row_start(&self, r: u32) -> u32 {
+        (r + 1) * (self.w + 2) + 1
+    }
+
+    #[inline(always)]
+    fn options(&self, mark: &[u8], p: u32, want: u8) -> (u32, u32) {
+        options4(mark, &self.dp, p, want)
+    }
+
+    #[inline(always)]
+    fn option(packed: u32, j: u32) -> usize {
+        option(packed, j) as usize
+    }
+
+    #[inline(always)]
+    fn carve_parent_links(&self, maze: &mut Maze, next: &mut [u8], codes: &mut Vec<u8>, root: u32) {
+        carve_parent_links(maze, next, codes, root)
+    }
+}
+
+/// A 3D box on the padded `(W+2)×(H+2)×(D+2)` state of [`super::space`] (3D grids have no
+/// masks).
+impl Topology for Space {
+    #[inline(always)]
+    fn marks(mark: &mut Vec<u8>, maze: &Maze) -> Space {
+        debug_assert!(maze.mask().is_none());
+        padded_marks3(mark, maze.size())
+    }
+
+    #[inline(always)]
+    fn state(s: &mut Scratch, maze: &Maze) -> Space {
+        debug_assert!(maze.mask().is_none());
+        padded_state3(&mut s.mark, &mut s.next, maze.size())
+    }
+
+    step_tables!();
+
+    #[inline(always)]
+    fn wall(&self, c: u32, d: usize) -> u32 {
+        Space::wall(self, c, d)
+    }
+
+    #[inline(always)]
+    fn opposite(d: usize) -> usize {
+        super::space::OPPOSITE[d] as usize
+    }
+
+    #[inline(always)]
+    fn padded(&self, c: u32) -> u32 {
+        Space::padded(self, c)
+    }
+
+    #[inline(always)]
+    fn cell(&self, p: u32) -> u32 {
+        let (z, r) = (p / self.plane - 1, p % self.plane);
+        let (y, x) = (r / self.pw - 1, r % self.pw - 1);
+        (z * self.h + y) * self.w + x
+    }
+
+    #[inline(always)]
+    fn width(&self) -> u32 {
+        self.w
+    }
+
+    #[inline(always)]
+    fn rows(&self) -> u32 {
+        self.h * self.d
+    }
+
+    #[inline(always)]
+    fn row_start(&self, r: u32) -> u32 {
+        Space::row_start(self, r % self.h, r / self.h)
+    }
+
+    #[inline(always)]
+    fn options(&self, mark: &[u8], p: u32, want: u8) -> (u32, u32) {
+        let (packed, k) = options_with(mark, self, p, want);
+        (packed, k as u32)
+    }
+
+    #[inline(always)]
+    fn option(packed: u32, j: u32) -> usize {
+        (packed >> (3 * j) & 7) as usize
+    }
+
+    #[inline(always)]
+    fn carve_parent_links(&self, maze: &mut Maze, next: &mut [u8], _: &mut Vec<u8>, root: u32) {
+        carve_parent_links3(maze, self, next, root)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Dir, Size};
+
+    /// Both topologies against the grid's own neighbour, wall and coordinate rules.
+    fn check<T: Topology>(maze: &Maze, dirs: usize) {
+        let mut mark = Vec::new();
+        let t = T::marks(&mut mark, maze);
+        let size = maze.size();
+        assert_eq!(t.rows() * t.width(), size.cells());
+        for c in 0..size.cells() {
+            let p = t.padded(c);
+            assert_eq!(t.cell(p), c);
+            let (r, x) = (c / t.width(), c % t.width());
+            assert_eq!(t.row_start(r) + x, p);
+            for (d, dir) in Dir::ALL.into_iter().take(dirs).enumerate() {
+                assert_eq!(Dir::ALL[T::opposite(d)], dir.opposite());
+                if size.has_neighbour(c, dir) {
+                    let nb = size.neighbour(c, dir);
+                    assert_eq!(c.wrapping_add(t.cell_step(d)), nb);
+                    assert_eq!(p.wrapping_add(t.step(d)), t.padded(nb));
+                    assert_eq!(t.wall(c, d), size.wall_id(c, dir), "{size} {c} {dir:?}");
+                } else {
+                    assert_ne!(mark[p.wrapping_add(t.step(d)) as usize], 0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn steps_walls_and_rows_match_the_grid() {
+        for (w, h) in [(5, 4), (1, 7), (6, 1)] {
+            check::<Planar>(&Maze::new(w, h), 4);
+        }
+        for size in [Size::new(3, 2, 4), Size::new(1, 1, 3), Size::new(5, 4, 3)] {
+            check::<Space>(&Maze::with_size(size), 6);
+        }
+    }
+}
