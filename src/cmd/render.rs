@@ -279,6 +279,19 @@ fn ends_of(
     })
 }
 
+/// Signal `sig` stopped the drawing (`when`: "" or " while drawing"): nothing was written.
+fn interrupted(sig: i32, when: &str, out: &Path) -> anyhow::Error {
+    Interrupted {
+        signal: sig,
+        message: format!(
+            "interrupted by {}{when}; nothing written to '{}'",
+            batchgen::interrupt::name(sig),
+            out.display()
+        ),
+    }
+    .into()
+}
+
 /// Draw to the file `out` through a temporary file (batchgen::atomic_file); every error path
 /// drops it, which removes it. A signal only sets a flag, checked before the commit.
 fn draw_to_file(
@@ -296,15 +309,7 @@ fn draw_to_file(
     let drawn = render::render(maze, path, format, style, &mut w);
     if let (Some(sig), Err(_)) = (batchgen::interrupt::received(), &drawn) {
         drop(w);
-        return Err(Interrupted {
-            signal: sig,
-            message: format!(
-                "interrupted by {} while drawing; nothing written to '{}'",
-                batchgen::interrupt::name(sig),
-                out.display()
-            ),
-        }
-        .into());
+        return Err(interrupted(sig, " while drawing", out));
     }
     drawn?;
     let f =
@@ -313,15 +318,7 @@ fn draw_to_file(
             .with_context(|| format!("writing {}", out.display()))?;
     let prepared = f.prepare()?;
     if let Some(sig) = batchgen::interrupt::received() {
-        return Err(Interrupted {
-            signal: sig,
-            message: format!(
-                "interrupted by {}; nothing written to '{}'",
-                batchgen::interrupt::name(sig),
-                out.display()
-            ),
-        }
-        .into());
+        return Err(interrupted(sig, "", out));
     }
     prepared.commit()?;
     Ok(())
