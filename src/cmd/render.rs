@@ -194,7 +194,8 @@ fn from_store(
         | StoreError::Foreign { .. }
         | StoreError::Newer { .. }
         | StoreError::Truncated { .. }
-        | StoreError::BadMask { .. } => as_store(e),
+        | StoreError::BadMask { .. }
+        | StoreError::BadBraid { .. } => as_store(e),
         other => anyhow::Error::new(other),
     })?;
     let maze = store.maze(k).map_err(|e| match e {

@@ -2,6 +2,9 @@
 //! `fuzz_targets/` and the replay of the saved inputs in `tests/integrity.rs`, so the two cannot
 //! drift. None of them may panic on any input.
 
+// Each libFuzzer target calls one of these.
+#![allow(dead_code)]
+
 use batchgen::accept::{Accept, Candidate};
 use batchgen::args::{parse_cell, parse_count, parse_size, resolve_ends};
 use batchgen::store::StoreReader;
