@@ -102,20 +102,24 @@ struct PartInfo {
 /// A footer's key-value metadata, row count, and min/max of the `index` column.
 type Footer = (HashMap<String, String>, u64, Option<(u64, u64)>);
 
+/// A Parquet footer's key-value metadata as a map (a key stored without a value maps to "").
+pub fn key_values(fm: &parquet::file::metadata::FileMetaData) -> HashMap<String, String> {
+    fm.key_value_metadata()
+        .map(|kv| {
+            kv.iter()
+                .map(|k| (k.key.clone(), k.value.clone().unwrap_or_default()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn read_part(path: &Path) -> Result<Footer, String> {
     let file = folder_walk::open_regular(path).map_err(|e| e.to_string())?;
     let md = ParquetMetaDataReader::new()
         .parse_and_finish(&file)
         .map_err(|e| format!("not a readable Parquet file: {e}"))?;
     let fm = md.file_metadata();
-    let meta: HashMap<String, String> = fm
-        .key_value_metadata()
-        .map(|kv| {
-            kv.iter()
-                .map(|k| (k.key.clone(), k.value.clone().unwrap_or_default()))
-                .collect()
-        })
-        .unwrap_or_default();
+    let meta = key_values(fm);
     let rows = fm.num_rows().max(0) as u64;
     let col = fm
         .schema_descr()

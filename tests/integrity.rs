@@ -597,66 +597,14 @@ fn fuzz_inputs_replay_without_panic() {
     assert!(n >= 10, "only {n} fuzz inputs found");
 }
 
+#[path = "fuzz/targets.rs"]
+mod fuzz_targets;
+
 fn replay(target: &str, data: &[u8]) {
     match target {
-        "accept_parse" => {
-            let Ok(src) = std::str::from_utf8(data) else {
-                return;
-            };
-            if let Ok(a) = batchgen::accept::Accept::parse(src) {
-                let m = batchgen::Metrics::default();
-                for (w, h) in [(1, 1), (64, 64)] {
-                    let row = batchgen::metrics::Row {
-                        index: 7,
-                        metrics: m,
-                        ..Default::default()
-                    };
-                    let _ = a.eval(&batchgen::accept::Candidate {
-                        algo: "wilson",
-                        size: batchgen::grid::Size::planar(w, h),
-                        seed: 0,
-                        row: &row,
-                    });
-                }
-                let _ = batchgen::accept::Accept::parse(a.source());
-            }
-        }
-        "arg_parsers" => {
-            use batchgen::args::{parse_cell, parse_count, parse_size, resolve_ends};
-            let Ok(s) = std::str::from_utf8(data) else {
-                return;
-            };
-            let (w, h) = parse_size("--size", s).unwrap_or((3, 2));
-            let _ = parse_cell("--entrance", s, w, h);
-            let _ = parse_cell("--exit", s, u32::MAX, u32::MAX);
-            let _ = parse_count("--count", s);
-            let _ = resolve_ends(Some(s), None, None, w, h);
-            let _ = resolve_ends(None, Some(s), Some(s), w, h);
-            // 3D sizes and X,Y,Z cells, as the main job and `render` read them.
-            let size = batchgen::args::parse_size3("--size", s)
-                .unwrap_or(batchgen::grid::Size::new(3, 2, 2));
-            let _ = batchgen::args::parse_cell3("--entrance", s, size);
-            let _ = batchgen::args::resolve_ends_sized(None, Some(s), Some(s), size);
-            if let Ok(a) = batchgen::Algorithm::parse(s) {
-                let name = a.name();
-                let back = batchgen::Algorithm::parse(&name).expect("a canonical name parses");
-                assert_eq!(back.name(), name);
-            }
-            let _ = batchgen::Algorithm::parse_list(s);
-        }
-        "store_reader" => {
-            let Ok(r) = batchgen::store::StoreReader::from_bytes(data.to_vec(), Path::new("x"))
-            else {
-                return;
-            };
-            for k in 0..r.len().min(4) {
-                let _ = r.record(k);
-                if let Ok(m) = r.maze(k) {
-                    assert!(m.is_perfect());
-                }
-            }
-            let _ = r.record(r.len());
-        }
+        "accept_parse" => fuzz_targets::accept_parse(data),
+        "arg_parsers" => fuzz_targets::arg_parsers(data),
+        "store_reader" => fuzz_targets::store_reader(data),
         _ => unreachable!(),
     }
 }

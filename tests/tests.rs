@@ -87,20 +87,38 @@ mod layout {
 
     /// The names `file` declares with `mod NAME;` (after any attributes or `pub`), in order.
     fn declared(file: &Path) -> Vec<String> {
+        declared_with_paths(file).into_iter().map(|d| d.0).collect()
+    }
+
+    /// [`declared`] with the `#[path = "…"]` each declaration carries, if any (on its line or
+    /// the lines before it).
+    fn declared_with_paths(file: &Path) -> Vec<(String, Option<String>)> {
         let text = std::fs::read_to_string(file).unwrap();
         let mut out = Vec::new();
+        let mut path = None;
         for line in text.lines() {
             let mut l = line.trim();
             while l.starts_with("#[") {
                 match l.find(']') {
-                    Some(end) => l = l[end + 1..].trim_start(),
+                    Some(end) => {
+                        let attr = l[2..end].trim();
+                        if let Some(p) = attr.strip_prefix("path") {
+                            let p = p.trim_start().trim_start_matches('=').trim();
+                            path = Some(p.trim_matches('"').to_string());
+                        }
+                        l = l[end + 1..].trim_start();
+                    }
                     None => break,
                 }
             }
+            if l.is_empty() {
+                continue;
+            }
             let l = l.strip_prefix("pub ").unwrap_or(l);
             if let Some(name) = l.strip_prefix("mod ").and_then(|r| r.strip_suffix(';')) {
-                out.push(name.trim().to_string());
+                out.push((name.trim().to_string(), path.take()));
             }
+            path = None;
         }
         out
     }
@@ -130,8 +148,12 @@ mod layout {
             if !seen.insert(f.clone()) {
                 continue;
             }
-            for name in declared(&f) {
-                let c = child(root, &f, &name);
+            for (name, path) in declared_with_paths(&f) {
+                // A `#[path]` is relative to the declaring file's folder.
+                let c = match path {
+                    Some(p) => Some(f.parent().unwrap().join(p)).filter(|p| p.is_file()),
+                    None => child(root, &f, &name),
+                };
                 let c = c.unwrap_or_else(|| panic!("{}: `mod {name};` has no file", f.display()));
                 todo.push(c);
             }
@@ -215,7 +237,11 @@ mod layout {
             "tests.rs",
             "#[cfg(feature = \"cli\")]\nmod a;\nmod common;\n",
         );
-        w("a.rs", "use crate::common;\nmod nested;\n");
+        w(
+            "a.rs",
+            "use crate::common;\nmod nested;\n#[path = \"shared/x.rs\"]\nmod x;\n",
+        );
+        w("shared/x.rs", "");
         w("a/nested.rs", "");
         w("common/mod.rs", "pub mod util;\n");
         w("common/util.rs", "");

@@ -192,7 +192,11 @@ fn load(name: &str) -> Value {
 
 /// Kruskal's exact 3×3 distribution (tree code → orders out of 12!) from the reference file.
 fn kruskal_3x3_reference() -> BTreeMap<String, u64> {
-    let v = load("3x3.json");
+    tree_orders(&load("3x3.json")).into_iter().collect()
+}
+
+/// A reference file's Kruskal order counts, in its order: (tree code, orders).
+fn tree_orders(v: &Value) -> Vec<(String, u64)> {
     v.get("kruskal_orders")
         .and_then(|o| o.get("tree_orders"))
         .and_then(Value::as_array)
@@ -283,19 +287,7 @@ fn check_reference(
     if orders {
         let r = count_all_orders(Size::planar(w, h));
         let want: Vec<(String, u64)> = r.trees.iter().map(|(k, c)| (tree_code(k), *c)).collect();
-        let got: Vec<(String, u64)> = v
-            .get("kruskal_orders")
-            .and_then(|o| o.get("tree_orders"))
-            .and_then(Value::as_array)
-            .unwrap()
-            .iter()
-            .map(|t| {
-                (
-                    t.get("tree").and_then(Value::as_str).unwrap().to_string(),
-                    t.get("orders").and_then(Value::as_u64).unwrap(),
-                )
-            })
-            .collect();
+        let got = tree_orders(&v);
         assert_eq!(got, want);
         counted = Some(r);
     }

@@ -14,6 +14,8 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Duration;
 
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
 use pyo3::exceptions::{PyRuntimeError, PyUserWarning};
 use pyo3::prelude::*;
 
@@ -36,6 +38,31 @@ use crate::Algorithm;
 
 /// How often the waiting thread looks for Ctrl-C while the workers run.
 const SIGNAL_POLL: Duration = Duration::from_millis(20);
+
+/// The arguments as the CLI would see them: each value as its flag's text.
+struct Texts {
+    size: String,
+    count: String,
+    seed: Option<String>,
+    threads: Option<String>,
+    entrance: Option<String>,
+    exit: Option<String>,
+    max_candidates: Option<String>,
+}
+
+/// The arguments after the CLI's checks.
+struct Valid {
+    algos: Vec<Algorithm>,
+    size: Size,
+    count: u64,
+    seed: u64,
+    threads: usize,
+    ends: Ends,
+    ends_rule: String,
+    accept: Option<Accept>,
+    max_candidates: u64,
+    note: Option<String>,
+}
 
 /// Generate `count` mazes per generator and return their metrics table (see the package's
 /// `generate` for the arguments).
@@ -71,24 +98,115 @@ pub fn generate(
             ))
         }
     };
-    let count_text = text(count)?;
-    let seed_text = seed.map(text).transpose()?;
-    let threads_text = threads.map(text).transpose()?;
-    let entrance_text = entrance.map(|e| joined(e, ",")).transpose()?;
-    let exit_text = exit.map(|e| joined(e, ",")).transpose()?;
-    let max_text = max_candidates.map(text).transpose()?;
+    let texts = Texts {
+        size: size_text,
+        count: text(count)?,
+        seed: seed.map(text).transpose()?,
+        threads: threads.map(text).transpose()?,
+        entrance: entrance.map(|e| joined(e, ",")).transpose()?,
+        exit: exit.map(|e| joined(e, ",")).transpose()?,
+        max_candidates: max_candidates.map(text).transpose()?,
+    };
+    let v = validate(algo, &texts, ends, accept, mask.as_ref())?;
+    if let Some(note) = &v.note {
+        let note = std::ffi::CString::new(note.as_str()).map_err(value_error)?;
+        PyErr::warn(py, &py.get_type::<PyUserWarning>(), &note, 1)?;
+    }
+    let call = command_line(
+        algo,
+        &texts,
+        v.seed,
+        ends,
+        v.accept.as_ref(),
+        mask.is_some(),
+        braid,
+    );
 
-    // The CLI's checks, in the CLI's order, with its messages: a flag's value is named as clap
-    // names it, with its placeholder (`'--count <N>'`).
+    let names: Vec<String> = v.algos.iter().map(|a| a.name()).collect();
+    let job = Job {
+        algos: v.algos,
+        size: v.size,
+        count: v.count,
+        seed: v.seed,
+        ends: v.ends,
+        accept: v.accept,
+        max_candidates: v.max_candidates,
+        keep_walls: false,
+        first_index: 0,
+        mask: mask.clone(),
+        braid: crate::rng::Chance::new(braid),
+    };
+    let base = schema();
+    let (batches, tallies) = run_job(py, &job, v.threads, &names, &base)?;
+
+    let info = RunInfo {
+        command_line: call,
+        ends_rule: v.ends_rule,
+        extra: run_extra(&job, &names, &tallies, mask.as_deref(), braid),
+    };
+    let schema = Arc::new(
+        base.as_ref()
+            .clone()
+            .with_metadata(base_metadata(&info).into_iter().collect::<HashMap<_, _>>()),
+    );
+    Table::new(schema, batches)
+}
+
+/// The run's metadata as the CLI writes it into its footer: the run, the mask, each
+/// generator's tallies.
+fn run_extra(
+    job: &Job,
+    names: &[String],
+    tallies: &[batch::Tally],
+    mask: Option<&Mask>,
+    braid: f64,
+) -> Vec<(String, String)> {
+    let mut extra = run_metadata(&RunSpec {
+        algos: names,
+        size: job.size,
+        count: job.count,
+        seed: job.seed,
+        shard: Shard::WHOLE.to_string(),
+        shard_source: "none".to_string(),
+        indices: 0..job.count,
+        accept: job
+            .accept
+            .as_ref()
+            .map(|a| (a.source(), job.max_candidates)),
+        braid,
+    });
+    if let Some(m) = mask {
+        extra.push((keys::MASK.into(), m.to_text()));
+    }
+    for (t, n) in tallies.iter().zip(names) {
+        extra.extend(crate::sink::arrow::tally_metadata(
+            n,
+            t.candidates,
+            t.accepted,
+            job.accept.is_some(),
+        ));
+    }
+    extra
+}
+
+/// The CLI's checks, in the CLI's order, with its messages: a flag's value is named as clap
+/// names it, with its placeholder (`'--count <N>'`).
+fn validate(
+    algo: &str,
+    t: &Texts,
+    ends_text: Option<&str>,
+    accept: Option<&str>,
+    mask: Option<&Arc<Mask>>,
+) -> PyResult<Valid> {
     let algos = Algorithm::parse_list(algo)
         .map_err(|e| value_error(ArgError::new("--algo <LIST>", algo, e)))?;
-    let size = parse_size3("--size <WxH[xD]>", &size_text).map_err(value_error)?;
-    let (algos, mask_note) = on_mask(algo, algos, size, mask.as_ref())?;
+    let size = parse_size3("--size <WxH[xD]>", &t.size).map_err(value_error)?;
+    let (algos, mask_note) = on_mask(algo, algos, size, mask)?;
     let (algos, note) = select_3d(algo, algos, size);
     let note = note.or(mask_note);
     check_3d("--algo", algo, &algos, size).map_err(value_error)?;
-    let count = parse_count("--count <N>", &count_text).map_err(value_error)?;
-    let seed = match &seed_text {
+    let count = parse_count("--count <N>", &t.count).map_err(value_error)?;
+    let seed = match &t.seed {
         None => crate::args::DEFAULT_SEED,
         Some(s) => s.trim().parse::<u64>().map_err(|_| {
             value_error(ArgError::new(
@@ -98,43 +216,18 @@ pub fn generate(
             ))
         })?,
     };
-    let threads = parse_threads("--threads <N>", threads_text.as_deref()).map_err(value_error)?;
-    let ends_text = ends;
+    let threads = parse_threads("--threads <N>", t.threads.as_deref()).map_err(value_error)?;
     if let Some(rule) = ends_text.filter(|r| !["corners", "diameter"].contains(r)) {
         return Err(value_error(format!(
             "invalid value '{rule}' for '--ends <RULE>'\n  [possible values: corners, diameter]"
         )));
     }
-    let (ends, ends_rule) = resolve_ends_sized(
-        ends_text,
-        entrance_text.as_deref(),
-        exit_text.as_deref(),
-        size,
-    )
-    .map_err(value_error)?;
-    // On a mask the ends not given are its first and last cells; given ones must be cells.
-    let (ends, ends_rule) = match &mask {
+    let (ends, ends_rule) =
+        resolve_ends_sized(ends_text, t.entrance.as_deref(), t.exit.as_deref(), size)
+            .map_err(value_error)?;
+    let (ends, ends_rule) = match mask {
         None => (ends, ends_rule),
-        Some(m) => {
-            let given = [("--entrance", &entrance_text), ("--exit", &exit_text)];
-            if let Ends::Cells { entrance, exit } = ends {
-                for ((name, text), cell) in given.iter().zip([entrance, exit]) {
-                    if let (Some(v), false) = (text, m.contains(cell)) {
-                        return Err(value_error(ArgError::new(
-                            name,
-                            v,
-                            "this cell is a hole of the mask ('#' or a dark pixel), not a cell \
-                             of the maze",
-                        )));
-                    }
-                }
-            }
-            let e = ends_on_mask(ends, entrance_text.is_some(), exit_text.is_some(), Some(m));
-            match e {
-                Ends::Cells { .. } => (e, e.rule(size)),
-                Ends::Diameter => (e, ends_rule),
-            }
-        }
+        Some(m) => masked_ends(m, ends, ends_rule, t, size)?,
     };
     let accept = accept
         .map(|e| {
@@ -143,7 +236,7 @@ pub fn generate(
         .transpose()?;
     let max_candidates = parse_max_candidates(
         "--max-candidates <N>",
-        max_text.as_deref(),
+        t.max_candidates.as_deref(),
         count,
         accept.is_some(),
     )
@@ -153,25 +246,72 @@ pub fn generate(
     crate::memory::check(need).map_err(|why| {
         value_error(ArgError::new(
             "--size",
-            &size_text,
+            &t.size,
             format!("with --threads {threads}: {why}"),
         ))
     })?;
-    if let Some(note) = note {
-        let note = std::ffi::CString::new(note).map_err(value_error)?;
-        PyErr::warn(py, &py.get_type::<PyUserWarning>(), &note, 1)?;
-    }
+    Ok(Valid {
+        algos,
+        size,
+        count,
+        seed,
+        threads,
+        ends,
+        ends_rule,
+        accept,
+        max_candidates,
+        note,
+    })
+}
 
-    // The call as the file's `batchgen.command_line` (the CLI records its own argv there).
+/// On a mask the ends not given are its first and last cells; given ones must be cells.
+fn masked_ends(
+    m: &Mask,
+    ends: Ends,
+    ends_rule: String,
+    t: &Texts,
+    size: Size,
+) -> PyResult<(Ends, String)> {
+    let given = [("--entrance", &t.entrance), ("--exit", &t.exit)];
+    if let Ends::Cells { entrance, exit } = ends {
+        for ((name, text), cell) in given.iter().zip([entrance, exit]) {
+            if let (Some(v), false) = (text, m.contains(cell)) {
+                return Err(value_error(ArgError::new(
+                    name,
+                    v,
+                    "this cell is a hole of the mask ('#' or a dark pixel), not a cell \
+                     of the maze",
+                )));
+            }
+        }
+    }
+    let e = ends_on_mask(ends, t.entrance.is_some(), t.exit.is_some(), Some(m));
+    Ok(match e {
+        Ends::Cells { .. } => (e, e.rule(size)),
+        Ends::Diameter => (e, ends_rule),
+    })
+}
+
+/// The call as the file's `batchgen.command_line` (the CLI records its own argv there).
+fn command_line(
+    algo: &str,
+    t: &Texts,
+    seed: u64,
+    ends_text: Option<&str>,
+    accept: Option<&Accept>,
+    mask: bool,
+    braid: f64,
+) -> String {
+    let (size_text, count_text) = (&t.size, &t.count);
     let mut call = format!("batchgen.generate({algo:?}, {size_text:?}, {count_text}, {seed}");
     for (name, value) in [
-        ("threads", &threads_text),
+        ("threads", &t.threads),
         ("ends", &ends_text.map(str::to_string)),
-        ("entrance", &entrance_text),
-        ("exit", &exit_text),
-        ("accept", &accept.as_ref().map(|a| a.source().to_string())),
-        ("max_candidates", &max_text),
-        ("mask", &mask.as_ref().map(|_| "...".to_string())),
+        ("entrance", &t.entrance),
+        ("exit", &t.exit),
+        ("accept", &accept.map(|a| a.source().to_string())),
+        ("max_candidates", &t.max_candidates),
+        ("mask", &mask.then(|| "...".to_string())),
         ("braid", &(braid > 0.0).then(|| braid.to_string())),
     ] {
         if let Some(v) = value {
@@ -179,30 +319,27 @@ pub fn generate(
         }
     }
     call.push(')');
+    call
+}
 
-    let names: Vec<String> = algos.iter().map(|a| a.name()).collect();
-    let job = Job {
-        algos,
-        size,
-        count,
-        seed,
-        ends,
-        accept,
-        max_candidates,
-        keep_walls: false,
-        first_index: 0,
-        mask: mask.clone(),
-        braid: crate::rng::Chance::new(braid),
-    };
+/// Run `job` on its own pool of `threads` with the GIL released, one record batch per chunk;
+/// Ctrl-C is polled every [`SIGNAL_POLL`] while the workers run and stops them between mazes.
+fn run_job(
+    py: Python<'_>,
+    job: &Job,
+    threads: usize,
+    names: &[String],
+    base: &SchemaRef,
+) -> PyResult<(Vec<RecordBatch>, Vec<batch::Tally>)> {
+    let (size, seed) = (job.size, job.seed);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| PyRuntimeError::new_err(format!("starting the worker threads: {e}")))?;
-    let base = schema();
     let cancel = AtomicBool::new(false);
     let mut batches = Vec::new();
-    let (job_ref, pool_ref, cancel_ref, batches_ref) = (&job, &pool, &cancel, &mut batches);
-    let (names_ref, base_ref) = (&names, &base);
+    let (job_ref, pool_ref, cancel_ref, batches_ref) = (job, &pool, &cancel, &mut batches);
+    let (names_ref, base_ref) = (names, base);
     let (result, interrupt) = py.detach(|| {
         std::thread::scope(|s| {
             let (done_tx, done_rx) = mpsc::channel::<()>();
@@ -240,43 +377,10 @@ pub fn generate(
     }
     let tallies =
         result.map_err(|e| PyRuntimeError::new_err(format!("building arrow batch: {e}")))?;
-    if let Some(why) = batch::shortfall(&job, &tallies, &names) {
+    if let Some(why) = batch::shortfall(job, &tallies, names) {
         return Err(PyRuntimeError::new_err(why));
     }
-
-    let mut extra = run_metadata(&RunSpec {
-        algos: &names,
-        size,
-        count,
-        seed,
-        shard: Shard::WHOLE.to_string(),
-        shard_source: "none".to_string(),
-        indices: 0..count,
-        accept: job.accept.as_ref().map(|a| (a.source(), max_candidates)),
-        braid,
-    });
-    if let Some(m) = &mask {
-        extra.push((keys::MASK.into(), m.to_text()));
-    }
-    for (t, n) in tallies.iter().zip(&names) {
-        extra.extend(crate::sink::arrow::tally_metadata(
-            n,
-            t.candidates,
-            t.accepted,
-            job.accept.is_some(),
-        ));
-    }
-    let info = RunInfo {
-        command_line: call,
-        ends_rule,
-        extra,
-    };
-    let schema = Arc::new(
-        base.as_ref()
-            .clone()
-            .with_metadata(base_metadata(&info).into_iter().collect::<HashMap<_, _>>()),
-    );
-    Table::new(schema, batches)
+    Ok((batches, tallies))
 }
 
 /// The generators of `algo` on `mask` (the CLI's `--mask` rules): a mask is 2D and sets the

@@ -266,167 +266,42 @@ impl RunArgs {
         let note = note.or(mask_note);
         check_3d("--algo", spec, &algos, size)?;
         if !self.no_time_limit {
-            for a in &algos {
-                match a.expected_walk_steps(size) {
-                    Some(steps) if steps > MAX_WALK_STEPS => {
-                        return Err(UsageError::flag(
-                            "--size",
-                            &size.to_string(),
-                            format!(
-                                "{}'s random walk is expected to take about {steps:.1e} steps \
-                                 per maze on this grid ({} cells; the limit is \
-                                 {MAX_WALK_STEPS:.0e}): it could run for hours. Use a grid \
-                                 closer to square, another generator, or --no-time-limit",
-                                a.name(),
-                                size.cells_u64()
-                            ),
-                        ))
-                    }
-                    _ => {}
-                }
-            }
+            check_walk_steps(&algos, size)?;
         }
         let count = self.count;
-        // The run's total must be countable: refused, never wrapped.
-        if count.checked_mul(algos.len() as u64).is_none() {
-            return Err(UsageError::flag(
-                "--count",
-                &count.to_string(),
-                format!(
-                    "too large: {} generators × {count} mazes is more than {} (2^64 − 1)",
-                    algos.len(),
-                    u64::MAX
-                ),
-            ));
-        }
+        check_total(count, algos.len())?;
         let threads = self
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let (ends, ends_rule) = resolve_ends_sized(
-            self.ends.map(values::EndsRule::name),
-            self.entrance.as_deref(),
-            self.exit.as_deref(),
-            size,
-        )?;
-        let (ends, ends_rule) = mask_arg::ends_on(
-            (ends, ends_rule),
-            self.entrance.is_some(),
-            self.exit.is_some(),
-            mask.as_ref(),
-        )?;
+        let (ends, ends_rule) = self.ends_for(size, mask.as_ref())?;
         let accept = self.accept.clone();
-        let max_candidates = self
-            .max_candidates
-            .unwrap_or_else(|| count.saturating_mul(1000).max(100_000));
-        if self.max_candidates.is_some() && accept.is_none() {
-            return Err(UsageError(
-                "--max-candidates only applies with --accept".into(),
-            ));
-        }
+        let max_candidates = self.max_candidates_for(count)?;
         let out = self
             .out
             .clone()
             .ok_or_else(|| UsageError("the main job needs --out FILE".into()))?;
         let shard = shard::resolve(self.shard.as_deref(), self.shard_count.as_deref(), env)
             .map_err(|e| UsageError(e.to_string()))?;
-        if let (Some((s, _)), Some(a)) = (&shard, &accept) {
-            return Err(UsageError(format!(
-                "--shard {s} cannot be combined with --accept '{}': the accepted mazes are the \
-                 first that pass in index order, which no shard can know without the ones \
-                 before it. Filter the sharded dataset afterwards (DuckDB WHERE), or run \
-                 --accept unsharded",
-                a.source()
-            )));
-        }
+        check_shard_accept(shard.as_ref(), accept.as_ref())?;
         let out_is_dir = dataset::is_folder_target(&out);
         let mazes_is_dir = self.mazes.as_deref().is_some_and(dataset::is_folder_target);
-        if out_is_dir {
-            check_out_dir("--out", &out)?;
-        } else {
-            check_out("--out", &out)?;
-        }
-        // A shard from the engine's environment runs as one of N tasks with the same command
-        // line: a single output file would be overwritten by every task.
-        if let Some((s, src)) = &shard {
-            if src.is_environment() && s.n > 1 {
-                for (flag, path, is_dir) in [
-                    ("--out", Some(&out), out_is_dir),
-                    ("--mazes", self.mazes.as_ref(), mazes_is_dir),
-                ] {
-                    if let (Some(p), false) = (path, is_dir) {
-                        return Err(UsageError::flag(
-                            flag,
-                            &p.display().to_string(),
-                            format!(
-                                "this is shard {s} from the {src}; all {} tasks would write this \
-                                 one file: give a dataset folder ({flag} DIR/)",
-                                s.n
-                            ),
-                        ));
-                    }
-                }
-            }
-        }
-        if let Some(m) = &self.mazes {
-            if mazes_is_dir {
-                check_out_dir("--mazes", m)?;
-            } else {
-                check_out("--mazes", m)?;
-            }
-        }
+        self.check_outputs(&out, out_is_dir, mazes_is_dir, shard.as_ref())?;
         let summary_json = match &self.summary_json {
             None => None,
             Some(p) if p.as_os_str() == "-" => Some(Destination::Stdout),
             Some(p) => Some(Destination::File(check_out("--summary-json", p)?)),
         };
-        let mut warnings = Vec::new();
-        if !out_is_dir {
-            warnings.extend(extension_warning("--out", &out, "parquet", "Parquet"));
-        }
-        if let (Some(m), false) = (&self.mazes, mazes_is_dir) {
-            warnings.extend(extension_warning(
-                "--mazes",
-                m,
-                "arrow",
-                "an Arrow maze store",
-            ));
-        }
-        // Every file the run will write, resolved (symlinks, `..`, hard links) and compared
-        // with each other: no two outputs may land on one file.
+        let warnings = self.extension_warnings(&out, out_is_dir, mazes_is_dir);
         let whole = shard.as_ref().map_or(Shard::WHOLE, |s| s.0);
-        let mut set = OutputSet::new();
-        let mut plan = |flag: &str, given: &Path, is_dir: bool, ext: &str| {
-            if !is_dir {
-                return set.add(flag, given, given);
-            }
-            algos.iter().try_for_each(|a| {
-                set.add(
-                    flag,
-                    given,
-                    &dataset::part_path(given, &a.name(), size, whole, ext),
-                )
-            })
+        let outputs = Named {
+            out: &out,
+            out_is_dir,
+            mazes: self.mazes.as_deref(),
+            mazes_is_dir,
+            summary_json: summary_json.as_ref(),
         };
-        let planned = plan("--out", &out, out_is_dir, "parquet")
-            .and_then(|()| match &self.mazes {
-                Some(m) => plan("--mazes", m, mazes_is_dir, store::EXTENSION),
-                None => Ok(()),
-            })
-            .and_then(|()| match &summary_json {
-                Some(Destination::File(t)) => plan("--summary-json", &t.requested, false, ""),
-                _ => Ok(()),
-            });
-        planned.map_err(|e| UsageError(e.to_string()))?;
-        // Refuse up front what cannot fit, instead of aborting in the allocator mid-run.
-        let chunk = batchgen::batch::chunk_len(size.cells_u64(), threads);
-        let need = batchgen::memory::estimate(&algos, size, threads, chunk, self.mazes.is_some());
-        batchgen::memory::check(need).map_err(|why| {
-            UsageError::flag(
-                "--size",
-                &size.to_string(),
-                format!("with --threads {threads}: {why}"),
-            )
-        })?;
+        check_distinct(&outputs, &algos, size, whole)?;
+        check_memory(&algos, size, threads, self.mazes.is_some())?;
         Ok(Config {
             algos,
             size,
@@ -450,6 +325,218 @@ impl RunArgs {
             mask,
         })
     }
+
+    /// The ends (and the rule's name) of `--ends`, `--entrance` and `--exit` on `size`; on a
+    /// mask, its first and last cells for the ends not given.
+    fn ends_for(
+        &self,
+        size: Size,
+        mask: Option<&std::sync::Arc<batchgen::grid::Mask>>,
+    ) -> Result<(Ends, String), UsageError> {
+        let (ends, ends_rule) = resolve_ends_sized(
+            self.ends.map(values::EndsRule::name),
+            self.entrance.as_deref(),
+            self.exit.as_deref(),
+            size,
+        )?;
+        mask_arg::ends_on(
+            (ends, ends_rule),
+            self.entrance.is_some(),
+            self.exit.is_some(),
+            mask,
+        )
+    }
+
+    /// `--max-candidates` (default: a thousand per maze asked for, at least 100,000); it only
+    /// applies with `--accept`.
+    fn max_candidates_for(&self, count: u64) -> Result<u64, UsageError> {
+        if self.max_candidates.is_some() && self.accept.is_none() {
+            return Err(UsageError(
+                "--max-candidates only applies with --accept".into(),
+            ));
+        }
+        Ok(self
+            .max_candidates
+            .unwrap_or_else(|| count.saturating_mul(1000).max(100_000)))
+    }
+
+    /// `--out` and `--mazes` can be written (as a file or a dataset folder each); a shard
+    /// from the engine's environment runs as one of N tasks with the same command line, so a
+    /// single output file would be overwritten by every task.
+    fn check_outputs(
+        &self,
+        out: &Path,
+        out_is_dir: bool,
+        mazes_is_dir: bool,
+        shard: Option<&(Shard, Source)>,
+    ) -> Result<(), UsageError> {
+        if out_is_dir {
+            check_out_dir("--out", out)?;
+        } else {
+            check_out("--out", out)?;
+        }
+        if let Some((s, src)) = shard {
+            if src.is_environment() && s.n > 1 {
+                for (flag, path, is_dir) in [
+                    ("--out", Some(out), out_is_dir),
+                    ("--mazes", self.mazes.as_deref(), mazes_is_dir),
+                ] {
+                    if let (Some(p), false) = (path, is_dir) {
+                        return Err(UsageError::flag(
+                            flag,
+                            &p.display().to_string(),
+                            format!(
+                                "this is shard {s} from the {src}; all {} tasks would write this \
+                                 one file: give a dataset folder ({flag} DIR/)",
+                                s.n
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        if let Some(m) = &self.mazes {
+            if mazes_is_dir {
+                check_out_dir("--mazes", m)?;
+            } else {
+                check_out("--mazes", m)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Warnings for output files whose extension is not the format written.
+    fn extension_warnings(&self, out: &Path, out_is_dir: bool, mazes_is_dir: bool) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if !out_is_dir {
+            warnings.extend(extension_warning("--out", out, "parquet", "Parquet"));
+        }
+        if let (Some(m), false) = (&self.mazes, mazes_is_dir) {
+            warnings.extend(extension_warning(
+                "--mazes",
+                m,
+                "arrow",
+                "an Arrow maze store",
+            ));
+        }
+        warnings
+    }
+}
+
+/// Every generator's random walk must be expected to finish in reasonable time on `size`.
+fn check_walk_steps(algos: &[Algorithm], size: Size) -> Result<(), UsageError> {
+    for a in algos {
+        match a.expected_walk_steps(size) {
+            Some(steps) if steps > MAX_WALK_STEPS => {
+                return Err(UsageError::flag(
+                    "--size",
+                    &size.to_string(),
+                    format!(
+                        "{}'s random walk is expected to take about {steps:.1e} steps \
+                         per maze on this grid ({} cells; the limit is \
+                         {MAX_WALK_STEPS:.0e}): it could run for hours. Use a grid \
+                         closer to square, another generator, or --no-time-limit",
+                        a.name(),
+                        size.cells_u64()
+                    ),
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The run's total must be countable: refused, never wrapped.
+fn check_total(count: u64, generators: usize) -> Result<(), UsageError> {
+    if count.checked_mul(generators as u64).is_none() {
+        return Err(UsageError::flag(
+            "--count",
+            &count.to_string(),
+            format!(
+                "too large: {generators} generators × {count} mazes is more than {} (2^64 − 1)",
+                u64::MAX
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A shard cannot run `--accept`: the accepted mazes are the first that pass in index order.
+fn check_shard_accept(
+    shard: Option<&(Shard, Source)>,
+    accept: Option<&Accept>,
+) -> Result<(), UsageError> {
+    if let (Some((s, _)), Some(a)) = (shard, accept) {
+        return Err(UsageError(format!(
+            "--shard {s} cannot be combined with --accept '{}': the accepted mazes are the \
+             first that pass in index order, which no shard can know without the ones \
+             before it. Filter the sharded dataset afterwards (DuckDB WHERE), or run \
+             --accept unsharded",
+            a.source()
+        )));
+    }
+    Ok(())
+}
+
+/// The outputs a run names: the metrics, the maze store and the summary.
+struct Named<'a> {
+    out: &'a Path,
+    out_is_dir: bool,
+    mazes: Option<&'a Path>,
+    mazes_is_dir: bool,
+    summary_json: Option<&'a Destination>,
+}
+
+/// Every file the run will write, resolved (symlinks, `..`, hard links) and compared with
+/// each other: no two outputs may land on one file.
+fn check_distinct(
+    o: &Named,
+    algos: &[Algorithm],
+    size: Size,
+    whole: Shard,
+) -> Result<(), UsageError> {
+    let mut set = OutputSet::new();
+    let mut plan = |flag: &str, given: &Path, is_dir: bool, ext: &str| {
+        if !is_dir {
+            return set.add(flag, given, given);
+        }
+        algos.iter().try_for_each(|a| {
+            set.add(
+                flag,
+                given,
+                &dataset::part_path(given, &a.name(), size, whole, ext),
+            )
+        })
+    };
+    let planned = plan("--out", o.out, o.out_is_dir, "parquet")
+        .and_then(|()| match o.mazes {
+            Some(m) => plan("--mazes", m, o.mazes_is_dir, store::EXTENSION),
+            None => Ok(()),
+        })
+        .and_then(|()| match o.summary_json {
+            Some(Destination::File(t)) => plan("--summary-json", &t.requested, false, ""),
+            _ => Ok(()),
+        });
+    planned.map_err(|e| UsageError(e.to_string()))
+}
+
+/// Refuse up front what cannot fit, instead of aborting in the allocator mid-run.
+fn check_memory(
+    algos: &[Algorithm],
+    size: Size,
+    threads: usize,
+    mazes: bool,
+) -> Result<(), UsageError> {
+    let chunk = batchgen::batch::chunk_len(size.cells_u64(), threads);
+    let need = batchgen::memory::estimate(algos, size, threads, chunk, mazes);
+    batchgen::memory::check(need).map_err(|why| {
+        UsageError::flag(
+            "--size",
+            &size.to_string(),
+            format!("with --threads {threads}: {why}"),
+        )
+    })
 }
 
 /// Either output failing while chunks are written.

@@ -94,40 +94,43 @@ fn edge_note(axis: &Axis) -> Option<String> {
     axis.note().map(|n| format!("{}; {n}", axis.range_words()))
 }
 
-/// Run `batchgen plot`.
-pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
-    let accept = args.accept.clone();
-    let cells = args.cells as usize;
-    let shown = args.out.display().to_string();
-    if args.out.exists() && !args.out.is_dir() {
-        return Err(UsageError::flag("--out", &shown, "exists and is not a folder").into());
+/// A summary error as the command reports it: a read failure as is, anything else (bad
+/// input) as a usage error (exit 2).
+fn usage(e: SummaryError) -> anyhow::Error {
+    match e {
+        SummaryError::Read { .. } => anyhow::Error::new(e),
+        other => anyhow::Error::new(UsageError(other.to_string())),
     }
-    let parent = match args.out.parent() {
+}
+
+/// `--out` must be a folder or not exist yet, in a parent folder that exists.
+fn check_out(out: &Path, shown: &str) -> anyhow::Result<()> {
+    if out.exists() && !out.is_dir() {
+        return Err(UsageError::flag("--out", shown, "exists and is not a folder").into());
+    }
+    let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
     if !parent.is_dir() {
         return Err(UsageError::flag(
             "--out",
-            &shown,
+            shown,
             format!("folder '{}' does not exist", parent.display()),
         )
         .into());
     }
-    let usage = |e: SummaryError| match e {
-        SummaryError::Read { .. } => anyhow::Error::new(e),
-        other => anyhow::Error::new(UsageError(other.to_string())),
-    };
-    let files = inputs::resolve(&args.inputs).map_err(usage)?;
-    let by_algo = GroupBy {
-        algo: true,
-        size: false,
-    };
-    let s = summary::summarize(&files, by_algo, accept.as_ref()).map_err(usage)?;
+    Ok(())
+}
 
-    // The generators plotted, in the files' order: --algo's that the files hold.
+/// The generators plotted, in the files' order: `--algo`'s that the files hold (all of them
+/// without `--algo`); a named generator the files do not hold is a usage error.
+fn plotted_names(
+    s: &summary::Summary,
+    algo: Option<&values::AlgoList>,
+) -> anyhow::Result<Vec<String>> {
     let present: Vec<String> = s.groups.iter().filter_map(|g| g.0.algo.clone()).collect();
-    let names: Vec<String> = match &args.algo {
+    Ok(match algo {
         None => present.clone(),
         Some(list) => {
             let wanted: Vec<String> = list.algos.iter().map(|a| a.name()).collect();
@@ -151,22 +154,23 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
                 .cloned()
                 .collect()
         }
-    };
-    let groups: Vec<&summary::Group> = s
-        .groups
-        .iter()
-        .filter(|g| g.0.algo.as_ref().is_some_and(|a| names.contains(a)))
-        .map(|g| &g.1)
-        .collect();
-    let layout = match args.facet {
+    })
+}
+
+/// Panels or one chart, as `--facet` asks for `plotted` generators.
+fn layout_of(facet: Facet, plotted: usize) -> Layout {
+    match facet {
         Facet::On => Layout::Facet,
         Facet::Off => Layout::Single,
-        Facet::Auto if names.len() > 6 => Layout::Facet,
+        Facet::Auto if plotted > 6 => Layout::Facet,
         Facet::Auto => Layout::Single,
-    };
+    }
+}
 
+/// The end of every title: the files' sizes and how many mazes are plotted.
+fn title_tail(files: &[PathBuf], rows: u64) -> anyhow::Result<String> {
     let sizes = summary::summarize(
-        &files,
+        files,
         GroupBy {
             algo: false,
             size: true,
@@ -179,16 +183,17 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
         .iter()
         .filter_map(|g| g.0.size.clone())
         .collect();
-    let rows: u64 = groups.iter().map(|g| g.rows).sum();
-    let passing: u64 = groups.iter().map(|g| g.passing).sum();
-    let tail = format!("{}, {} mazes", size_text.join(", "), thousands(rows));
-    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {shown}"))?;
-    // A signal only sets a flag, checked before the pictures are committed.
-    batchgen::interrupt::install().context("installing the SIGINT/SIGTERM handlers")?;
+    Ok(format!(
+        "{}, {} mazes",
+        size_text.join(", "),
+        thousands(rows)
+    ))
+}
 
-    // Every metric column of the plotted groups, pooled for the ranges.
+/// One axis per metric column of the plotted groups, its range from their pooled statistics.
+fn axes_of(groups: &[&summary::Group], trim: f64) -> Vec<Axis> {
     let mut pooled: Vec<(String, Stat)> = Vec::new();
-    for g in &groups {
+    for g in groups {
         for (m, st) in &g.metrics {
             match pooled.iter_mut().find(|p| &p.0 == m) {
                 Some(p) => p.1.merge(st),
@@ -196,26 +201,26 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             }
         }
     }
-    let axes: Vec<Axis> = pooled
+    pooled
         .iter()
-        .filter_map(|(m, st)| Axis::new(m, integer_column(m, st), st, args.trim))
-        .collect();
-    let mut hists: Vec<Histogram> = axes
-        .iter()
-        .map(|a| Histogram::new(a.clone(), &names, layout))
-        .collect();
-    let axis_of = |c: &str| axes.iter().find(|a| a.column == c).cloned();
-    let mut density = match (axis_of(DENSITY.0), axis_of(DENSITY.1)) {
-        (Some(x), Some(y)) => Some(Density::new(x, y, cells, &names, accept.is_some())),
-        _ => None,
-    };
+        .filter_map(|(m, st)| Axis::new(m, integer_column(m, st), st, trim))
+        .collect()
+}
 
-    // One pass over the rows: bins, edge counts, density cells, passing rows.
+/// One pass over the rows: bins, edge counts, density cells, passing rows.
+fn fill(
+    files: &[PathBuf],
+    axes: &[Axis],
+    accept: Option<&Accept>,
+    names: &[String],
+    hists: &mut [Histogram],
+    density: &mut Option<Density>,
+) -> anyhow::Result<()> {
     let columns: Vec<&str> = axes.iter().map(|a| a.column.as_str()).collect();
     let dx = columns.iter().position(|c| *c == DENSITY.0);
     let dy = columns.iter().position(|c| *c == DENSITY.1);
     let mut last = (String::new(), None::<usize>);
-    summary::scan(&files, &columns, accept.as_ref(), |algo, v, pass| {
+    summary::scan(files, &columns, accept, |algo, v, pass| {
         if last.0 != algo {
             last = (algo.to_string(), names.iter().position(|n| n == algo));
         }
@@ -238,92 +243,112 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             }
         }
     })
-    .map_err(usage)?;
+    .map_err(usage)
+}
 
-    let mut written = Vec::new();
-    let mut done = Vec::new();
-    for h in &mut hists {
+/// Write a picture as `dir/name.svg` and `dir/name.png` (prepared, committed later).
+fn write_picture(
+    dir: &Path,
+    name: &str,
+    pic: &Picture,
+    done: &mut Vec<atomic_file::Prepared>,
+) -> anyhow::Result<()> {
+    write(dir, &format!("{name}.svg"), pic.svg()?.as_bytes(), done)?;
+    write(dir, &format!("{name}.png"), &pic.png()?, done)
+}
+
+/// Title and notes of each histogram, then its pictures; their names go to `written`.
+fn write_histograms(
+    dir: &Path,
+    hists: &mut [Histogram],
+    tail: &str,
+    layout: Layout,
+    written: &mut Vec<String>,
+    done: &mut Vec<atomic_file::Prepared>,
+) -> anyhow::Result<()> {
+    for h in hists {
         h.title = format!("{} ({tail})", h.axis.column);
         h.notes.extend(edge_note(&h.axis));
         if layout == Layout::Facet {
             h.notes
                 .push("share of each generator's mazes per bin".into());
         }
-        let pic = Picture::Histogram(h);
-        let m = &h.axis.column;
-        write(
-            &args.out,
-            &format!("hist_{m}.svg"),
-            pic.svg()?.as_bytes(),
-            &mut done,
-        )?;
-        write(&args.out, &format!("hist_{m}.png"), &pic.png()?, &mut done)?;
-        written.push(format!("hist_{m}"));
+        let name = format!("hist_{}", h.axis.column);
+        write_picture(dir, &name, &Picture::Histogram(h), done)?;
+        written.push(name);
     }
+    Ok(())
+}
 
-    if let Some(mut d) = density {
-        d.layout = layout;
-        d.title = format!("solution length vs dead-end share ({tail})");
-        for a in [&d.x, &d.y] {
-            d.notes.extend(edge_note(a));
-        }
-        if layout == Layout::Single && names.len() > 1 {
+/// The passing rows on the density: the exact region `a` accepts when it reads only the
+/// density's two columns, else the cells holding passing rows; said in a note.
+fn mark_accepted(d: &mut Density, a: &Accept, passing: u64, rows: u64) {
+    let index = |c: &str| COLUMNS.iter().position(|x| x.name == c).map(|i| i as u8);
+    let extent = d.extent;
+    let column = |name: &str, axis: &Axis, range: (f64, f64)| {
+        index(name).map(|index| region::Column {
+            index,
+            integer: axis.integer,
+            range,
+        })
+    };
+    let exact = match (
+        column(DENSITY.0, &d.x, extent.0),
+        column(DENSITY.1, &d.y, extent.1),
+    ) {
+        (Some(x), Some(y)) => region::region(a, x, y),
+        _ => None,
+    };
+    let share = format!("{} of {} mazes pass", thousands(passing), thousands(rows));
+    d.accepted = Some(match exact {
+        Some(region) => {
             d.notes.push(format!(
-                "{} generators pooled (--facet on: one panel each)",
-                names.len()
+                "shaded: the region {} accepts ({share})",
+                a.source()
             ));
+            Accepted::Region {
+                expr: a.source().to_string(),
+                region,
+            }
         }
-        if let Some(a) = &accept {
-            let index = |c: &str| COLUMNS.iter().position(|x| x.name == c).map(|i| i as u8);
-            let extent = d.extent;
-            let column = |name: &str, axis: &Axis, range: (f64, f64)| {
-                index(name).map(|index| region::Column {
-                    index,
-                    integer: axis.integer,
-                    range,
-                })
-            };
-            let exact = match (
-                column(DENSITY.0, &d.x, extent.0),
-                column(DENSITY.1, &d.y, extent.1),
-            ) {
-                (Some(x), Some(y)) => region::region(a, x, y),
-                _ => None,
-            };
-            let share = format!("{} of {} mazes pass", thousands(passing), thousands(rows));
-            d.accepted = Some(match exact {
-                Some(region) => {
-                    d.notes.push(format!(
-                        "shaded: the region {} accepts ({share})",
-                        a.source()
-                    ));
-                    Accepted::Region {
-                        expr: a.source().to_string(),
-                        region,
-                    }
-                }
-                None => {
-                    d.notes.push(format!(
-                        "dots: cells holding mazes passing {} ({share})",
-                        a.source()
-                    ));
-                    Accepted::Rows {
-                        expr: a.source().to_string(),
-                    }
-                }
-            });
+        None => {
+            d.notes.push(format!(
+                "dots: cells holding mazes passing {} ({share})",
+                a.source()
+            ));
+            Accepted::Rows {
+                expr: a.source().to_string(),
+            }
         }
-        let pic = Picture::Density(&d);
-        let name = "density_solution_length_vs_dead_end_share";
-        write(
-            &args.out,
-            &format!("{name}.svg"),
-            pic.svg()?.as_bytes(),
-            &mut done,
-        )?;
-        write(&args.out, &format!("{name}.png"), &pic.png()?, &mut done)?;
-        written.push(name.to_string());
+    });
+}
+
+/// What the density shows beside its cells: layout, title, notes, the passing rows.
+fn finish_density(
+    d: &mut Density,
+    layout: Layout,
+    tail: &str,
+    plotted: usize,
+    accept: Option<&Accept>,
+    (passing, rows): (u64, u64),
+) {
+    d.layout = layout;
+    d.title = format!("solution length vs dead-end share ({tail})");
+    for a in [&d.x, &d.y] {
+        d.notes.extend(edge_note(a));
     }
+    if layout == Layout::Single && plotted > 1 {
+        d.notes.push(format!(
+            "{plotted} generators pooled (--facet on: one panel each)"
+        ));
+    }
+    if let Some(a) = accept {
+        mark_accepted(d, a, passing, rows);
+    }
+}
+
+/// Commit every prepared picture together (none after a signal) and say what was written.
+fn commit(shown: &str, done: Vec<atomic_file::Prepared>, written: &[String]) -> anyhow::Result<()> {
     if let Some(sig) = batchgen::interrupt::received() {
         // Returning drops the prepared pictures: their temporary files are removed.
         return Err(super::Interrupted {
@@ -342,4 +367,82 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
         written.join(", ")
     )?;
     Ok(())
+}
+
+/// Run `batchgen plot`.
+pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
+    let accept = args.accept.clone();
+    let shown = args.out.display().to_string();
+    check_out(&args.out, &shown)?;
+    let files = inputs::resolve(&args.inputs).map_err(usage)?;
+    let by_algo = GroupBy {
+        algo: true,
+        size: false,
+    };
+    let s = summary::summarize(&files, by_algo, accept.as_ref()).map_err(usage)?;
+    let names = plotted_names(&s, args.algo.as_ref())?;
+    let groups: Vec<&summary::Group> = s
+        .groups
+        .iter()
+        .filter(|g| g.0.algo.as_ref().is_some_and(|a| names.contains(a)))
+        .map(|g| &g.1)
+        .collect();
+    let layout = layout_of(args.facet, names.len());
+    let rows: u64 = groups.iter().map(|g| g.rows).sum();
+    let passing: u64 = groups.iter().map(|g| g.passing).sum();
+    let tail = title_tail(&files, rows)?;
+    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {shown}"))?;
+    // A signal only sets a flag, checked before the pictures are committed.
+    batchgen::interrupt::install().context("installing the SIGINT/SIGTERM handlers")?;
+
+    let axes = axes_of(&groups, args.trim);
+    let mut hists: Vec<Histogram> = axes
+        .iter()
+        .map(|a| Histogram::new(a.clone(), &names, layout))
+        .collect();
+    let axis_of = |c: &str| axes.iter().find(|a| a.column == c).cloned();
+    let mut density = match (axis_of(DENSITY.0), axis_of(DENSITY.1)) {
+        (Some(x), Some(y)) => Some(Density::new(
+            x,
+            y,
+            args.cells as usize,
+            &names,
+            accept.is_some(),
+        )),
+        _ => None,
+    };
+    fill(
+        &files,
+        &axes,
+        accept.as_ref(),
+        &names,
+        &mut hists,
+        &mut density,
+    )?;
+
+    let mut written = Vec::new();
+    let mut done = Vec::new();
+    write_histograms(
+        &args.out,
+        &mut hists,
+        &tail,
+        layout,
+        &mut written,
+        &mut done,
+    )?;
+    if let Some(mut d) = density {
+        let plotted = names.len();
+        finish_density(
+            &mut d,
+            layout,
+            &tail,
+            plotted,
+            accept.as_ref(),
+            (passing, rows),
+        );
+        let name = "density_solution_length_vs_dead_end_share";
+        write_picture(&args.out, name, &Picture::Density(&d), &mut done)?;
+        written.push(name.to_string());
+    }
+    commit(&shown, done, &written)
 }

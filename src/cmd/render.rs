@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use clap::Args;
 
-use batchgen::atomic_file::AtomicFile;
+use batchgen::atomic_file::{AtomicFile, Target};
 use batchgen::render::{self, Format, Style};
 use batchgen::store::{StoreError, StoreReader};
 use batchgen::{metrics, Algorithm, Ends};
@@ -157,6 +157,174 @@ impl<W: Write> Write for Polled<W> {
     }
 }
 
+/// The picture's size is known from the grid alone: refuse a huge one before any work.
+fn check_size(
+    args: &RenderArgs,
+    format: Format,
+    style: &Style,
+    size: Size,
+) -> Result<(), UsageError> {
+    render::check_picture(size, format, style).map_err(|why| {
+        UsageError::flag(
+            "--cell-px",
+            &args
+                .cell_px
+                .map_or_else(|| "default".to_string(), |n| n.to_string()),
+            why,
+        )
+    })
+}
+
+/// The maze at `--record` of the store at `path`, with the ends it was measured with (its
+/// entrance and exit cells; per maze with `--ends diameter`).
+fn from_store(
+    args: &RenderArgs,
+    path: &Path,
+    format: Format,
+    style: &Style,
+) -> anyhow::Result<(batchgen::Maze, Option<Ends>)> {
+    let k = args.record.unwrap_or(0);
+    let record = k.to_string();
+    let record = record.as_str();
+    let as_store = |e: StoreError| {
+        anyhow::Error::new(UsageError::flag("--store", &path.display().to_string(), e))
+    };
+    let store = StoreReader::open(path).map_err(|e| match e {
+        StoreError::Io { .. }
+        | StoreError::Foreign { .. }
+        | StoreError::Newer { .. }
+        | StoreError::Truncated { .. }
+        | StoreError::BadMask { .. }
+        | StoreError::BadBraid { .. } => as_store(e),
+        other => anyhow::Error::new(other),
+    })?;
+    let maze = store.maze(k).map_err(|e| match e {
+        StoreError::NoSuchRecord { .. } => {
+            anyhow::Error::new(UsageError::flag("--record", record, e))
+        }
+        // A corrupt record is bad input too: named, exit 2, never a panic later.
+        StoreError::BadRecord { .. } | StoreError::NotPerfect { .. } => as_store(e),
+        other => anyhow::Error::new(other),
+    })?;
+    let r = store.record(k).map_err(as_store)?;
+    check_size(args, format, style, maze.size())?;
+    Ok((maze, Some(Ends::cells(r.entrance, r.exit))))
+}
+
+/// The maze regenerated from `--algo`, `--size` (or `--mask`), `--seed` and `--index`,
+/// braided as `--braid` says.
+fn regenerated(args: &RenderArgs) -> anyhow::Result<batchgen::Maze> {
+    let mask = match &args.mask {
+        Some(p) => Some(mask_arg::read("--mask", p)?),
+        None => None,
+    };
+    let grid = match &mask {
+        Some(m) => Some(mask_arg::size_for(
+            args.size,
+            m.size(),
+            Some(m),
+            "--mask",
+            args.mask.as_deref(),
+        )?),
+        None => args.size,
+    };
+    let (Some(algo), Some(grid), Some(index)) = (args.algo, grid, args.index) else {
+        return Err(UsageError(
+            "render needs either --store FILE --record K, or --algo A --size WxH[xD] --index I \
+             [--seed S] (--mask FILE instead of, or beside, --size)"
+                .into(),
+        )
+        .into());
+    };
+    check_3d("--algo", &algo.name(), &[algo], grid).map_err(UsageError::from)?;
+    mask_arg::select_algos(&algo.name(), vec![algo], mask.as_ref())?;
+    let size = grid.to_string();
+    let need = batchgen::memory::estimate(&[algo], grid, 1, 0, false);
+    batchgen::memory::check(need).map_err(|why| UsageError::flag("--size", &size, why))?;
+    let mut maze = batchgen::Maze::with_size(grid);
+    maze.set_mask(mask);
+    let mut scratch = batchgen::generate::Scratch::new();
+    let maze_seed =
+        batchgen::generate::regenerate(&algo, &mut maze, &mut scratch, args.seed, index);
+    if let Some(p) = args.braid {
+        let chance = batchgen::Chance::new(p);
+        batchgen::braid::braid_seeded(&mut maze, chance, maze_seed, &mut Default::default());
+    }
+    Ok(maze)
+}
+
+/// The solution's ends: `--ends`, `--entrance` and `--exit` on this maze; a stored maze keeps
+/// its `recorded` ends unless one of them says otherwise.
+fn ends_of(
+    args: &RenderArgs,
+    maze: &batchgen::Maze,
+    recorded: Option<Ends>,
+) -> anyhow::Result<Ends> {
+    let (ends, _) = resolve_ends_sized(
+        args.ends.map(values::EndsRule::name),
+        args.entrance.as_deref(),
+        args.exit.as_deref(),
+        maze.size(),
+    )
+    .map_err(UsageError::from)?;
+    let (ends, _) = mask_arg::ends_on(
+        (ends, String::new()),
+        args.entrance.is_some(),
+        args.exit.is_some(),
+        maze.mask(),
+    )?;
+    let overridden = args.ends.is_some() || args.entrance.is_some() || args.exit.is_some();
+    Ok(match recorded {
+        Some(r) if !overridden => r,
+        _ => ends,
+    })
+}
+
+/// Signal `sig` stopped the drawing (`when`: "" or " while drawing"): nothing was written.
+fn interrupted(sig: i32, when: &str, out: &Path) -> anyhow::Error {
+    Interrupted {
+        signal: sig,
+        message: format!(
+            "interrupted by {}{when}; nothing written to '{}'",
+            batchgen::interrupt::name(sig),
+            out.display()
+        ),
+    }
+    .into()
+}
+
+/// Draw to the file `out` through a temporary file (batchgen::atomic_file); every error path
+/// drops it, which removes it. A signal only sets a flag, checked before the commit.
+fn draw_to_file(
+    maze: &batchgen::Maze,
+    path: Option<&[u32]>,
+    format: Format,
+    style: &Style,
+    out: &Path,
+    target: Target,
+) -> anyhow::Result<()> {
+    batchgen::interrupt::install().context("installing the signal handlers")?;
+    let f = AtomicFile::create_target(target)
+        .map_err(|e| UsageError::flag("--out", &out.display().to_string(), e))?;
+    let mut w = Polled(std::io::BufWriter::new(f));
+    let drawn = render::render(maze, path, format, style, &mut w);
+    if let (Some(sig), Err(_)) = (batchgen::interrupt::received(), &drawn) {
+        drop(w);
+        return Err(interrupted(sig, " while drawing", out));
+    }
+    drawn?;
+    let f =
+        w.0.into_inner()
+            .map_err(|e| e.into_error())
+            .with_context(|| format!("writing {}", out.display()))?;
+    let prepared = f.prepare()?;
+    if let Some(sig) = batchgen::interrupt::received() {
+        return Err(interrupted(sig, "", out));
+    }
+    prepared.commit()?;
+    Ok(())
+}
+
 /// Run `batchgen render`.
 pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let format = choose_format(args.format, args.out.as_deref())?;
@@ -179,110 +347,14 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
-    // The picture's size is known from the grid alone: refuse a huge one before any work.
-    let check_size = |size: Size| -> Result<(), UsageError> {
-        render::check_picture(size, format, &style).map_err(|why| {
-            UsageError::flag(
-                "--cell-px",
-                &args
-                    .cell_px
-                    .map_or_else(|| "default".to_string(), |n| n.to_string()),
-                why,
-            )
-        })
-    };
     if let Some(size) = args.size {
-        check_size(size)?;
+        check_size(args, format, &style, size)?;
     }
-
-    // From a store: the walls and the ends the maze was measured with (its entrance and exit
-    // cells; per maze with `--ends diameter`).
-    let (maze, recorded) = if let Some(path) = &args.store {
-        let k = args.record.unwrap_or(0);
-        let record = k.to_string();
-        let record = record.as_str();
-        let as_store = |e: StoreError| {
-            anyhow::Error::new(UsageError::flag("--store", &path.display().to_string(), e))
-        };
-        let store = StoreReader::open(path).map_err(|e| match e {
-            StoreError::Io { .. }
-            | StoreError::Foreign { .. }
-            | StoreError::Newer { .. }
-            | StoreError::Truncated { .. }
-            | StoreError::BadMask { .. }
-            | StoreError::BadBraid { .. } => as_store(e),
-            other => anyhow::Error::new(other),
-        })?;
-        let maze = store.maze(k).map_err(|e| match e {
-            StoreError::NoSuchRecord { .. } => {
-                anyhow::Error::new(UsageError::flag("--record", record, e))
-            }
-            // A corrupt record is bad input too: named, exit 2, never a panic later.
-            StoreError::BadRecord { .. } | StoreError::NotPerfect { .. } => as_store(e),
-            other => anyhow::Error::new(other),
-        })?;
-        let r = store.record(k).map_err(as_store)?;
-        check_size(maze.size())?;
-        (maze, Some(Ends::cells(r.entrance, r.exit)))
-    } else {
-        let mask = match &args.mask {
-            Some(p) => Some(mask_arg::read("--mask", p)?),
-            None => None,
-        };
-        let grid = match &mask {
-            Some(m) => Some(mask_arg::size_for(
-                args.size,
-                m.size(),
-                Some(m),
-                "--mask",
-                args.mask.as_deref(),
-            )?),
-            None => args.size,
-        };
-        let (Some(algo), Some(grid), Some(index)) = (args.algo, grid, args.index) else {
-            return Err(UsageError(
-                "render needs either --store FILE --record K, or --algo A --size WxH[xD] --index I \
-                 [--seed S] (--mask FILE instead of, or beside, --size)"
-                    .into(),
-            )
-            .into());
-        };
-        check_3d("--algo", &algo.name(), &[algo], grid).map_err(UsageError::from)?;
-        mask_arg::select_algos(&algo.name(), vec![algo], mask.as_ref())?;
-        let size = grid.to_string();
-        let need = batchgen::memory::estimate(&[algo], grid, 1, 0, false);
-        batchgen::memory::check(need).map_err(|why| UsageError::flag("--size", &size, why))?;
-        let mut maze = batchgen::Maze::with_size(grid);
-        maze.set_mask(mask);
-        let mut scratch = batchgen::generate::Scratch::new();
-        let maze_seed =
-            batchgen::generate::regenerate(&algo, &mut maze, &mut scratch, args.seed, index);
-        if let Some(p) = args.braid {
-            let chance = batchgen::Chance::new(p);
-            batchgen::braid::braid_seeded(&mut maze, chance, maze_seed, &mut Default::default());
-        }
-        (maze, None)
+    let (maze, recorded) = match &args.store {
+        Some(path) => from_store(args, path, format, &style)?,
+        None => (regenerated(args)?, None),
     };
-
-    let (ends, _) = resolve_ends_sized(
-        args.ends.map(values::EndsRule::name),
-        args.entrance.as_deref(),
-        args.exit.as_deref(),
-        maze.size(),
-    )
-    .map_err(UsageError::from)?;
-    let (ends, _) = mask_arg::ends_on(
-        (ends, String::new()),
-        args.entrance.is_some(),
-        args.exit.is_some(),
-        maze.mask(),
-    )?;
-    // A stored maze keeps its recorded ends unless --ends, --entrance or --exit says otherwise.
-    let overridden = args.ends.is_some() || args.entrance.is_some() || args.exit.is_some();
-    let ends = match recorded {
-        Some(r) if !overridden => r,
-        _ => ends,
-    };
+    let ends = ends_of(args, &maze, recorded)?;
     let path = if args.solution {
         let mut scratch = metrics::Scratch::new();
         metrics::measure(&maze, ends, &mut scratch);
@@ -291,52 +363,15 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         None
     };
 
-    match &args.out {
-        None => {
+    match (&args.out, target) {
+        (Some(out), Some(target)) => {
+            draw_to_file(&maze, path.as_deref(), format, &style, out, target)?;
+        }
+        _ => {
             let stdout = std::io::stdout();
             let mut lock = stdout.lock();
             render::render(&maze, path.as_deref(), format, &style, &mut lock)?;
             lock.flush()?;
-        }
-        Some(out) => {
-            // Through a temporary file (batchgen::atomic_file); every error path below drops
-            // it, which removes it. A signal only sets a flag, checked before the commit.
-            batchgen::interrupt::install().context("installing the signal handlers")?;
-            let target = target.expect("checked above");
-            let f = AtomicFile::create_target(target)
-                .map_err(|e| UsageError::flag("--out", &out.display().to_string(), e))?;
-            let mut w = Polled(std::io::BufWriter::new(f));
-            let drawn = render::render(&maze, path.as_deref(), format, &style, &mut w);
-            if let (Some(sig), Err(_)) = (batchgen::interrupt::received(), &drawn) {
-                drop(w);
-                return Err(Interrupted {
-                    signal: sig,
-                    message: format!(
-                        "interrupted by {} while drawing; nothing written to '{}'",
-                        batchgen::interrupt::name(sig),
-                        out.display()
-                    ),
-                }
-                .into());
-            }
-            drawn?;
-            let f =
-                w.0.into_inner()
-                    .map_err(|e| e.into_error())
-                    .with_context(|| format!("writing {}", out.display()))?;
-            let prepared = f.prepare()?;
-            if let Some(sig) = batchgen::interrupt::received() {
-                return Err(Interrupted {
-                    signal: sig,
-                    message: format!(
-                        "interrupted by {}; nothing written to '{}'",
-                        batchgen::interrupt::name(sig),
-                        out.display()
-                    ),
-                }
-                .into());
-            }
-            prepared.commit()?;
         }
     }
     Ok(())

@@ -38,15 +38,22 @@ fn spread(x: u64) -> u64 {
     (x | x << 6) & 0x0303_0303_0303_0303
 }
 
+/// Grow `masks` to hold `maze` (32 bytes per planar word, never shrunk); the planar word count.
+#[inline(always)]
+fn size_masks(maze: &Maze, masks: &mut Vec<u8>) -> usize {
+    let nw = maze.planar_words().len();
+    if masks.len() < 32 * nw {
+        masks.resize(32 * nw, 0);
+    }
+    nw
+}
+
 /// Count degrees and fill `masks` (one byte per cell, see the module docs; at least the cell
 /// count rounded up to 32) for a 2D `maze` (its down and up sides are ignored). Inlined into
 /// the 2D measure, as it was before 3D (fewer instructions than a call; callgrind).
 #[inline(always)]
 pub(crate) fn prepare(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
-    let nw = maze.planar_words().len();
-    if masks.len() < 32 * nw {
-        masks.resize(32 * nw, 0);
-    }
+    size_masks(maze, masks);
     let mut d = Degrees::default();
     // A 2D maze's words are all planar: the hash reads the same word as the sides.
     let words = maze.words();
@@ -86,10 +93,7 @@ fn add3(a: u64, b: u64, c: u64) -> (u64, u64) {
 /// [`prepare`] for a maze of any depth: six sides per cell (up to degree 6), a straight being a
 /// corridor open east+west, north+south or down+up.
 pub(crate) fn prepare_3d(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
-    let nw = maze.planar_words().len();
-    if masks.len() < 32 * nw {
-        masks.resize(32 * nw, 0);
-    }
+    let nw = size_masks(maze, masks);
     let mut d = Degrees::default();
     let words = maze.words();
     let mut h = maze.hash_start();

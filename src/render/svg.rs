@@ -85,6 +85,19 @@ fn write_ends<W: Write + ?Sized>(
     Ok(())
 }
 
+/// Sizes shared by every part of one picture, in pixels.
+#[derive(Clone, Copy)]
+struct Pen {
+    /// The side of one cell.
+    c: u64,
+    /// The margin around the picture.
+    pad: u64,
+    /// Wall stroke width.
+    stroke: u64,
+    /// Solution stroke width.
+    sw: u64,
+}
+
 /// Write the SVG document (inputs already checked by [`check_svg`]), streaming the wall runs.
 pub(super) fn write_svg<W: Write + ?Sized>(
     maze: &Maze,
@@ -99,8 +112,12 @@ pub(super) fn write_svg<W: Write + ?Sized>(
     );
     let c = cell_px as u64;
     let pad = c.div_ceil(2);
-    let stroke = (c / 5).max(1);
-    let sw = (c * 2 / 5).max(1);
+    let pen = Pen {
+        c,
+        pad,
+        stroke: (c / 5).max(1),
+        sw: (c * 2 / 5).max(1),
+    };
     // In 3D: a label row of one cell above the layers, one cell of gap between them.
     let label = if maze.size().is_3d() { c } else { 0 };
     let (vw, vh) = (d * w * c + (d - 1) * c + 2 * pad, h * c + 2 * pad + label);
@@ -115,125 +132,175 @@ pub(super) fn write_svg<W: Write + ?Sized>(
         r##"<rect x="0" y="0" width="{vw}" height="{vh}" fill="#ffffff"/>"##
     )?;
     if !maze.size().is_3d() {
-        write_holes(maze, (pad, pad), c, out)?;
-        write!(out, r#"<path id="walls" d=""#)?;
-        write_wall_runs(maze, 0, (pad, pad), c, out)?;
-        writeln!(
-            out,
-            r##"" fill="none" stroke="#000000" stroke-width="{stroke}" stroke-linecap="square"/>"##
-        )?;
-        if let Some(path) = solution.filter(|p| !p.is_empty()) {
-            write!(out, r#"<path id="solution" d=""#)?;
-            write_run(maze, path, (pad, pad), c, out)?;
-            writeln!(
-                out,
-                r##"" fill="none" stroke="{SOLUTION_STROKE}" stroke-width="{sw}" stroke-linecap="round" stroke-linejoin="round"/>"##
-            )?;
-        }
-        write_ends(maze, solution, 0, (pad, pad), c, out)?;
+        write_planar(maze, solution, pen, out)?;
         return writeln!(out, "</svg>");
     }
 
-    let size = maze.size();
     let marks = solution.map(|p| path_marks(maze, p).expect("checked by check_svg"));
-    let font = (c * 4 / 5).max(1);
     for z in 0..d {
-        let z32 = z as u32;
         let origin = (pad + z * (w + 1) * c, pad + label);
-        writeln!(out, r#"<g id="layer-{z}" class="layer">"#)?;
-        writeln!(
-            out,
-            r##"<text x="{}" y="{}" font-family="sans-serif" font-size="{font}" fill="#000000">z={z}</text>"##,
-            origin.0,
-            pad + font
-        )?;
-        write!(out, r#"<path id="walls-{z}" class="walls" d=""#)?;
-        write_wall_runs(maze, z32, origin, c, out)?;
-        writeln!(
-            out,
-            r##"" fill="none" stroke="#000000" stroke-width="{stroke}" stroke-linecap="square"/>"##
-        )?;
-        // The solution's runs of consecutive cells in this layer, each a subpath.
-        let path = solution.unwrap_or(&[]);
-        let in_layer = |cell: u32| size.coords(cell).2 == z32;
-        if path.iter().any(|&cell| in_layer(cell)) {
-            write!(out, r#"<path id="solution-{z}" class="solution" d=""#)?;
-            let mut rest = path;
-            while let Some(start) = rest.iter().position(|&cell| in_layer(cell)) {
-                let len = rest[start..]
-                    .iter()
-                    .position(|&cell| !in_layer(cell))
-                    .unwrap_or(rest.len() - start);
-                write_run(maze, &rest[start..start + len], origin, c, out)?;
-                rest = &rest[start + len..];
-            }
-            writeln!(
-                out,
-                r##"" fill="none" stroke="{SOLUTION_STROKE}" stroke-width="{sw}" stroke-linecap="round" stroke-linejoin="round"/>"##
-            )?;
-        }
-        // Rings around the path cells of this layer where the path changes layer.
-        if let Some(marks) = &marks {
-            let stepped = |cell: u32| {
-                marks[cell as usize] & PATH_DOWN != 0
-                    || (z > 0 && marks[(cell - size.layer_cells()) as usize] & PATH_DOWN != 0)
-            };
-            let cells = layer_cells(size, z32).filter(|&(_, _, cell)| stepped(cell));
-            let ring = (c / 8).max(1);
-            let mut any = false;
-            for (x, y, _) in cells {
-                if !any {
-                    writeln!(
-                        out,
-                        r##"<g id="steps-{z}" class="steps" fill="none" stroke="{SOLUTION_STROKE}" stroke-width="{ring}">"##
-                    )?;
-                    any = true;
-                }
-                let (x8, y8) = (
-                    8 * (origin.0 + x * c) + 4 * c,
-                    8 * (origin.1 + y * c) + 4 * c,
-                );
-                writeln!(
-                    out,
-                    r#"<circle cx="{}" cy="{}" r="{}"/>"#,
-                    Eighths(x8),
-                    Eighths(y8),
-                    Eighths(3 * c)
-                )?;
-            }
-            if any {
-                writeln!(out, "</g>")?;
-            }
-        }
-        write_ends(maze, solution, z32, origin, c, out)?;
-        // Passage marks: up, a triangle pointing up in the upper half of the cell; down, one
-        // pointing down in the lower half (both: a diamond).
-        for (dir, class, tip) in [(Dir::Up, "up", 2 * c), (Dir::Down, "down", 6 * c)] {
-            let mut cells = layer_cells(size, z32)
-                .filter(|&(_, _, cell)| maze.is_open(cell, dir))
-                .peekable();
-            if cells.peek().is_none() {
-                continue;
-            }
-            write!(out, r#"<path id="{class}-{z}" class="{class}" d=""#)?;
-            for (x, y, _) in cells {
-                let (x8, y8) = (8 * (origin.0 + x * c), 8 * (origin.1 + y * c));
-                write!(
-                    out,
-                    "M{} {}L{} {}L{} {}Z",
-                    Eighths(x8 + 2 * c),
-                    Eighths(y8 + 4 * c),
-                    Eighths(x8 + 6 * c),
-                    Eighths(y8 + 4 * c),
-                    Eighths(x8 + 4 * c),
-                    Eighths(y8 + tip)
-                )?;
-            }
-            writeln!(out, r#"" fill="{MARK_FILL}" stroke="none"/>"#)?;
-        }
-        writeln!(out, "</g>")?;
+        write_layer(maze, solution, marks.as_deref(), z, origin, pen, out)?;
     }
     writeln!(out, "</svg>")
+}
+
+/// A 2D maze: holes, walls, the solution and its ends.
+fn write_planar<W: Write + ?Sized>(
+    maze: &Maze,
+    solution: Option<&[u32]>,
+    pen: Pen,
+    out: &mut W,
+) -> std::io::Result<()> {
+    let Pen { c, pad, stroke, sw } = pen;
+    write_holes(maze, (pad, pad), c, out)?;
+    write!(out, r#"<path id="walls" d=""#)?;
+    write_wall_runs(maze, 0, (pad, pad), c, out)?;
+    writeln!(
+        out,
+        r##"" fill="none" stroke="#000000" stroke-width="{stroke}" stroke-linecap="square"/>"##
+    )?;
+    if let Some(path) = solution.filter(|p| !p.is_empty()) {
+        write!(out, r#"<path id="solution" d=""#)?;
+        write_run(maze, path, (pad, pad), c, out)?;
+        writeln!(
+            out,
+            r##"" fill="none" stroke="{SOLUTION_STROKE}" stroke-width="{sw}" stroke-linecap="round" stroke-linejoin="round"/>"##
+        )?;
+    }
+    write_ends(maze, solution, 0, (pad, pad), c, out)
+}
+
+/// Layer `z` of a 3D maze at `origin`: its label, walls, the solution's runs in it, the rings
+/// where the path changes layer, its ends and the passage marks.
+fn write_layer<W: Write + ?Sized>(
+    maze: &Maze,
+    solution: Option<&[u32]>,
+    marks: Option<&[u8]>,
+    z: u64,
+    origin: (u64, u64),
+    pen: Pen,
+    out: &mut W,
+) -> std::io::Result<()> {
+    let Pen { c, pad, stroke, sw } = pen;
+    let size = maze.size();
+    let font = (c * 4 / 5).max(1);
+    let z32 = z as u32;
+    writeln!(out, r#"<g id="layer-{z}" class="layer">"#)?;
+    writeln!(
+        out,
+        r##"<text x="{}" y="{}" font-family="sans-serif" font-size="{font}" fill="#000000">z={z}</text>"##,
+        origin.0,
+        pad + font
+    )?;
+    write!(out, r#"<path id="walls-{z}" class="walls" d=""#)?;
+    write_wall_runs(maze, z32, origin, c, out)?;
+    writeln!(
+        out,
+        r##"" fill="none" stroke="#000000" stroke-width="{stroke}" stroke-linecap="square"/>"##
+    )?;
+    // The solution's runs of consecutive cells in this layer, each a subpath.
+    let path = solution.unwrap_or(&[]);
+    let in_layer = |cell: u32| size.coords(cell).2 == z32;
+    if path.iter().any(|&cell| in_layer(cell)) {
+        write!(out, r#"<path id="solution-{z}" class="solution" d=""#)?;
+        let mut rest = path;
+        while let Some(start) = rest.iter().position(|&cell| in_layer(cell)) {
+            let len = rest[start..]
+                .iter()
+                .position(|&cell| !in_layer(cell))
+                .unwrap_or(rest.len() - start);
+            write_run(maze, &rest[start..start + len], origin, c, out)?;
+            rest = &rest[start + len..];
+        }
+        writeln!(
+            out,
+            r##"" fill="none" stroke="{SOLUTION_STROKE}" stroke-width="{sw}" stroke-linecap="round" stroke-linejoin="round"/>"##
+        )?;
+    }
+    if let Some(marks) = marks {
+        write_steps(size, marks, z, origin, c, out)?;
+    }
+    write_ends(maze, solution, z32, origin, c, out)?;
+    write_passage_marks(maze, z, origin, c, out)?;
+    writeln!(out, "</g>")
+}
+
+/// Rings around the path cells of layer `z` where the path changes layer.
+fn write_steps<W: Write + ?Sized>(
+    size: Size,
+    marks: &[u8],
+    z: u64,
+    origin: (u64, u64),
+    c: u64,
+    out: &mut W,
+) -> std::io::Result<()> {
+    let stepped = |cell: u32| {
+        marks[cell as usize] & PATH_DOWN != 0
+            || (z > 0 && marks[(cell - size.layer_cells()) as usize] & PATH_DOWN != 0)
+    };
+    let cells = layer_cells(size, z as u32).filter(|&(_, _, cell)| stepped(cell));
+    let ring = (c / 8).max(1);
+    let mut any = false;
+    for (x, y, _) in cells {
+        if !any {
+            writeln!(
+                out,
+                r##"<g id="steps-{z}" class="steps" fill="none" stroke="{SOLUTION_STROKE}" stroke-width="{ring}">"##
+            )?;
+            any = true;
+        }
+        let (x8, y8) = (
+            8 * (origin.0 + x * c) + 4 * c,
+            8 * (origin.1 + y * c) + 4 * c,
+        );
+        writeln!(
+            out,
+            r#"<circle cx="{}" cy="{}" r="{}"/>"#,
+            Eighths(x8),
+            Eighths(y8),
+            Eighths(3 * c)
+        )?;
+    }
+    if any {
+        writeln!(out, "</g>")?;
+    }
+    Ok(())
+}
+
+/// Passage marks of layer `z`: up, a triangle pointing up in the upper half of the cell; down,
+/// one pointing down in the lower half (both: a diamond).
+fn write_passage_marks<W: Write + ?Sized>(
+    maze: &Maze,
+    z: u64,
+    origin: (u64, u64),
+    c: u64,
+    out: &mut W,
+) -> std::io::Result<()> {
+    let size = maze.size();
+    for (dir, class, tip) in [(Dir::Up, "up", 2 * c), (Dir::Down, "down", 6 * c)] {
+        let mut cells = layer_cells(size, z as u32)
+            .filter(|&(_, _, cell)| maze.is_open(cell, dir))
+            .peekable();
+        if cells.peek().is_none() {
+            continue;
+        }
+        write!(out, r#"<path id="{class}-{z}" class="{class}" d=""#)?;
+        for (x, y, _) in cells {
+            let (x8, y8) = (8 * (origin.0 + x * c), 8 * (origin.1 + y * c));
+            write!(
+                out,
+                "M{} {}L{} {}L{} {}Z",
+                Eighths(x8 + 2 * c),
+                Eighths(y8 + 4 * c),
+                Eighths(x8 + 6 * c),
+                Eighths(y8 + 4 * c),
+                Eighths(x8 + 4 * c),
+                Eighths(y8 + tip)
+            )?;
+        }
+        writeln!(out, r#"" fill="{MARK_FILL}" stroke="none"/>"#)?;
+    }
+    Ok(())
 }
 
 /// The cells of layer `z` as `(x, y, cell id)`, row by row.

@@ -22,8 +22,8 @@ use arrow_array::types::{
     Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type,
     UInt64Type, UInt8Type,
 };
-use arrow_array::{Array, ArrayRef, RecordBatch};
-use arrow_schema::DataType;
+use arrow_array::{Array, ArrayRef, GenericStringArray, OffsetSizeTrait, RecordBatch};
+use arrow_schema::{DataType, Schema};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ProjectionMask;
 use rayon::prelude::*;
@@ -229,47 +229,60 @@ fn partitions(path: &Path) -> BTreeMap<String, String> {
         .collect()
 }
 
-pub(crate) fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, SummaryError> {
-    let shown = path.display().to_string();
+/// The file at `path` as a Parquet reader: a regular file that Parquet can read.
+fn open_reader(
+    path: &Path,
+    shown: &str,
+) -> Result<ParquetRecordBatchReaderBuilder<File>, SummaryError> {
     let file = crate::folder_walk::open_regular(path).map_err(|e| match e {
         e @ crate::folder_walk::InputError::NotRegular { .. } => SummaryError::NotRegular(e),
         e => SummaryError::NotParquet {
-            path: shown.clone(),
+            path: shown.to_string(),
             why: e.to_string(),
         },
     })?;
-    let b =
-        ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| SummaryError::NotParquet {
-            path: shown.clone(),
-            why: e.to_string(),
-        })?;
+    ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| SummaryError::NotParquet {
+        path: shown.to_string(),
+        why: e.to_string(),
+    })
+}
+
+/// The footer says batchgen wrote the file, it has rows, and every column's codec is one this
+/// build reads.
+fn check_footer(
+    b: &ParquetRecordBatchReaderBuilder<File>,
+    shown: &str,
+) -> Result<(), SummaryError> {
     let meta = b.metadata().file_metadata();
     let is_ours = meta
         .key_value_metadata()
         .is_some_and(|kv| kv.iter().any(|k| k.key == crate::meta_keys::VERSION));
     if !is_ours {
         return Err(SummaryError::NotBatchgen {
-            path: shown,
+            path: shown.to_string(),
             why: "no batchgen.version in its metadata".into(),
         });
     }
     if meta.num_rows() == 0 {
-        return Err(SummaryError::Empty(shown));
+        return Err(SummaryError::Empty(shown.to_string()));
     }
     for rg in b.metadata().row_groups() {
         for c in rg.columns() {
             if !supported_codec(c.compression()) {
                 return Err(SummaryError::Codec {
-                    path: shown,
+                    path: shown.to_string(),
                     column: c.column_path().string(),
                     codec: codec_name(c.compression()),
                 });
             }
         }
     }
-    let schema = b.schema();
-    // A column batchgen writes must have the type batchgen writes (the algo names may be
-    // plain or dictionary-encoded strings, as other writers store them).
+    Ok(())
+}
+
+/// A column batchgen writes must have the type batchgen writes (the algo names may be plain
+/// or dictionary-encoded strings, as other writers store them).
+fn check_column_types(schema: &Schema, shown: &str) -> Result<(), SummaryError> {
     let ours = crate::sink::arrow::schema();
     for f in schema.fields() {
         let Ok(want) = ours.field_with_name(f.name()) else {
@@ -284,24 +297,35 @@ pub(crate) fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, Summar
         };
         if !ok {
             return Err(SummaryError::ColumnType {
-                path: shown,
+                path: shown.to_string(),
                 column: f.name().clone(),
                 found: f.data_type().to_string(),
                 want: want.data_type().to_string(),
             });
         }
     }
+    Ok(())
+}
+
+/// The key columns (algo, width, height, depth): from the file's columns, else from the
+/// `algo=`/`size=` folder names of `path`.
+fn key_sources(
+    path: &Path,
+    schema: &Schema,
+    shown: &str,
+) -> Result<(Source, Source, Source, Option<Source>), SummaryError> {
     let parts = partitions(path);
     let leaf = |name: &str| schema.fields().iter().position(|f| f.name() == name);
+    let missing = |name: &str| SummaryError::NotBatchgen {
+        path: shown.to_string(),
+        why: format!("no '{name}' column"),
+    };
     let key = |name: &str, part: &str| -> Result<Source, SummaryError> {
         match leaf(name) {
             Some(i) => Ok(Source::Column(i)),
             None => match parts.get(part) {
                 Some(v) => Ok(Source::Constant(v.clone())),
-                None => Err(SummaryError::NotBatchgen {
-                    path: shown.clone(),
-                    why: format!("no '{name}' column"),
-                }),
+                None => Err(missing(name)),
             },
         }
     };
@@ -316,10 +340,7 @@ pub(crate) fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, Summar
                 let v = [p.0, p.1, p.2][k].unwrap_or("1");
                 Ok(Source::Constant(v.to_string()))
             }
-            (None, None) => Err(SummaryError::NotBatchgen {
-                path: shown.clone(),
-                why: format!("no '{name}' column"),
-            }),
+            (None, None) => Err(missing(name)),
         }
     };
     let algo = key("algo", "algo")?;
@@ -330,13 +351,17 @@ pub(crate) fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, Summar
             .and_then(|p| p.2)
             .map(|d| Source::Constant(d.into())),
     };
-    let metrics = schema
-        .fields()
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| numeric(f.data_type()) && !NOT_METRICS.contains(&f.name().as_str()))
-        .map(|(i, f)| (f.name().clone(), i))
-        .collect();
+    Ok((algo, width, height, depth))
+}
+
+/// For each column the filter reads, its leaf index; a column the file lacks (or holds as
+/// anything but numbers) is an error.
+fn accept_columns(
+    schema: &Schema,
+    accept: Option<&Accept>,
+    shown: &str,
+) -> Result<Vec<(u8, usize)>, SummaryError> {
+    let leaf = |name: &str| schema.fields().iter().position(|f| f.name() == name);
     let mut accept_cols = Vec::new();
     if let Some(a) = accept {
         for &c in a.columns_used() {
@@ -345,13 +370,31 @@ pub(crate) fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, Summar
                 Some(i) if numeric(schema.field(i).data_type()) => accept_cols.push((c, i)),
                 _ => {
                     return Err(SummaryError::MissingColumn {
-                        path: shown,
+                        path: shown.to_string(),
                         column: name.into(),
                     })
                 }
             }
         }
     }
+    Ok(accept_cols)
+}
+
+pub(crate) fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, SummaryError> {
+    let shown = path.display().to_string();
+    let b = open_reader(path, &shown)?;
+    check_footer(&b, &shown)?;
+    let schema = b.schema();
+    check_column_types(schema, &shown)?;
+    let (algo, width, height, depth) = key_sources(path, schema, &shown)?;
+    let metrics = schema
+        .fields()
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| numeric(f.data_type()) && !NOT_METRICS.contains(&f.name().as_str()))
+        .map(|(i, f)| (f.name().clone(), i))
+        .collect();
+    let accept_cols = accept_columns(schema, accept, &shown)?;
     Ok(Input {
         path: path.to_path_buf(),
         row_groups: b.metadata().num_row_groups(),
@@ -417,26 +460,29 @@ pub(crate) fn strings(a: &ArrayRef, names: &mut Vec<String>, ids: &mut Vec<u32>)
         }
         _ => {
             if let Some(s) = a.as_string_opt::<i32>() {
-                for v in s.iter() {
-                    let v = v.unwrap_or("");
-                    if names.last().map(String::as_str) != Some(v) {
-                        names.push(v.to_string());
-                    }
-                    ids.push(names.len() as u32 - 1);
-                }
+                string_runs(s, names, ids);
             } else if let Some(s) = a.as_string_opt::<i64>() {
-                for v in s.iter() {
-                    let v = v.unwrap_or("");
-                    if names.last().map(String::as_str) != Some(v) {
-                        names.push(v.to_string());
-                    }
-                    ids.push(names.len() as u32 - 1);
-                }
+                string_runs(s, names, ids);
             } else {
                 ids.resize(a.len(), 0);
                 names.push(String::new());
             }
         }
+    }
+}
+
+/// A plain string column as runs: a name for each run of equal values, `ids[r]` its index.
+fn string_runs<O: OffsetSizeTrait>(
+    s: &GenericStringArray<O>,
+    names: &mut Vec<String>,
+    ids: &mut Vec<u32>,
+) {
+    for v in s.iter() {
+        let v = v.unwrap_or("");
+        if names.last().map(String::as_str) != Some(v) {
+            names.push(v.to_string());
+        }
+        ids.push(names.len() as u32 - 1);
     }
 }
 
@@ -469,19 +515,45 @@ impl Partial {
     }
 }
 
-/// Read one row group of `input` into a partial summary.
-fn read_row_group(
-    input: &Input,
-    rg: usize,
-    by: GroupBy,
-    accept: Option<&Accept>,
-) -> Result<Partial, SummaryError> {
-    let err = |e: &dyn std::fmt::Display| SummaryError::Read {
+/// A read failure of `input`'s file, naming it.
+fn read_error(input: &Input) -> impl Fn(&dyn std::fmt::Display) -> SummaryError + '_ {
+    |e| SummaryError::Read {
         path: input.path.display().to_string(),
         why: e.to_string(),
-    };
-    let file = File::open(&input.path).map_err(|e| err(&e))?;
-    let b = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| err(&e))?;
+    }
+}
+
+/// Column index in [`COLUMNS`] → slot of the filter's columns of `input`.
+fn accept_slots(input: &Input) -> [usize; 256] {
+    let mut slot = [usize::MAX; 256];
+    for (k, &(c, _)) in input.accept_cols.iter().enumerate() {
+        slot[c as usize] = k;
+    }
+    slot
+}
+
+/// The generator names of a batch's `n` rows into reused buffers (see [`strings`]): from the
+/// column `col` when the file has one, else the one name its folder gives.
+fn algo_names<'a>(
+    source: &Source,
+    col: impl Fn(usize) -> &'a ArrayRef,
+    n: usize,
+    names: &mut Vec<String>,
+    ids: &mut Vec<u32>,
+) {
+    match source {
+        Source::Column(i) => strings(col(*i), names, ids),
+        Source::Constant(s) => {
+            names.clear();
+            names.push(s.clone());
+            ids.clear();
+            ids.resize(n, 0);
+        }
+    }
+}
+
+/// The file columns a row group read needs, sorted: metrics, key columns, filter columns.
+fn projected(input: &Input) -> Vec<usize> {
     let mut wanted: Vec<usize> = input.metrics.iter().map(|m| m.1).collect();
     for s in [&input.algo, &input.width, &input.height]
         .into_iter()
@@ -494,6 +566,142 @@ fn read_row_group(
     wanted.extend(input.accept_cols.iter().map(|c| c.1));
     wanted.sort_unstable();
     wanted.dedup();
+    wanted
+}
+
+/// One batch's columns as numbers, in buffers reused from batch to batch.
+struct Columns {
+    names: Vec<String>,
+    ids: Vec<u32>,
+    w: Vec<f64>,
+    h: Vec<f64>,
+    d: Vec<f64>,
+    metric_vals: Vec<Vec<f64>>,
+    accept_vals: Vec<Vec<f64>>,
+}
+
+impl Columns {
+    fn new(input: &Input) -> Columns {
+        Columns {
+            names: Vec::new(),
+            ids: Vec::new(),
+            w: Vec::new(),
+            h: Vec::new(),
+            d: Vec::new(),
+            metric_vals: vec![Vec::new(); input.metrics.len()],
+            accept_vals: vec![Vec::new(); input.accept_cols.len()],
+        }
+    }
+
+    /// Read `batch`, whose column `pos(i)` holds file column `i`.
+    fn load(&mut self, input: &Input, batch: &RecordBatch, pos: impl Fn(usize) -> usize) {
+        let n = batch.num_rows();
+        let col = |i: usize| batch.column(pos(i));
+        algo_names(&input.algo, col, n, &mut self.names, &mut self.ids);
+        let dim = |s: &Source, out: &mut Vec<f64>| match s {
+            Source::Column(i) => to_f64(col(*i), out),
+            Source::Constant(v) => {
+                out.clear();
+                out.resize(n, v.parse().unwrap_or(f64::NAN));
+            }
+        };
+        dim(&input.width, &mut self.w);
+        dim(&input.height, &mut self.h);
+        match &input.depth {
+            Some(s) => dim(s, &mut self.d),
+            None => {
+                self.d.clear();
+                self.d.resize(n, 1.0);
+            }
+        }
+        for (k, m) in input.metrics.iter().enumerate() {
+            to_f64(col(m.1), &mut self.metric_vals[k]);
+        }
+        for (k, c) in input.accept_cols.iter().enumerate() {
+            to_f64(col(c.1), &mut self.accept_vals[k]);
+        }
+    }
+
+    /// The end of the run of rows from `r` that share one group (rows of one group come in
+    /// runs: the group is looked up once per run).
+    fn run_end(&self, r: usize, n: usize) -> usize {
+        let (ids, w, h, d) = (&self.ids, &self.w, &self.h, &self.d);
+        let mut end = r + 1;
+        while end < n && ids[end] == ids[r] && w[end] == w[r] && h[end] == h[r] && d[end] == d[r] {
+            end += 1;
+        }
+        end
+    }
+
+    /// The group key of row `r`.
+    fn key(&self, r: usize, by: GroupBy) -> Key {
+        let (w, h, d) = (self.w[r], self.h[r], self.d[r]);
+        let size = if d == 1.0 {
+            format!("{w}x{h}")
+        } else {
+            format!("{w}x{h}x{d}")
+        };
+        Key {
+            algo: by.algo.then(|| self.names[self.ids[r] as usize].clone()),
+            size: by.size.then_some(size),
+        }
+    }
+}
+
+/// Add rows `r..end` (one group's run) of the loaded columns to group `g`.
+fn add_run(
+    g: &mut Group,
+    input: &Input,
+    cols: &Columns,
+    (r, end): (usize, usize),
+    accept: Option<&Accept>,
+    slot: &[usize; 256],
+) {
+    if g.metrics.is_empty() {
+        g.metrics = input
+            .metrics
+            .iter()
+            .map(|m| (m.0.clone(), Stat::default()))
+            .collect();
+    }
+    g.rows += (end - r) as u64;
+    for (k, m) in input.metrics.iter().enumerate() {
+        // Files with different columns can share a group: find by name.
+        let st = if g.metrics.get(k).is_some_and(|x| x.0 == m.0) {
+            &mut g.metrics[k].1
+        } else {
+            match g.metrics.iter().position(|x| x.0 == m.0) {
+                Some(p) => &mut g.metrics[p].1,
+                None => {
+                    g.metrics.push((m.0.clone(), Stat::default()));
+                    &mut g.metrics.last_mut().expect("pushed").1
+                }
+            }
+        };
+        for &v in &cols.metric_vals[k][r..end] {
+            st.add(v);
+        }
+    }
+    if let Some(a) = accept {
+        let algo = cols.names[cols.ids[r] as usize].as_str();
+        let vals = &cols.accept_vals;
+        g.passing += (r..end)
+            .filter(|&row| a.eval_with(algo, |c| vals[slot[c as usize]][row]))
+            .count() as u64;
+    }
+}
+
+/// Read one row group of `input` into a partial summary.
+fn read_row_group(
+    input: &Input,
+    rg: usize,
+    by: GroupBy,
+    accept: Option<&Accept>,
+) -> Result<Partial, SummaryError> {
+    let err = read_error(input);
+    let file = File::open(&input.path).map_err(|e| err(&e))?;
+    let b = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| err(&e))?;
+    let wanted = projected(input);
     let mask = ProjectionMask::roots(b.parquet_schema(), wanted.iter().copied());
     let reader = b
         .with_projection(mask)
@@ -504,103 +712,17 @@ fn read_row_group(
     // Batch column index of file column `i`.
     let pos = |i: usize| wanted.binary_search(&i).expect("projected");
     let mut part = Partial::default();
-    let (mut names, mut ids) = (Vec::new(), Vec::new());
-    let (mut w, mut h, mut d) = (Vec::new(), Vec::new(), Vec::new());
-    let mut metric_vals: Vec<Vec<f64>> = vec![Vec::new(); input.metrics.len()];
-    let mut accept_vals: Vec<Vec<f64>> = vec![Vec::new(); input.accept_cols.len()];
-    // Column index in COLUMNS → slot in accept_vals.
-    let mut slot = [usize::MAX; 256];
-    for (k, &(c, _)) in input.accept_cols.iter().enumerate() {
-        slot[c as usize] = k;
-    }
+    let mut cols = Columns::new(input);
+    let slot = accept_slots(input);
     for batch in reader {
         let batch: RecordBatch = batch.map_err(|e| err(&e))?;
         let n = batch.num_rows();
-        let col = |i: usize| batch.column(pos(i));
-        match &input.algo {
-            Source::Column(i) => strings(col(*i), &mut names, &mut ids),
-            Source::Constant(s) => {
-                names.clear();
-                names.push(s.clone());
-                ids.clear();
-                ids.resize(n, 0);
-            }
-        }
-        let dim = |s: &Source, out: &mut Vec<f64>| match s {
-            Source::Column(i) => to_f64(col(*i), out),
-            Source::Constant(v) => {
-                out.clear();
-                out.resize(n, v.parse().unwrap_or(f64::NAN));
-            }
-        };
-        dim(&input.width, &mut w);
-        dim(&input.height, &mut h);
-        match &input.depth {
-            Some(s) => dim(s, &mut d),
-            None => {
-                d.clear();
-                d.resize(n, 1.0);
-            }
-        }
-        for (k, m) in input.metrics.iter().enumerate() {
-            to_f64(col(m.1), &mut metric_vals[k]);
-        }
-        for (k, c) in input.accept_cols.iter().enumerate() {
-            to_f64(col(c.1), &mut accept_vals[k]);
-        }
-        // Rows of one group come in runs: look the group up once per run.
+        cols.load(input, &batch, pos);
         let mut r = 0;
         while r < n {
-            let mut end = r + 1;
-            while end < n
-                && ids[end] == ids[r]
-                && w[end] == w[r]
-                && h[end] == h[r]
-                && d[end] == d[r]
-            {
-                end += 1;
-            }
-            let size = if d[r] == 1.0 {
-                format!("{}x{}", w[r], h[r])
-            } else {
-                format!("{}x{}x{}", w[r], h[r], d[r])
-            };
-            let key = Key {
-                algo: by.algo.then(|| names[ids[r] as usize].clone()),
-                size: by.size.then_some(size),
-            };
-            let g = part.groups.entry(key).or_default();
-            if g.metrics.is_empty() {
-                g.metrics = input
-                    .metrics
-                    .iter()
-                    .map(|m| (m.0.clone(), Stat::default()))
-                    .collect();
-            }
-            g.rows += (end - r) as u64;
-            for (k, m) in input.metrics.iter().enumerate() {
-                // Files with different columns can share a group: find by name.
-                let st = if g.metrics.get(k).is_some_and(|x| x.0 == m.0) {
-                    &mut g.metrics[k].1
-                } else {
-                    match g.metrics.iter().position(|x| x.0 == m.0) {
-                        Some(p) => &mut g.metrics[p].1,
-                        None => {
-                            g.metrics.push((m.0.clone(), Stat::default()));
-                            &mut g.metrics.last_mut().expect("pushed").1
-                        }
-                    }
-                };
-                for &v in &metric_vals[k][r..end] {
-                    st.add(v);
-                }
-            }
-            if let Some(a) = accept {
-                let algo = names[ids[r] as usize].as_str();
-                g.passing += (r..end)
-                    .filter(|&row| a.eval_with(algo, |c| accept_vals[slot[c as usize]][row]))
-                    .count() as u64;
-            }
+            let end = cols.run_end(r, n);
+            let g = part.groups.entry(cols.key(r, by)).or_default();
+            add_run(g, input, &cols, (r, end), accept, &slot);
             r = end;
         }
     }
@@ -648,10 +770,7 @@ pub fn scan(
         .collect::<Result<_, _>>()?;
     let mut row = vec![0.0; columns.len()];
     for input in &inputs {
-        let err = |e: &dyn std::fmt::Display| SummaryError::Read {
-            path: input.path.display().to_string(),
-            why: e.to_string(),
-        };
+        let err = read_error(input);
         let file = File::open(&input.path).map_err(|e| err(&e))?;
         let b = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| err(&e))?;
         let schema = b.schema().clone();
@@ -674,22 +793,12 @@ pub fn scan(
         let (mut names, mut ids) = (Vec::new(), Vec::new());
         let mut vals: Vec<Vec<f64>> = vec![Vec::new(); columns.len()];
         let mut acc: Vec<Vec<f64>> = vec![Vec::new(); input.accept_cols.len()];
-        let mut slot = [usize::MAX; 256];
-        for (k, &(c, _)) in input.accept_cols.iter().enumerate() {
-            slot[c as usize] = k;
-        }
+        let slot = accept_slots(input);
         for batch in reader {
             let batch = batch.map_err(|e| err(&e))?;
             let n = batch.num_rows();
-            match &input.algo {
-                Source::Column(i) => strings(batch.column(pos(*i)), &mut names, &mut ids),
-                Source::Constant(s) => {
-                    names.clear();
-                    names.push(s.clone());
-                    ids.clear();
-                    ids.resize(n, 0);
-                }
-            }
+            let col = |i: usize| batch.column(pos(i));
+            algo_names(&input.algo, col, n, &mut names, &mut ids);
             for (k, l) in col_leaf.iter().enumerate() {
                 match l {
                     Some(i) => to_f64(batch.column(pos(*i)), &mut vals[k]),

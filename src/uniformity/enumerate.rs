@@ -127,20 +127,29 @@ impl EnumSource {
     }
 }
 
-impl RandomSource for EnumSource {
-    fn below(&mut self, n: u32) -> u32 {
-        self.draw(n)
-    }
-    fn bits(&mut self, k: u32) -> u32 {
-        self.draw(1 << k)
-    }
-    fn unit_f64(&mut self) -> f64 {
-        if self.abort.is_none() {
-            self.abort = Some(NotEnumerable::UsesFloat);
+/// [`RandomSource`] for a walker of the choice tree (a type with `draw(arity)`, `abort` and
+/// `fallback`): every integer draw is a branch of `draw`; a floating-point draw cannot be
+/// enumerated, so it aborts the walk ([`NotEnumerable::UsesFloat`]) and the fallback answers.
+macro_rules! choice_source {
+    ($t:ty) => {
+        impl RandomSource for $t {
+            fn below(&mut self, n: u32) -> u32 {
+                self.draw(n)
+            }
+            fn bits(&mut self, k: u32) -> u32 {
+                self.draw(1 << k)
+            }
+            fn unit_f64(&mut self) -> f64 {
+                if self.abort.is_none() {
+                    self.abort = Some(NotEnumerable::UsesFloat);
+                }
+                self.fallback.unit_f64()
+            }
         }
-        self.fallback.unit_f64()
-    }
+    };
 }
+
+choice_source!(EnumSource);
 
 /// The exact distribution of one generator over the trees it can produce.
 #[derive(Clone, Debug)]
@@ -247,20 +256,7 @@ pub fn estimate_on(
             }
         }
     }
-    impl RandomSource for Probe {
-        fn below(&mut self, n: u32) -> u32 {
-            self.draw(n)
-        }
-        fn bits(&mut self, k: u32) -> u32 {
-            self.draw(1 << k)
-        }
-        fn unit_f64(&mut self) -> f64 {
-            if self.abort.is_none() {
-                self.abort = Some(NotEnumerable::UsesFloat);
-            }
-            self.fallback.unit_f64()
-        }
-    }
+    choice_source!(Probe);
     let mk = |rng: Option<Rng>, last: bool| Probe {
         rng,
         last,

@@ -166,18 +166,10 @@ pub(super) fn threads() -> usize {
     rayon::current_num_threads().max(1)
 }
 
-/// Plan and run the study, printing one-line progress messages through `progress`. Refuses
-/// up front (before any long work) when sampling would exceed [`SAMPLING_BUDGET_SECONDS`].
-pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Refused> {
-    let t0 = Instant::now();
-    let size = opts.size;
-    let mask = opts.mask.as_ref().map(|m| &m.mask);
-    let cells = mask.map_or(size.cells_u64(), |m| m.cells() as u64);
-    let walls = mask.map_or_else(|| interior_walls(size), |m| kirchhoff::mask_walls(m));
-    let mut notes = Vec::new();
-
-    // A mask's τ is always exact (no closed form counts the trees of a shape).
-    let (tau, log10_tau) = match mask {
+/// τ of the graph studied, exactly when affordable (always on a mask: no closed form counts
+/// the trees of a shape), and its log10.
+fn tau_of(size: crate::grid::Size, mask: Option<&Arc<Mask>>, cells: u64) -> (Option<BigInt>, f64) {
+    match mask {
         Some(m) => {
             let t = kirchhoff::spanning_trees_masked(m);
             let l = log10_of(&t);
@@ -187,26 +179,17 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
             (cells <= kirchhoff::EXACT_TAU_MAX_CELLS).then(|| kirchhoff::spanning_trees(size)),
             kirchhoff::log10_spanning_trees(size),
         ),
-    };
-    if tau.is_none() {
-        notes.push(format!(
-            "τ ≈ 10^{log10_tau:.2} from the eigenvalue product (exact determinant only up to {} cells)",
-            kirchhoff::EXACT_TAU_MAX_CELLS
-        ));
     }
-    let tau_u64 = tau.as_ref().and_then(|t| t.to_u64());
+}
 
-    let track_trees =
-        matches!(tau_u64, Some(t) if t.saturating_mul(MIN_EXPECTED_PER_TREE) <= opts.samples);
-    if opts.samples > 0 && !track_trees {
-        notes.push(format!(
-            "τ ≈ 10^{log10_tau:.1} trees but only {} samples: a chi-square over trees needs about {} samples per tree, so it is meaningless here; per-wall bias is reported instead",
-            thousands(opts.samples),
-            MIN_EXPECTED_PER_TREE
-        ));
-    }
-
-    // Plan the sampling before any long work: it is the part whose size the user chose.
+/// Refuse sampling estimated above [`SAMPLING_BUDGET_SECONDS`] unless forced: planned before
+/// any long work, since it is the part whose size the user chose.
+fn plan_sampling(
+    opts: &Options,
+    mask: Option<&Arc<Mask>>,
+    track_trees: bool,
+) -> Result<(), Refused> {
+    let size = opts.size;
     if opts.samples > 0 {
         let est: f64 = opts
             .algos
@@ -231,8 +214,13 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
             });
         }
     }
+    Ok(())
+}
 
-    let uniform_walls = if let Some(m) = mask {
+/// Per-wall open probabilities under the uniform distribution: exact, in floating point, or
+/// why not.
+fn uniform_walls_of(size: crate::grid::Size, mask: Option<&Arc<Mask>>, cells: u64) -> UniformWalls {
+    if let Some(m) = mask {
         if cells <= wall_bias::EXACT_WALL_MAX_CELLS {
             UniformWalls::Exact(wall_bias::uniform_open_exact_masked(m))
         } else {
@@ -252,71 +240,166 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
              ({size} needs {:.1e} floating-point steps)",
             wall_bias::float_work(size)
         ))
-    };
-
-    // Kruskal over every order.
-    // Kruskal over every order: brute force when affordable, otherwise (and as a cross-check)
-    // the linear-extension count, which needs only τ · 2^E · E steps.
-    let mut orders_cross_check = None;
-    if mask.is_some() && opts.algos.contains(&Algorithm::Kruskal) {
-        notes.push(
-            "Kruskal over all wall orders runs on whole grids only; on a mask its exact \
-             distribution comes from its choice tree"
-                .into(),
-        );
     }
-    let orders = (mask.is_none() && opts.algos.contains(&Algorithm::Kruskal)).then(|| {
-        let e = walls.len();
-        let feasible = e <= kruskal_orders::MAX_WALLS && cells <= 32;
-        let est = if e <= 32 && cells <= 32 {
-            kruskal_orders::estimate_seconds(size, threads())
-        } else {
-            f64::INFINITY
-        };
-        let le_work = tau_u64.and_then(|t| kruskal_orders::linear_extension_work(size, t));
-        let le_ok = le_work.is_some_and(|x| x <= LINEAR_EXTENSION_MAX_WORK || opts.force);
-        let linear = |progress: &mut dyn FnMut(&str)| {
-            progress(&format!(
-                "kruskal: counting the orders of each of the {} trees as linear extensions",
-                thousands(tau_u64.unwrap_or(0))
-            ));
-            let t = Instant::now();
-            let r = kruskal_orders::count_by_linear_extensions(size);
-            (r, t.elapsed().as_secs_f64())
-        };
-        if feasible && (est <= EXHAUSTIVE_BUDGET_SECONDS || opts.force) {
-            progress(&format!(
-                "kruskal: running all {} wall orders (estimated {})",
-                thousands(kruskal_orders::factorial(e)),
-                human_duration(est)
-            ));
-            let t = Instant::now();
-            let r = kruskal_orders::count_all_orders(size);
-            let secs = t.elapsed().as_secs_f64();
-            if le_ok {
-                let (l, _) = linear(progress);
-                orders_cross_check = Some(l.trees == r.trees);
-            }
-            Part::Done(r, secs)
-        } else if le_ok {
-            let (r, secs) = linear(progress);
-            Part::Done(r, secs)
-        } else if !feasible {
-            Part::Skipped(format!(
-                "{e}! ≈ 10^{:.1} wall orders: estimated {}; exact counts only up to {} walls",
-                (1..=e).map(|k| (k as f64).log10()).sum::<f64>(),
-                human_duration(est),
-                kruskal_orders::MAX_WALLS
-            ))
-        } else {
-            Part::Skipped(format!(
-                "{e}! wall orders: estimated {} (over the {} budget; --force runs it)",
-                human_duration(est),
-                human_duration(EXHAUSTIVE_BUDGET_SECONDS)
-            ))
-        }
-    });
+}
 
+/// Kruskal over every order of a whole grid's `e` walls: brute force when affordable,
+/// otherwise (and as a cross-check) the linear-extension count, which needs only τ · 2^E · E
+/// steps. Returns the counts and whether the two agreed (when both ran).
+fn kruskal_all_orders(
+    opts: &Options,
+    e: usize,
+    cells: u64,
+    tau_u64: Option<u64>,
+    progress: &mut dyn FnMut(&str),
+) -> (Part<OrderCounts>, Option<bool>) {
+    let size = opts.size;
+    let mut orders_cross_check = None;
+    let feasible = e <= kruskal_orders::MAX_WALLS && cells <= 32;
+    let est = if e <= 32 && cells <= 32 {
+        kruskal_orders::estimate_seconds(size, threads())
+    } else {
+        f64::INFINITY
+    };
+    let le_work = tau_u64.and_then(|t| kruskal_orders::linear_extension_work(size, t));
+    let le_ok = le_work.is_some_and(|x| x <= LINEAR_EXTENSION_MAX_WORK || opts.force);
+    let linear = |progress: &mut dyn FnMut(&str)| {
+        progress(&format!(
+            "kruskal: counting the orders of each of the {} trees as linear extensions",
+            thousands(tau_u64.unwrap_or(0))
+        ));
+        let t = Instant::now();
+        let r = kruskal_orders::count_by_linear_extensions(size);
+        (r, t.elapsed().as_secs_f64())
+    };
+    let part = if feasible && (est <= EXHAUSTIVE_BUDGET_SECONDS || opts.force) {
+        progress(&format!(
+            "kruskal: running all {} wall orders (estimated {})",
+            thousands(kruskal_orders::factorial(e)),
+            human_duration(est)
+        ));
+        let t = Instant::now();
+        let r = kruskal_orders::count_all_orders(size);
+        let secs = t.elapsed().as_secs_f64();
+        if le_ok {
+            let (l, _) = linear(progress);
+            orders_cross_check = Some(l.trees == r.trees);
+        }
+        Part::Done(r, secs)
+    } else if le_ok {
+        let (r, secs) = linear(progress);
+        Part::Done(r, secs)
+    } else if !feasible {
+        Part::Skipped(format!(
+            "{e}! ≈ 10^{:.1} wall orders: estimated {}; exact counts only up to {} walls",
+            (1..=e).map(|k| (k as f64).log10()).sum::<f64>(),
+            human_duration(est),
+            kruskal_orders::MAX_WALLS
+        ))
+    } else {
+        Part::Skipped(format!(
+            "{e}! wall orders: estimated {} (over the {} budget; --force runs it)",
+            human_duration(est),
+            human_duration(EXHAUSTIVE_BUDGET_SECONDS)
+        ))
+    };
+    (part, orders_cross_check)
+}
+
+/// A generator's exact distribution from the walk of its choice tree, skipped with the
+/// reason when not enumerable or estimated over the budget (unless forced).
+fn exact_part(
+    algo: &Algorithm,
+    opts: &Options,
+    mask: Option<&Arc<Mask>>,
+    cells: u64,
+    progress: &mut dyn FnMut(&str),
+) -> Part<ExactDistribution> {
+    let size = opts.size;
+    let name = algo.name();
+    let probes = (2_000_000 / cells.max(1)).clamp(20, 2000) as u32;
+    match enumerate::estimate_on(algo, size, mask, probes) {
+        Err(e) => Part::Skipped(format!("not enumerable: {e}")),
+        Ok(est) => {
+            let secs = est.seconds(threads());
+            if secs > EXHAUSTIVE_BUDGET_SECONDS && !opts.force {
+                Part::Skipped(
+                    NotEnumerable::TooLarge {
+                        leaves: est.leaves,
+                        seconds: secs,
+                        budget: EXHAUSTIVE_BUDGET_SECONDS,
+                    }
+                    .to_string(),
+                )
+            } else {
+                if secs > 1.0 {
+                    progress(&format!(
+                        "{name}: walking about {:.3e} branches of its random choices (estimated {})",
+                        est.leaves,
+                        human_duration(secs)
+                    ));
+                }
+                let t = Instant::now();
+                match enumerate::exact_distribution_on(algo, size, mask) {
+                    Ok(d) => Part::Done(d, t.elapsed().as_secs_f64()),
+                    Err(e) => Part::Skipped(format!("not enumerable: {e}")),
+                }
+            }
+        }
+    }
+}
+
+/// A generator's sampled distribution, with the chi-square over trees when they are tracked.
+fn sample_part(
+    algo: &Algorithm,
+    opts: &Options,
+    mask: Option<&Arc<Mask>>,
+    track_trees: bool,
+    tau_u64: Option<u64>,
+    progress: &mut dyn FnMut(&str),
+) -> Sampled {
+    progress(&format!(
+        "{}: sampling {} mazes",
+        algo.name(),
+        thousands(opts.samples)
+    ));
+    let counts = sample::sample_on(algo, opts.size, mask, opts.samples, opts.seed, track_trees);
+    let chi = match (&counts.trees, tau_u64) {
+        (Some(t), Some(tau)) => {
+            let c: Vec<u64> = t.iter().map(|x| x.1).collect();
+            Some(sample::chi_square(&c, tau))
+        }
+        _ => None,
+    };
+    Sampled { counts, chi }
+}
+
+/// What every generator's part of a study shares.
+struct Study<'a> {
+    opts: &'a Options,
+    mask: Option<&'a Arc<Mask>>,
+    cells: u64,
+    track_trees: bool,
+    tau_u64: Option<u64>,
+    orders: Option<&'a Part<OrderCounts>>,
+}
+
+/// Each generator's exact and sampled distributions; a generator that cannot run on the
+/// size or the mask is skipped with a note.
+fn study_algos(
+    study: &Study,
+    notes: &mut Vec<String>,
+    progress: &mut dyn FnMut(&str),
+) -> Vec<AlgoReport> {
+    let Study {
+        opts,
+        mask,
+        cells,
+        track_trees,
+        tau_u64,
+        orders,
+    } = *study;
+    let size = opts.size;
     let mut algos = Vec::new();
     for algo in &opts.algos {
         if size.is_3d() && !algo.supports_3d() {
@@ -330,55 +413,12 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
             notes.push(format!("{} does not accept a mask: skipped", algo.name()));
             continue;
         }
-        let name = algo.name();
-        let probes = (2_000_000 / cells.max(1)).clamp(20, 2000) as u32;
-        let exact = match enumerate::estimate_on(algo, size, mask, probes) {
-            Err(e) => Part::Skipped(format!("not enumerable: {e}")),
-            Ok(est) => {
-                let secs = est.seconds(threads());
-                if secs > EXHAUSTIVE_BUDGET_SECONDS && !opts.force {
-                    Part::Skipped(
-                        NotEnumerable::TooLarge {
-                            leaves: est.leaves,
-                            seconds: secs,
-                            budget: EXHAUSTIVE_BUDGET_SECONDS,
-                        }
-                        .to_string(),
-                    )
-                } else {
-                    if secs > 1.0 {
-                        progress(&format!(
-                            "{name}: walking about {:.3e} branches of its random choices (estimated {})",
-                            est.leaves,
-                            human_duration(secs)
-                        ));
-                    }
-                    let t = Instant::now();
-                    match enumerate::exact_distribution_on(algo, size, mask) {
-                        Ok(d) => Part::Done(d, t.elapsed().as_secs_f64()),
-                        Err(e) => Part::Skipped(format!("not enumerable: {e}")),
-                    }
-                }
-            }
-        };
-        let sample = (opts.samples > 0).then(|| {
-            progress(&format!(
-                "{name}: sampling {} mazes",
-                thousands(opts.samples)
-            ));
-            let counts = sample::sample_on(algo, size, mask, opts.samples, opts.seed, track_trees);
-            let chi = match (&counts.trees, tau_u64) {
-                (Some(t), Some(tau)) => {
-                    let c: Vec<u64> = t.iter().map(|x| x.1).collect();
-                    Some(sample::chi_square(&c, tau))
-                }
-                _ => None,
-            };
-            Sampled { counts, chi }
-        });
+        let exact = exact_part(algo, opts, mask, cells, progress);
+        let sample = (opts.samples > 0)
+            .then(|| sample_part(algo, opts, mask, track_trees, tau_u64, progress));
         // Kruskal's distribution is also known exactly from its order counts.
         let mut exact_note = None;
-        let exact = match (exact, &orders) {
+        let exact = match (exact, orders) {
             (Part::Skipped(why), Some(Part::Done(o, secs))) if *algo == Algorithm::Kruskal => {
                 exact_note = Some(format!("from the order counts; choice tree: {why}"));
                 Part::Done(o.distribution(), *secs)
@@ -392,6 +432,64 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
             sample,
         });
     }
+    algos
+}
+
+/// Plan and run the study, printing one-line progress messages through `progress`. Refuses
+/// up front (before any long work) when sampling would exceed [`SAMPLING_BUDGET_SECONDS`].
+pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Refused> {
+    let t0 = Instant::now();
+    let size = opts.size;
+    let mask = opts.mask.as_ref().map(|m| &m.mask);
+    let cells = mask.map_or(size.cells_u64(), |m| m.cells() as u64);
+    let walls = mask.map_or_else(|| interior_walls(size), |m| kirchhoff::mask_walls(m));
+    let mut notes = Vec::new();
+
+    let (tau, log10_tau) = tau_of(size, mask, cells);
+    if tau.is_none() {
+        notes.push(format!(
+            "τ ≈ 10^{log10_tau:.2} from the eigenvalue product (exact determinant only up to {} cells)",
+            kirchhoff::EXACT_TAU_MAX_CELLS
+        ));
+    }
+    let tau_u64 = tau.as_ref().and_then(|t| t.to_u64());
+
+    let track_trees =
+        matches!(tau_u64, Some(t) if t.saturating_mul(MIN_EXPECTED_PER_TREE) <= opts.samples);
+    if opts.samples > 0 && !track_trees {
+        notes.push(format!(
+            "τ ≈ 10^{log10_tau:.1} trees but only {} samples: a chi-square over trees needs about {} samples per tree, so it is meaningless here; per-wall bias is reported instead",
+            thousands(opts.samples),
+            MIN_EXPECTED_PER_TREE
+        ));
+    }
+    plan_sampling(opts, mask, track_trees)?;
+    let uniform_walls = uniform_walls_of(size, mask, cells);
+
+    let kruskal = opts.algos.contains(&Algorithm::Kruskal);
+    if mask.is_some() && kruskal {
+        notes.push(
+            "Kruskal over all wall orders runs on whole grids only; on a mask its exact \
+             distribution comes from its choice tree"
+                .into(),
+        );
+    }
+    let (orders, orders_cross_check) = if mask.is_none() && kruskal {
+        let (o, check) = kruskal_all_orders(opts, walls.len(), cells, tau_u64, progress);
+        (Some(o), check)
+    } else {
+        (None, None)
+    };
+
+    let study = Study {
+        opts,
+        mask,
+        cells,
+        track_trees,
+        tau_u64,
+        orders: orders.as_ref(),
+    };
+    let algos = study_algos(&study, &mut notes, progress);
     Ok(Report {
         options: opts.clone(),
         walls,

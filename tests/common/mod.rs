@@ -51,16 +51,7 @@ impl Table {
 
 pub fn read(path: &Path) -> Table {
     let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path).unwrap()).unwrap();
-    let meta = builder
-        .metadata()
-        .file_metadata()
-        .key_value_metadata()
-        .map(|kv| {
-            kv.iter()
-                .map(|k| (k.key.clone(), k.value.clone().unwrap_or_default()))
-                .collect()
-        })
-        .unwrap_or_default();
+    let meta = batchgen::dataset::key_values(builder.metadata().file_metadata());
     let columns = builder
         .schema()
         .fields()

@@ -2,30 +2,9 @@
 //! fixed set of metrics (no input may panic either step).
 #![no_main]
 
-use batchgen::accept::{Accept, Candidate};
-use batchgen::Metrics;
+#[path = "../targets.rs"]
+mod targets;
+
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(src) = std::str::from_utf8(data) else {
-        return;
-    };
-    if let Ok(a) = Accept::parse(src) {
-        let m = Metrics::default();
-        for (w, h) in [(1, 1), (64, 64)] {
-            let row = batchgen::metrics::Row {
-                index: 7,
-                metrics: m,
-                ..Default::default()
-            };
-            let _ = a.eval(&Candidate {
-                algo: "wilson",
-                size: batchgen::grid::Size::planar(w, h),
-                seed: 0,
-                row: &row,
-            });
-        }
-        // What it parsed, it prints back as something it parses again.
-        let _ = Accept::parse(a.source());
-    }
-});
+fuzz_target!(|data: &[u8]| targets::accept_parse(data));

@@ -3,18 +3,9 @@
 //! either an error naming the record or a perfect maze.
 #![no_main]
 
-use batchgen::store::StoreReader;
+#[path = "../targets.rs"]
+mod targets;
+
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(r) = StoreReader::from_bytes(data.to_vec(), std::path::Path::new("fuzz")) else {
-        return;
-    };
-    for k in 0..r.len().min(4) {
-        let _ = r.record(k);
-        if let Ok(m) = r.maze(k) {
-            assert!(m.is_perfect());
-        }
-    }
-    let _ = r.record(r.len());
-});
+fuzz_target!(|data: &[u8]| targets::store_reader(data));
