@@ -18,7 +18,7 @@ use pyo3::exceptions::{PyRuntimeError, PyUserWarning};
 use pyo3::prelude::*;
 
 use super::table::Table;
-use super::{braid_of, joined, mask_of, text, value_error};
+use super::{braid_of, joined, mask_of, mask_recorded, text, value_error};
 use crate::accept::Accept;
 use crate::args::{
     check_3d, parse_count, parse_max_candidates, parse_size3, parse_threads, resolve_ends_sized,
@@ -60,6 +60,7 @@ pub fn generate(
     mask: Option<&Bound<'_, PyAny>>,
     braid: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Table> {
+    let mask_named = mask.map(mask_recorded);
     let mask = mask.map(mask_of).transpose()?;
     let braid = braid.map(braid_of).transpose()?.unwrap_or(0.0);
     let size_text = match (size, &mask) {
@@ -162,23 +163,19 @@ pub fn generate(
         PyErr::warn(py, &py.get_type::<PyUserWarning>(), &note, 1)?;
     }
 
-    // The call as the file's `batchgen.command_line` (the CLI records its own argv there).
-    let mut call = format!("batchgen.generate({algo:?}, {size_text:?}, {count_text}, {seed}");
-    for (name, value) in [
-        ("threads", &threads_text),
-        ("ends", &ends_text.map(str::to_string)),
-        ("entrance", &entrance_text),
-        ("exit", &exit_text),
-        ("accept", &accept.as_ref().map(|a| a.source().to_string())),
-        ("max_candidates", &max_text),
-        ("mask", &mask.as_ref().map(|_| "...".to_string())),
-        ("braid", &(braid > 0.0).then(|| braid.to_string())),
-    ] {
-        if let Some(v) = value {
-            call += &format!(", {name}={v:?}");
-        }
-    }
-    call.push(')');
+    let call = recorded_call(
+        [algo, &size_text, &count_text, &seed.to_string()],
+        [
+            ("threads", threads_text),
+            ("ends", ends_text.map(str::to_string)),
+            ("entrance", entrance_text),
+            ("exit", exit_text),
+            ("accept", accept.as_ref().map(|a| a.source().to_string())),
+            ("max_candidates", max_text),
+            ("mask", mask_named),
+            ("braid", (braid > 0.0).then(|| braid.to_string())),
+        ],
+    );
 
     let names: Vec<String> = algos.iter().map(|a| a.name()).collect();
     let job = Job {
@@ -277,6 +274,22 @@ pub fn generate(
             .with_metadata(base_metadata(&info).into_iter().collect::<HashMap<_, _>>()),
     );
     Table::new(schema, batches)
+}
+
+/// The call as the file's `batchgen.command_line` (the CLI records its own argv there):
+/// `batchgen.generate(ALGO, SIZE, COUNT, SEED, name=value, …)` with the named arguments given.
+fn recorded_call<const N: usize>(
+    [algo, size, count, seed]: [&str; 4],
+    named: [(&str, Option<String>); N],
+) -> String {
+    let mut call = format!("batchgen.generate({algo:?}, {size:?}, {count}, {seed}");
+    for (name, value) in named {
+        if let Some(v) = value {
+            call += &format!(", {name}={v:?}");
+        }
+    }
+    call.push(')');
+    call
 }
 
 /// The generators of `algo` on `mask` (the CLI's `--mask` rules): a mask is 2D and sets the
