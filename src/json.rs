@@ -243,13 +243,16 @@ impl Formatter for Compact {
 
     fn write_string_fragment<W: ?Sized + Write>(&mut self, w: &mut W, f: &str) -> io::Result<()> {
         // serde_json hands over runs it needs not escape; these three end HTML's safety.
-        let mut rest = f;
-        while let Some(i) = rest.find(['<', '>', '&']) {
-            w.write_all(rest[..i].as_bytes())?;
-            write!(w, "\\u{:04x}", rest.as_bytes()[i])?;
-            rest = &rest[i + 1..];
+        let b = f.as_bytes();
+        let mut from = 0;
+        for (i, &c) in b.iter().enumerate() {
+            if matches!(c, b'<' | b'>' | b'&') {
+                w.write_all(&b[from..i])?;
+                write!(w, "\\u{c:04x}")?;
+                from = i + 1;
+            }
         }
-        w.write_all(rest.as_bytes())
+        w.write_all(&b[from..])
     }
 
     fn write_char_escape<W: ?Sized + Write>(&mut self, w: &mut W, e: CharEscape) -> io::Result<()> {
