@@ -148,6 +148,7 @@ fn store_write(c: &mut Criterion) {
                 algos: vec!["kruskal".to_string()],
                 ends_rule: "corners".into(),
                 mask: None,
+                braid: 0.0,
             };
             let mut w = StoreWriter::create(&path, &info).unwrap();
             for i in 0..records {

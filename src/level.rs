@@ -450,8 +450,8 @@ impl Level {
         self.maze.mask()
     }
 
-    /// The braid chance the maze was made with (the `braid` column; 0 for a perfect maze and
-    /// for a level read from a store, which records the loops but not the chance).
+    /// The braid chance the maze was made with (the `braid` column; 0 for a perfect maze, and
+    /// for a level read from a store that does not record the chance).
     pub fn braid(&self) -> f64 {
         self.braid
     }
@@ -472,14 +472,15 @@ impl Level {
     }
 
     /// Record `k` of a maze store: its walls as stored (checked to be a perfect maze, or a
-    /// connected one with the record's loops), on the store's mask, and the ends it was
-    /// measured with.
+    /// connected one with the record's loops), on the store's mask, with the store's braid
+    /// chance ([`StoreReader::braid`], 0 when it records none), and the ends it was measured
+    /// with.
     pub fn from_store(store: &StoreReader, k: u64) -> Result<Level, LevelError> {
         let maze = store.maze(k)?;
         let r = store.record(k)?;
         let ids = Ids {
             algo: Algorithm::parse(r.algo)?,
-            braid: 0.0,
+            braid: store.braid().unwrap_or(0.0),
             seed: r.seed,
             index: r.index,
             maze_seed: r.maze_seed,

@@ -121,6 +121,7 @@
 //!     algos: vec!["kruskal".into()],
 //!     ends_rule: "diameter".into(),
 //!     mask: None,
+//!     braid: 0.0,
 //! };
 //! let mut writer = StoreWriter::create(&path, &info)?;
 //! for index in 0..5 {

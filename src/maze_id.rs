@@ -124,8 +124,9 @@ pub enum MazeIdError {
     /// Reading the store record failed.
     #[error(transparent)]
     Store(#[from] StoreError),
-    /// A store record of a braided maze: the store keeps its walls and its loops but not the
-    /// braid chance, so the record's identifiers alone do not make it.
+    /// A store record of a braided maze in a store that does not record the braid chance
+    /// ([`StoreReader::braid`] is `None`): the store keeps the record's walls and its loops,
+    /// but its identifiers alone do not make it.
     #[error(
         "record {record} has {loops} loops and the store does not record the braid chance: \
          take the maze as stored (Level::from_store) or give the chance (MazeId::braided)"
@@ -258,10 +259,13 @@ impl MazeId {
     }
 
     /// The identity of record `k` of a maze store, between the entrance and exit it records,
-    /// on the store's mask. A record with loops is refused ([`MazeIdError::BraidUnknown`]).
+    /// on the store's mask, braided with the store's braid chance ([`StoreReader::braid`]). A
+    /// record with loops in a store that does not record the chance is refused
+    /// ([`MazeIdError::BraidUnknown`]).
     pub fn from_store(store: &StoreReader, k: u64) -> Result<MazeId, MazeIdError> {
         let r = store.record(k)?;
-        if r.loops > 0 {
+        let braid = store.braid();
+        if r.loops > 0 && braid.is_none() {
             return Err(MazeIdError::BraidUnknown {
                 record: k,
                 loops: r.loops,
@@ -274,7 +278,8 @@ impl MazeId {
             r.index,
             Ends::cells(r.entrance, r.exit),
         )
-        .on_mask(store.mask().map_or(0, |m| m.hash())))
+        .on_mask(store.mask().map_or(0, |m| m.hash()))
+        .braided(braid.unwrap_or(0.0)))
     }
 
     /// The maze's own seed (the `maze_seed` column).

@@ -30,6 +30,11 @@
 //! per row, as in a metrics file), and `batchgen.mask_hash`, its hash (the `mask_hash` column
 //! of the metrics file): the reader refuses a mask text that does not parse, is not of the
 //! store's size or does not hash to the recorded value, and hands every maze back with its mask.
+//! A store of braided mazes (`--braid P`, P above 0) adds `batchgen.braid`, the chance P as
+//! written by Rust's `f64` formatting (which reads back to the same number), so that a record's
+//! identifiers (with [`StoreReader::braid`]) regenerate its maze; the reader refuses a value
+//! that is not a number from 0 to 1. A store without it holds perfect mazes, or braided ones
+//! whose chance it does not know.
 //!
 //! Writing: rows are buffered [`rows_per_batch`] at a time (at most 16,384 mazes and about
 //! 16 MiB of walls) and written as one record batch, so memory does not grow with the run. The
@@ -143,6 +148,16 @@ pub enum StoreError {
     BadMask {
         /// The file.
         path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// The braid chance recorded in the metadata is not a number from 0 to 1.
+    #[error("{path}: its {} metadata '{value}' is damaged: {why}", keys::BRAID)]
+    BadBraid {
+        /// The file.
+        path: PathBuf,
+        /// The recorded text.
+        value: String,
         /// What is wrong.
         why: String,
     },
@@ -534,6 +549,9 @@ pub struct StoreInfo {
     pub ends_rule: String,
     /// The mask every maze spans (`--mask`), if any; its size is the store's.
     pub mask: Option<Arc<Mask>>,
+    /// The braid chance per dead end (`--braid`, 0 to 1; 0 for perfect mazes), recorded as
+    /// [`keys::BRAID`] when above 0.
+    pub braid: f64,
 }
 
 /// Writes a store; records are appended as mazes are accepted and written one record batch at
@@ -574,6 +592,10 @@ impl StoreWriter {
                 "mask size differs from the store's"
             );
         }
+        assert!(
+            (0.0..=1.0).contains(&info.braid),
+            "braid chance out of range"
+        );
         let file = AtomicFile::create(path)?;
         let words = words_per_maze(info.width, info.height, info.depth);
         let batch_rows = rows_per_batch(words);
@@ -599,6 +621,7 @@ impl StoreWriter {
         ]
         .into_iter()
         .chain(mask_meta)
+        .chain((info.braid > 0.0).then(|| (keys::BRAID, info.braid.to_string())))
         .map(|(k, v)| (k.to_string(), v))
         .collect();
         let schema = Arc::new(Schema::new_with_metadata(fields(words), meta));
@@ -746,6 +769,7 @@ pub struct StoreReader {
     /// The run's entrance/exit rule, in words.
     pub ends_rule: String,
     mask: Option<Arc<Mask>>,
+    braid: Option<f64>,
     count: u64,
     rows_per_batch: u64,
     words: usize,
@@ -810,6 +834,7 @@ impl StoreReader {
             batchgen_version: text(keys::VERSION),
             ends_rule: text(keys::ENDS_RULE),
             mask: shape.mask,
+            braid: read_braid(meta, path)?,
             count,
             rows_per_batch: shape.rows_per_batch,
             words: shape.words,
@@ -822,6 +847,12 @@ impl StoreReader {
     /// The mask every maze of the store spans, if the run had one.
     pub fn mask(&self) -> Option<&Arc<Mask>> {
         self.mask.as_ref()
+    }
+
+    /// The braid chance the run's mazes were made with ([`keys::BRAID`]) when it is above 0;
+    /// `None` for perfect mazes, and for a store that does not record it.
+    pub fn braid(&self) -> Option<f64> {
+        self.braid
     }
 
     /// Number of records.
@@ -1228,6 +1259,22 @@ fn read_mask(meta: &arrow_schema::Metadata, size: Size) -> Result<Option<Arc<Mas
         ));
     }
     Ok(Some(Arc::new(m)))
+}
+
+/// The braid chance a store's metadata records ([`keys::BRAID`]), a number from 0 to 1 as
+/// `--braid` takes it; `None` when it is absent or 0.
+fn read_braid(meta: &arrow_schema::Metadata, path: &Path) -> Result<Option<f64>, StoreError> {
+    let Some(text) = meta.get(keys::BRAID) else {
+        return Ok(None);
+    };
+    match crate::args::braid_value(text) {
+        Ok(p) => Ok((p > 0.0).then_some(p)),
+        Err(why) => Err(StoreError::BadBraid {
+            path: path.to_path_buf(),
+            value: text.clone(),
+            why,
+        }),
+    }
 }
 
 /// The flatbuffer message of `block` and its body as (absolute start, length), all bounds

@@ -359,7 +359,7 @@ fn bad_braid_values_are_refused_before_any_work() {
 }
 
 #[test]
-fn the_store_holds_braided_mazes_and_checks_their_loops() {
+fn the_store_holds_braided_mazes_checks_their_loops_and_regenerates_them() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("m.arrow");
     let t = run(
@@ -379,6 +379,60 @@ fn the_store_holds_braided_mazes_and_checks_their_loops() {
         assert_eq!(metrics::measure(&m, ends, &mut scratch).loops, rec.loops);
     }
     assert!(loops.iter().any(|&l| l > 0.0));
+    // The store says its chance, so a record's identifiers make its maze: the level read from
+    // the store, the level of its id (printed and parsed back) and `render --braid P` of its
+    // row are the record, and `render --store` draws the same.
+    assert_eq!(r.braid(), Some(0.6));
+    for k in 0..r.len() {
+        let row = &t.rows[k as usize];
+        let stored = batchgen::Level::from_store(&r, k).unwrap();
+        assert_eq!((stored.braid(), stored.metrics().braid), (0.6, 0.6));
+        assert_eq!(
+            stored.metrics().maze_hash.to_string(),
+            row[t.col("maze_hash")]
+        );
+        let id = batchgen::MazeId::from_store(&r, k).unwrap();
+        let parsed: batchgen::MazeId = id.to_string().parse().unwrap();
+        assert_eq!(parsed, id);
+        let again = parsed.level().unwrap();
+        assert_eq!(
+            (again.maze(), again.metrics()),
+            (stored.maze(), stored.metrics())
+        );
+    }
+    // At the command line, for a record with loops of each generator.
+    for algo in ["wilson", "backtracker", "eller"] {
+        let k = (0..r.len())
+            .find(|&k| {
+                let rec = r.record(k).unwrap();
+                rec.algo == algo && rec.loops > 0
+            })
+            .unwrap();
+        let index = r.record(k).unwrap().index.to_string();
+        let picture = |args: &[&str]| {
+            let a = batchgen()
+                .arg("render")
+                .args(args)
+                .args(["--solution", "--format", "ascii"])
+                .assert()
+                .success();
+            a.get_output().stdout.clone()
+        };
+        let from_store = picture(&[
+            "--store",
+            store.to_str().unwrap(),
+            "--record",
+            &k.to_string(),
+        ]);
+        let regenerated = picture(&[
+            "--algo", algo, "--size", "12x9", "--seed", "7", "--index", &index, "--braid", "0.6",
+        ]);
+        assert_eq!(
+            String::from_utf8_lossy(&from_store),
+            String::from_utf8_lossy(&regenerated),
+            "{algo} record {k}"
+        );
+    }
 }
 
 #[test]

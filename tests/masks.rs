@@ -617,6 +617,7 @@ fn a_stored_maze_must_span_the_mask_without_passages_into_holes() {
         algos: vec!["wilson".into()],
         ends_rule: "first and last cell".into(),
         mask: Some(ring.clone()),
+        braid: 0.0,
     };
     let mut w = StoreWriter::create(&path, &info).unwrap();
     for (maze, entrance) in [(&tree, 0), (&full, 0), (&tree, 4)] {

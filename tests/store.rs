@@ -110,6 +110,7 @@ fn records_are_found_across_many_batches_without_copying() {
         algos: vec!["sidewinder".into(), "eller".into()],
         ends_rule: "test".into(),
         mask: None,
+        braid: 0.0,
     };
     let mut writer = StoreWriter::create(&path, &info).unwrap();
     let algos = [
@@ -225,15 +226,20 @@ fn foreign_truncated_and_newer_files_are_refused() {
         (write("cut2.arrow", &bytes[..bytes.len() - 5]), "truncated"),
         (d.path().join("m.parquet"), "not a batchgen maze store"),
     ] {
-        common::batchgen()
-            .args(["render", "--record", "0", "--store"])
-            .arg(&p)
-            .assert()
-            .code(2)
-            .stderr(contains("--store"))
-            .stderr(contains(p.display().to_string()))
-            .stderr(contains(needle));
+        render_refuses(&p, needle);
     }
+}
+
+/// `render --store p` exits 2 naming the flag, the file and `needle`.
+fn render_refuses(p: &Path, needle: &str) {
+    common::batchgen()
+        .args(["render", "--record", "0", "--store"])
+        .arg(p)
+        .assert()
+        .code(2)
+        .stderr(contains("--store"))
+        .stderr(contains(p.display().to_string()))
+        .stderr(contains(needle));
 }
 
 /// An Arrow IPC file written by someone else (pyarrow-like: right magic, a footer, but not our
@@ -469,6 +475,7 @@ fn three_d_records_round_trip_with_their_depth() {
         algos: vec!["wilson".into()],
         ends_rule: "first and last cell".into(),
         mask: None,
+        braid: 0.0,
     };
     let mut w = StoreWriter::create(&path, &info).unwrap();
     for (k, m) in mazes.iter().enumerate() {
@@ -525,4 +532,83 @@ fn three_d_records_round_trip_with_their_depth() {
         ),
         "{e}"
     );
+}
+
+/// `path` rewritten to `to` with its schema metadata changed by `edit`: the same record
+/// batches, as an older or a damaged batchgen might have written them.
+fn with_metadata(path: &Path, to: &Path, edit: impl Fn(&mut arrow_schema::Metadata)) {
+    let reader =
+        arrow_ipc::reader::FileReader::try_new(std::fs::File::open(path).unwrap(), None).unwrap();
+    let schema = reader.schema();
+    let mut meta = schema.metadata().clone();
+    edit(&mut meta);
+    let schema = arrow_schema::Schema::new_with_metadata(schema.fields().clone(), meta);
+    let mut w = arrow_ipc::writer::FileWriter::try_new(std::fs::File::create(to).unwrap(), &schema)
+        .unwrap();
+    let schema = std::sync::Arc::new(schema);
+    for b in reader {
+        let columns = b.unwrap().columns().to_vec();
+        w.write(&arrow_array::RecordBatch::try_new(schema.clone(), columns).unwrap())
+            .unwrap();
+    }
+    w.finish().unwrap();
+}
+
+/// A braided run's store records its chance as `batchgen.braid`; a value that is not a chance
+/// is refused naming the key and the value (exit 2 at the CLI); a store without the key (as
+/// written before it existed) still gives its perfect records' ids, and refuses those of its
+/// braided records with `BraidUnknown`, while their stored mazes stay readable.
+#[test]
+fn the_braid_chance_is_recorded_and_checked() {
+    let d = tempfile::tempdir().unwrap();
+    let (path, t) = make_store(d.path(), &["--braid", "0.25"]);
+    let r = StoreReader::open(&path).unwrap();
+    assert_eq!(r.braid(), Some(0.25));
+    let perfect_dir = d.path().join("perfect");
+    std::fs::create_dir(&perfect_dir).unwrap();
+    let (perfect, _) = make_store(&perfect_dir, &[]);
+    assert_eq!(StoreReader::open(&perfect).unwrap().braid(), None);
+    for bad in ["1.5", "-0.1", "nan", "inf", "half", ""] {
+        let p = d.path().join("bad.arrow");
+        with_metadata(&path, &p, |m| {
+            m.insert("batchgen.braid", bad);
+        });
+        let e = StoreReader::open(&p).unwrap_err();
+        assert!(matches!(e, StoreError::BadBraid { .. }), "{bad}: {e}");
+        let text = e.to_string();
+        assert!(text.contains("batchgen.braid") && text.contains(&format!("'{bad}'")));
+        render_refuses(&p, "batchgen.braid");
+    }
+    // Without the key: the records as before.
+    let old = d.path().join("old.arrow");
+    with_metadata(&path, &old, |m| {
+        m.remove("batchgen.braid");
+    });
+    let old = StoreReader::open(&old).unwrap();
+    assert_eq!(old.braid(), None);
+    let loops = t.f64s("loops");
+    assert!(loops.contains(&0.0) && loops.iter().any(|&l| l > 0.0));
+    for (k, &l) in loops.iter().enumerate() {
+        let k = k as u64;
+        let level = Level::from_store(&old, k).unwrap();
+        assert_eq!(level.walls(), r.record(k).unwrap().walls);
+        assert_eq!(level.braid(), 0.0);
+        match batchgen::MazeId::from_store(&old, k) {
+            Ok(id) => {
+                assert_eq!((l, id.braid), (0.0, 0.0));
+                assert_eq!(id.level().unwrap().walls(), level.walls());
+            }
+            Err(e) => {
+                assert!(l > 0.0, "record {k}: {e}");
+                assert!(
+                    matches!(e, batchgen::MazeIdError::BraidUnknown { record, .. } if record == k),
+                    "{e}"
+                );
+            }
+        }
+        // The new store gives every record's id, braided with its chance.
+        let id = batchgen::MazeId::from_store(&r, k).unwrap();
+        assert_eq!(id.braid, 0.25);
+        assert_eq!(id.level().unwrap().walls(), r.record(k).unwrap().walls);
+    }
 }

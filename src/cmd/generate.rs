@@ -865,6 +865,7 @@ fn create_outputs(
                 algos: algos.to_vec(),
                 ends_rule: info.ends_rule.clone(),
                 mask: cfg.mask.clone(),
+                braid: cfg.braid,
             };
             StoreWriter::create(path, &info).map_err(|e| as_usage("--mazes", path, &e))
         };

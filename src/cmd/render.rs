@@ -209,7 +209,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             | StoreError::Foreign { .. }
             | StoreError::Newer { .. }
             | StoreError::Truncated { .. }
-            | StoreError::BadMask { .. } => as_store(e),
+            | StoreError::BadMask { .. }
+            | StoreError::BadBraid { .. } => as_store(e),
             other => anyhow::Error::new(other),
         })?;
         let maze = store.maze(k).map_err(|e| match e {
