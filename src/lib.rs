@@ -254,6 +254,9 @@ pub mod generate;
 pub mod grid;
 #[doc(hidden)]
 pub mod interrupt;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod json;
 pub mod level;
 pub mod maze_id;
 #[cfg(feature = "cli")]

@@ -3,9 +3,10 @@
 //! and re-measured (with the file's ends rule), its HTTP server answers bad requests with 400
 //! and the CLI's message and survives them, bad input stops it with exit 2 before serving,
 //! Ctrl-C ends it with 130 and it writes nothing; and the page works in headless Chromium. A
-//! masked and a braided file are explored with their mazes made as their rows were: a maze
-//! picked in the page is the drawing `batchgen render` makes of that row, holes solid, and the
-//! header names the mask and the braid chance.
+//! masked and a braided file are explored with their mazes made as their rows were: the mask
+//! the explorer serves (`/api/mask.txt`, offered in the page beside the printed commands) is
+//! the file's, and with it saved as `mask.txt` a row's printed `batchgen render` command draws
+//! the maze the page shows, holes solid; the header names the mask and the braid chance.
 
 use crate::common;
 
@@ -705,8 +706,9 @@ fn masked_and_braided(dir: &Path) -> (PathBuf, String) {
     (d, std::fs::read_to_string(mask).unwrap())
 }
 
-/// Run a gallery row's `batchgen render` command (the file's mask saved as `mask.txt`, as the
-/// command says) at the explorer's cell size; returns the SVG it writes.
+/// Run a gallery row's `batchgen render` command (with `mask_text`, the mask the explorer
+/// serves, saved as `mask.txt`, as the command says) at the explorer's cell size; returns the
+/// SVG it writes.
 fn render_of(cmd: &str, cwd: &Path, mask_text: &str) -> String {
     std::fs::write(cwd.join("mask.txt"), mask_text).unwrap();
     let words: Vec<String> = cmd
@@ -736,6 +738,20 @@ fn masked_and_braided_files_draw_their_rows_mazes() {
     assert_eq!(v["masks"][0]["hash"], mask.hash().to_string());
     assert_eq!(v["masks"][0]["cells"], mask.cells());
     assert_eq!(v["braids"].as_array().unwrap().len(), 2, "{}", v["braids"]);
+    // The mask the printed commands' `--mask mask.txt` reads is served as text: the same mask.
+    let served = api::handle(&table, "/api/mask.txt", &format!("hash={}", mask.hash()));
+    assert_eq!(
+        (served.status, served.content_type),
+        (200, "text/plain; charset=utf-8")
+    );
+    let served = String::from_utf8(served.body).unwrap();
+    let parsed = batchgen::grid::Mask::from_text(&served).unwrap();
+    assert_eq!((parsed.hash(), parsed.cells()), (mask.hash(), mask.cells()));
+    for (query, want) in [("hash=12345", "12345"), ("", "missing parameter 'hash'")] {
+        let r = api::handle(&table, "/api/mask.txt", query);
+        assert_eq!(r.status, 400, "{query}");
+        assert!(String::from_utf8_lossy(&r.body).contains(want), "{query}");
+    }
     for (size, (hash, braid)) in [
         ("26x14", (mask.hash().to_string(), 0.0)),
         ("12x10", ("0".to_string(), 0.5)),
@@ -781,7 +797,7 @@ fn masked_and_braided_files_draw_their_rows_mazes() {
             String::from_utf8_lossy(&drawn.body)
         );
         let drawn = String::from_utf8(drawn.body).unwrap();
-        assert_eq!(drawn, render_of(cmd, d.path(), &mask_text), "{cmd}");
+        assert_eq!(drawn, render_of(cmd, d.path(), &served), "{cmd}");
         let values = &r["values"];
         if masked {
             assert_eq!(
@@ -822,11 +838,29 @@ fn masked_and_braided_files_draw_their_rows_mazes() {
         .next()
         .unwrap()
         .to_string();
+    // The picked maze is a masked one, and the page offers its mask beside the command: saved
+    // under the name offered, it makes the command draw the page's maze.
+    assert!(cmd.contains("--mask mask.txt"), "{cmd}");
+    let offered = &v["row_mask"];
+    assert_eq!(offered["download"], "mask.txt", "{offered}");
+    let offered = offered["text"].as_str().unwrap();
+    assert_eq!(offered, served);
     assert_eq!(
         v["picked_svg"].as_str().unwrap(),
-        render_of(&cmd, d.path(), &mask_text),
+        render_of(&cmd, d.path(), offered),
         "{cmd}"
     );
+    // The generate command's mask is offered when, and only when, it says `--mask`.
+    let command = v["command"].as_str().unwrap();
+    assert_eq!(
+        v["command_mask"].is_null(),
+        !command.contains("--mask mask.txt"),
+        "{command}: {}",
+        v["command_mask"]
+    );
+    if !v["command_mask"].is_null() {
+        assert_eq!(v["command_mask"]["text"], served);
+    }
     let (code, _) = srv.interrupt();
     assert_eq!(code, Some(130));
 }

@@ -63,7 +63,7 @@ mod types;
 pub(crate) use compile::Op;
 // What explore's column-at-a-time evaluator shares with this one.
 #[cfg(feature = "cli")]
-pub(crate) use compile::SAME;
+pub(crate) use compile::{Conv, SAME};
 #[cfg(feature = "cli")]
 pub(crate) use eval::{arith, order};
 #[cfg(feature = "cli")]

@@ -73,6 +73,19 @@ fn mask_of(v: &Bound<'_, PyAny>) -> PyResult<Arc<Mask>> {
     parsed.map(Arc::new)
 }
 
+/// The `mask=` argument as the run's `batchgen.command_line` names it: a path as given (as the
+/// CLI records its `--mask` path in its argv), or `"mask.txt"` for a mask given as its text or
+/// its bytes: the file's `batchgen.mask` saved under that name, as the explorer's printed
+/// commands say.
+fn mask_recorded(v: &Bound<'_, PyAny>) -> String {
+    let text = v.extract::<String>().ok().filter(|t| t.contains('\n'));
+    if text.is_some() || v.cast::<pyo3::types::PyBytes>().is_ok() {
+        return "mask.txt".into();
+    }
+    v.extract::<std::path::PathBuf>()
+        .map_or_else(|_| "mask.txt".into(), |p| p.display().to_string())
+}
+
 /// The `braid=` argument: a chance from 0 to 1 ([`crate::args::braid_value`]), as a number or
 /// text; a `ValueError` naming `braid` otherwise.
 fn braid_of(v: &Bound<'_, PyAny>) -> PyResult<f64> {

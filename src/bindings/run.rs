@@ -20,7 +20,7 @@ use pyo3::exceptions::{PyRuntimeError, PyUserWarning};
 use pyo3::prelude::*;
 
 use super::table::Table;
-use super::{braid_of, joined, mask_of, text, value_error};
+use super::{braid_of, joined, mask_of, mask_recorded, text, value_error};
 use crate::accept::Accept;
 use crate::args::{
     check_3d, parse_count, parse_max_candidates, parse_size3, parse_threads, resolve_ends_sized,
@@ -87,6 +87,7 @@ pub fn generate(
     mask: Option<&Bound<'_, PyAny>>,
     braid: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Table> {
+    let mask_named = mask.map(mask_recorded);
     let mask = mask.map(mask_of).transpose()?;
     let braid = braid.map(braid_of).transpose()?.unwrap_or(0.0);
     let size_text = match (size, &mask) {
@@ -118,7 +119,7 @@ pub fn generate(
         v.seed,
         ends,
         v.accept.as_ref(),
-        mask.is_some(),
+        mask_named,
         braid,
     );
 
@@ -299,27 +300,23 @@ fn command_line(
     seed: u64,
     ends_text: Option<&str>,
     accept: Option<&Accept>,
-    mask: bool,
+    mask: Option<String>,
     braid: f64,
 ) -> String {
     let (size_text, count_text) = (&t.size, &t.count);
-    let mut call = format!("batchgen.generate({algo:?}, {size_text:?}, {count_text}, {seed}");
-    for (name, value) in [
-        ("threads", &t.threads),
-        ("ends", &ends_text.map(str::to_string)),
-        ("entrance", &t.entrance),
-        ("exit", &t.exit),
-        ("accept", &accept.map(|a| a.source().to_string())),
-        ("max_candidates", &t.max_candidates),
-        ("mask", &mask.then(|| "...".to_string())),
-        ("braid", &(braid > 0.0).then(|| braid.to_string())),
-    ] {
-        if let Some(v) = value {
-            call += &format!(", {name}={v:?}");
-        }
-    }
-    call.push(')');
-    call
+    recorded_call(
+        [algo, size_text, count_text, &seed.to_string()],
+        [
+            ("threads", t.threads.clone()),
+            ("ends", ends_text.map(str::to_string)),
+            ("entrance", t.entrance.clone()),
+            ("exit", t.exit.clone()),
+            ("accept", accept.map(|a| a.source().to_string())),
+            ("max_candidates", t.max_candidates.clone()),
+            ("mask", mask),
+            ("braid", (braid > 0.0).then(|| braid.to_string())),
+        ],
+    )
 }
 
 /// Run `job` on its own pool of `threads` with the GIL released, one record batch per chunk;
@@ -381,6 +378,22 @@ fn run_job(
         return Err(PyRuntimeError::new_err(why));
     }
     Ok((batches, tallies))
+}
+
+/// The call as the file's `batchgen.command_line` (the CLI records its own argv there):
+/// `batchgen.generate(ALGO, SIZE, COUNT, SEED, name=value, …)` with the named arguments given.
+fn recorded_call<const N: usize>(
+    [algo, size, count, seed]: [&str; 4],
+    named: [(&str, Option<String>); N],
+) -> String {
+    let mut call = format!("batchgen.generate({algo:?}, {size:?}, {count}, {seed}");
+    for (name, value) in named {
+        if let Some(v) = value {
+            call += &format!(", {name}={v:?}");
+        }
+    }
+    call.push(')');
+    call
 }
 
 /// The generators of `algo` on `mask` (the CLI's `--mask` rules): a mask is 2D and sets the

@@ -2,7 +2,7 @@
 //! texture in a line, whether it samples spanning trees uniformly and whether it makes 3D
 //! mazes (`--size WxHxD`); as an aligned table or as one JSON document for scripts.
 
-use batchgen::uniformity::json;
+use batchgen::json;
 use batchgen::Algorithm;
 use serde::Serialize;
 

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use batchgen::atomic_file::{AtomicFile, Prepared, Target};
-use batchgen::uniformity::json;
+use batchgen::json;
 use serde::Serialize;
 
 use super::progress::GenStats;

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use super::{mask_arg, values, UsageError};
 use batchgen::args::{check_3d, select_3d};
 use batchgen::grid::Size;
-use batchgen::uniformity::json;
+use batchgen::json;
 use batchgen::uniformity::report::{self, Options, StudyMask, MASK_MAX_CELLS};
 
 /// Output format of the report.

@@ -9,14 +9,18 @@
 //! | `/api/hist?column=C&accept=E` | bins and per (algo, size) all-rows and passing counts; without `column`, every metric column |
 //! | `/api/density?x=C&y=C&accept=E[&algo=A]` | a 2D histogram of two columns: all rows and passing rows |
 //! | `/api/sample?accept=E&n=K` | a reproducible random sample of K ≤ 100 passing rows with their identifiers and values |
+//! | `/api/mask.txt?hash=H` | the files' mask of hash `H` as a text mask: the `mask.txt` the printed commands' `--mask mask.txt` reads |
 //! | `/api/maze.svg?algo=A&size=S&seed=X&index=I[&ends=diameter or &entrance=X,Y&exit=X,Y][&mask=H][&braid=P]` | the maze drawn with its solution: on the files' mask of hash `H` (holes solid), braided with chance `P` |
 
 use std::fmt::Write as _;
 
-use super::data::{Group, Selection, Table};
+use serde::{Serialize, Serializer};
+
+use super::data::{Group, Loaded, Selection, Table};
 use crate::accept::Accept;
 use crate::args::{parse_count, parse_size3, ArgError, DEFAULT_SEED};
 use crate::generate::Algorithm;
+use crate::json;
 use crate::level::LevelSpec;
 
 /// Longest accept expression accepted, bytes.
@@ -40,60 +44,35 @@ pub struct Response {
 }
 
 impl Response {
-    fn json(body: String) -> Response {
+    /// `body` as a JSON answer ([`json::compact`]: one line, safe inside HTML; non-finite
+    /// numbers are `null`).
+    fn json(body: &impl Serialize) -> Response {
         Response {
             status: 200,
             content_type: "application/json",
-            body: body.into_bytes(),
+            body: json::compact(body).into_bytes(),
         }
     }
 
     /// A JSON error `{"error": message}` (with `position`, the 1-based character of an accept
     /// error, when known).
     pub fn error(status: u16, message: &str, position: Option<usize>) -> Response {
-        let mut s = format!("{{\"error\":{}", json_str(message));
-        if let Some(p) = position {
-            let _ = write!(s, ",\"position\":{p}");
-        }
-        s.push('}');
         Response {
             status,
-            content_type: "application/json",
-            body: s.into_bytes(),
+            ..Response::json(&ErrorBody {
+                error: message,
+                position,
+            })
         }
     }
 }
 
-/// A JSON string literal, with `<`, `>` and `&` escaped too, so that it is safe inside HTML.
-pub fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    crate::uniformity::json::write_str(&mut out, s);
-    // After JSON escaping these characters can only be the input's own.
-    out.replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026")
-}
-
-/// A JSON number (`null` for NaN and infinities, which JSON lacks).
-fn json_num(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x}")
-    } else {
-        "null".into()
-    }
-}
-
-fn json_list(v: &[u64]) -> String {
-    let mut s = String::with_capacity(v.len() * 4 + 2);
-    s.push('[');
-    for (i, x) in v.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
-        let _ = write!(s, "{x}");
-    }
-    s.push(']');
-    s
+/// The body of an error answer.
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    error: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    position: Option<usize>,
 }
 
 /// `%XX` and `+` decoded; `None` when the bytes are not UTF-8 or an escape is broken.
@@ -344,6 +323,7 @@ pub fn handle(t: &Table, path: &str, query: &str) -> Response {
         "/api/density" => density(t, &p),
         "/api/sample" => sample(t, &p),
         "/api/maze.svg" => maze(t, &p),
+        "/api/mask.txt" => mask_text(t, &p),
         _ => Err(Response::error(
             404,
             &format!("no such API path '{path}'"),
@@ -353,12 +333,51 @@ pub fn handle(t: &Table, path: &str, query: &str) -> Response {
     r.unwrap_or_else(|e| e)
 }
 
+/// `/api/columns`: what the files hold.
+#[derive(Serialize)]
+struct ColumnsBody<'a> {
+    rows: usize,
+    files: usize,
+    algos: Vec<&'a str>,
+    groups: Vec<GroupBody<'a>>,
+    masks: Vec<MaskBody>,
+    braids: Vec<f64>,
+    columns: Vec<ColumnBody<'a>>,
+}
+
+/// One (algo, size) of `/api/columns`, with the first group's identifiers.
+#[derive(Serialize)]
+struct GroupBody<'a> {
+    algo: &'a str,
+    size: &'a str,
+    seed: u64,
+    ends: &'a str,
+    /// The mask's hash as a string (JavaScript numbers hold 53 bits), `"0"` without a mask.
+    mask_hash: String,
+    braid: f64,
+    total: u64,
+}
+
+/// A mask of the files, for the page's header.
+#[derive(Serialize)]
+struct MaskBody {
+    /// As a string: JavaScript numbers hold 53 bits.
+    hash: String,
+    size: String,
+    cells: u32,
+}
+
+/// A numeric column of `/api/columns`.
+#[derive(Serialize)]
+struct ColumnBody<'a> {
+    name: &'a str,
+    integer: bool,
+    metric: bool,
+    filterable: bool,
+    doc: &'a str,
+}
+
 fn columns(t: &Table) -> Response {
-    let mut s = format!(
-        "{{\"rows\":{},\"files\":{},\"algos\":[",
-        t.rows,
-        t.files.len()
-    );
     let k = keys(t);
     let mut algos: Vec<&str> = Vec::new();
     for key in &k.keys {
@@ -366,39 +385,31 @@ fn columns(t: &Table) -> Response {
             algos.push(&key.0);
         }
     }
-    for (i, a) in algos.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
-        s.push_str(&json_str(a));
-    }
-    s.push_str("],\"groups\":[");
-    for (i, (algo, size, g)) in k.keys.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
-        let total: u64 = t
-            .groups
-            .iter()
-            .zip(&k.of_group)
-            .filter(|(_, &kk)| kk == i)
-            .map(|(g, _)| g.rows)
-            .sum();
-        let grp = &t.groups[*g];
-        let _ = write!(
-            s,
-            "{{\"algo\":{},\"size\":{},\"seed\":{},\"ends\":{},\"mask_hash\":{},\
-             \"braid\":{},\"total\":{total}}}",
-            json_str(algo),
-            json_str(size),
-            grp.seed,
-            json_str(&grp.ends),
-            json_str(&grp.mask.as_ref().map_or(0, |m| m.hash()).to_string()),
-            json_num(grp.braid)
-        );
-    }
-    // The masks and braid chances of the files, for the page's header (hashes as strings:
-    // JavaScript numbers hold 53 bits).
+    let groups = k
+        .keys
+        .iter()
+        .enumerate()
+        .map(|(i, (algo, size, g))| {
+            let total: u64 = t
+                .groups
+                .iter()
+                .zip(&k.of_group)
+                .filter(|(_, &kk)| kk == i)
+                .map(|(g, _)| g.rows)
+                .sum();
+            let grp = &t.groups[*g];
+            GroupBody {
+                algo,
+                size,
+                seed: grp.seed,
+                ends: &grp.ends,
+                mask_hash: grp.mask.as_ref().map_or(0, |m| m.hash()).to_string(),
+                braid: grp.braid,
+                total,
+            }
+        })
+        .collect();
+    // The masks and braid chances of the files, for the page's header.
     let (mut masks, mut braids): (Vec<&crate::grid::Mask>, Vec<f64>) = (Vec::new(), Vec::new());
     for g in &t.groups {
         if let Some(m) = g
@@ -412,49 +423,39 @@ fn columns(t: &Table) -> Response {
             braids.push(g.braid);
         }
     }
-    s.push_str("],\"masks\":[");
-    for (i, m) in masks.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
-        let _ = write!(
-            s,
-            "{{\"hash\":{},\"size\":{},\"cells\":{}}}",
-            json_str(&m.hash().to_string()),
-            json_str(&m.size().to_string()),
-            m.cells()
-        );
-    }
-    s.push_str("],\"braids\":[");
-    for (i, b) in braids.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
-        s.push_str(&json_num(*b));
-    }
-    s.push_str("],\"columns\":[");
-    for (i, c) in t.columns.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
-        let filterable = c.known.is_some_and(|k| {
-            !matches!(
-                crate::accept::COLUMNS[k].filter,
-                crate::metrics::Filter::Refused(_)
-            )
-        });
-        let doc = c.known.map_or("", |k| crate::accept::COLUMNS[k].doc);
-        let _ = write!(
-            s,
-            "{{\"name\":{},\"integer\":{},\"metric\":{},\"filterable\":{filterable},\"doc\":{}}}",
-            json_str(&c.name),
-            c.integer,
-            c.metric,
-            json_str(doc)
-        );
-    }
-    s.push_str("]}");
-    Response::json(s)
+    let masks = masks
+        .iter()
+        .map(|m| MaskBody {
+            hash: m.hash().to_string(),
+            size: m.size().to_string(),
+            cells: m.cells(),
+        })
+        .collect();
+    let columns = t
+        .columns
+        .iter()
+        .map(|c| ColumnBody {
+            name: &c.name,
+            integer: c.integer,
+            metric: c.metric,
+            filterable: c.known.is_some_and(|k| {
+                !matches!(
+                    crate::accept::COLUMNS[k].filter,
+                    crate::metrics::Filter::Refused(_)
+                )
+            }),
+            doc: c.known.map_or("", |k| crate::accept::COLUMNS[k].doc),
+        })
+        .collect();
+    Response::json(&ColumnsBody {
+        rows: t.rows,
+        files: t.files.len(),
+        algos,
+        groups,
+        masks,
+        braids,
+        columns,
+    })
 }
 
 fn counts(t: &Table, p: &Params) -> Answer {
@@ -477,43 +478,54 @@ fn counts(t: &Table, p: &Params) -> Answer {
     let total: Vec<u64> = t.groups.iter().map(|g| g.rows).collect();
     let pass: Vec<u64> = sel.as_ref().map_or(total.clone(), |s| s.pass.clone());
     let (tk, pk) = (by_key(&k, &total, 1), by_key(&k, &pass, 1));
-    let mut s = format!(
-        "{{\"accept\":{},\"groups\":[",
-        a.as_ref().map_or("null".into(), |a| json_str(a.source()))
-    );
-    for (i, (algo, size, g)) in k.keys.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
-        let (n, x) = (tk[i][0], pk[i][0]);
-        let (lo, hi) = wilson(x, n);
-        let share = if n > 0 { x as f64 / n as f64 } else { 0.0 };
-        let cand = |q: f64| {
-            if q > 0.0 {
-                json_num(1.0 / q)
-            } else {
-                "null".into()
+    let groups = k
+        .keys
+        .iter()
+        .enumerate()
+        .map(|(i, (algo, size, g))| {
+            let (n, x) = (tk[i][0], pk[i][0]);
+            let (lo, hi) = wilson(x, n);
+            let share = if n > 0 { x as f64 / n as f64 } else { 0.0 };
+            let cand = |q: f64| (q > 0.0).then(|| 1.0 / q);
+            CountsGroup {
+                algo,
+                size,
+                total: n,
+                pass: x,
+                share,
+                candidates: cand(share),
+                candidates_low: cand(hi),
+                candidates_high: cand(lo),
+                command: generate_command(&t.groups[*g], a.as_ref().map(|a| a.source()), count),
             }
-        };
-        let _ = write!(
-            s,
-            "{{\"algo\":{},\"size\":{},\"total\":{n},\"pass\":{x},\"share\":{},\
-             \"candidates\":{},\"candidates_low\":{},\"candidates_high\":{},\"command\":{}}}",
-            json_str(algo),
-            json_str(size),
-            json_num(share),
-            cand(share),
-            cand(hi),
-            cand(lo),
-            json_str(&generate_command(
-                &t.groups[*g],
-                a.as_ref().map(|a| a.source()),
-                count
-            ))
-        );
-    }
-    s.push_str("]}");
-    Ok(Response::json(s))
+        })
+        .collect();
+    Ok(Response::json(&CountsBody {
+        accept: a.as_ref().map(|a| a.source()),
+        groups,
+    }))
+}
+
+/// `/api/counts`: the filter and, per (algo, size), how many rows pass it.
+#[derive(Serialize)]
+struct CountsBody<'a> {
+    accept: Option<&'a str>,
+    groups: Vec<CountsGroup<'a>>,
+}
+
+/// One (algo, size) of `/api/counts`: candidates per accepted maze (`null` when none pass)
+/// with its 95% interval, and the command that makes such levels.
+#[derive(Serialize)]
+struct CountsGroup<'a> {
+    algo: &'a str,
+    size: &'a str,
+    total: u64,
+    pass: u64,
+    share: f64,
+    candidates: Option<f64>,
+    candidates_low: Option<f64>,
+    candidates_high: Option<f64>,
+    command: String,
 }
 
 fn hist(t: &Table, p: &Params) -> Answer {
@@ -535,11 +547,8 @@ fn hist(t: &Table, p: &Params) -> Answer {
         }
     };
     let k = keys(t);
-    let mut s = String::from("{\"columns\":[");
+    let mut columns = Vec::with_capacity(cols.len());
     for (i, &c) in cols.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
         let l = t.column(c).map_err(bad)?;
         let n = l.bins.n;
         let all = by_key(&k, &l.all, n);
@@ -547,31 +556,68 @@ fn hist(t: &Table, p: &Params) -> Answer {
             Some(h) => by_key(&k, &h[i], n),
             None => all.clone(),
         };
-        let _ = write!(
-            s,
-            "{{\"name\":{},\"integer\":{},\"lo\":{},\"width\":{},\"bins\":{n},\"groups\":[",
-            json_str(&t.columns[c].name),
-            t.columns[c].integer,
-            json_num(l.bins.lo),
-            json_num(l.bins.width)
-        );
-        for (j, (algo, size, _)) in k.keys.iter().enumerate() {
-            if j > 0 {
-                s.push(',');
-            }
-            let _ = write!(
-                s,
-                "{{\"algo\":{},\"size\":{},\"all\":{},\"pass\":{}}}",
-                json_str(algo),
-                json_str(size),
-                json_list(&all[j]),
-                json_list(&pass[j])
-            );
-        }
-        s.push_str("]}");
+        let groups = k
+            .keys
+            .iter()
+            .zip(all.into_iter().zip(pass))
+            .map(|((algo, size, _), (all, pass))| HistGroup {
+                algo,
+                size,
+                all,
+                pass,
+            })
+            .collect();
+        columns.push(HistColumn {
+            axis: Axis::of(t, c, l),
+            groups,
+        });
     }
-    s.push_str("]}");
-    Ok(Response::json(s))
+    Ok(Response::json(&HistBody { columns }))
+}
+
+/// A column's bins: `bins` bins of `width` from `lo`.
+#[derive(Serialize)]
+struct Axis<'a> {
+    name: &'a str,
+    integer: bool,
+    lo: f64,
+    width: f64,
+    bins: usize,
+}
+
+impl<'a> Axis<'a> {
+    fn of(t: &'a Table, c: usize, l: &Loaded) -> Axis<'a> {
+        Axis {
+            name: &t.columns[c].name,
+            integer: t.columns[c].integer,
+            lo: l.bins.lo,
+            width: l.bins.width,
+            bins: l.bins.n,
+        }
+    }
+}
+
+/// `/api/hist`: one histogram per column.
+#[derive(Serialize)]
+struct HistBody<'a> {
+    columns: Vec<HistColumn<'a>>,
+}
+
+/// A column's bins and its counts per (algo, size).
+#[derive(Serialize)]
+struct HistColumn<'a> {
+    #[serde(flatten)]
+    axis: Axis<'a>,
+    groups: Vec<HistGroup<'a>>,
+}
+
+/// Bin counts of one (algo, size): every row, and the rows passing the filter.
+#[derive(Serialize)]
+struct HistGroup<'a> {
+    algo: &'a str,
+    size: &'a str,
+    all: Vec<u64>,
+    pass: Vec<u64>,
 }
 
 fn density(t: &Table, p: &Params) -> Answer {
@@ -605,23 +651,21 @@ fn density(t: &Table, p: &Params) -> Answer {
             pass[cell] += ok as u64;
         }
     }
-    let axis = |c: usize, l: &super::data::Loaded| {
-        format!(
-            "{{\"name\":{},\"integer\":{},\"lo\":{},\"width\":{},\"bins\":{}}}",
-            json_str(&t.columns[c].name),
-            t.columns[c].integer,
-            json_num(l.bins.lo),
-            json_num(l.bins.width),
-            l.bins.n
-        )
-    };
-    Ok(Response::json(format!(
-        "{{\"x\":{},\"y\":{},\"all\":{},\"pass\":{}}}",
-        axis(cx, lx),
-        axis(cy, ly),
-        json_list(&all),
-        json_list(&pass)
-    )))
+    Ok(Response::json(&DensityBody {
+        x: Axis::of(t, cx, lx),
+        y: Axis::of(t, cy, ly),
+        all,
+        pass,
+    }))
+}
+
+/// `/api/density`: counts of a 2D histogram, row by row of `y`'s bins.
+#[derive(Serialize)]
+struct DensityBody<'a> {
+    x: Axis<'a>,
+    y: Axis<'a>,
+    all: Vec<u64>,
+    pass: Vec<u64>,
 }
 
 fn sample(t: &Table, p: &Params) -> Answer {
@@ -649,11 +693,8 @@ fn sample(t: &Table, p: &Params) -> Answer {
     let rows = t.sample(&sel, n, key);
     let passing: u64 = sel.pass.iter().sum();
     let index_col = t.column_index("index");
-    let mut s = format!("{{\"pass\":{passing},\"rows\":[");
-    for (i, &r) in rows.iter().enumerate() {
-        if i > 0 {
-            s.push(',');
-        }
+    let mut out = Vec::with_capacity(rows.len());
+    for &r in &rows {
         let g = &t.groups[t.group_of(r)];
         let index = match index_col {
             Some(c) => t.column(c).map_err(bad)?.values.get(r) as u64,
@@ -671,31 +712,50 @@ fn sample(t: &Table, p: &Params) -> Answer {
         for (k, v) in made_with(g) {
             let _ = write!(svg, "&{k}={}", url_encode(&v));
         }
-        let _ = write!(
-            s,
-            "{{\"row\":{r},\"algo\":{},\"size\":{},\"seed\":{},\"index\":{index},\
-             \"svg\":{},\"render\":{},\"values\":{{",
-            json_str(&g.algo),
-            json_str(&g.size.to_string()),
-            g.seed,
-            json_str(&svg),
-            json_str(&render_command(g, index))
-        );
-        for (j, (name, v)) in t.row_values(r).iter().enumerate() {
-            if j > 0 {
-                s.push(',');
-            }
-            let _ = write!(
-                s,
-                "{}:{}",
-                json_str(name),
-                v.map_or("null".into(), json_num)
-            );
-        }
-        s.push_str("}}");
+        out.push(SampleRow {
+            row: r,
+            algo: &g.algo,
+            size: g.size.to_string(),
+            seed: g.seed,
+            index,
+            svg,
+            render: render_command(g, index),
+            values: Values(t.row_values(r)),
+        });
     }
-    s.push_str("]}");
-    Ok(Response::json(s))
+    Ok(Response::json(&SampleBody {
+        pass: passing,
+        rows: out,
+    }))
+}
+
+/// `/api/sample`: how many rows pass, and the sampled ones.
+#[derive(Serialize)]
+struct SampleBody<'a> {
+    pass: u64,
+    rows: Vec<SampleRow<'a>>,
+}
+
+/// A sampled row: its identifiers, its maze's drawing, the command that draws it, its values.
+#[derive(Serialize)]
+struct SampleRow<'a> {
+    row: usize,
+    algo: &'a str,
+    size: String,
+    seed: u64,
+    index: u64,
+    svg: String,
+    render: String,
+    values: Values,
+}
+
+/// A row's values as an object in column order (`null` where unknown).
+struct Values(Vec<(String, Option<f64>)>);
+
+impl Serialize for Values {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
 }
 
 /// Percent-encode everything but unreserved characters.
@@ -709,6 +769,37 @@ pub fn url_encode(s: &str) -> String {
         }
     }
     out
+}
+
+/// The mask of hash `h` (parameter `key`): one of the masks of the files (their
+/// `batchgen.mask`), which is how the API names a mask.
+fn mask_of(t: &Table, key: &str, h: &str) -> Result<std::sync::Arc<crate::grid::Mask>, Response> {
+    let found = h.trim().parse::<u64>().ok().and_then(|h| {
+        t.groups
+            .iter()
+            .filter_map(|g| g.mask.clone())
+            .find(|m| m.hash() == h)
+    });
+    found.ok_or_else(|| {
+        bad(ArgError::new(
+            key,
+            h,
+            "no file of this explorer has a mask (batchgen.mask) of this hash",
+        ))
+    })
+}
+
+/// `/api/mask.txt?hash=H`: the files' mask of hash `H` as a text mask (`#` no cell, `.` a
+/// cell), the file the printed commands' `--mask mask.txt` reads once saved.
+fn mask_text(t: &Table, p: &Params) -> Answer {
+    let h = p
+        .get("hash")
+        .ok_or_else(|| bad("missing parameter 'hash'"))?;
+    Ok(Response {
+        status: 200,
+        content_type: "text/plain; charset=utf-8",
+        body: mask_of(t, "hash", h)?.to_text().into_bytes(),
+    })
 }
 
 fn maze(t: &Table, p: &Params) -> Answer {
@@ -735,24 +826,9 @@ fn maze(t: &Table, p: &Params) -> Answer {
             .map_err(|_| bad(ArgError::new("--seed", s, "expected a whole number")))?,
     };
     let index = parse_count("--index", need("index")?).map_err(bad)?;
-    // A mask is named by its hash: one of the masks of the files (their `batchgen.mask`).
     let mask = match p.get("mask") {
         None => None,
-        Some(h) => {
-            let found = h.trim().parse::<u64>().ok().and_then(|h| {
-                t.groups
-                    .iter()
-                    .filter_map(|g| g.mask.clone())
-                    .find(|m| m.hash() == h)
-            });
-            Some(found.ok_or_else(|| {
-                bad(ArgError::new(
-                    "mask",
-                    h,
-                    "no file of this explorer has a mask (batchgen.mask) of this hash",
-                ))
-            })?)
-        }
+        Some(h) => Some(mask_of(t, "mask", h)?),
     };
     let braid = match p.get("braid") {
         None => 0.0,
@@ -790,7 +866,10 @@ mod tests {
         assert!(parse_query("x=%ff").is_err());
         assert_eq!(crate::shell::quote("wilson"), "wilson");
         assert_eq!(crate::shell::quote("a > 'b'"), r"'a > '\''b'\'''");
-        assert_eq!(json_str("<a\"\n"), r#""\u003ca\"\n""#);
+        assert_eq!(
+            Response::error(400, "<a\"\n", Some(3)).body,
+            br#"{"error":"\u003ca\"\n","position":3}"#
+        );
         assert_eq!(url_encode("a b/c"), "a%20b%2Fc");
     }
 

@@ -16,7 +16,6 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use parquet::arrow::ProjectionMask;
 use rayon::prelude::*;
 
 use super::filter::{self, BLOCK};
@@ -536,13 +535,8 @@ impl Table {
                 let e = |e: &dyn std::fmt::Display| format!("reading '{}': {e}", path.display());
                 let file = File::open(path).map_err(|x| e(&x))?;
                 let b = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|x| e(&x))?;
-                let mask = ProjectionMask::roots(b.parquet_schema(), [leaf]);
-                let reader = b
-                    .with_projection(mask)
-                    .with_row_groups(vec![rg])
-                    .with_batch_size(65_536)
-                    .build()
-                    .map_err(|x| e(&x))?;
+                let reader =
+                    summary::row_group_reader(b, &mut vec![leaf], rg).map_err(|x| e(&x))?;
                 let mut out = Vec::with_capacity(n);
                 let mut buf = Vec::new();
                 for batch in reader {
@@ -834,23 +828,8 @@ fn read_keys(
     let file = File::open(path).map_err(|e| read_err(path, e))?;
     let b = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| read_err(path, e))?;
     let mut wanted = vec![seed_leaf];
-    for s in [&input.algo, &input.width, &input.height]
-        .into_iter()
-        .chain(input.depth.as_ref())
-    {
-        if let Source::Column(i) = s {
-            wanted.push(*i);
-        }
-    }
-    wanted.sort_unstable();
-    wanted.dedup();
-    let mask = ProjectionMask::roots(b.parquet_schema(), wanted.iter().copied());
-    let reader = b
-        .with_projection(mask)
-        .with_row_groups(vec![rg])
-        .with_batch_size(65_536)
-        .build()
-        .map_err(|e| read_err(path, e))?;
+    wanted.extend(input.key_columns());
+    let reader = summary::row_group_reader(b, &mut wanted, rg).map_err(|e| read_err(path, e))?;
     let pos = |i: usize| wanted.binary_search(&i).expect("projected");
     let mut out: Vec<((String, u32, u32, u32, u64), usize)> = Vec::new();
     let (mut names, mut ids) = (Vec::new(), Vec::new());

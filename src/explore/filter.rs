@@ -5,7 +5,7 @@
 //! [`crate::accept`], so SQL NULL semantics and DuckDB's division rules are the same as in the
 //! main job and in `batchgen summary`.
 
-use crate::accept::{arith, order, Accept, Arith, Cmp, Op, ALGO, MAX_DEPTH};
+use crate::accept::{arith, order, Accept, Arith, Cmp, Conv, Op, ALGO, MAX_DEPTH};
 
 /// Rows evaluated at once (a multiple of 64, so a block is whole words of the selection).
 pub const BLOCK: usize = 1024;
@@ -116,213 +116,266 @@ impl Accept {
         let mut sp = 0usize;
         let mut have_codes = false;
         for op in self.code() {
+            // Pushes fill slot `sp`; unary steps work on the top slot; binary ones pop the
+            // top into the slot below it (`a`).
             match *op {
-                Op::Num(v) => {
-                    s.x[sp][..n].fill(v);
-                    s.nullable[sp] = false;
-                    s.kind[sp] = Kind::Num;
-                    sp += 1;
-                }
-                Op::Null => {
-                    s.null[sp][..n].fill(true);
-                    s.nullable[sp] = true;
-                    s.kind[sp] = Kind::Num;
-                    sp += 1;
-                }
-                Op::Col(c) => {
-                    src.fill(c, start, &mut s.x[sp][..n]);
-                    s.nullable[sp] = false;
-                    s.kind[sp] = Kind::Num;
-                    sp += 1;
-                }
-                Op::Str(id) => {
-                    s.kind[sp] = Kind::Str(id);
-                    s.nullable[sp] = false;
-                    sp += 1;
-                }
-                Op::Neg { int } => {
-                    for v in &mut s.x[sp - 1][..n] {
-                        *v = if int { 0.0 - *v } else { -*v };
-                    }
-                }
-                Op::RoundEven => {
-                    for v in &mut s.x[sp - 1][..n] {
-                        *v = v.round_ties_even() + 0.0;
-                    }
-                }
-                Op::RoundDec(p) => {
-                    for v in &mut s.x[sp - 1][..n] {
-                        let r = *v % p;
-                        let q = (*v - r) / p;
-                        *v = if 2.0 * r.abs() >= p {
-                            q + r.signum()
-                        } else {
-                            q
-                        } + 0.0;
-                    }
-                }
-                Op::ToDouble(p) => {
-                    for v in &mut s.x[sp - 1][..n] {
-                        *v /= p;
-                    }
-                }
-                Op::Arith { op, int, l, r } => {
-                    sp -= 1;
-                    let a = sp - 1;
-                    merge_nulls(s, a, n);
-                    let (xa, xb) = pair(&mut s.x, a);
-                    let (xa, xb) = (&mut xa[..n], &xb[..n]);
-                    let fix = |x: f64| if int { x + 0.0 } else { x };
-                    match op {
-                        Arith::Add => {
-                            for (x, y) in xa.iter_mut().zip(xb) {
-                                *x = fix(l.apply(*x) + r.apply(*y));
-                            }
-                        }
-                        Arith::Sub => {
-                            for (x, y) in xa.iter_mut().zip(xb) {
-                                *x = fix(l.apply(*x) - r.apply(*y));
-                            }
-                        }
-                        Arith::Mul => {
-                            for (x, y) in xa.iter_mut().zip(xb) {
-                                *x = fix(l.apply(*x) * r.apply(*y));
-                            }
-                        }
-                        Arith::Div => {
-                            for (x, y) in xa.iter_mut().zip(xb) {
-                                *x = l.apply(*x) / r.apply(*y);
-                            }
-                        }
-                        Arith::IntDiv | Arith::Mod => {
-                            // These can make NULL (integer division by zero).
-                            if !s.nullable[a] {
-                                s.null[a][..n].fill(false);
-                                s.nullable[a] = true;
-                            }
-                            let na = &mut s.null[a][..n];
-                            for ((x, y), nl) in xa.iter_mut().zip(xb).zip(na) {
-                                let v = arith(op, int, l.apply(*x), r.apply(*y));
-                                *x = v.x;
-                                *nl |= v.null;
-                            }
-                        }
-                    }
-                }
-                Op::Cmp(cmp, l, r) => {
-                    sp -= 1;
-                    let a = sp - 1;
-                    merge_nulls(s, a, n);
-                    let (xa, xb) = pair(&mut s.x, a);
-                    let (xa, xb) = (&mut xa[..n], &xb[..n]);
-                    if l != crate::accept::SAME {
-                        xa.iter_mut().for_each(|x| *x = l.apply(*x));
-                    }
-                    if r != crate::accept::SAME {
-                        // The right operand is only read here: convert into a copy.
-                        let mut tmp = [0.0; BLOCK];
-                        for (t, y) in tmp[..n].iter_mut().zip(xb) {
-                            *t = r.apply(*y);
-                        }
-                        compare(cmp, xa, &tmp[..n]);
-                    } else {
-                        compare(cmp, xa, xb);
-                    }
-                }
+                Op::Num(v) => push_num(s, sp, n, v),
+                Op::Null => push_null(s, sp, n),
+                Op::Col(c) => push_column(s, sp, src, c, start, n),
+                Op::Str(id) => push_str(s, sp, id),
+                Op::Neg { int } => negate(&mut s.x[sp - 1][..n], int),
+                Op::RoundEven => round_even(&mut s.x[sp - 1][..n]),
+                Op::RoundDec(p) => round_decimal(&mut s.x[sp - 1][..n], p),
+                Op::ToDouble(p) => to_double(&mut s.x[sp - 1][..n], p),
+                Op::Arith { op, int, l, r } => arithmetic(s, sp - 2, n, op, int, l, r),
+                Op::Cmp(cmp, l, r) => comparison(s, sp - 2, n, cmp, l, r),
                 Op::StrCmp(cmp) => {
-                    sp -= 1;
-                    let a = sp - 1;
-                    let (Kind::Str(ia), Kind::Str(ib)) = (s.kind[a], s.kind[a + 1]) else {
-                        unreachable!("the parser types string comparisons")
-                    };
-                    let names = src.algos();
-                    // One truth value per generator code (or one for two literals).
-                    let text = |id: u16, code: usize| match self.string(id) {
-                        Some(t) => t,
-                        None => names.get(code).map(String::as_str).unwrap_or(""),
-                    };
-                    if ia != ALGO && ib != ALGO {
-                        let t = cmp.test(text(ia, 0).cmp(text(ib, 0)));
-                        s.x[a][..n].fill(t as u8 as f64);
-                    } else {
-                        let table: Vec<f64> = (0..names.len().max(1))
-                            .map(|c| cmp.test(text(ia, c).cmp(text(ib, c))) as u8 as f64)
-                            .collect();
-                        if !have_codes {
-                            src.algo_codes(start, &mut s.codes[..n]);
-                            have_codes = true;
-                        }
-                        for (x, &c) in s.x[a][..n].iter_mut().zip(&s.codes[..n]) {
-                            *x = table[c as usize];
-                        }
-                    }
-                    s.kind[a] = Kind::Num;
-                    s.nullable[a] = false;
+                    self.string_comparison(src, start, s, sp - 2, n, cmp, &mut have_codes)
                 }
-                Op::And | Op::Or => {
-                    sp -= 1;
-                    let a = sp - 1;
-                    let dom = if *op == Op::And { 0.0 } else { 1.0 };
-                    if !s.nullable[a] && !s.nullable[a + 1] {
-                        let (xa, xb) = pair(&mut s.x, a);
-                        for (x, y) in xa[..n].iter_mut().zip(&xb[..n]) {
-                            *x = if *x == dom || *y == dom {
-                                dom
-                            } else {
-                                1.0 - dom
-                            };
-                        }
-                        continue;
-                    }
-                    for k in [a, a + 1] {
-                        if !s.nullable[k] {
-                            s.null[k][..n].fill(false);
-                            s.nullable[k] = true;
-                        }
-                    }
-                    let (xa, xb) = pair(&mut s.x, a);
-                    let (na, nb) = pair(&mut s.null, a);
-                    for i in 0..n {
-                        // Kleene logic: the dominant value wins over NULL.
-                        let (da, db) = (!na[i] && xa[i] == dom, !nb[i] && xb[i] == dom);
-                        if da || db {
-                            xa[i] = dom;
-                            na[i] = false;
-                        } else if na[i] || nb[i] {
-                            na[i] = true;
-                        } else {
-                            xa[i] = 1.0 - dom;
-                        }
-                    }
-                }
-                Op::Not => {
-                    for v in &mut s.x[sp - 1][..n] {
-                        *v = 1.0 - *v;
-                    }
-                }
-                Op::IsNull { negated } => {
-                    let a = sp - 1;
-                    if s.nullable[a] {
-                        let (x, nl) = (&mut s.x[a][..n], &s.null[a][..n]);
-                        for (v, &z) in x.iter_mut().zip(nl) {
-                            *v = (z != negated) as u8 as f64;
-                        }
-                    } else {
-                        s.x[a][..n].fill(negated as u8 as f64);
-                    }
-                    s.nullable[a] = false;
-                }
+                Op::And => and_or(s, sp - 2, n, 0.0),
+                Op::Or => and_or(s, sp - 2, n, 1.0),
+                Op::Not => not(&mut s.x[sp - 1][..n]),
+                Op::IsNull { negated } => is_null(s, sp - 1, n, negated),
+            }
+            match *op {
+                Op::Num(_) | Op::Null | Op::Col(_) | Op::Str(_) => sp += 1,
+                Op::Arith { .. } | Op::Cmp(..) | Op::StrCmp(_) | Op::And | Op::Or => sp -= 1,
+                _ => {}
             }
         }
-        let x = &s.x[0][..n];
-        if s.nullable[0] {
-            for ((p, &v), &z) in pass[..n].iter_mut().zip(x).zip(&s.null[0][..n]) {
-                *p = !z && v == 1.0;
-            }
+        pass_of(s, n, pass);
+    }
+
+    /// `a = a cmp a+1` for strings: the row's generator against a literal, or two literals.
+    #[allow(clippy::too_many_arguments)]
+    fn string_comparison(
+        &self,
+        src: &impl Source,
+        start: usize,
+        s: &mut Scratch,
+        a: usize,
+        n: usize,
+        cmp: Cmp,
+        have_codes: &mut bool,
+    ) {
+        let (Kind::Str(ia), Kind::Str(ib)) = (s.kind[a], s.kind[a + 1]) else {
+            unreachable!("the parser types string comparisons")
+        };
+        let names = src.algos();
+        // One truth value per generator code (or one for two literals).
+        let text = |id: u16, code: usize| match self.string(id) {
+            Some(t) => t,
+            None => names.get(code).map(String::as_str).unwrap_or(""),
+        };
+        if ia != ALGO && ib != ALGO {
+            let t = cmp.test(text(ia, 0).cmp(text(ib, 0)));
+            s.x[a][..n].fill(t as u8 as f64);
         } else {
-            for (p, &v) in pass[..n].iter_mut().zip(x) {
-                *p = v == 1.0;
+            let table: Vec<f64> = (0..names.len().max(1))
+                .map(|c| cmp.test(text(ia, c).cmp(text(ib, c))) as u8 as f64)
+                .collect();
+            if !*have_codes {
+                src.algo_codes(start, &mut s.codes[..n]);
+                *have_codes = true;
             }
+            for (x, &c) in s.x[a][..n].iter_mut().zip(&s.codes[..n]) {
+                *x = table[c as usize];
+            }
+        }
+        s.kind[a] = Kind::Num;
+        s.nullable[a] = false;
+    }
+}
+
+/// Slot `sp` := the number `v`.
+fn push_num(s: &mut Scratch, sp: usize, n: usize, v: f64) {
+    s.x[sp][..n].fill(v);
+    s.nullable[sp] = false;
+    s.kind[sp] = Kind::Num;
+}
+
+/// Slot `sp` := NULL.
+fn push_null(s: &mut Scratch, sp: usize, n: usize) {
+    s.null[sp][..n].fill(true);
+    s.nullable[sp] = true;
+    s.kind[sp] = Kind::Num;
+}
+
+/// Slot `sp` := column `c` of rows `start .. start + n`.
+fn push_column(s: &mut Scratch, sp: usize, src: &impl Source, c: u8, start: usize, n: usize) {
+    src.fill(c, start, &mut s.x[sp][..n]);
+    s.nullable[sp] = false;
+    s.kind[sp] = Kind::Num;
+}
+
+/// Slot `sp` := the string `id` (a literal, or the row's generator).
+fn push_str(s: &mut Scratch, sp: usize, id: u16) {
+    s.kind[sp] = Kind::Str(id);
+    s.nullable[sp] = false;
+}
+
+/// `-x`; `int` results have an unsigned zero.
+fn negate(x: &mut [f64], int: bool) {
+    for v in x {
+        *v = if int { 0.0 - *v } else { -*v };
+    }
+}
+
+/// DOUBLE to BIGINT: round half to even (DuckDB's cast), unsigned zero.
+fn round_even(x: &mut [f64]) {
+    for v in x {
+        *v = v.round_ties_even() + 0.0;
+    }
+}
+
+/// DECIMAL (scaled by `p`) to BIGINT: round half away from zero (DuckDB's cast).
+fn round_decimal(x: &mut [f64], p: f64) {
+    for v in x {
+        let r = *v % p;
+        let q = (*v - r) / p;
+        *v = if 2.0 * r.abs() >= p {
+            q + r.signum()
+        } else {
+            q
+        } + 0.0;
+    }
+}
+
+/// DECIMAL (scaled by `p`) to DOUBLE.
+fn to_double(x: &mut [f64], p: f64) {
+    for v in x {
+        *v /= p;
+    }
+}
+
+/// `a = l(a) op r(a+1)`, NULL when either is, or for integer division by zero.
+fn arithmetic(s: &mut Scratch, a: usize, n: usize, op: Arith, int: bool, l: Conv, r: Conv) {
+    merge_nulls(s, a, n);
+    let (xa, xb) = pair(&mut s.x, a);
+    let (xa, xb) = (&mut xa[..n], &xb[..n]);
+    let fix = |x: f64| if int { x + 0.0 } else { x };
+    match op {
+        Arith::Add => {
+            for (x, y) in xa.iter_mut().zip(xb) {
+                *x = fix(l.apply(*x) + r.apply(*y));
+            }
+        }
+        Arith::Sub => {
+            for (x, y) in xa.iter_mut().zip(xb) {
+                *x = fix(l.apply(*x) - r.apply(*y));
+            }
+        }
+        Arith::Mul => {
+            for (x, y) in xa.iter_mut().zip(xb) {
+                *x = fix(l.apply(*x) * r.apply(*y));
+            }
+        }
+        Arith::Div => {
+            for (x, y) in xa.iter_mut().zip(xb) {
+                *x = l.apply(*x) / r.apply(*y);
+            }
+        }
+        Arith::IntDiv | Arith::Mod => {
+            // These can make NULL (integer division by zero).
+            if !s.nullable[a] {
+                s.null[a][..n].fill(false);
+                s.nullable[a] = true;
+            }
+            let na = &mut s.null[a][..n];
+            for ((x, y), nl) in xa.iter_mut().zip(xb).zip(na) {
+                let v = arith(op, int, l.apply(*x), r.apply(*y));
+                *x = v.x;
+                *nl |= v.null;
+            }
+        }
+    }
+}
+
+/// `a = l(a) cmp r(a+1)` as 0 or 1, NULL when either is.
+fn comparison(s: &mut Scratch, a: usize, n: usize, cmp: Cmp, l: Conv, r: Conv) {
+    merge_nulls(s, a, n);
+    let (xa, xb) = pair(&mut s.x, a);
+    let (xa, xb) = (&mut xa[..n], &xb[..n]);
+    if l != crate::accept::SAME {
+        xa.iter_mut().for_each(|x| *x = l.apply(*x));
+    }
+    if r != crate::accept::SAME {
+        // The right operand is only read here: convert into a copy.
+        let mut tmp = [0.0; BLOCK];
+        for (t, y) in tmp[..n].iter_mut().zip(xb) {
+            *t = r.apply(*y);
+        }
+        compare(cmp, xa, &tmp[..n]);
+    } else {
+        compare(cmp, xa, xb);
+    }
+}
+
+/// `a = a AND a+1` (`dom` 0) or `a = a OR a+1` (`dom` 1), in Kleene's three-valued logic.
+fn and_or(s: &mut Scratch, a: usize, n: usize, dom: f64) {
+    if !s.nullable[a] && !s.nullable[a + 1] {
+        let (xa, xb) = pair(&mut s.x, a);
+        for (x, y) in xa[..n].iter_mut().zip(&xb[..n]) {
+            *x = if *x == dom || *y == dom {
+                dom
+            } else {
+                1.0 - dom
+            };
+        }
+        return;
+    }
+    for k in [a, a + 1] {
+        if !s.nullable[k] {
+            s.null[k][..n].fill(false);
+            s.nullable[k] = true;
+        }
+    }
+    let (xa, xb) = pair(&mut s.x, a);
+    let (na, nb) = pair(&mut s.null, a);
+    for i in 0..n {
+        // Kleene logic: the dominant value wins over NULL.
+        let (da, db) = (!na[i] && xa[i] == dom, !nb[i] && xb[i] == dom);
+        if da || db {
+            xa[i] = dom;
+            na[i] = false;
+        } else if na[i] || nb[i] {
+            na[i] = true;
+        } else {
+            xa[i] = 1.0 - dom;
+        }
+    }
+}
+
+/// `NOT x` (NULL stays NULL: its flag is untouched).
+fn not(x: &mut [f64]) {
+    for v in x {
+        *v = 1.0 - *v;
+    }
+}
+
+/// `a = a IS NULL` (or `IS NOT NULL`), never NULL.
+fn is_null(s: &mut Scratch, a: usize, n: usize, negated: bool) {
+    if s.nullable[a] {
+        let (x, nl) = (&mut s.x[a][..n], &s.null[a][..n]);
+        for (v, &z) in x.iter_mut().zip(nl) {
+            *v = (z != negated) as u8 as f64;
+        }
+    } else {
+        s.x[a][..n].fill(negated as u8 as f64);
+    }
+    s.nullable[a] = false;
+}
+
+/// `pass[i]`: the result slot is TRUE (not NULL, not FALSE) for row `i`.
+fn pass_of(s: &Scratch, n: usize, pass: &mut [bool]) {
+    let x = &s.x[0][..n];
+    if s.nullable[0] {
+        for ((p, &v), &z) in pass[..n].iter_mut().zip(x).zip(&s.null[0][..n]) {
+            *p = !z && v == 1.0;
+        }
+    } else {
+        for (p, &v) in pass[..n].iter_mut().zip(x) {
+            *p = v == 1.0;
         }
     }
 }

@@ -24,7 +24,7 @@ use arrow_array::types::{
 };
 use arrow_array::{Array, ArrayRef, GenericStringArray, OffsetSizeTrait, RecordBatch};
 use arrow_schema::{DataType, Schema};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use parquet::arrow::ProjectionMask;
 use rayon::prelude::*;
 
@@ -201,6 +201,37 @@ pub(crate) struct Input {
 pub(crate) enum Source {
     Column(usize),
     Constant(String),
+}
+
+impl Input {
+    /// The leaf indices of the key columns (algo, width, height, depth) the file holds as
+    /// columns rather than as constants.
+    pub(crate) fn key_columns(&self) -> impl Iterator<Item = usize> + '_ {
+        [&self.algo, &self.width, &self.height]
+            .into_iter()
+            .chain(self.depth.as_ref())
+            .filter_map(|s| match s {
+                Source::Column(i) => Some(*i),
+                Source::Constant(_) => None,
+            })
+    }
+}
+
+/// A reader of row group `rg` of `b`'s file, of the columns `wanted` (leaf indices, sorted and
+/// deduplicated here, so that a batch's column `k` is the leaf `wanted[k]`), in batches of
+/// 65,536 rows.
+pub(crate) fn row_group_reader(
+    b: ParquetRecordBatchReaderBuilder<File>,
+    wanted: &mut Vec<usize>,
+    rg: usize,
+) -> parquet::errors::Result<ParquetRecordBatchReader> {
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mask = ProjectionMask::roots(b.parquet_schema(), wanted.iter().copied());
+    b.with_projection(mask)
+        .with_row_groups(vec![rg])
+        .with_batch_size(65_536)
+        .build()
 }
 
 /// The Parquet codecs this build reads (the `parquet` crate's `zstd` and `snap` features).
@@ -552,20 +583,12 @@ fn algo_names<'a>(
     }
 }
 
-/// The file columns a row group read needs, sorted: metrics, key columns, filter columns.
+/// The file columns a row group read needs: metrics, key columns, filter columns (the reader
+/// sorts them).
 fn projected(input: &Input) -> Vec<usize> {
     let mut wanted: Vec<usize> = input.metrics.iter().map(|m| m.1).collect();
-    for s in [&input.algo, &input.width, &input.height]
-        .into_iter()
-        .chain(input.depth.as_ref())
-    {
-        if let Source::Column(i) = s {
-            wanted.push(*i);
-        }
-    }
+    wanted.extend(input.key_columns());
     wanted.extend(input.accept_cols.iter().map(|c| c.1));
-    wanted.sort_unstable();
-    wanted.dedup();
     wanted
 }
 
@@ -701,14 +724,8 @@ fn read_row_group(
     let err = read_error(input);
     let file = File::open(&input.path).map_err(|e| err(&e))?;
     let b = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| err(&e))?;
-    let wanted = projected(input);
-    let mask = ProjectionMask::roots(b.parquet_schema(), wanted.iter().copied());
-    let reader = b
-        .with_projection(mask)
-        .with_row_groups(vec![rg])
-        .with_batch_size(65_536)
-        .build()
-        .map_err(|e| err(&e))?;
+    let mut wanted = projected(input);
+    let reader = row_group_reader(b, &mut wanted, rg).map_err(|e| err(&e))?;
     // Batch column index of file column `i`.
     let pos = |i: usize| wanted.binary_search(&i).expect("projected");
     let mut part = Partial::default();

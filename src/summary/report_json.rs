@@ -1,7 +1,7 @@
 //! `batchgen summary --format json`: an array with one object per group, each with its row
 //! count, the accept filter's pass rate (with `--accept`) and, per metric column in schema
 //! order, the mean, standard error and quantiles. Types deriving `Serialize`, printed with the
-//! layout every JSON output of the program shares ([`crate::uniformity::json`]); non-finite
+//! layout every JSON output of the program shares ([`crate::json`]); non-finite
 //! numbers are `null`.
 
 use serde::ser::{Serialize, Serializer};
@@ -96,5 +96,5 @@ fn group<'a>(s: &'a Summary, k: &'a Key, g: &'a Group) -> GroupDoc<'a> {
 /// The summary as a JSON document.
 pub fn render(s: &Summary) -> String {
     let groups: Vec<GroupDoc<'_>> = s.groups.iter().map(|(k, g)| group(s, k, g)).collect();
-    crate::uniformity::json::pretty(&groups)
+    crate::json::pretty(&groups)
 }

@@ -14,11 +14,10 @@
 //! * [`sample`]: N mazes per generator, seeded exactly as the batch seeds them, with Pearson's
 //!   chi-square against uniform ([`stats`] has the p-value);
 //! * [`report`]: the whole study for one grid size (plan, estimates, run); [`render`] prints it
-//!   as a table, [`report_json`] as JSON (laid out by [`json`], which every JSON output of the
-//!   program shares).
+//!   as a table, [`report_json`] as JSON (laid out by [`crate::json`], which every JSON output of
+//!   the program shares).
 
 pub mod enumerate;
-pub mod json;
 pub mod kirchhoff;
 pub mod kruskal_orders;
 pub mod render;

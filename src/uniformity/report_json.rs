@@ -176,7 +176,7 @@ struct TreeCount {
 }
 
 impl Report {
-    /// The machine-readable report (print it with [`super::json::pretty`]).
+    /// The machine-readable report (print it with [`crate::json::pretty`]).
     pub fn to_json(&self) -> Document<'_> {
         let size = self.options.size;
         let uniform_f64 = self.uniform_walls.as_f64();

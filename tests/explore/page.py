@@ -1,8 +1,9 @@
 """Drive the explorer's page in headless Chromium over the DevTools protocol and print what a
 test checks, as JSON: console errors, the per-generator numbers (data-algo / data-pass /
 data-total), the histograms and gallery drawn, the filter after a scripted brush, the state
-restored from ?accept=, the gallery's maze identifiers, the header, the first gallery maze as
-the page drew it, and a screenshot written to a file.
+restored from ?accept=, the gallery's maze identifiers, the header, a picked gallery maze (the
+first masked one, else the first) as the page drew it, the mask files offered beside the
+printed commands, and a screenshot written to a file.
 
 usage: page.py CHROMIUM BASE_URL SCREENSHOT_PNG
 """
@@ -144,11 +145,22 @@ try:
     out["brush_drawn"] = page.js("document.querySelectorAll('.hist rect.brush').length")
     out["gallery_src"] = page.js("[...document.querySelectorAll('#gallery img')].map(i => i.getAttribute('src'))")
     out["near_src"] = page.js("[...document.querySelectorAll('#near img')].map(i => i.getAttribute('src'))")
-    page.js("document.querySelector('#gallery figure').click()")
+    # The maze picked: the first gallery maze with a mask if any has one, else the first.
+    picked = ("([...document.querySelectorAll('#gallery figure')]"
+              ".find(f => f.querySelector('img').getAttribute('src').includes('&mask='))"
+              " || document.querySelector('#gallery figure'))")
+    page.js(picked + ".click()")
     out["row_text"] = page.js("document.getElementById('row').textContent")
     out["about"] = page.js("document.getElementById('about').textContent")
     out["picked_svg"] = page.js(
-        "fetch(document.querySelector('#gallery figure img').getAttribute('src')).then(r => r.text())")
+        "fetch(" + picked + ".querySelector('img').getAttribute('src')).then(r => r.text())")
+    # The mask files offered beside the printed commands (null when hidden): download name
+    # and the text served.
+    for key, link in [("row_mask", "row-mask"), ("command_mask", "command-mask")]:
+        out[key] = page.js(
+            f"(() => {{ const a = document.getElementById('{link}'); return a.hidden ? null : "
+            "fetch(a.href).then(r => r.text()).then(t => ({download: a.download, text: t})); })()")
+    out["command"] = page.js("document.getElementById('command').textContent")
     shot_png = page.call("Page.captureScreenshot", format="png")["data"]
     with open(shot, "wb") as f:
         f.write(base64.b64decode(shot_png))

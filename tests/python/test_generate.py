@@ -199,6 +199,25 @@ def test_ctrl_c_raises_keyboard_interrupt_and_stops_the_workers():
     print(f"SIGINT to exit: {latency:.3f} s")
 
 
+def test_a_masked_runs_command_line_reruns_it(tmp_path, monkeypatch):
+    """`batchgen.command_line` names the mask as the CLI's argv does, by its path as given; a
+    mask given as its text or bytes is named "mask.txt": the file's `batchgen.mask` saved so."""
+    ring = "...\n.#.\n...\n"
+    path = tmp_path / "ring.txt"
+    path.write_text(ring)
+    for given, named in [(str(path), str(path)), (path, str(path)),
+                         (ring, "mask.txt"), (ring.encode(), "mask.txt")]:
+        t = batchgen.generate("wilson", None, 4, 1, mask=given, braid=0.5)
+        meta = {k.decode(): v.decode() for k, v in t.schema.metadata.items()}
+        call = meta["batchgen.command_line"]
+        assert f'mask="{named}"' in call and ring not in call, call
+        rerun = tmp_path / f"rerun-{len(list(tmp_path.iterdir()))}"
+        rerun.mkdir()
+        (rerun / "mask.txt").write_text(meta["batchgen.mask"])
+        monkeypatch.chdir(rerun)
+        assert rows(eval(call, {"batchgen": batchgen})) == rows(t), call
+
+
 def test_mask_and_braid_arguments_are_checked_naming_them(tmp_path):
     ring = "...\n.#.\n...\n"
     t = batchgen.generate("wilson", None, 4, 1, mask=ring)

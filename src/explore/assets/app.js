@@ -153,6 +153,16 @@ function drawCommand() {
   const g = state.counts.groups.find((x) => keyOf(x) === $('command-group').value)
     || state.counts.groups[0];
   $('command').textContent = g ? g.command : '';
+  const made = g && state.meta.groups.find((x) => keyOf(x) === keyOf(g));
+  offerMask($('command-mask'), made && made.mask_hash);
+}
+
+// The file a printed command's `--mask mask.txt` reads: the files' mask of hash `hash`, offered
+// as a download named mask.txt (hidden when the maze has no mask).
+function offerMask(link, hash) {
+  link.hidden = !hash || hash === '0';
+  if (link.hidden) link.removeAttribute('href');
+  else link.href = '/api/mask.txt?' + q({ hash });
 }
 
 // ---- histograms ----
@@ -318,6 +328,7 @@ function figure(row, caption) {
   cap.textContent = caption || (row.algo + ' #' + row.index);
   f.append(img, cap);
   f.addEventListener('click', () => {
+    offerMask($('row-mask'), new URL(row.svg, location.href).searchParams.get('mask'));
     $('row').textContent = row.render + '\n\n' + JSON.stringify(
       { algo: row.algo, size: row.size, seed: row.seed, index: row.index, ...row.values }, null, 2);
   });

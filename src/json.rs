@@ -1,9 +1,13 @@
-//! The layout of every JSON document the program prints ([`pretty`]): serde_json with a
-//! formatter of its own, so the documents read as they always have: two-space indentation, one
+//! The layout of every JSON text the program writes. Documents printed for people and scripts
+//! ([`pretty`]: the uniformity report, the summary, `--summary-json`, `list-algos`) use serde_json
+//! with a formatter of its own, so they read as they always have: two-space indentation, one
 //! member per line, arrays of scalars on one line (`[3, 1, 4]`), floats in Rust's shortest
 //! round-trip form (`{:?}`: `1e-5`, `1e16`), non-finite floats as `null`, and control
-//! characters other than `\n` and `\t` as `\u00XX`. The documents themselves are types that
-//! derive `Serialize`, beside the code that fills them.
+//! characters other than `\n` and `\t` as `\u00XX`. The explorer's API answers ([`compact`])
+//! have no whitespace, the same string escapes plus `<`, `>` and `&` as `\u003c`, `\u003e`,
+//! `\u0026` (so a string is safe inside HTML), and floats in their shortest round-trip decimal
+//! form without exponent (`{}`: `0.5`, `3`), as the page has always read them. The documents
+//! themselves are types that derive `Serialize`, beside the code that fills them.
 
 use serde::Serialize;
 use serde_json::ser::{CharEscape, Formatter, Serializer};
@@ -16,14 +20,18 @@ pub fn pretty<T: Serialize + ?Sized>(value: &T) -> String {
     s
 }
 
-/// Append `s` as a JSON string literal (escaped as in [`pretty`]).
-pub fn write_str(out: &mut String, s: &str) {
-    out.push_str(&to_string(s));
+/// `value` as one line of JSON without whitespace, safe inside HTML (the explorer's answers).
+pub fn compact<T: Serialize + ?Sized>(value: &T) -> String {
+    write_with(value, Compact)
 }
 
 fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
+    write_with(value, Layout::default())
+}
+
+fn write_with<T: Serialize + ?Sized, F: Formatter>(value: &T, formatter: F) -> String {
     let mut buf = Vec::new();
-    let mut ser = Serializer::with_formatter(&mut buf, Layout::default());
+    let mut ser = Serializer::with_formatter(&mut buf, formatter);
     // Writing into a Vec cannot fail, and the documents' maps have string keys.
     value
         .serialize(&mut ser)
@@ -128,18 +136,7 @@ impl Formatter for Layout {
     }
 
     fn write_char_escape<W: ?Sized + Write>(&mut self, w: &mut W, e: CharEscape) -> io::Result<()> {
-        let control = |w: &mut W, c: u8| write!(w, "\\u{c:04x}");
-        match e {
-            CharEscape::Quote => w.write_all(b"\\\""),
-            CharEscape::ReverseSolidus => w.write_all(b"\\\\"),
-            CharEscape::Solidus => w.write_all(b"/"),
-            CharEscape::LineFeed => w.write_all(b"\\n"),
-            CharEscape::Tab => w.write_all(b"\\t"),
-            CharEscape::Backspace => control(w, 0x08),
-            CharEscape::FormFeed => control(w, 0x0c),
-            CharEscape::CarriageReturn => control(w, 0x0d),
-            CharEscape::AsciiControl(c) => control(w, c),
-        }
+        char_escape(w, e)
     }
 
     fn write_raw_fragment<W: ?Sized + Write>(&mut self, w: &mut W, f: &str) -> io::Result<()> {
@@ -214,6 +211,55 @@ impl Formatter for Layout {
     }
 }
 
+/// A character serde_json escapes, written as every layout here writes it: `\"`, `\\`, `\n`,
+/// `\t`, and the other control characters as `\u00XX`.
+fn char_escape<W: ?Sized + Write>(w: &mut W, e: CharEscape) -> io::Result<()> {
+    let control = |w: &mut W, c: u8| write!(w, "\\u{c:04x}");
+    match e {
+        CharEscape::Quote => w.write_all(b"\\\""),
+        CharEscape::ReverseSolidus => w.write_all(b"\\\\"),
+        CharEscape::Solidus => w.write_all(b"/"),
+        CharEscape::LineFeed => w.write_all(b"\\n"),
+        CharEscape::Tab => w.write_all(b"\\t"),
+        CharEscape::Backspace => control(w, 0x08),
+        CharEscape::FormFeed => control(w, 0x0c),
+        CharEscape::CarriageReturn => control(w, 0x0d),
+        CharEscape::AsciiControl(c) => control(w, c),
+    }
+}
+
+/// A [`Formatter`] for [`compact`]: serde_json's compact layout, with [`char_escape`]'s escapes,
+/// `<`, `>` and `&` escaped, and floats in `{}` form.
+struct Compact;
+
+impl Formatter for Compact {
+    fn write_f32<W: ?Sized + Write>(&mut self, w: &mut W, v: f32) -> io::Result<()> {
+        write!(w, "{v}")
+    }
+
+    fn write_f64<W: ?Sized + Write>(&mut self, w: &mut W, v: f64) -> io::Result<()> {
+        write!(w, "{v}")
+    }
+
+    fn write_string_fragment<W: ?Sized + Write>(&mut self, w: &mut W, f: &str) -> io::Result<()> {
+        // serde_json hands over runs it needs not escape; these three end HTML's safety.
+        let b = f.as_bytes();
+        let mut from = 0;
+        for (i, &c) in b.iter().enumerate() {
+            if matches!(c, b'<' | b'>' | b'&') {
+                w.write_all(&b[from..i])?;
+                write!(w, "\\u{c:04x}")?;
+                from = i + 1;
+            }
+        }
+        w.write_all(&b[from..])
+    }
+
+    fn write_char_escape<W: ?Sized + Write>(&mut self, w: &mut W, e: CharEscape) -> io::Result<()> {
+        char_escape(w, e)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,8 +298,19 @@ mod tests {
 "#;
         assert_eq!(pretty(&v), want);
         assert_eq!(pretty(&f64::NAN), "null\n");
-        let mut s = String::new();
-        write_str(&mut s, "a\tb\\");
-        assert_eq!(s, r#""a\tb\\""#);
+    }
+
+    #[test]
+    fn the_compact_layout_is_one_line_safe_in_html() {
+        let v = json!({
+            "a": [1, 2.0, 0.5, 1e-7, null],
+            "b": "<b>&\"\n\r",
+            "c": {"d": [], "e": [{"f": f64::INFINITY}]}
+        });
+        assert_eq!(
+            compact(&v),
+            r#"{"a":[1,2,0.5,0.0000001,null],"b":"\u003cb\u003e\u0026\"\n\u000d","c":{"d":[],"e":[{"f":null}]}}"#
+        );
+        assert_eq!(compact(&f64::NAN), "null");
     }
 }
