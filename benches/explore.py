@@ -69,6 +69,7 @@ try:
     update_cpu = (cpu(srv.pid) - c0) / repeats
 
     con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")  # no bar in the output after 2 s
     duck = []
     r0 = resource.getrusage(resource.RUSAGE_SELF)
     for f in filters(repeats):

@@ -25,6 +25,7 @@ done
 import sys, duckdb
 d, sizes = sys.argv[1], sys.argv[2:]
 c = duckdb.connect()
+c.execute("SET enable_progress_bar = false")  # no bar in the output after 2 s
 bad = 0
 for s in sizes:
     o, n = f"'{d}/old-{s}.parquet'", f"'{d}/new-{s}.parquet'"

@@ -13,6 +13,7 @@ import duckdb
 here = pathlib.Path(__file__).resolve().parent
 sql = (here / "per_algo_stats.sql").read_text()
 con = duckdb.connect()
+con.execute("SET enable_progress_bar = false")  # no bar in the output after 2 s
 con.execute("SET VARIABLE file = 'metrics.parquet'")
 cur = con.execute(sql)
 cols = [d[0] for d in cur.description]

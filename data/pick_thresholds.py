@@ -23,6 +23,7 @@ if not 0 < a.keep <= 1:
 q = 1 - a.keep if a.high else a.keep
 op = ">=" if a.high else "<="
 con = duckdb.connect()
+con.execute("SET enable_progress_bar = false")  # no bar in the output after 2 s
 rows = con.execute(
     f"""WITH m AS (SELECT * FROM read_parquet($file)),
         t AS (SELECT algo, quantile_disc("{a.metric}", $q) AS th FROM m GROUP BY algo)

@@ -14,6 +14,7 @@ if len(args) < 2:
     sys.exit(__doc__ or "usage: run_sql.py RECIPE.sql FILE.parquet [NAME=VALUE …] [--csv]")
 sql = pathlib.Path(args[0]).read_text()
 con = duckdb.connect()
+con.execute("SET enable_progress_bar = false")  # no bar in the output after 2 s
 con.execute("SET VARIABLE file = ?", [args[1]])
 for pair in args[2:]:
     name, value = pair.split("=", 1)

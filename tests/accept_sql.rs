@@ -127,6 +127,7 @@ import json, sys
 import duckdb
 path = sys.argv[1]
 con = duckdb.connect()
+con.execute("SET enable_progress_bar = false")  # no bar in the output after 2 s
 con.execute(f"CREATE VIEW t AS SELECT * FROM read_parquet('{path}')")
 for line in sys.stdin:
     expr = json.loads(line)

@@ -166,7 +166,7 @@ fn a_dask_local_cluster_runs_the_shards_and_duckdb_reads_the_folder() {
 
     // DuckDB reads the folder as one table (the cluster page's query), and agrees with the rows.
     let script = format!(
-        "import duckdb\nfor r in duckdb.connect().execute(open('{DATA}/cluster/dataset_stats.sql').read()).fetchall():\n    print('\\t'.join(repr(v) for v in r))\n"
+        "import duckdb\ncon = duckdb.connect()\ncon.execute('SET enable_progress_bar = false')\nfor r in con.execute(open('{DATA}/cluster/dataset_stats.sql').read()).fetchall():\n    print('\\t'.join(repr(v) for v in r))\n"
     );
     let out = Command::new(&py)
         .args(["-c", &script])

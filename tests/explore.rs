@@ -85,6 +85,7 @@ fn duckdb_counts(dir: &Path, exprs: &[&str]) -> Vec<Counts> {
     const PY: &str = r#"
 import sys, duckdb, json
 con = duckdb.connect()
+con.execute("SET enable_progress_bar = false")  # no bar in the output after 2 s
 src = sys.argv[1]
 for line in sys.stdin:
     e = json.loads(line)

@@ -36,6 +36,7 @@ const DUCKDB: &str = r#"
 import sys, duckdb
 files = sys.argv[1:]
 con = duckdb.connect()
+con.execute("SET enable_progress_bar = false")  # no bar in the output after 2 s
 con.execute(f"CREATE VIEW t AS SELECT * FROM read_parquet({files!r})")
 skip = {"algo","seed","maze_seed","maze_hash","index","width","height","depth","diameter_start","diameter_end","cells","mask_hash"}
 cols = [r[0] for r in con.execute("DESCRIBE t").fetchall() if r[0] not in skip]
