@@ -110,20 +110,16 @@ impl Buffers {
             }
             self.core.resize(n, 0);
             self.chain.resize(n, 0);
-            // Six slots past the cells: `flat_bfs`'s closed walls.
+            // Six slots past the cells: `flat_search`'s closed walls.
             self.dist.resize(n + 6, 0);
             self.count.resize(n, 0);
-            // One slot past the last cell: `flat_bfs` writes a candidate there unconditionally.
+            // One slot past the last cell: `flat_search` writes a candidate there unconditionally.
             self.queue.resize(n + 1, 0);
         }
     }
 
-    /// A BFS from `root` filling `dist` and `queue` only, for `D` directions (4 or 6), without
-    /// a branch on the walls or on what was seen: a closed wall in direction `d` points at the
-    /// slot `n + d` past the cells, always seen, and every neighbour is written to the queue's
-    /// next slot, which moves on only for a new cell. (One slot per direction, not the cell
-    /// itself: the loads of a cell's neighbours then never wait on the store of the direction
-    /// before.) Returns the number of cells reached.
+    /// A BFS from `root` filling `dist` and `queue` only ([`flat_search`] over `masks`).
+    /// Returns the number of cells reached.
     fn flat_bfs<const D: usize>(
         &mut self,
         masks: &[u8],
@@ -131,29 +127,15 @@ impl Buffers {
         n: usize,
         root: u32,
     ) -> usize {
-        let dist = &mut self.dist[..n + 6];
-        dist[..n].fill(UNSEEN);
-        dist[n..].fill(0);
-        let queue = &mut self.queue[..n + 1];
-        dist[root as usize] = 0;
-        queue[0] = root;
-        let (mut head, mut tail) = (0, 1);
-        while head < tail {
-            let v = queue[head];
-            head += 1;
-            let dv = dist[v as usize] + 1;
-            let m = masks[v as usize] as u32;
-            for (d, &o) in off.iter().enumerate().take(D) {
-                // All ones for an open wall, else zero: a select, not a branch.
-                let open = 0u32.wrapping_sub(m >> d & 1);
-                let u = (v.wrapping_add(o) & open | (n + d) as u32 & !open) as usize;
-                let fresh = dist[u] == UNSEEN;
-                dist[u] = if fresh { dv } else { dist[u] };
-                queue[tail] = u as u32;
-                tail += fresh as usize;
-            }
-        }
-        tail
+        flat_search::<D>(
+            masks,
+            off,
+            n,
+            root,
+            &mut self.dist,
+            &mut self.queue,
+            |_, _| {},
+        )
     }
 
     /// [`Self::flat_bfs`] for the maze's directions (`dirs`, 4 or 6).
@@ -375,42 +357,73 @@ impl Buffers {
         }
     }
 
-    /// A BFS over the 2-core (`core`'s walls, after [`Self::peel`]) from `root`, as
-    /// [`Self::flat_bfs`], that also finds the root tip's farthest other tip on the way:
-    /// returns the largest `dist + height` over the other cells and the first cell in BFS
-    /// order to reach it (the root itself when there is no other).
+    /// A BFS over the 2-core (`core`'s walls, after [`Self::peel`]) from `root` that also
+    /// finds the root tip's farthest other tip on the way: returns the largest
+    /// `dist + height` over the other cells and the first cell in BFS order to reach it (the
+    /// root itself when there is no other).
     fn core_bfs<const D: usize>(&mut self, off: &[u32; 6], n: usize, root: u32) -> (u32, u32) {
-        let dist = &mut self.dist[..n + 6];
-        dist[..n].fill(UNSEEN);
-        dist[n..].fill(0);
-        let (core, height) = (&self.core[..n], &self.height[..n]);
-        let queue = &mut self.queue[..n + 1];
-        dist[root as usize] = 0;
-        queue[0] = root;
-        let (mut head, mut tail) = (0, 1);
+        let height = &self.height[..n];
         let (mut e, mut far) = (0u32, root);
-        while head < tail {
-            let v = queue[head];
-            head += 1;
-            let dv = dist[v as usize];
-            // Only the root is at 0: its own tip is not another tip.
-            let t = if dv == 0 { 0 } else { dv + height[v as usize] };
-            let better = t > e;
-            e = if better { t } else { e };
-            far = if better { v } else { far };
-            let m = core[v as usize] as u32;
-            for (d, &o) in off.iter().enumerate().take(D) {
-                // All ones for an open wall, else zero: a select, not a branch.
-                let open = 0u32.wrapping_sub(m >> d & 1);
-                let u = (v.wrapping_add(o) & open | (n + d) as u32 & !open) as usize;
-                let fresh = dist[u] == UNSEEN;
-                dist[u] = if fresh { dv + 1 } else { dist[u] };
-                queue[tail] = u as u32;
-                tail += fresh as usize;
-            }
-        }
+        flat_search::<D>(
+            &self.core,
+            off,
+            n,
+            root,
+            &mut self.dist,
+            &mut self.queue,
+            |v, dv| {
+                // Only the root is at 0: its own tip is not another tip.
+                let t = if dv == 0 { 0 } else { dv + height[v as usize] };
+                let better = t > e;
+                e = if better { t } else { e };
+                far = if better { v } else { far };
+            },
+        );
         (e, far)
     }
+}
+
+/// A BFS from `root` over the walls `walls` (`n` cells, `D` directions: 4 or 6) filling `dist`
+/// and `queue`, calling `visit(cell, dist)` for each cell as it leaves the queue, without a
+/// branch on the walls or on what was seen: a closed wall in direction `d` points at the slot
+/// `n + d` past the cells, always seen, and every neighbour is written to the queue's next
+/// slot, which moves on only for a new cell. (One slot per direction, not the cell itself:
+/// the loads of a cell's neighbours then never wait on the store of the direction before.)
+/// Returns the number of cells reached.
+#[inline(always)]
+fn flat_search<const D: usize>(
+    walls: &[u8],
+    off: &[u32; 6],
+    n: usize,
+    root: u32,
+    dist: &mut [u32],
+    queue: &mut [u32],
+    mut visit: impl FnMut(u32, u32),
+) -> usize {
+    let dist = &mut dist[..n + 6];
+    dist[..n].fill(UNSEEN);
+    dist[n..].fill(0);
+    let (walls, queue) = (&walls[..n], &mut queue[..n + 1]);
+    dist[root as usize] = 0;
+    queue[0] = root;
+    let (mut head, mut tail) = (0, 1);
+    while head < tail {
+        let v = queue[head];
+        head += 1;
+        let dv = dist[v as usize];
+        visit(v, dv);
+        let m = walls[v as usize] as u32;
+        for (d, &o) in off.iter().enumerate().take(D) {
+            // All ones for an open wall, else zero: a select, not a branch.
+            let open = 0u32.wrapping_sub(m >> d & 1);
+            let u = (v.wrapping_add(o) & open | (n + d) as u32 & !open) as usize;
+            let fresh = dist[u] == UNSEEN;
+            dist[u] = if fresh { dv + 1 } else { dist[u] };
+            queue[tail] = u as u32;
+            tail += fresh as usize;
+        }
+    }
+    tail
 }
 
 /// Measure a connected maze with `loops > 0` extra passages, given its degree pass (`deg`,
