@@ -7,7 +7,7 @@
 //! Directions are small integers `0..6` in [`Dir::ALL`] order (east, south, west, north, down,
 //! up); [`OPPOSITE`] maps each to its opposite. [`Space`] is the 3D side of
 //! [`super::topology::Topology`] (the generators written once for both shapes), and the 3D
-//! twins kept (Prim, Aldous–Broder, Wilson, biased Wilson) use this module directly.
+//! twins kept (Aldous–Broder, Wilson, biased Wilson) use this module directly.
 
 use super::padded::{FREE, IN_TREE, OUTSIDE};
 use crate::grid::{Dir, Maze, Size};
