@@ -836,12 +836,13 @@ impl Maze {
             *word = v;
         }
         let tail = chunks.remainder();
-        if !tail.is_empty() {
+        // A 2D maze has no down plane (and no tail to write).
+        if let Some(last) = down.last_mut().filter(|_| !tail.is_empty()) {
             let mut v = 0u64;
             for (i, &code) in tail.iter().enumerate() {
                 v |= ((code >> 2 & 1) as u64) << i;
             }
-            down[down.len() - 1] = v;
+            *last = v;
         }
         debug_assert!(
             codes.iter().all(|&c| c <= 7)
@@ -1492,7 +1493,8 @@ mod tests {
     }
 
     /// The 3D codes against the maze they describe, on sizes with partial last words in both
-    /// planes and with whole ones (8×8×8: 1,024 planar bits, 512 down bits).
+    /// planes, with whole ones (8×8×8: 1,024 planar bits, 512 down bits) and on a 2D maze (no
+    /// down plane).
     #[test]
     fn cell_codes3_write_every_wall() {
         for (size, seed) in [
@@ -1501,6 +1503,7 @@ mod tests {
             (Size::new(8, 8, 8), 7),
             (Size::new(3, 7, 9), 2),
             (Size::new(1, 1, 5), 3),
+            (Size::planar(7, 5), 4),
         ] {
             let m = scribble(size, seed);
             let codes: Vec<u8> = (0..size.cells())
