@@ -5,10 +5,10 @@
 //!
 //! # 3D
 //!
-//! The searching generators (backtracker, growing tree, hunt-and-kill) are written once,
+//! The searching generators (backtracker, growing tree, hunt-and-kill) and Prim are written once,
 //! generic over a topology (`topology::Topology`), and compiled for each shape: a maze of depth > 1 goes,
 //! once per maze, to the 3D instantiation (on the padded 3D state of `space`), a 2D maze to the
-//! planar one. Prim and the random walks (Aldous–Broder, Wilson, biased Wilson) keep a 3D path
+//! planar one. The random walks (Aldous–Broder, Wilson, biased Wilson) keep a 3D path
 //! of their own (`*_3d.rs`). Kruskal needs no separate path (its wall list and union loop work on any
 //! grid). The generators defined only on 2D grids (see [`Family::supports_3d`]) panic on a 3D
 //! maze with a message naming those that accept one:
@@ -52,7 +52,6 @@ mod hunt_and_kill;
 mod kruskal;
 mod padded;
 mod prim;
-mod prim_3d;
 mod recursive_division;
 mod regenerate;
 mod shared;
@@ -677,7 +676,7 @@ impl Algorithm {
             Algorithm::WilsonTurn(p) => {
                 wilson_biased::generate(maze, scratch, rng, wilson_biased::Bias::Turn(p))
             }
-            Algorithm::Prim => prim::generate(maze, scratch, rng),
+            Algorithm::Prim => prim::generate::<Planar, R>(maze, scratch, rng),
             Algorithm::GrowingTree(policy) => {
                 growing_tree::generate::<Planar, R>(maze, scratch, rng, policy)
             }
@@ -703,7 +702,7 @@ impl Algorithm {
             Algorithm::WilsonTurn(p) => {
                 wilson_biased_3d::generate(maze, scratch, rng, wilson_biased::Bias::Turn(p))
             }
-            Algorithm::Prim => prim_3d::generate(maze, scratch, rng),
+            Algorithm::Prim => prim::generate::<Space, R>(maze, scratch, rng),
             Algorithm::GrowingTree(policy) => {
                 growing_tree::generate::<Space, R>(maze, scratch, rng, policy)
             }

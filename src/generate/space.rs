@@ -7,7 +7,7 @@
 //! Directions are small integers `0..6` in [`Dir::ALL`] order (east, south, west, north, down,
 //! up); [`OPPOSITE`] maps each to its opposite. [`Space`] is the 3D side of
 //! [`super::topology::Topology`] (the generators written once for both shapes), and the 3D
-//! twins kept (Prim, Aldous–Broder, Wilson, biased Wilson) use this module directly.
+//! twins kept (Aldous–Broder, Wilson, biased Wilson) use this module directly.
 
 use super::padded::{FREE, IN_TREE, OUTSIDE};
 use crate::grid::{Dir, Maze, Size};
@@ -242,28 +242,85 @@ pub(crate) fn padded_state3(mark: &mut Vec<u8>, next: &mut Vec<u8>, size: Size) 
 }
 
 /// Write the maze from parent directions: `next[p]` (padded index `p`) is the direction from
-/// each cell to its parent, except at `root`, which has none. One pass over the cells, one wall
-/// opened per cell but the root.
+/// each cell to its parent, except at `root`, which has none (it is set to [`NO_PARENT3`]
+/// here). As [`super::padded::carve_parent_links`] in 2D: a wall is open when either side
+/// points through it, so each cell's three bits come from four bytes — east: `next[p] == E ||
+/// next[p+1] == W`; south: `next[p] == S || next[p+pw] == N`; down: `next[p] == Down ||
+/// next[p+plane] == Up` — computed row by row over whole slices (vectorised) and packed into
+/// the maze by [`Maze::set_cell_codes3`]: no branch on the (random) directions, no per-wall
+/// read-modify-write. The codes are written into `next` itself, cell `c` at index `c`: a row's
+/// codes land below its padded index and every later read lies at or past it, so no byte is
+/// overwritten before it is read; `next` holds the codes afterwards, not the directions.
+/// Padding cells must hold a value other than west (2), north (3) and up (5), which would
+/// point back into the box: 0 ([`padded_state3`]) does.
 pub(crate) fn carve_parent_links3(maze: &mut Maze, sp: &Space, next: &mut [u8], root: u32) {
     next[root as usize] = NO_PARENT3;
-    let mut walls = maze.wall_writer();
-    let mut c = 0u32;
+    let (w, pw, plane) = (sp.w as usize, sp.pw as usize, sp.plane as usize);
+    let mut c = 0usize;
     for z in 0..sp.d {
         for y in 0..sp.h {
             let p = sp.row_start(y, z) as usize;
-            for &k in &next[p..p + sp.w as usize] {
-                if k != NO_PARENT3 {
-                    walls.open(sp.wall(c, k as usize));
-                }
-                c += 1;
+            let (done, rest) = next.split_at_mut(p);
+            let out = &mut done[c..c + w];
+            let here = &rest[..w];
+            let right = &rest[1..1 + w];
+            let south = &rest[pw..pw + w];
+            let below = &rest[plane..plane + w];
+            for ((((o, &a), &r), &s), &b) in
+                out.iter_mut().zip(here).zip(right).zip(south).zip(below)
+            {
+                let east = (a == 0) | (r == 2);
+                let south = (a == 1) | (s == 3);
+                let down = (a == 4) | (b == 5);
+                *o = east as u8 | (south as u8) << 1 | (down as u8) << 2;
             }
+            c += w;
         }
     }
+    maze.set_cell_codes3(&next[..c]);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The vectorised carve against one opened wall per cell, on parent directions drawn at
+    /// random among each cell's neighbours (not a tree: every wall a direction names, from
+    /// either side, must open, and no other), with the root anywhere.
+    #[test]
+    fn carve_matches_one_wall_per_cell() {
+        for size in [
+            Size::new(3, 2, 4),
+            Size::new(1, 1, 3),
+            Size::new(7, 5, 3),
+            Size::new(8, 8, 8),
+        ] {
+            let sp = Space::new(size);
+            let mut x = 0x2545_f491u32 ^ size.cells();
+            for root in [0, size.cells() / 2, size.cells() - 1] {
+                let (mut mark, mut next) = (Vec::new(), Vec::new());
+                padded_state3(&mut mark, &mut next, size);
+                let mut want = Maze::with_size(size);
+                for c in 0..size.cells() {
+                    let dirs: Vec<usize> = (0..6)
+                        .filter(|&k| size.has_neighbour(c, Dir::ALL[k]))
+                        .collect();
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    let k = dirs[x as usize % dirs.len()];
+                    next[sp.padded(c) as usize] = k as u8;
+                    if c != root {
+                        want.carve(c, Dir::ALL[k]);
+                    }
+                }
+                let mut got = Maze::with_size(size);
+                got.open_all();
+                carve_parent_links3(&mut got, &sp, &mut next, sp.padded(root));
+                assert_eq!(got, want, "{size} root {root}");
+            }
+        }
+    }
 
     #[test]
     fn sides_are_the_neighbours_inside_the_shell() {

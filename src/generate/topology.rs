@@ -21,6 +21,9 @@ use crate::grid::Maze;
 /// steps of each direction, the wall of a cell in a direction, the listing of a cell's options,
 /// the padded setup and the parent-link carving.
 pub(crate) trait Topology: Copy {
+    /// The number of directions (4 planar, 6 in a box): loops over them have a constant bound.
+    const DIRS: usize;
+
     /// Fill `mark` with the padded state of the maze's grid (the padding, and the holes of a
     /// mask, outside; every cell free) and return the geometry.
     fn marks(mark: &mut Vec<u8>, maze: &Maze) -> Self;
@@ -116,6 +119,8 @@ impl Planar {
 }
 
 impl Topology for Planar {
+    const DIRS: usize = 4;
+
     #[inline(always)]
     fn marks(mark: &mut Vec<u8>, maze: &Maze) -> Planar {
         let dp = padded_marks_steps_of(mark, maze);
@@ -185,6 +190,8 @@ impl Topology for Planar {
 /// A 3D box on the padded `(W+2)×(H+2)×(D+2)` state of [`super::space`] (3D grids have no
 /// masks).
 impl Topology for Space {
+    const DIRS: usize = 6;
+
     #[inline(always)]
     fn marks(mark: &mut Vec<u8>, maze: &Maze) -> Space {
         debug_assert!(maze.mask().is_none());
