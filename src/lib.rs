@@ -272,6 +272,9 @@ pub mod output_set;
 pub mod plot;
 #[doc(hidden)]
 pub mod printable;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod python_literal;
 pub mod render;
 pub mod rng;
 #[cfg(feature = "cli")]

@@ -21,6 +21,7 @@ use pyo3::prelude::*;
 
 use crate::args::ArgError;
 use crate::grid::Mask;
+use crate::python_literal::Literal;
 
 /// A `ValueError` carrying `e`'s message (a bad argument, as the CLI would report it).
 fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -46,6 +47,36 @@ fn joined(v: &Bound<'_, PyAny>, sep: &str) -> PyResult<String> {
             .join(sep)),
         Err(_) => text(v),
     }
+}
+
+/// `v` as the Python literal it is (a `None`, bool, int, float, `str`, tuple or list, the
+/// items of a tuple or list in turn); anything else, such as a path object or a NumPy
+/// number, as the `str` of its text, which every argument also takes.
+fn literal(v: &Bound<'_, PyAny>) -> PyResult<Literal> {
+    use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString, PyTuple};
+    let items = |it: pyo3::Bound<'_, pyo3::types::PyIterator>| -> PyResult<Vec<Literal>> {
+        it.map(|item| literal(&item?)).collect()
+    };
+    Ok(if v.is_none() {
+        Literal::None
+    } else if let Ok(b) = v.cast::<PyBool>() {
+        Literal::Bool(b.is_true())
+    } else if v.is_instance_of::<PyInt>() {
+        match v.extract::<i128>() {
+            Ok(i) => Literal::Int(i),
+            Err(_) => Literal::Str(text(v)?),
+        }
+    } else if let Ok(x) = v.cast::<PyFloat>() {
+        Literal::Float(x.value())
+    } else if let Ok(s) = v.cast::<PyString>() {
+        Literal::Str(s.to_cow()?.into_owned())
+    } else if v.is_instance_of::<PyTuple>() {
+        Literal::Tuple(items(v.try_iter()?)?)
+    } else if v.is_instance_of::<PyList>() {
+        Literal::List(items(v.try_iter()?)?)
+    } else {
+        Literal::Str(text(v)?)
+    })
 }
 
 /// The `mask=` argument: a path (`str` or `os.PathLike`) to a text or PNG mask file, the

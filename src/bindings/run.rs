@@ -6,7 +6,8 @@
 //! Ctrl-C (Python's SIGINT handler) is polled every few milliseconds while the workers run:
 //! it stops them between mazes and raises `KeyboardInterrupt`. `mask=` and `braid=` are the
 //! CLI's `--mask` and `--braid`: the same columns, metadata (`batchgen.mask`, `batchgen.braid`)
-//! and values.
+//! and values. The schema's `batchgen.command_line` is the call itself, each argument written
+//! as the Python literal it was given ([`crate::python_literal`]), so `eval` of it reruns it.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,7 +21,7 @@ use pyo3::exceptions::{PyRuntimeError, PyUserWarning};
 use pyo3::prelude::*;
 
 use super::table::Table;
-use super::{braid_of, joined, mask_of, mask_recorded, text, value_error};
+use super::{braid_of, joined, literal, mask_of, mask_recorded, text, value_error};
 use crate::accept::Accept;
 use crate::args::{
     check_3d, parse_count, parse_max_candidates, parse_size3, parse_threads, resolve_ends_sized,
@@ -31,6 +32,7 @@ use crate::grid::{Mask, Size};
 use crate::level::ends_on_mask;
 use crate::meta_keys as keys;
 use crate::metrics::Ends;
+use crate::python_literal::{self, Literal};
 use crate::shard::Shard;
 use crate::sink::arrow::{base_metadata, record_batch, run_metadata, schema, RunSpec};
 use crate::sink::RunInfo;
@@ -109,18 +111,32 @@ pub fn generate(
         max_candidates: max_candidates.map(text).transpose()?,
     };
     let v = validate(algo, &texts, ends, accept, mask.as_ref())?;
+    let given = |v: Option<&Bound<'_, PyAny>>| v.map(literal).transpose();
+    let named = [
+        ("threads", given(threads)?),
+        ("ends", ends.map(|e| Literal::Str(e.into()))),
+        ("entrance", given(entrance)?),
+        ("exit", given(exit)?),
+        ("accept", accept.map(|a| Literal::Str(a.into()))),
+        ("max_candidates", given(max_candidates)?),
+        ("mask", mask_named.map(Literal::Str)),
+        ("braid", (braid > 0.0).then_some(Literal::Float(braid))),
+    ];
     if let Some(note) = &v.note {
         let note = std::ffi::CString::new(note.as_str()).map_err(value_error)?;
         PyErr::warn(py, &py.get_type::<PyUserWarning>(), &note, 1)?;
     }
-    let call = command_line(
-        algo,
-        &texts,
-        v.seed,
-        ends,
-        v.accept.as_ref(),
-        mask_named,
-        braid,
+    let call = python_literal::call(
+        "batchgen.generate",
+        &[
+            Literal::Str(algo.into()),
+            size.map(literal).transpose()?.unwrap_or(Literal::None),
+            literal(count)?,
+            Literal::Int(v.seed.into()),
+        ],
+        named
+            .iter()
+            .filter_map(|(k, v)| v.as_ref().map(|v| (*k, v))),
     );
 
     let names: Vec<String> = v.algos.iter().map(|a| a.name()).collect();
@@ -293,32 +309,6 @@ fn masked_ends(
     })
 }
 
-/// The call as the file's `batchgen.command_line` (the CLI records its own argv there).
-fn command_line(
-    algo: &str,
-    t: &Texts,
-    seed: u64,
-    ends_text: Option<&str>,
-    accept: Option<&Accept>,
-    mask: Option<String>,
-    braid: f64,
-) -> String {
-    let (size_text, count_text) = (&t.size, &t.count);
-    recorded_call(
-        [algo, size_text, count_text, &seed.to_string()],
-        [
-            ("threads", t.threads.clone()),
-            ("ends", ends_text.map(str::to_string)),
-            ("entrance", t.entrance.clone()),
-            ("exit", t.exit.clone()),
-            ("accept", accept.map(|a| a.source().to_string())),
-            ("max_candidates", t.max_candidates.clone()),
-            ("mask", mask),
-            ("braid", (braid > 0.0).then(|| braid.to_string())),
-        ],
-    )
-}
-
 /// Run `job` on its own pool of `threads` with the GIL released, one record batch per chunk;
 /// Ctrl-C is polled every [`SIGNAL_POLL`] while the workers run and stops them between mazes.
 fn run_job(
@@ -378,22 +368,6 @@ fn run_job(
         return Err(PyRuntimeError::new_err(why));
     }
     Ok((batches, tallies))
-}
-
-/// The call as the file's `batchgen.command_line` (the CLI records its own argv there):
-/// `batchgen.generate(ALGO, SIZE, COUNT, SEED, name=value, …)` with the named arguments given.
-fn recorded_call<const N: usize>(
-    [algo, size, count, seed]: [&str; 4],
-    named: [(&str, Option<String>); N],
-) -> String {
-    let mut call = format!("batchgen.generate({algo:?}, {size:?}, {count}, {seed}");
-    for (name, value) in named {
-        if let Some(v) = value {
-            call += &format!(", {name}={v:?}");
-        }
-    }
-    call.push(')');
-    call
 }
 
 /// The generators of `algo` on `mask` (the CLI's `--mask` rules): a mask is 2D and sets the

@@ -39,17 +39,17 @@ pub(super) struct Buffers {
     dist: Vec<u32>,
     /// BFS order of the last search.
     queue: Vec<u32>,
-    /// The stack of the branch-part search.
+    /// The leaf stack of the peel.
     order: Vec<u32>,
-    /// Distances from the central cell.
+    /// Distances from the central cell (diameter), or part labels (branch columns).
     level: Vec<u32>,
     /// Canonical BFS parents.
     parent: Vec<u32>,
     /// Shortest-path counts.
     count: Vec<u64>,
-    /// Lower bounds of the eccentricities (diameter).
+    /// Lower bounds of the eccentricities (diameter), or the union-find of part labels.
     lo: Vec<u32>,
-    /// Upper bounds of the eccentricities (diameter).
+    /// Upper bounds of the eccentricities (diameter), or cells per part label.
     hi: Vec<u32>,
     /// The cells that may still end a longest pair (diameter).
     cand: Vec<u32>,
@@ -59,10 +59,13 @@ pub(super) struct Buffers {
     height: Vec<u32>,
     /// The deepest cell hanging off each core cell (diameter).
     deep: Vec<u32>,
-    /// Path membership (1 = on the solution).
-    on_path: Vec<u8>,
     /// The solution path, exit first.
     path: Vec<u32>,
+    /// Cells on the walk from a dead end, its first step included ([`Buffers::peel`]).
+    chain: Vec<u8>,
+    /// The dead ends plus the corridor cells their forced walks pass, counted by
+    /// [`Buffers::peel`] (exact when a 2-core is left: no walk then reaches another dead end).
+    walks: u64,
     /// Directions of the maze being measured: 4 (planar) or 6.
     dirs: usize,
     /// Breadth-first searches run for the diameter of the last maze.
@@ -106,10 +109,10 @@ impl Buffers {
                 v.resize(n, 0);
             }
             self.core.resize(n, 0);
+            self.chain.resize(n, 0);
             // Six slots past the cells: `flat_bfs`'s closed walls.
             self.dist.resize(n + 6, 0);
             self.count.resize(n, 0);
-            self.on_path.resize(n, 0);
             // One slot past the last cell: `flat_bfs` writes a candidate there unconditionally.
             self.queue.resize(n + 1, 0);
         }
@@ -201,7 +204,9 @@ impl Buffers {
     /// the 2-core (0 for a peeled cell), `height[r]` the depth of the deepest cell hanging off
     /// core cell `r` (0 when none) and `deep[r]` that cell (`r` itself when none). Returns the
     /// longest distance between two cells of one hanging tree (its root included) and a pair
-    /// at that distance: those pairs never pass through the rest of the core.
+    /// at that distance: those pairs never pass through the rest of the core. On the way it
+    /// counts the dead ends' forced walks into `walks` (a corridor cell peeled into from a
+    /// walk's last cell is the walk's next cell).
     fn peel(&mut self, masks: &[u8], off: &[u32; 6], n: usize) -> (u32, u32, u32) {
         let core = &mut self.core[..n];
         core.copy_from_slice(&masks[..n]);
@@ -211,11 +216,16 @@ impl Buffers {
             *d = c as u32;
         }
         let stack = &mut self.order[..n];
+        let chain = &mut self.chain[..n];
         let mut top = 0;
         for (c, &m) in core.iter().enumerate() {
             stack[top] = c as u32;
-            top += (m.count_ones() == 1) as usize;
+            let leaf = m.count_ones() == 1;
+            top += leaf as usize;
+            chain[c] = leaf as u8;
         }
+        // The dead ends, then each corridor cell a walk from one passes.
+        let mut walks = top as u64;
         let mut best = (0, 0, 0);
         while top > 0 {
             top -= 1;
@@ -229,6 +239,10 @@ impl Buffers {
             let p = (v as u32).wrapping_add(off[d]) as usize;
             core[v] = 0;
             core[p] &= !(1u8 << if d < 4 { d ^ 2 } else { d ^ 1 });
+            // A corridor cell peeled into from a dead end's walk continues that walk.
+            let walk = chain[v] & (masks[p].count_ones() == 2) as u8;
+            chain[p] |= walk;
+            walks += walk as u64;
             let below = height[v] + 1;
             if height[p] + below > best.0 {
                 best = (height[p] + below, deep[p], deep[v]);
@@ -240,6 +254,7 @@ impl Buffers {
             stack[top] = p as u32;
             top += (core[p].count_ones() == 1) as usize;
         }
+        self.walks = walks;
         best
     }
 
@@ -268,6 +283,21 @@ impl Buffers {
     /// smallest lower bound (`u`, the middle of that sweep), then from the fringe candidates by
     /// decreasing upper bound (`diameter_searches_on_braided_mazes` counts them).
     fn diameter(&mut self, masks: &[u8], off: &[u32; 6], n: usize, a: u32) -> (u32, u32, u32) {
+        if self.dirs == 6 {
+            self.diameter_in::<6>(masks, off, n, a)
+        } else {
+            self.diameter_in::<4>(masks, off, n, a)
+        }
+    }
+
+    /// [`Self::diameter`] for `D` directions (4 or 6).
+    fn diameter_in<const D: usize>(
+        &mut self,
+        masks: &[u8],
+        off: &[u32; 6],
+        n: usize,
+        a: u32,
+    ) -> (u32, u32, u32) {
         let mut best = self.peel(masks, off, n);
         self.cand.clear();
         let mut v = UNSEEN;
@@ -291,23 +321,14 @@ impl Buffers {
         if best.0 == 0 {
             best = (0, v, v);
         }
-        // The searches read the core's walls; `core` is moved out for them and back after.
-        let core = std::mem::take(&mut self.core);
         let mut center = v;
         self.diameter_searches = 0;
         loop {
             self.diameter_searches += 1;
             let step = self.diameter_searches;
-            let reached = self.distances(&core, off, n, v);
-            let (dist, height) = (&self.dist[..n], &self.height[..n]);
             // The eccentricity of `v`'s tip: the farthest other tip.
-            let (mut e, mut far) = (0, v);
-            for &w in &self.queue[1..reached] {
-                let d = dist[w as usize] + height[w as usize];
-                if d > e {
-                    (e, far) = (d, w);
-                }
-            }
+            let (mut e, far) = self.core_bfs::<D>(off, n, v);
+            let (dist, height) = (&self.dist[..n], &self.height[..n]);
             let hv = height[v as usize];
             e += hv;
             if e > best.0 {
@@ -348,11 +369,47 @@ impl Buffers {
             }
             cand.truncate(kept);
             if kept == 0 || top.2 == UNSEEN {
-                self.core = core;
                 return best;
             }
             v = if step == 2 { low.2 } else { top.2 };
         }
+    }
+
+    /// A BFS over the 2-core (`core`'s walls, after [`Self::peel`]) from `root`, as
+    /// [`Self::flat_bfs`], that also finds the root tip's farthest other tip on the way:
+    /// returns the largest `dist + height` over the other cells and the first cell in BFS
+    /// order to reach it (the root itself when there is no other).
+    fn core_bfs<const D: usize>(&mut self, off: &[u32; 6], n: usize, root: u32) -> (u32, u32) {
+        let dist = &mut self.dist[..n + 6];
+        dist[..n].fill(UNSEEN);
+        dist[n..].fill(0);
+        let (core, height) = (&self.core[..n], &self.height[..n]);
+        let queue = &mut self.queue[..n + 1];
+        dist[root as usize] = 0;
+        queue[0] = root;
+        let (mut head, mut tail) = (0, 1);
+        let (mut e, mut far) = (0u32, root);
+        while head < tail {
+            let v = queue[head];
+            head += 1;
+            let dv = dist[v as usize];
+            // Only the root is at 0: its own tip is not another tip.
+            let t = if dv == 0 { 0 } else { dv + height[v as usize] };
+            let better = t > e;
+            e = if better { t } else { e };
+            far = if better { v } else { far };
+            let m = core[v as usize] as u32;
+            for (d, &o) in off.iter().enumerate().take(D) {
+                // All ones for an open wall, else zero: a select, not a branch.
+                let open = 0u32.wrapping_sub(m >> d & 1);
+                let u = (v.wrapping_add(o) & open | (n + d) as u32 & !open) as usize;
+                let fresh = dist[u] == UNSEEN;
+                dist[u] = if fresh { dv + 1 } else { dist[u] };
+                queue[tail] = u as u32;
+                tail += fresh as usize;
+            }
+        }
+        (e, far)
     }
 }
 
@@ -428,7 +485,14 @@ pub(super) fn measure(
         solution_branches: branches,
         max_branch_cells: max_cells,
         max_branch_depth: max_depth,
-        mean_dead_end_length: mean_dead_end_length(masks, &off, n, deg.dead_ends),
+        mean_dead_end_length: if g.diameter_searches == 0 {
+            // No 2-core (a tree; tests only): walks may meet, so take them one by one.
+            mean_dead_end_length(masks, &off, n, deg.dead_ends)
+        } else if deg.dead_ends == 0 {
+            0.0
+        } else {
+            g.walks as f64 / deg.dead_ends as f64
+        },
         tortuosity: tortuosity(maze, entrance, exit, length),
         loops,
         solution_count,
@@ -436,81 +500,96 @@ pub(super) fn measure(
     }
 }
 
-/// `max_branch_cells` and `max_branch_depth` for the solution in `g.path` (exit first).
+/// `max_branch_cells` and `max_branch_depth` for the solution in `g.path` (exit first), in
+/// one search. The depth is a multi-source BFS from the path cells but the exit (the path
+/// cells are seen from the start, so the exit blocks); the cells it reaches are exactly the
+/// parts that touch a path cell but the exit. Each cell a path cell reaches first starts a
+/// part label, the cells it reaches inherit it, and a passage between two labels joins them
+/// (union-find on the labels in `lo`, cells per label in `hi`).
 fn branches_off(g: &mut Buffers, masks: &[u8], off: &[u32; 6], n: usize) -> (u32, u32) {
     if g.path.len() < 2 {
         return (0, 0);
     }
-    let on_path = &mut g.on_path[..n];
-    on_path.fill(0);
-    for &c in &g.path {
-        on_path[c as usize] = 1;
-    }
-    // Depth: a multi-source search from the path cells but the exit, which blocks.
     let dist = &mut g.dist[..n];
     dist.fill(UNSEEN);
-    let queue = &mut g.queue[..n];
-    let exit = g.path[0];
-    dist[exit as usize] = 0;
+    // Labels are cells; `UNSEEN` marks a path cell.
+    let label = &mut g.level[..n];
+    let (root, size) = (&mut g.lo[..n], &mut g.hi[..n]);
+    let queue = &mut g.queue[..n + 1];
+    let exit = g.path[0] as usize;
+    dist[exit] = 0;
+    label[exit] = UNSEEN;
     let mut tail = 0;
     for &c in &g.path[1..] {
         dist[c as usize] = 0;
+        label[c as usize] = UNSEEN;
         queue[tail] = c;
         tail += 1;
     }
-    let (mut head, mut depth) = (0, 0);
-    while head < tail {
+    // The path cells: each cell off the path they reach first starts a label.
+    let sources = tail;
+    for head in 0..sources {
         let v = queue[head];
-        head += 1;
-        let dv = dist[v as usize];
-        depth = depth.max(dv);
         let mut m = masks[v as usize] as u32;
         while m != 0 {
             let u = v.wrapping_add(off[m.trailing_zeros() as usize]) as usize;
             m &= m - 1;
             if dist[u] == UNSEEN {
-                dist[u] = dv + 1;
+                dist[u] = 1;
+                label[u] = u as u32;
+                root[u] = u as u32;
+                size[u] = 0;
                 queue[tail] = u as u32;
                 tail += 1;
             }
         }
     }
-    // Cells: the parts of the maze without the path that touch a path cell but the exit. The
-    // cells the depth search reached are exactly those parts; label them part by part.
-    let label = &mut g.level[..n];
-    label.fill(UNSEEN);
-    let stack = &mut g.order[..n];
-    let mut cells = 0u32;
-    for &c in &g.path[1..] {
-        let mut m = masks[c as usize] as u32;
+    let seeds = tail;
+    let mut head = sources;
+    while head < tail {
+        let v = queue[head];
+        head += 1;
+        let (dv, lv) = (dist[v as usize] + 1, label[v as usize]);
+        size[lv as usize] += 1;
+        let mut m = masks[v as usize] as u32;
         while m != 0 {
-            let s = c.wrapping_add(off[m.trailing_zeros() as usize]) as usize;
+            let u = v.wrapping_add(off[m.trailing_zeros() as usize]) as usize;
             m &= m - 1;
-            if on_path[s] == 1 || label[s] != UNSEEN {
-                continue;
+            if dist[u] == UNSEEN {
+                dist[u] = dv;
+                label[u] = lv;
+                queue[tail] = u as u32;
+                tail += 1;
+            } else if (label[u] != lv) & (label[u] != UNSEEN) {
+                let (a, b) = (find(root, label[u]), find(root, lv));
+                root[a as usize] = b;
             }
-            label[s] = 0;
-            stack[0] = s as u32;
-            let (mut top, mut size) = (1usize, 0u32);
-            while top > 0 {
-                top -= 1;
-                let v = stack[top];
-                size += 1;
-                let mut k = masks[v as usize] as u32;
-                while k != 0 {
-                    let u = v.wrapping_add(off[k.trailing_zeros() as usize]) as usize;
-                    k &= k - 1;
-                    if on_path[u] == 0 && label[u] == UNSEEN {
-                        label[u] = 0;
-                        stack[top] = u as u32;
-                        top += 1;
-                    }
-                }
-            }
-            cells = cells.max(size);
         }
     }
-    (cells, depth)
+    // Each label's cells go to its root's count; the largest count is the largest part.
+    for &r in &queue[sources..seeds] {
+        let top = find(root, r);
+        if top != r {
+            size[top as usize] += size[r as usize];
+            size[r as usize] = 0;
+        }
+    }
+    let cells = queue[sources..seeds]
+        .iter()
+        .map(|&r| size[r as usize])
+        .max()
+        .unwrap_or(0);
+    (cells, dist[queue[tail - 1] as usize])
+}
+
+/// The root of label `x` in the union-find `root` (halving the path on the way).
+fn find(root: &mut [u32], mut x: u32) -> u32 {
+    while root[x as usize] != x {
+        let up = root[root[x as usize] as usize];
+        root[x as usize] = up;
+        x = up;
+    }
+    x
 }
 
 /// The mean forced-walk length from a dead end to the first cell that is not a corridor.

@@ -210,7 +210,7 @@ def test_a_masked_runs_command_line_reruns_it(tmp_path, monkeypatch):
         t = batchgen.generate("wilson", None, 4, 1, mask=given, braid=0.5)
         meta = {k.decode(): v.decode() for k, v in t.schema.metadata.items()}
         call = meta["batchgen.command_line"]
-        assert f'mask="{named}"' in call and ring not in call, call
+        assert f"mask={named!r}" in call and ring not in call, call
         rerun = tmp_path / f"rerun-{len(list(tmp_path.iterdir()))}"
         rerun.mkdir()
         (rerun / "mask.txt").write_text(meta["batchgen.mask"])
@@ -252,3 +252,33 @@ def test_mask_and_braid_arguments_are_checked_naming_them(tmp_path):
         args.update(kw)
         with pytest.raises(ValueError, match=match):
             batchgen.generate(**args)
+
+
+def test_the_command_line_is_a_python_call_that_reruns(tmp_path, monkeypatch):
+    """`batchgen.command_line` writes each argument as the Python literal it was given (a mask
+    path with a tab, both quotes, a backslash and non-ASCII letters; a count as text that is
+    not a Python number; a tuple, ints, a float), and `eval` of it gives the same rows."""
+    folder = tmp_path / "m\u00e4ze \u65e5\u672c"
+    folder.mkdir()
+    path = folder / "ring\t'q\"\\caf\u00e9.txt"
+    path.write_text("....\n.##.\n....\n")
+    kw = dict(threads=1, entrance=(0, 0), exit=[3, 2], braid=0.5,
+              accept="algo = 'wilson' AND \"solution_length\" >= 1", max_candidates=1000)
+    t = batchgen.generate("wilson", None, "2^3", 7, mask=str(path), **kw)
+    call = {k.decode(): v.decode() for k, v in t.schema.metadata.items()}["batchgen.command_line"]
+    assert call == (
+        f"batchgen.generate('wilson', None, '2^3', 7, threads=1, entrance=(0, 0), "
+        f"exit=[3, 2], accept={kw['accept']!r}, max_candidates=1000, mask={str(path)!r}, "
+        f"braid=0.5)"
+    ), call
+    assert not call.isascii() and "\\t" in call and "\\\\" in call, call
+    assert t.num_rows == 8
+    monkeypatch.chdir(tmp_path)
+    assert rows(eval(call, {"batchgen": batchgen})) == rows(t), call
+    # A control character and a separator Python does not print are escaped as Python does.
+    odd = folder / "a\x01\u2028b.txt"
+    odd.write_text("...\n...\n")
+    t = batchgen.generate("wilson", None, 2, 1, mask=odd)
+    call = {k.decode(): v.decode() for k, v in t.schema.metadata.items()}["batchgen.command_line"]
+    assert f"mask={str(odd)!r})" in call and "\\x01\\u2028" in call, call
+    assert rows(eval(call, {"batchgen": batchgen})) == rows(t), call
