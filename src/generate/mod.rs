@@ -5,11 +5,11 @@
 //!
 //! # 3D
 //!
-//! The searching generators (backtracker, growing tree, hunt-and-kill) and the random walks
-//! (Aldous–Broder, Wilson, biased Wilson; their per-shape draws in `topology::Walk`) are
-//! written once, generic over a topology (`topology::Topology`), and compiled for each shape: a
-//! maze of depth > 1 goes, once per maze, to the 3D instantiation (on the padded 3D state of
-//! `space`), a 2D maze to the planar one. Prim keeps a 3D path of its own (`prim_3d.rs`).
+//! The searching generators (backtracker, growing tree, hunt-and-kill) and the uniform random
+//! walks (Aldous–Broder, Wilson; their per-shape draws in `topology::Walk`) are written once,
+//! generic over a topology (`topology::Topology`), and compiled for each shape: a maze of
+//! depth > 1 goes, once per maze, to the 3D instantiation (on the padded 3D state of `space`),
+//! a 2D maze to the planar one. Prim and biased Wilson keep a 3D path of their own (`*_3d.rs`).
 //! Kruskal needs no separate path (its wall list and union loop work on any grid). The
 //! generators defined only on 2D grids (see [`Family::supports_3d`]) panic on a 3D maze with a
 //! message naming those that accept one: callers check [`Algorithm::supports_3d`] first (the
@@ -62,6 +62,7 @@ mod topology;
 mod walk;
 mod wilson;
 mod wilson_biased;
+mod wilson_biased_3d;
 
 use space::Space;
 use topology::Planar;
@@ -672,11 +673,9 @@ impl Algorithm {
             Algorithm::Wilson => wilson::generate::<Planar, R>(maze, scratch, rng),
             Algorithm::AldousBroder => aldous_broder::generate::<Planar, R>(maze, scratch, rng),
             Algorithm::WilsonStraight(p) => {
-                wilson_biased::generate::<Planar, R>(maze, scratch, rng, Bias::Straight(p))
+                wilson_biased::generate(maze, scratch, rng, Bias::Straight(p))
             }
-            Algorithm::WilsonTurn(p) => {
-                wilson_biased::generate::<Planar, R>(maze, scratch, rng, Bias::Turn(p))
-            }
+            Algorithm::WilsonTurn(p) => wilson_biased::generate(maze, scratch, rng, Bias::Turn(p)),
             Algorithm::Prim => prim::generate(maze, scratch, rng),
             Algorithm::GrowingTree(policy) => {
                 growing_tree::generate::<Planar, R>(maze, scratch, rng, policy)
@@ -698,10 +697,10 @@ impl Algorithm {
             Algorithm::Wilson => wilson::generate::<Space, R>(maze, scratch, rng),
             Algorithm::AldousBroder => aldous_broder::generate::<Space, R>(maze, scratch, rng),
             Algorithm::WilsonStraight(p) => {
-                wilson_biased::generate::<Space, R>(maze, scratch, rng, Bias::Straight(p))
+                wilson_biased_3d::generate(maze, scratch, rng, Bias::Straight(p))
             }
             Algorithm::WilsonTurn(p) => {
-                wilson_biased::generate::<Space, R>(maze, scratch, rng, Bias::Turn(p))
+                wilson_biased_3d::generate(maze, scratch, rng, Bias::Turn(p))
             }
             Algorithm::Prim => prim_3d::generate(maze, scratch, rng),
             Algorithm::GrowingTree(policy) => {

@@ -11,19 +11,19 @@
 //! in direction order ([`Topology::options`]) and one is taken with `choose(k)` (no draw when
 //! there is one), so a generator written once keeps each side's mazes exactly.
 //!
-//! The random walks (Aldous–Broder, Wilson, biased Wilson) draw differently on each side (2-bit
+//! The uniform random walks (Aldous–Broder, Wilson) draw differently on each side (2-bit
 //! directions 32 to a word in 2D, 3-bit draws with rejection in 3D); those draws, and the little
 //! state only they need, are the subtrait [`Walk`].
 
 use super::padded::{carve_parent_links, padded_marks_steps_of, padded_of, padded_state_of};
-use super::padded::{padded_delta, padded_holes, padded_links, padded_sides, padded_sides_masked};
+use super::padded::{padded_delta, padded_holes, padded_links};
 use super::padded::{wilson_root, EDGE};
 use super::shared::{option, options4};
+use super::space::padded_links3;
 use super::space::{carve_parent_links3, options_with, padded_marks3, padded_state3, Space};
-use super::space::{padded_links3, padded_sides3, PERPENDICULAR};
 use super::Scratch;
 use crate::grid::Maze;
-use crate::rng::{Chance, RandomSource};
+use crate::rng::RandomSource;
 
 /// A grid shape for the generators that search a padded byte array: the padded and cell-id
 /// steps of each direction, the wall of a cell in a direction, the listing of a cell's options,
@@ -261,17 +261,16 @@ impl Topology for Space {
     }
 }
 
-/// The random walks' side of a topology (Aldous–Broder, Wilson, biased Wilson are written once
-/// against it): how a walk draws a uniform direction, the one-array state of Aldous–Broder,
-/// Wilson's root and the set of on-grid directions a biased walk reads. The draws differ by
+/// The uniform random walks' side of a topology (Aldous–Broder and Wilson are written once
+/// against it): how a walk draws a uniform direction, the one-array state of Aldous–Broder and
+/// Wilson's root. The draws differ by
 /// shape and each side keeps its own, so every maze stays what it was: a planar walk takes 2-bit
 /// directions 32 to a word ([`RandomSource::dir4_x32`]), a 3D walk three random bits per step,
 /// redrawn when they give 6 or 7 ([`RandomSource::bits`]); a draw that points off the grid is
 /// rejected by the walk itself (it reads the neighbour's state anyway), which keeps each step
 /// uniform among the existing neighbours.
 pub(crate) trait Walk: Topology {
-    /// The number of directions; as a direction it means "none" (the parent direction of the
-    /// root, a biased walk's previous direction before its first step).
+    /// The number of directions; as a parent direction it means "none" (the root's).
     const DIRS: u32;
 
     /// Directions in a block of [`Walk::draw_block`].
@@ -292,21 +291,6 @@ pub(crate) trait Walk: Topology {
     /// The root of the Wilson walks (padded index): the cell nearest the centre (on a mask, the
     /// mask cell nearest its centroid).
     fn wilson_root(&self, maze: &Maze) -> u32;
-
-    /// Fill `sides` with, for each padded cell, the set of directions (bit `d` for direction
-    /// `d`) whose neighbour is on the grid, reading the holes of a mask from `mark` (the state
-    /// of [`Topology::state`]).
-    fn sides(&self, sides: &mut Vec<u8>, mark: &[u8], maze: &Maze);
-
-    /// `keep` when `prefer`, otherwise a uniform direction among the set `valid` (the
-    /// topology's [`RandomSource::dir4_unless`] or [`RandomSource::dir6_unless`]).
-    fn keep_or_uniform<R: RandomSource>(rng: &mut R, prefer: bool, keep: u32, valid: u32) -> u32;
-
-    /// A biased walk's step after `prev` when it prefers to turn: with probability `chance`,
-    /// when a turn is possible, a turn among the directions in `valid`; otherwise a uniform
-    /// direction among `valid`. In 2D a turn is left or right (a coin when both are possible);
-    /// in 3D any of the up to four directions perpendicular to `prev`, drawn uniformly.
-    fn turn_or_uniform<R: RandomSource>(rng: &mut R, chance: Chance, prev: u32, valid: u32) -> u32;
 }
 
 impl Walk for Planar {
@@ -335,28 +319,6 @@ impl Walk for Planar {
     #[inline(always)]
     fn wilson_root(&self, maze: &Maze) -> u32 {
         wilson_root(maze)
-    }
-
-    #[inline(always)]
-    fn sides(&self, sides: &mut Vec<u8>, mark: &[u8], maze: &Maze) {
-        if maze.mask().is_some() {
-            // A hole is off the grid to the walk: no direction leads into one.
-            padded_sides_masked(sides, mark, self.w, self.h);
-        } else {
-            padded_sides(sides, self.w, self.h);
-        }
-    }
-
-    #[inline(always)]
-    fn keep_or_uniform<R: RandomSource>(rng: &mut R, prefer: bool, keep: u32, valid: u32) -> u32 {
-        rng.dir4_unless(prefer, keep, valid)
-    }
-
-    #[inline(always)]
-    fn turn_or_uniform<R: RandomSource>(rng: &mut R, chance: Chance, prev: u32, valid: u32) -> u32 {
-        let (l, r) = ((prev + 1) & 3, (prev + 3) & 3);
-        let prefer = valid & (1 << l | 1 << r) != 0 && rng.unit_below(chance);
-        rng.turn_unless(prefer, l, r, valid)
     }
 }
 
@@ -388,31 +350,6 @@ impl Walk for Space {
     #[inline(always)]
     fn wilson_root(&self, maze: &Maze) -> u32 {
         self.padded(maze.size().cell(self.w / 2, self.h / 2, self.d / 2))
-    }
-
-    #[inline(always)]
-    fn sides(&self, sides: &mut Vec<u8>, _: &[u8], _: &Maze) {
-        padded_sides3(sides, self)
-    }
-
-    #[inline(always)]
-    fn keep_or_uniform<R: RandomSource>(rng: &mut R, prefer: bool, keep: u32, valid: u32) -> u32 {
-        rng.dir6_unless(prefer, keep, valid)
-    }
-
-    #[inline(always)]
-    fn turn_or_uniform<R: RandomSource>(rng: &mut R, chance: Chance, prev: u32, valid: u32) -> u32 {
-        let turns = valid & PERPENDICULAR[prev as usize];
-        if turns != 0 && rng.unit_below(chance) {
-            // The `nth` set bit of `turns`, `nth` uniform (no draw when there is one turn).
-            let mut t = turns;
-            for _ in 0..rng.choose(turns.count_ones()) {
-                t &= t - 1;
-            }
-            t.trailing_zeros()
-        } else {
-            rng.dir6_unless(false, 0, valid)
-        }
     }
 }
 

@@ -1,4 +1,4 @@
-//! What Wilson's algorithm and biased Wilson share, for any [`Walk`] topology: the loop-erased
+//! Wilson's algorithm's walk parts, for any [`Walk`] topology: the loop-erased
 //! walks themselves ([`loop_erased_walks`]: the start cells in cell-id order, a walk from each
 //! one not yet in the tree, and its loop-erased path added to the tree), and the buffer of
 //! random directions a uniform walk takes its steps from ([`Dirs`]).

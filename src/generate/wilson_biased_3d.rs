@@ -1,0 +1,73 @@
+//! The 3D path of biased Wilson ([`super::wilson_biased`] on a maze of depth > 1): loop-erased
+//! walks on the six-neighbour grid that prefer to go straight on, or to turn. **Not uniform.**
+//!
+//! The first step from each start cell is a uniform neighbour. After that, with
+//! `wilson-straight:P` the walk keeps its previous direction (same axis and sense) with
+//! probability `P` when that neighbour exists; with `wilson-turn:P` it turns with probability
+//! `P` when a turn is possible, a turn being any of the (up to four) existing neighbours on the
+//! two axes perpendicular to the previous step, chosen uniformly (`below(k)`, no draw when there
+//! is one); otherwise it steps to a uniform neighbour (three random bits, rejected when 6, 7 or
+//! off the grid). As in 2D, retracing `next` from the start is the loop-erased path for any
+//! walk, so the result is always a spanning tree. Runs on the padded 3D state of
+//! [`super::space`].
+
+use super::space::{carve_parent_links3, loop_erased_walks3, padded_sides3, padded_state3};
+use super::wilson_biased::Bias;
+use super::Scratch;
+use crate::grid::Maze;
+use crate::rng::RandomSource;
+
+/// For each direction `0..6`, the mask of the four directions perpendicular to it.
+const PERPENDICULAR: [u32; 6] = [
+    0b11_1010, // east: south, north, down, up
+    0b11_0101, // south: east, west, down, up
+    0b11_1010, // west
+    0b11_0101, // north
+    0b00_1111, // down: the four planar ones
+    0b00_1111, // up
+];
+
+/// Carve a spanning tree of a 3D grid by loop-erased walks with a direction bias (not uniform).
+pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, bias: Bias) {
+    let size = maze.size();
+    let sp = padded_state3(&mut s.mark, &mut s.next, size);
+    padded_sides3(&mut s.sides, &sp);
+    let sides = &s.sides[..];
+    let mark = &mut s.mark[..];
+    let next = &mut s.next[..];
+    let root = sp.padded(size.cell(sp.w / 2, sp.h / 2, sp.d / 2));
+    let chance = bias.chance();
+    let done = loop_erased_walks3(mark, next, &sp, root, |_, u, prev| {
+        // Bit d set when the neighbour in direction d exists.
+        let valid = sides[u as usize] as u32;
+        // A uniform step is `random_step`'s draws: three bits, rejected when not in `valid`
+        // (`dir6_unless` with nothing preferred). Whether a straight walk keeps its direction
+        // is a coin flip with probability `P`: `dir6_unless` selects between the kept and the
+        // uniform step without a branch on it (the 2D walk's `dir4_unless`).
+        match bias {
+            _ if prev == 6 => rng.dir6_unless(false, 0, valid),
+            Bias::Straight(_) => {
+                let prefer = valid >> prev & 1 != 0 && rng.unit_below(chance);
+                rng.dir6_unless(prefer, prev, valid)
+            }
+            Bias::Turn(_) => {
+                let turns = valid & PERPENDICULAR[prev as usize];
+                if turns != 0 && rng.unit_below(chance) {
+                    let mut nth = rng.choose(turns.count_ones());
+                    let mut t = turns;
+                    while nth > 0 {
+                        t &= t - 1;
+                        nth -= 1;
+                    }
+                    t.trailing_zeros()
+                } else {
+                    rng.dir6_unless(false, 0, valid)
+                }
+            }
+        }
+    });
+    if !done {
+        return super::abandon(maze, s, rng);
+    }
+    carve_parent_links3(maze, &sp, next, root);
+}
