@@ -1,52 +1,50 @@
 //! Aldous–Broder: a random walk over the whole grid; the edge by which the walk first enters a
 //! cell joins the tree. The result is uniform over all spanning trees (Aldous 1990, Broder
-//! 1989), like Wilson's algorithm, so the two are a cross-check of each other.
+//! 1989), like Wilson's algorithm, so the two are a cross-check of each other. Written once for
+//! 2D and 3D grids ([`Walk`]).
 //!
 //! It exists because it is the textbook uniform generator and the simplest one to prove, not
 //! because it is fast: the walk must cover the grid, which takes about `n log² n` steps on an
-//! `n`-cell grid (Wilson needs far fewer). Choices: the walk starts at (0,0) (any fixed start
-//! keeps the result uniform); a step is a uniform direction from 2 buffered bits, redrawn when
-//! it points off the grid, which keeps the choice uniform among the existing neighbours and
-//! uses only exactly enumerable draws.
+//! `n`-cell grid (Wilson needs far fewer). Choices: the walk starts at the first cell ((0,0),
+//! or (0,0,0); a mask's first cell in row order; any fixed start keeps the result uniform); a
+//! step is a uniform direction ([`Walk::draw_block`]: 2 bits in 2D, 3 bits redrawn on 6 or 7
+//! in 3D), redrawn when it points off the grid or into a hole of a mask, which keeps the choice
+//! uniform among the existing neighbours and uses only exactly enumerable draws.
 //!
-//! Speed: the walk runs on a padded byte array ([`super::padded::padded_links`]) whose one byte
-//! per cell is both the state and the parent direction: the padding ring is marked, so a step
-//! needs no coordinates, and a step reads and writes one byte. Directions come 32 to a word
-//! (the same sequence as one `dir4()` per step) and the 32 steps of a word run without testing
+//! Speed: the walk runs on a padded byte array ([`Walk::links`]) whose one byte per cell is
+//! both the state and the parent direction: the padding is marked, so a step needs no
+//! coordinates, and a step reads and writes one byte. In 2D directions come 32 to a word (the
+//! same sequence as one `dir4()` per step) and the 32 steps of a word run without testing
 //! whether the walk is done (once every cell is reached, further steps change nothing); each
 //! cell's entrance is recorded without a branch, and the walls are written in one linear pass
 //! at the end.
 
-use super::padded::{
-    carve_parent_links, padded_delta, padded_holes, padded_links, padded_of, EDGE, NO_PARENT,
-    UNSEEN,
-};
+use super::padded::{EDGE, UNSEEN};
 use super::shared::Poll;
+use super::topology::Walk;
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
 
-/// Carve a uniform spanning tree by a covering random walk.
-pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
-    let (w, h) = (maze.width(), maze.height());
-    padded_links(&mut s.next, w, h);
-    padded_holes(&mut s.next, maze, EDGE);
-    let delta = padded_delta(w);
+/// Carve a uniform spanning tree by a covering random walk on topology `T`.
+pub(crate) fn generate<T: Walk, R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
+    let t = T::links(&mut s.next, maze);
     let link = &mut s.next[..];
-    let start = padded_of(maze.first_cell(), w);
+    let start = t.padded(maze.first_cell());
     let mut u = start;
-    link[u as usize] = NO_PARENT;
+    // Reached, with no parent (the carve writes the root's "no parent" again).
+    // As a parent direction, `DIRS` means "none" (the root's).
+    link[u as usize] = T::DIRS as u8;
     let mut left = maze.tree_cells() - 1;
     let mut poll = Poll::new();
     while left > 0 {
-        if poll.stop(32) {
+        if poll.stop(T::BLOCK) {
             return super::abandon(maze, s, rng);
         }
-        let mut block = rng.dir4_x32();
-        for _ in 0..32 {
-            let d = (block & 3) as u32;
-            block >>= 2;
-            let v = u.wrapping_add(delta[d as usize]);
+        let mut block = T::draw_block(rng);
+        for _ in 0..T::BLOCK {
+            let d = T::take_dir(&mut block);
+            let v = u.wrapping_add(t.step(d));
             debug_assert!((v as usize) < link.len());
             // SAFETY: `u` is always a grid cell (the walk never moves onto padding), so its
             // neighbour `v` lies inside the padded array.
@@ -57,12 +55,12 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             // First entrance: remember the way back. Written without a branch (a cell is fresh
             // about half the time early on and rarely late, which a branch would mispredict).
             let fresh = m == UNSEEN;
-            let back = ((d + 2) & 3) as u8;
+            let back = T::opposite(d) as u8;
             // SAFETY: `v` is in bounds, as above.
             unsafe { *link.get_unchecked_mut(v as usize) = if fresh { back } else { m } };
             left -= fresh as u32;
             u = v;
         }
     }
-    carve_parent_links(maze, link, &mut s.codes, start);
+    t.carve_parent_links(maze, link, &mut s.codes, start);
 }

@@ -5,14 +5,15 @@
 //!
 //! # 3D
 //!
-//! The searching generators (backtracker, growing tree, hunt-and-kill) and Prim are written once,
-//! generic over a topology (`topology::Topology`), and compiled for each shape: a maze of depth > 1 goes,
-//! once per maze, to the 3D instantiation (on the padded 3D state of `space`), a 2D maze to the
-//! planar one. The random walks (Aldous–Broder, Wilson, biased Wilson) keep a 3D path
-//! of their own (`*_3d.rs`). Kruskal needs no separate path (its wall list and union loop work on any
-//! grid). The generators defined only on 2D grids (see [`Family::supports_3d`]) panic on a 3D
-//! maze with a message naming those that accept one:
-//! callers check [`Algorithm::supports_3d`] first (the CLI refuses with exit 2).
+//! The searching generators (backtracker, growing tree, hunt-and-kill), Prim and the uniform
+//! random walks (Aldous–Broder, Wilson; their per-shape draws in `topology::Walk`) are written
+//! once, generic over a topology (`topology::Topology`), and compiled for each shape: a maze of
+//! depth > 1 goes, once per maze, to the 3D instantiation (on the padded 3D state of `space`),
+//! a 2D maze to the planar one. Biased Wilson keeps a 3D path of its own (`wilson_biased_3d.rs`).
+//! Kruskal needs no separate path (its wall list and union loop work on any grid). The
+//! generators defined only on 2D grids (see [`Family::supports_3d`]) panic on a 3D maze with a
+//! message naming those that accept one: callers check [`Algorithm::supports_3d`] first (the
+//! CLI refuses with exit 2).
 //!
 //! Every generator has the signature
 //! `fn generate<R: RandomSource>(&mut Maze, &mut Scratch, &mut R)` (those written once for
@@ -42,7 +43,6 @@
 //! splits cleanly.
 
 mod aldous_broder;
-mod aldous_broder_3d;
 mod backtracker;
 mod binary_tree;
 mod eller;
@@ -58,13 +58,14 @@ mod shared;
 mod sidewinder;
 mod space;
 mod topology;
+mod walk;
 mod wilson;
-mod wilson_3d;
 mod wilson_biased;
 mod wilson_biased_3d;
 
 use space::Space;
 use topology::Planar;
+use wilson_biased::Bias;
 
 use std::fmt;
 
@@ -668,14 +669,12 @@ impl Algorithm {
         match *self {
             Algorithm::Backtracker => backtracker::generate::<Planar, R>(maze, scratch, rng),
             Algorithm::Kruskal => kruskal::generate(maze, scratch, rng),
-            Algorithm::Wilson => wilson::generate(maze, scratch, rng),
-            Algorithm::AldousBroder => aldous_broder::generate(maze, scratch, rng),
+            Algorithm::Wilson => wilson::generate::<Planar, R>(maze, scratch, rng),
+            Algorithm::AldousBroder => aldous_broder::generate::<Planar, R>(maze, scratch, rng),
             Algorithm::WilsonStraight(p) => {
-                wilson_biased::generate(maze, scratch, rng, wilson_biased::Bias::Straight(p))
+                wilson_biased::generate(maze, scratch, rng, Bias::Straight(p))
             }
-            Algorithm::WilsonTurn(p) => {
-                wilson_biased::generate(maze, scratch, rng, wilson_biased::Bias::Turn(p))
-            }
+            Algorithm::WilsonTurn(p) => wilson_biased::generate(maze, scratch, rng, Bias::Turn(p)),
             Algorithm::Prim => prim::generate::<Planar, R>(maze, scratch, rng),
             Algorithm::GrowingTree(policy) => {
                 growing_tree::generate::<Planar, R>(maze, scratch, rng, policy)
@@ -694,13 +693,13 @@ impl Algorithm {
         match *self {
             Algorithm::Backtracker => backtracker::generate::<Space, R>(maze, scratch, rng),
             Algorithm::Kruskal => kruskal::generate(maze, scratch, rng),
-            Algorithm::Wilson => wilson_3d::generate(maze, scratch, rng),
-            Algorithm::AldousBroder => aldous_broder_3d::generate(maze, scratch, rng),
+            Algorithm::Wilson => wilson::generate::<Space, R>(maze, scratch, rng),
+            Algorithm::AldousBroder => aldous_broder::generate::<Space, R>(maze, scratch, rng),
             Algorithm::WilsonStraight(p) => {
-                wilson_biased_3d::generate(maze, scratch, rng, wilson_biased::Bias::Straight(p))
+                wilson_biased_3d::generate(maze, scratch, rng, Bias::Straight(p))
             }
             Algorithm::WilsonTurn(p) => {
-                wilson_biased_3d::generate(maze, scratch, rng, wilson_biased::Bias::Turn(p))
+                wilson_biased_3d::generate(maze, scratch, rng, Bias::Turn(p))
             }
             Algorithm::Prim => prim::generate::<Space, R>(maze, scratch, rng),
             Algorithm::GrowingTree(policy) => {

@@ -1,6 +1,6 @@
 //! Helpers shared by several generators, so that no generator file imports a sibling: the
-//! lazy-shuffle union loop (Kruskal, fractal repair), random directions 32 at a time (Wilson,
-//! Aldous–Broder), cell bitsets (binary tree, sidewinder) and the countdown by which the walks
+//! lazy-shuffle union loop (Kruskal, fractal repair), cell bitsets (binary tree, sidewinder),
+//! the listing of a cell's planar options ([`options4`]) and the countdown by which the walks
 //! look at the stop flag ([`Poll`]).
 //! The padded per-cell state and parent-link carving live in [`super::padded`].
 
@@ -90,36 +90,6 @@ pub(super) fn or_bits(b: &mut [u64], p: u32, v: u64) {
     let o = p & 63;
     b[i] |= v << o;
     b[i + 1] |= (v >> 1) >> (63 - o);
-}
-
-/// Random planar directions drawn 32 at a time ([`RandomSource::dir4_x32`]) and handed out one
-/// by one, for the random walks (one refill test per step instead of one draw).
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Dirs {
-    block: u64,
-    left: u32,
-}
-
-impl Dirs {
-    /// True when the next [`Dirs::next`] draws a new word: a walk counts its steps 32 at a
-    /// time there ([`Poll`]), on a test the refill makes anyway.
-    #[inline(always)]
-    pub(super) fn is_empty(&self) -> bool {
-        self.left == 0
-    }
-
-    /// The next direction, `0..4` (east, south, west, north).
-    #[inline(always)]
-    pub(super) fn next<R: RandomSource>(&mut self, rng: &mut R) -> u32 {
-        if self.left == 0 {
-            self.block = rng.dir4_x32();
-            self.left = 32;
-        }
-        let d = (self.block & 3) as u32;
-        self.block >>= 2;
-        self.left -= 1;
-        d
-    }
 }
 
 /// The planar directions (east, south, west, north) whose neighbour of padded cell `p` has

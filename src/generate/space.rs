@@ -7,11 +7,10 @@
 //! Directions are small integers `0..6` in [`Dir::ALL`] order (east, south, west, north, down,
 //! up); [`OPPOSITE`] maps each to its opposite. [`Space`] is the 3D side of
 //! [`super::topology::Topology`] (the generators written once for both shapes), and the 3D
-//! twins kept (Aldous–Broder, Wilson, biased Wilson) use this module directly.
+//! twin kept (biased Wilson) uses this module directly.
 
-use super::padded::{FREE, IN_TREE, OUTSIDE};
+use super::padded::{EDGE, FREE, IN_TREE, OUTSIDE, UNSEEN};
 use crate::grid::{Dir, Maze, Size};
-use crate::rng::RandomSource;
 
 /// The opposite of each direction `0..6` ([`Dir::ALL`] order).
 pub(crate) const OPPOSITE: [u8; 6] = [2, 3, 0, 1, 5, 4];
@@ -121,21 +120,8 @@ pub(crate) fn options_with(mark: &[u8], sp: &Space, p: u32, want: u8) -> (u32, u
     (packed, (a + b + (f[4] + f[5])) as usize)
 }
 
-/// A uniform direction `0..6` among those whose neighbour of `p` is inside the box: three
-/// random bits, redrawn when they give 6 or 7 or point outside (rejection keeps the choice
-/// uniform among the existing neighbours).
-#[inline]
-pub(crate) fn random_step<R: RandomSource>(mark: &[u8], sp: &Space, p: u32, rng: &mut R) -> usize {
-    loop {
-        let d = rng.bits(3) as usize;
-        if d < 6 && mark[p.wrapping_add(sp.dp[d]) as usize] != OUTSIDE {
-            return d;
-        }
-    }
-}
-
-/// Wilson's loop-erased walks on the padded 3D state, shared by the uniform walk and the biased
-/// ones: `root` joins the tree, then from each cell not yet in it, in cell-id order, a walk
+/// Wilson's loop-erased walks on the padded 3D state, for the biased walks (3D twin of
+/// biased Wilson): `root` joins the tree, then from each cell not yet in it, in cell-id order, a walk
 /// steps in direction `step(mark, u, prev)` (`prev`: its previous direction, 6 before its first
 /// step) until it meets the tree, and its loop-erased path joins the tree ([`add_loop_erased`]).
 /// Returns false when a caught signal stopped the walks (see [`super::shared::Poll`]).
@@ -186,16 +172,28 @@ pub(crate) fn add_loop_erased(mark: &mut [u8], next: &[u8], sp: &Space, start: u
     }
 }
 
-/// Fill `mark` with the padded state of `size`: the shell outside, every cell free. Row by row
-/// with slice fills.
+/// Fill `mark` with the padded state of `size`: the shell outside, every cell free.
 pub(crate) fn padded_marks3(mark: &mut Vec<u8>, size: Size) -> Space {
+    padded_fill3(mark, size, FREE, OUTSIDE)
+}
+
+/// The one-array state of Aldous–Broder on a 3D box (the counterpart of
+/// [`super::padded::padded_links`]): every cell [`UNSEEN`], the shell [`EDGE`]; a reached cell
+/// then holds its parent direction (`0..6`), which [`carve_parent_links3`] reads as it is.
+pub(crate) fn padded_links3(links: &mut Vec<u8>, size: Size) -> Space {
+    padded_fill3(links, size, UNSEEN, EDGE)
+}
+
+/// Fill a padded byte array of `size`: `inside` on the cells, `outside` on the shell. Row by
+/// row with slice fills.
+fn padded_fill3(a: &mut Vec<u8>, size: Size, inside: u8, outside: u8) -> Space {
     let sp = Space::new(size);
-    mark.clear();
-    mark.resize(sp.len(), OUTSIDE);
+    a.clear();
+    a.resize(sp.len(), outside);
     for z in 0..sp.d {
         for y in 0..sp.h {
             let p = sp.row_start(y, z) as usize;
-            mark[p..p + sp.w as usize].fill(FREE);
+            a[p..p + sp.w as usize].fill(inside);
         }
     }
     sp

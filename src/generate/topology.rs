@@ -10,12 +10,20 @@
 //! then down, up in 3D). The draws are the same on both sides: the options of a cell are listed
 //! in direction order ([`Topology::options`]) and one is taken with `choose(k)` (no draw when
 //! there is one), so a generator written once keeps each side's mazes exactly.
+//!
+//! The uniform random walks (Aldous–Broder, Wilson) draw differently on each side (2-bit
+//! directions 32 to a word in 2D, 3-bit draws with rejection in 3D); those draws, and the little
+//! state only they need, are the subtrait [`Walk`].
 
 use super::padded::{carve_parent_links, padded_marks_steps_of, padded_of, padded_state_of};
+use super::padded::{padded_delta, padded_holes, padded_links};
+use super::padded::{wilson_root, EDGE};
 use super::shared::{option, options4};
+use super::space::padded_links3;
 use super::space::{carve_parent_links3, options_with, padded_marks3, padded_state3, Space};
 use super::Scratch;
 use crate::grid::Maze;
+use crate::rng::RandomSource;
 
 /// A grid shape for the generators that search a padded byte array: the padded and cell-id
 /// steps of each direction, the wall of a cell in a direction, the listing of a cell's options,
@@ -257,6 +265,93 @@ impl Topology for Space {
     #[inline(always)]
     fn carve_parent_links(&self, maze: &mut Maze, next: &mut [u8], _: &mut Vec<u8>, root: u32) {
         carve_parent_links3(maze, self, next, root)
+    }
+}
+
+/// The uniform random walks' side of a topology (Aldous–Broder and Wilson are written once
+/// against it): how a walk draws a uniform direction, the one-array state of Aldous–Broder and
+/// Wilson's root. The draws differ by
+/// shape and each side keeps its own, so every maze stays what it was: a planar walk takes 2-bit
+/// directions 32 to a word ([`RandomSource::dir4_x32`]), a 3D walk three random bits per step,
+/// redrawn when they give 6 or 7 ([`RandomSource::bits`]); a draw that points off the grid is
+/// rejected by the walk itself (it reads the neighbour's state anyway), which keeps each step
+/// uniform among the existing neighbours.
+pub(crate) trait Walk: Topology {
+    /// Directions in a block of [`Walk::draw_block`].
+    const BLOCK: u32;
+
+    /// A block of [`Walk::BLOCK`] uniform directions among all [`Topology::DIRS`] (off-grid ones
+    /// included), to be taken one by one with [`Walk::take_dir`].
+    fn draw_block<R: RandomSource>(rng: &mut R) -> u64;
+
+    /// The next direction of a block, removed from it.
+    fn take_dir(block: &mut u64) -> usize;
+
+    /// Fill `links` with the one-array state of Aldous–Broder: every cell the walk may reach
+    /// [`UNSEEN`](super::padded::UNSEEN), the padding (and a mask's holes) [`EDGE`]; return the
+    /// geometry.
+    fn links(links: &mut Vec<u8>, maze: &Maze) -> Self;
+
+    /// The root of the Wilson walks (padded index): the cell nearest the centre (on a mask, the
+    /// mask cell nearest its centroid).
+    fn wilson_root(&self, maze: &Maze) -> u32;
+}
+
+impl Walk for Planar {
+    const BLOCK: u32 = 32;
+
+    #[inline(always)]
+    fn draw_block<R: RandomSource>(rng: &mut R) -> u64 {
+        rng.dir4_x32()
+    }
+
+    #[inline(always)]
+    fn take_dir(block: &mut u64) -> usize {
+        let d = (*block & 3) as usize;
+        *block >>= 2;
+        d
+    }
+
+    #[inline(always)]
+    fn links(links: &mut Vec<u8>, maze: &Maze) -> Planar {
+        padded_links(links, maze.width(), maze.height());
+        padded_holes(links, maze, EDGE);
+        Planar::of(maze, padded_delta(maze.width()))
+    }
+
+    #[inline(always)]
+    fn wilson_root(&self, maze: &Maze) -> u32 {
+        wilson_root(maze)
+    }
+}
+
+impl Walk for Space {
+    const BLOCK: u32 = 1;
+
+    #[inline(always)]
+    fn draw_block<R: RandomSource>(rng: &mut R) -> u64 {
+        loop {
+            let d = rng.bits(3);
+            if d < 6 {
+                return d as u64;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn take_dir(block: &mut u64) -> usize {
+        *block as usize
+    }
+
+    #[inline(always)]
+    fn links(links: &mut Vec<u8>, maze: &Maze) -> Space {
+        debug_assert!(maze.mask().is_none());
+        padded_links3(links, maze.size())
+    }
+
+    #[inline(always)]
+    fn wilson_root(&self, maze: &Maze) -> u32 {
+        self.padded(maze.size().cell(self.w / 2, self.h / 2, self.d / 2))
     }
 }
 
