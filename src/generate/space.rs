@@ -9,7 +9,7 @@
 //! [`super::topology::Topology`] (the generators written once for both shapes), and the 3D
 //! twin kept (biased Wilson) uses this module directly.
 
-use super::padded::{EDGE, FREE, IN_TREE, OUTSIDE, UNSEEN};
+use super::padded::{EDGE, FREE, OUTSIDE, UNSEEN};
 use crate::grid::{Dir, Maze, Size};
 
 /// The opposite of each direction `0..6` ([`Dir::ALL`] order).
@@ -118,58 +118,6 @@ pub(crate) fn options_with(mark: &[u8], sp: &Space, p: u32, want: u8) -> (u32, u
     // leaves its slot to the next one.
     let packed = (1..6).fold(0u32, |acc, d| acc | (d as u32 * f[d]) << (3 * at[d]));
     (packed, (a + b + (f[4] + f[5])) as usize)
-}
-
-/// Wilson's loop-erased walks on the padded 3D state, for the biased walks (3D twin of
-/// biased Wilson): `root` joins the tree, then from each cell not yet in it, in cell-id order, a walk
-/// steps in direction `step(mark, u, prev)` (`prev`: its previous direction, 6 before its first
-/// step) until it meets the tree, and its loop-erased path joins the tree ([`add_loop_erased`]).
-/// Returns false when a caught signal stopped the walks (see [`super::shared::Poll`]).
-#[inline(always)]
-pub(crate) fn loop_erased_walks3(
-    mark: &mut [u8],
-    next: &mut [u8],
-    sp: &Space,
-    root: u32,
-    mut step: impl FnMut(&[u8], u32, u32) -> u32,
-) -> bool {
-    let mut poll = super::shared::Poll::new();
-    mark[root as usize] = IN_TREE;
-    for z in 0..sp.d {
-        for y in 0..sp.h {
-            let row = sp.row_start(y, z);
-            for start in row..row + sp.w {
-                if mark[start as usize] != FREE {
-                    continue;
-                }
-                let mut u = start;
-                let mut prev = 6u32;
-                while mark[u as usize] == FREE {
-                    if poll.stop(1) {
-                        return false;
-                    }
-                    let d = step(mark, u, prev);
-                    next[u as usize] = d as u8;
-                    u = u.wrapping_add(sp.dp[d as usize]);
-                    prev = d;
-                }
-                add_loop_erased(mark, next, sp, start);
-            }
-        }
-    }
-    true
-}
-
-/// Add the loop-erased path of a Wilson walk from `start` to the tree: follow `next` (the
-/// direction each cell was last left by) from `start` until the tree, marking every cell on the
-/// way [`IN_TREE`].
-#[inline]
-pub(crate) fn add_loop_erased(mark: &mut [u8], next: &[u8], sp: &Space, start: u32) {
-    let mut u = start;
-    while mark[u as usize] == FREE {
-        mark[u as usize] = IN_TREE;
-        u = u.wrapping_add(sp.dp[next[u as usize] as usize]);
-    }
 }
 
 /// Fill `mark` with the padded state of `size`: the shell outside, every cell free.

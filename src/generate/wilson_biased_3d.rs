@@ -11,7 +11,10 @@
 //! walk, so the result is always a spanning tree. Runs on the padded 3D state of
 //! [`super::space`].
 
-use super::space::{carve_parent_links3, loop_erased_walks3, padded_sides3, padded_state3};
+use super::padded::FREE;
+use super::shared::Poll;
+use super::space::{carve_parent_links3, padded_sides3, padded_state3};
+use super::walk::loop_erased_walks;
 use super::wilson_biased::Bias;
 use super::Scratch;
 use crate::grid::Maze;
@@ -37,7 +40,8 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
     let next = &mut s.next[..];
     let root = sp.padded(size.cell(sp.w / 2, sp.h / 2, sp.d / 2));
     let chance = bias.chance();
-    let done = loop_erased_walks3(mark, next, &sp, root, |_, u, prev| {
+    let mut poll = Poll::new();
+    let mut step = |u: u32, prev: u32| {
         // Bit d set when the neighbour in direction d exists.
         let valid = sides[u as usize] as u32;
         // A uniform step is `random_step`'s draws: three bits, rejected when not in `valid`
@@ -65,6 +69,20 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
                 }
             }
         }
+    };
+    let done = loop_erased_walks(&sp, mark, next, root, |mark, next, start| {
+        // Walk from `start` (no previous direction: 6) until the tree is hit.
+        let (mut u, mut prev) = (start, 6u32);
+        while mark[u as usize] == FREE {
+            if poll.stop(1) {
+                return false;
+            }
+            let d = step(u, prev);
+            next[u as usize] = d as u8;
+            u = u.wrapping_add(sp.dp[d as usize]);
+            prev = d;
+        }
+        true
     });
     if !done {
         return super::abandon(maze, s, rng);
