@@ -256,3 +256,53 @@ fn every_3d_generator_is_pinned() {
         assert_eq!(got, (want_seed, want_hash), "{algo} 6x5x4 seed 7 index 3");
     }
 }
+
+/// A braided maze: the perfect maze of `(algo, size, seed, index)`, braided with chance `p` from
+/// its braid stream ([`batchgen::braid::braid_seeded`]); `(walls opened, Maze::hash)`.
+fn braided_hash(
+    algo: &str,
+    size: batchgen::grid::Size,
+    seed: u64,
+    index: u64,
+    p: f64,
+) -> (u32, u64) {
+    let a = Algorithm::parse(algo).unwrap();
+    let mut m = Maze::with_size(size);
+    let ms = regenerate(&a, &mut m, &mut Scratch::new(), seed, index);
+    let opened = batchgen::braid::braid_seeded(
+        &mut m,
+        batchgen::Chance::new(p),
+        ms,
+        &mut batchgen::braid::Scratch::new(),
+    );
+    (opened, m.hash())
+}
+
+/// Braided mazes (the pass's draws are part of the maze: a change to them gives other braided
+/// mazes for the same row): (algo, (width, height, depth), seed, index, chance), then (walls
+/// opened, maze hash).
+type Pinned = ((&'static str, (u32, u32, u32), u64, u64, f64), (u32, u64));
+
+const BRAIDED: [Pinned; 3] = [
+    (
+        ("wilson", (64, 64, 1), 42, 17, 0.5),
+        (463, 0x0d92d4a4116178f5),
+    ),
+    (
+        ("backtracker", (16, 12, 1), 7, 3, 1.0),
+        (20, 0x452681c0ecfc5d8b),
+    ),
+    (("kruskal", (6, 5, 4), 7, 3, 0.3), (14, 0xb8b8c5d422268be3)),
+];
+
+#[test]
+fn braided_mazes_are_pinned() {
+    for ((algo, (w, h, d), seed, index, p), want) in BRAIDED {
+        let size = batchgen::grid::Size::new(w, h, d);
+        assert_eq!(
+            braided_hash(algo, size, seed, index, p),
+            want,
+            "{algo} {size} seed {seed} index {index} braid {p}"
+        );
+    }
+}

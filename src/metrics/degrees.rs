@@ -53,6 +53,18 @@ fn size_masks(maze: &Maze, masks: &mut Vec<u8>) -> usize {
 /// the 2D measure, as it was before 3D (fewer instructions than a call; callgrind).
 #[inline(always)]
 pub(crate) fn prepare(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
+    prepare_with(maze, masks, |_, _| {})
+}
+
+/// [`prepare`] that also hands each planar word's dead ends to `dead`: the word's index `i` and
+/// a plane with bit `2k` set when cell `32·i + k` has exactly one open side (the braid pass
+/// lists its dead ends from it, in the same pass that lays out the sides).
+#[inline(always)]
+pub(crate) fn prepare_with(
+    maze: &Maze,
+    masks: &mut Vec<u8>,
+    mut dead: impl FnMut(usize, u64),
+) -> Degrees {
     size_masks(maze, masks);
     let mut d = Degrees::default();
     // A 2D maze's words are all planar: the hash reads the same word as the sides.
@@ -68,7 +80,9 @@ pub(crate) fn prepare(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
         let k0 = s1 & s2;
         let b1 = c1 ^ c2 ^ k0;
         let b2 = (c1 & c2) | (k0 & (c1 | c2));
-        d.dead_ends += (b0 & !b1 & !b2).count_ones();
+        let one = b0 & !b1 & !b2;
+        dead(i, one);
+        d.dead_ends += one.count_ones();
         d.corridors += (!b0 & b1 & !b2 & EVEN).count_ones();
         d.junctions += ((b0 & b1) | b2).count_ones();
         d.straights += ((e & w & !(s | n)) | (s & n & !(e | w))).count_ones();
@@ -93,6 +107,17 @@ fn add3(a: u64, b: u64, c: u64) -> (u64, u64) {
 /// [`prepare`] for a maze of any depth: six sides per cell (up to degree 6), a straight being a
 /// corridor open east+west, north+south or down+up.
 pub(crate) fn prepare_3d(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
+    prepare_3d_with(maze, masks, |_, _| {})
+}
+
+/// [`prepare_3d`] that also hands each planar word's dead ends to `dead`, as
+/// [`prepare_with`] does.
+#[inline(always)]
+pub(crate) fn prepare_3d_with(
+    maze: &Maze,
+    masks: &mut Vec<u8>,
+    mut dead: impl FnMut(usize, u64),
+) -> Degrees {
     let nw = size_masks(maze, masks);
     let mut d = Degrees::default();
     let words = maze.words();
@@ -107,7 +132,9 @@ pub(crate) fn prepare_3d(maze: &Maze, masks: &mut Vec<u8>) -> Degrees {
         let b0 = s1 ^ s2;
         let k0 = s1 & s2;
         let (b1, b2) = add3(c1, c2, k0);
-        d.dead_ends += (b0 & !b1 & !b2).count_ones();
+        let one = b0 & !b1 & !b2;
+        dead(i, one);
+        d.dead_ends += one.count_ones();
         d.corridors += (!b0 & b1 & !b2 & EVEN).count_ones();
         d.junctions += ((b0 & b1) | b2).count_ones();
         let (ew, sn, vert) = (e & w, s & n, dn & up);
