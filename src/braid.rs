@@ -348,7 +348,10 @@ mod tests {
         assert!(before - after <= 2 * opened as usize);
     }
 
+    // The chi-square p-value is the uniformity lab's, built with the `cli` feature: these run
+    // in the default build, not in the lean core's.
     /// Buck's method as first written: every dead end shuffled, the chance drawn at its turn.
+    #[cfg(feature = "cli")]
     fn buck_at_each_turn(m: &mut Maze, p: Chance, rng: &mut Rng) {
         let size = m.size();
         let mut dead = brute_dead_ends(m);
@@ -383,6 +386,7 @@ mod tests {
 
     /// Two-sample chi-square of the braided mazes `a` and `b` give from `runs` streams each,
     /// outcomes seen fewer than 10 times in both together pooled; the p-value.
+    #[cfg(feature = "cli")]
     fn same_distribution_p(
         base: &Maze,
         runs: u64,
@@ -415,6 +419,7 @@ mod tests {
         crate::uniformity::stats::chi_square_p_value(stat, (df - 1) as f64)
     }
 
+    #[cfg(feature = "cli")]
     #[test]
     fn chances_drawn_first_give_the_distribution_of_chances_drawn_at_each_turn() {
         // A 4x4 Kruskal maze with several dead ends, some side by side; 20,000 braids each way
