@@ -529,8 +529,12 @@ fn bad_input_stops_it_with_exit_2_before_serving() {
     }
 }
 
-/// Debian's Chromium, installed with apt-get when missing (the tests run as root in CI).
+/// Debian's Chromium, installed with apt-get when missing (the tests run as root in CI). Two
+/// tests drive the page at once: the lock makes the second wait for the first one's install
+/// (two apt-gets at once fail on dpkg's lock).
 fn chromium() -> PathBuf {
+    static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
     let path = PathBuf::from("/usr/bin/chromium");
     if !path.exists() {
         let ok = |args: &[&str]| {
