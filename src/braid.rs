@@ -93,11 +93,8 @@ pub fn braid(maze: &mut Maze, p: Chance, rng: &mut Rng, s: &mut Scratch) -> u32 
         }
         dead.truncate(kept);
     }
-    // Fisher-Yates with unbiased bounded draws: a uniformly random visiting order.
-    for i in (1..dead.len()).rev() {
-        let j = rng.below(i as u32 + 1) as usize;
-        dead.swap(i, j);
-    }
+    // A uniformly random visiting order.
+    rng.shuffle(dead);
     s.inside_for(maze);
     if maze.depth() > 1 {
         open_chosen::<6>(maze, rng, s)
@@ -355,10 +352,7 @@ mod tests {
     fn buck_at_each_turn(m: &mut Maze, p: Chance, rng: &mut Rng) {
         let size = m.size();
         let mut dead = brute_dead_ends(m);
-        for i in (1..dead.len()).rev() {
-            let j = rng.below(i as u32 + 1) as usize;
-            dead.swap(i, j);
-        }
+        rng.shuffle(&mut dead);
         for c in dead {
             if m.degree(c) != 1 || !rng.unit_below(p) {
                 continue;
