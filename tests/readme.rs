@@ -100,12 +100,14 @@ fn every_sql_python_bash_and_yaml_block_is_a_file_a_test_runs() {
         for lang in ["sql", "python", "bash", "yaml"] {
             for block in blocks(&text, lang) {
                 checked += 1;
-                // Run elsewhere: the README's package example by tests/python/test_readme.py,
-                // its three-line store reader by tests/interop.rs.
-                let elsewhere = is_readme
-                    && lang == "python"
-                    && (block.starts_with("import batchgen")
-                        || block.starts_with("import pyarrow as pa\nmazes = pa.ipc.open_file("));
+                // Run elsewhere: the package examples of the README and of the Python
+                // package's page by tests/python/test_readme.py, the README's three-line store
+                // reader by tests/interop.rs.
+                let is_package_page = page.ends_with("src/python/README.md");
+                let elsewhere = lang == "python"
+                    && ((is_readme || is_package_page) && block.starts_with("import batchgen")
+                        || is_readme
+                            && block.starts_with("import pyarrow as pa\nmazes = pa.ipc.open_file("));
                 assert!(
                     elsewhere || data.iter().any(|(_, t)| *t == block),
                     "{name}: this {lang} block is neither a file of data/ (which the tests run) \

@@ -1,6 +1,6 @@
 """batchgen: perfect mazes by the million, each one measured, for notebooks and datasets.
 
->>> import batchgen
+>>> import batchgen, pyarrow.compute
 >>> t = batchgen.generate("wilson", "32x32", 1000, seed=42)   # a pyarrow.Table
 >>> picked = t.filter(pyarrow.compute.greater(t["solution_length"], 150))
 >>> level = next(batchgen.levels(picked))                      # the same maze again
