@@ -56,9 +56,9 @@ pub fn map(e: &Export<'_>) -> String {
                         v["point"] = Value::Bool(true);
                         if let Some([x, y, z]) = cell {
                             v["properties"] = json!([
-                                {"name": "x", "type": "int", "value": x},
-                                {"name": "y", "type": "int", "value": y},
-                                {"name": "z", "type": "int", "value": z},
+                                {"name": "cell_x", "type": "int", "value": x},
+                                {"name": "cell_y", "type": "int", "value": y},
+                                {"name": "cell_z", "type": "int", "value": z},
                             ]);
                         }
                     }
@@ -68,7 +68,7 @@ pub fn map(e: &Export<'_>) -> String {
             .collect();
         layers.push(json!({
             "type": "objectgroup", "id": 2 * z + 2, "name": objs,
-            "draworder": "topdown", "x": 0, "y": 0,
+            "draworder": "topdown", "color": "#dc0000", "x": 0, "y": 0,
             "opacity": 1, "visible": true, "objects": objects,
         }));
     }

@@ -6,7 +6,8 @@
 //! layer of depth (one for a 2D level): a tile layer (`maze`, or `z=K` in 3D) of the tile
 //! picture ([`super::tile_layer`]: global id 1 wall, 2 floor, 3–5 stairs, 0 for no tile),
 //! CSV-encoded, then an object layer (`objects`, or `objects z=K`) with the entrance and exit as
-//! point objects (name and type `entrance`/`exit`, with `x`, `y`, `z` cell properties) and the
+//! point objects (name and type `entrance`/`exit`, with the cell as `cell_x`, `cell_y`,
+//! `cell_z` properties: `x` and `y` are the object's own pixel position) and the
 //! solution as polylines through the cell centres (name and type `solution`). The map
 //! properties are [`super::properties`]: the maze identity and its row's metrics.
 
@@ -62,7 +63,7 @@ pub fn map(e: &Export<'_>) -> String {
         let _ = writeln!(body, " </layer>");
         let _ = writeln!(
             body,
-            " <objectgroup id=\"{}\" name=\"{}\">",
+            " <objectgroup id=\"{}\" name=\"{}\" color=\"#dc0000\">",
             2 * z + 2,
             esc(&objs)
         );
@@ -82,7 +83,7 @@ pub fn map(e: &Export<'_>) -> String {
                     let _ = writeln!(body);
                     if let Some([x, y, z]) = cell {
                         let _ = writeln!(body, "   <properties>");
-                        for (k, v) in [("x", x), ("y", y), ("z", z)] {
+                        for (k, v) in [("cell_x", x), ("cell_y", y), ("cell_z", z)] {
                             let _ = writeln!(
                                 body,
                                 "    <property name=\"{k}\" type=\"int\" value=\"{v}\"/>"
