@@ -26,6 +26,9 @@ use batchgen::summary::inputs;
 
 use super::{mask_arg, values, UsageError};
 
+/// Threads writing and syncing the files of a per-level format.
+const WRITERS: usize = 8;
+
 /// Most levels drawn on one contact sheet.
 pub const SHEET_MAX: usize = 400;
 
@@ -356,17 +359,21 @@ pub fn run(args: &LevelsArgs) -> anyhow::Result<()> {
                 }
                 _ => {}
             }
-            for e in &exports {
-                let path = args
-                    .out
-                    .join(format!("{}.{ext}", export::file_stem(e.level)));
-                let text = match f {
-                    LevelFormat::Json => export::json::document(e) + "\n",
-                    LevelFormat::Tmx => export::tmx::map(e),
-                    _ => export::tmj::map(e),
-                };
-                outputs.push((path, text.into_bytes()));
-            }
+            let texts: Vec<(PathBuf, Vec<u8>)> = exports
+                .par_iter()
+                .map(|e| {
+                    let path = args
+                        .out
+                        .join(format!("{}.{ext}", export::file_stem(e.level)));
+                    let text = match f {
+                        LevelFormat::Json => export::json::document(e) + "\n",
+                        LevelFormat::Tmx => export::tmx::map(e),
+                        _ => export::tmj::map(e),
+                    };
+                    (path, text.into_bytes())
+                })
+                .collect();
+            outputs.extend(texts);
             for (path, _) in &outputs {
                 plan.add("--out", &args.out, path).map_err(|e| {
                     UsageError(format!(
@@ -374,15 +381,25 @@ pub fn run(args: &LevelsArgs) -> anyhow::Result<()> {
                     ))
                 })?;
             }
-            for (path, bytes) in outputs {
-                if let Some(sig) = batchgen::interrupt::received() {
-                    anyhow::bail!(
-                        "interrupted by {}; nothing written",
-                        batchgen::interrupt::name(sig)
-                    );
-                }
-                files.push(prepared(&path, &bytes)?);
+            if let Some(sig) = batchgen::interrupt::received() {
+                anyhow::bail!(
+                    "interrupted by {}; nothing written",
+                    batchgen::interrupt::name(sig)
+                );
             }
+            // Each file is synced before the commit: the syncs wait on the disk, not on a
+            // core, so they overlap on more threads than cores.
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(WRITERS)
+                .build()
+                .context("starting the writer threads")?;
+            let written: Vec<Prepared> = pool.install(|| {
+                outputs
+                    .par_iter()
+                    .map(|(path, bytes)| prepared(path, bytes))
+                    .collect::<anyhow::Result<_>>()
+            })?;
+            files.extend(written);
         }
     }
     commit_all(files)?;
