@@ -22,8 +22,8 @@
 //!
 //! The first pass reads only the columns it needs (the identity columns, `maze_hash` and the
 //! filter's columns); with [`Pick::First`] and a count, a row group whose statistics show one
-//! group that is already full with smaller indices is skipped, and reading a row group stops
-//! as soon as its one group is full. The second pass ([`row_values`]) reads every column of the
+//! group that is already full with smaller indices is skipped, and reading a row group of one
+//! group stops as soon as that group is full (when its indices ascend, as batchgen writes them). The second pass ([`row_values`]) reads every column of the
 //! picked rows only. [`Picked::level`] makes the maze again from its identity and the file's
 //! metadata (ends rule, mask) and refuses one whose hash is not the row's `maze_hash`.
 
@@ -466,6 +466,9 @@ pub fn choose(files: &[PathBuf], spec: &PickSpec<'_>) -> Result<Vec<Picked>, Pic
                 .build()
                 .map_err(|e| err(&e))?;
             let mut batch_first = rg_first;
+            // Whether the row group's indices so far never decrease (batchgen writes each
+            // group's rows in index order; a file sorted otherwise is read to the end).
+            let (mut ascending, mut last_index) = (true, 0u64);
             for batch in reader {
                 let batch: RecordBatch = batch.map_err(|e| err(&e))?;
                 let n = batch.num_rows();
@@ -482,6 +485,10 @@ pub fn choose(files: &[PathBuf], spec: &PickSpec<'_>) -> Result<Vec<Picked>, Pic
                 }
                 to_u64(col(lv.seed), &mut seed);
                 to_u64(col(lv.index), &mut index);
+                ascending = ascending
+                    && index.first().is_none_or(|&i| i >= last_index)
+                    && index.windows(2).all(|w| w[0] <= w[1]);
+                last_index = index.last().copied().unwrap_or(last_index);
                 to_u64(col(lv.maze_hash), &mut hash);
                 match lv.mask_hash {
                     Some(l) => to_u64(col(l), &mut mh),
@@ -580,9 +587,10 @@ pub fn choose(files: &[PathBuf], spec: &PickSpec<'_>) -> Result<Vec<Picked>, Pic
                     r = end;
                 }
                 batch_first += n as u64;
-                // The rest of a one-group row group has larger indices: stop once it is full.
-                if let Some(g) = one_group {
-                    if full(&groups[g], index.last().copied().unwrap_or(0)) {
+                // The rest of a one-group row group in index order has larger indices: stop
+                // once the group is full.
+                if let (Some(g), true) = (one_group, ascending) {
+                    if full(&groups[g], last_index) {
                         break;
                     }
                 }
