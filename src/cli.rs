@@ -71,6 +71,12 @@ pub enum Command {
     /// Count, mean ± standard error and quantiles of every metric column; with --accept, how
     /// many rows a filter would pass.
     Summary(cmd::summary::SummaryArgs),
+    /// Write the mazes of chosen rows as levels: a maze store, JSON, Tiled maps or a sheet.
+    ///
+    /// Rows of metrics files passing --accept, picked per algo and size (the first N by index,
+    /// as --accept with --count generates them, or a seeded sample), made again, checked
+    /// against their maze_hash and written with --format to --out.
+    Levels(Box<cmd::levels::LevelsArgs>),
     /// Histograms of every metric and a density plot, as PNG and SVG.
     ///
     /// One colour per generator, and a solution length vs dead-end share density; with

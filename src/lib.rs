@@ -248,6 +248,8 @@ pub mod dsu;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod explore;
+#[cfg(feature = "cli")]
+pub mod export;
 #[doc(hidden)]
 pub mod folder_walk;
 pub mod generate;
@@ -267,6 +269,8 @@ pub mod metrics;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod output_set;
+#[cfg(feature = "cli")]
+pub mod pick;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod plot;

@@ -97,6 +97,7 @@ fn main() -> ExitCode {
         Some(Command::Uniformity(args)) => cmd::uniformity::run(args),
         Some(Command::Check(args)) => cmd::check::run(args),
         Some(Command::Summary(args)) => cmd::summary::run(args),
+        Some(Command::Levels(args)) => cmd::levels::run(args),
         Some(Command::Plot(args)) => cmd::plot::run(args),
         Some(Command::Explore(args)) => cmd::explore::run(args),
         Some(Command::Completions(args)) => cmd::completions::run(args, Cli::command()),

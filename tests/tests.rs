@@ -40,6 +40,8 @@ mod integrity;
 #[cfg(feature = "cli")]
 mod interop;
 #[cfg(feature = "cli")]
+mod levels;
+#[cfg(feature = "cli")]
 mod mask_uniformity;
 #[cfg(feature = "cli")]
 mod masks;

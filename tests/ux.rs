@@ -497,6 +497,7 @@ fn help_pages() -> Vec<Vec<&'static str>> {
         "completions",
         "man",
         "explore",
+        "levels",
     ] {
         pages.push(vec![sub]);
     }

@@ -8,6 +8,7 @@ pub mod color;
 pub mod completions;
 pub mod explore;
 pub mod generate;
+pub mod levels;
 pub mod list_algos;
 pub mod man;
 pub mod mask_arg;

@@ -54,7 +54,7 @@ pub struct PlotError {
     pub why: String,
 }
 
-fn register_font() {
+pub(crate) fn register_font() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // The bytes are a valid TrueType font shipped by the `dejavu` crate.

@@ -34,7 +34,7 @@ const MARK_FILL: &str = "#0050dc";
 const SOLUTION_STROKE: &str = "#dc0000";
 
 /// `#rrggbb` of an RGB colour.
-fn hex(c: [u8; 3]) -> String {
+pub(crate) fn hex(c: [u8; 3]) -> String {
     format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
 }
 

@@ -193,7 +193,7 @@ pub(crate) struct Input {
     pub(crate) height: Source,
     pub(crate) depth: Option<Source>,
     /// For each column the filter reads: its leaf index.
-    accept_cols: Vec<(u8, usize)>,
+    pub(crate) accept_cols: Vec<(u8, usize)>,
 }
 
 /// Where a key column's value comes from.

@@ -130,7 +130,10 @@ pub fn python() -> std::path::PathBuf {
     }
     let ok = |py: &Path| {
         std::process::Command::new(py)
-            .args(["-c", "import duckdb, pandas, pyarrow, numpy, websocket"])
+            .args([
+                "-c",
+                "import duckdb, pandas, pyarrow, numpy, websocket, pytmx, jsonschema",
+            ])
             .status()
             .map(|s| s.success())
             .unwrap_or(false)
@@ -165,6 +168,45 @@ pub fn python() -> std::path::PathBuf {
     };
     *guard = Some(py.clone());
     py
+}
+
+/// The program `name` of the Debian package `package`, installed with apt-get when missing
+/// (the tests run as root, as CI does). Installs are serialised across threads *and* test
+/// processes by an exclusive `flock` on a file under the target folder, held around the check
+/// and the install: two apt-gets at once fail on dpkg's lock.
+pub fn debian_program(name: &str, package: &str) -> PathBuf {
+    use rustix::fs::{flock, FlockOperation};
+    let lock_path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("apt-get.lock");
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .unwrap();
+    flock(&lock, FlockOperation::LockExclusive).unwrap();
+    let path = PathBuf::from("/usr/bin").join(name);
+    if !path.exists() {
+        let ok = |args: &[&str]| {
+            std::process::Command::new("apt-get")
+                .args(args)
+                .env("DEBIAN_FRONTEND", "noninteractive")
+                .status()
+                .map(|s| s.success())
+                .unwrap_or(false)
+        };
+        assert!(ok(&["update", "-qq"]), "apt-get update failed");
+        assert!(
+            ok(&["install", "-y", "-qq", package]),
+            "apt-get install {package} failed"
+        );
+    }
+    assert!(
+        path.exists(),
+        "no {} after installing {package}",
+        path.display()
+    );
+    // The lock is released when `lock` is dropped here.
+    path
 }
 
 /// A small tmpfs mounted inside a test's own tempdir, unmounted on drop (also when the test

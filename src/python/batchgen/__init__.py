@@ -35,6 +35,7 @@ __all__ = [
     "Level",
     "Table",
     "generate",
+    "level_from_json",
     "levels",
     "read_store",
     "__version__",
@@ -215,3 +216,72 @@ def levels(
                 f"{__version__} (seeding scheme {SEEDING_SCHEME}) derives: {level.maze_seed}"
             )
         yield level
+
+
+def level_from_json(doc: Union[str, bytes, dict]) -> Level:
+    """The :class:`Level` of a level document of ``batchgen levels --format json`` (or one line
+    of ``--format jsonl``), given as its text or as the parsed ``dict``.
+
+    The level is made again from the document's identity: ``algo``, the size, ``seed``,
+    ``index``, ``braid``, its ``entrance`` and ``exit`` cells and, for a masked level, the mask
+    its ``null`` cells draw. It is then checked against the document: the same maze hash, the
+    same open sides of every cell and the same solution, or ``ValueError``.
+    """
+    import json
+
+    if isinstance(doc, (str, bytes)):
+        doc = json.loads(doc)
+    if doc.get("format") != "batchgen-level":
+        raise ValueError("not a batchgen level document (its 'format' is not 'batchgen-level')")
+    w, h, d = doc["width"], doc["height"], doc["depth"]
+    cells = doc["cells"]
+    kw: dict = {}
+    if int(doc["mask_hash"]):
+        if d != 1:
+            raise ValueError("a masked level of more than one layer is not read back")
+        kw["mask"] = "".join(
+            "".join("#" if c is None else "." for c in row) + "\n" for row in cells[0]
+        )
+        size = None
+    else:
+        size = (w, h) if d == 1 else (w, h, d)
+    if doc["braid"]:
+        kw["braid"] = doc["braid"]
+    cell = lambda xyz: ",".join(map(str, xyz if d > 1 else xyz[:2]))  # noqa: E731
+    level = Level(
+        doc["algo"], size, int(doc["seed"]), doc["index"],
+        entrance=cell(doc["entrance"]), exit=cell(doc["exit"]), **kw,
+    )
+    if level.metrics["maze_hash"] != int(doc["maze_hash"]):
+        raise ValueError(
+            f"{doc['id']}: batchgen {__version__} makes a maze of hash "
+            f"{level.metrics['maze_hash']}, the document's is {doc['maze_hash']}"
+        )
+    solution = [x + w * (y + h * z) for x, y, z in doc["solution"]]
+    if list(level.solution) != solution:
+        raise ValueError(f"{doc['id']}: the solution differs from the document's")
+    # The open sides of every cell, from the packed walls (bit 2·id east, 2·id + 1 south, and
+    # in 3D bit id of the plane after the planar words down).
+    words = [int(v) for v in level.walls]
+    planar = (2 * w * h * d + 63) // 64
+
+    def bit(i: int) -> int:
+        return (words[i >> 6] >> (i & 63)) & 1
+
+    def sides(x: int, y: int, z: int) -> int:
+        i = x + w * (y + h * z)
+        east, south = bit(2 * i), bit(2 * i + 1)
+        down = bit(64 * planar + i) if d > 1 else 0
+        west = x > 0 and bit(2 * (i - 1))
+        north = y > 0 and bit(2 * (i - w) + 1)
+        up = z > 0 and bit(64 * planar + i - w * h)
+        return east | south << 1 | int(west) << 2 | int(north) << 3 | down << 4 | int(up) << 5
+
+    for z in range(d):
+        for y in range(h):
+            for x in range(w):
+                c = cells[z][y][x]
+                if c is not None and c != sides(x, y, z):
+                    raise ValueError(f"{doc['id']}: cell {x},{y},{z} differs from the document's")
+    return level
+

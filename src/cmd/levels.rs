@@ -1,0 +1,407 @@
+//! `batchgen levels INPUT… --format F --out PATH`: the rows of metrics files that pass a filter,
+//! picked by the main job's own rule ([`batchgen::pick`]), made again, checked against their
+//! `maze_hash`, and written as levels ([`batchgen::export`]): a maze store, JSON, Tiled maps or
+//! a contact sheet.
+//!
+//! Every flag is checked before any file is read (exit 2, naming the flag); the inputs are
+//! checked as `summary` checks them; every output is planned (pairwise distinct) before any is
+//! written, and all of them appear together or none ([`batchgen::atomic_file::commit_all`]).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Context;
+use rayon::prelude::*;
+
+use batchgen::accept::Accept;
+use batchgen::atomic_file::{commit_all, AtomicFile, Prepared};
+use batchgen::export::{self, tileset, Export};
+use batchgen::grid::Mask;
+use batchgen::level::Level;
+use batchgen::output_set::OutputSet;
+use batchgen::pick::{self, Pick, PickError, PickSpec, Picked, Value};
+use batchgen::store::{Entry, StoreInfo, StoreWriter};
+use batchgen::summary::inputs;
+
+use super::{mask_arg, values, UsageError};
+
+/// Threads writing and syncing the files of a per-level format.
+const WRITERS: usize = 8;
+
+/// Most levels drawn on one contact sheet.
+pub const SHEET_MAX: usize = 400;
+
+/// What `--format` writes.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelFormat {
+    /// A maze store (Arrow IPC), as `--mazes` writes it: one file.
+    Store,
+    /// One JSON document per level: a folder of `ALGO-WxH-INDEX.json`.
+    Json,
+    /// One JSON document per line: one file.
+    Jsonl,
+    /// One Tiled map (XML) per level, with the default tileset: a folder.
+    Tmx,
+    /// One Tiled map (JSON) per level, with the default tileset: a folder.
+    Tmj,
+    /// A contact sheet of the levels as a PNG image: one file.
+    Png,
+    /// A contact sheet of the levels as an SVG document: one file.
+    Svg,
+}
+
+impl LevelFormat {
+    /// Is `--out` a folder of one file per level?
+    fn per_level(self) -> bool {
+        matches!(
+            self,
+            LevelFormat::Json | LevelFormat::Tmx | LevelFormat::Tmj
+        )
+    }
+
+    fn extension(self) -> &'static str {
+        match self {
+            LevelFormat::Json => "json",
+            LevelFormat::Tmx => "tmx",
+            LevelFormat::Tmj => "tmj",
+            _ => "",
+        }
+    }
+}
+
+/// How rows are picked within an (algo, size) group.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PickArg {
+    /// The first N passing rows in index order: what --accept with --count makes.
+    First,
+    /// A reproducible sample of N passing rows, chosen by --pick-seed.
+    Sample,
+}
+
+/// Flags of `batchgen levels`.
+#[derive(clap::Args, Debug)]
+pub struct LevelsArgs {
+    /// Metrics files, glob patterns (e.g. 'runs/*.parquet') or folders (searched recursively,
+    /// e.g. a hive-partitioned dataset): the inputs `summary` takes.
+    #[arg(required = true, value_name = "INPUT")]
+    pub inputs: Vec<std::ffi::OsString>,
+    /// Only rows passing this filter (the main job's --accept language).
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true, value_parser = values::text(values::accept))]
+    pub accept: Option<Accept>,
+    /// Levels per algo and size [default: every passing row, at most 10,000 in all].
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = values::text(values::count))]
+    pub count: Option<u64>,
+    /// Which passing rows: `first` (in index order, as --accept with --count generates them)
+    /// or `sample` (reproducible, by --pick-seed).
+    #[arg(long, value_enum, default_value = "first", value_name = "RULE")]
+    pub pick: PickArg,
+    /// The seed of --pick sample.
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = values::text(values::count))]
+    pub pick_seed: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: LevelFormat,
+    /// Where to write: a folder for json, tmx and tmj (made if missing; one file per level,
+    /// ALGO-WxH-INDEX.EXT), a file for store, jsonl, png and svg.
+    #[arg(long, value_name = "PATH")]
+    pub out: PathBuf,
+    /// The entrance/exit rule of inputs whose metadata lacks batchgen.ends, as batchgen
+    /// writes it ('diameter', 'entrance=0,0 exit=31,31').
+    #[arg(long, value_name = "RULE")]
+    pub ends_rule: Option<String>,
+    /// The mask of masked rows in inputs whose metadata lacks batchgen.mask.
+    #[arg(long, value_name = "FILE")]
+    pub mask: Option<PathBuf>,
+}
+
+/// Bad `--out`: refused before any work.
+fn check_out(args: &LevelsArgs) -> Result<(), UsageError> {
+    let shown = args.out.display().to_string();
+    let meta = std::fs::metadata(&args.out);
+    if args.format.per_level() {
+        if meta.as_ref().is_ok_and(|m| !m.is_dir()) {
+            return Err(UsageError::flag(
+                "--out",
+                &shown,
+                format!(
+                    "--format {} writes one file per level into a folder, and this is not a folder",
+                    args.format.extension()
+                ),
+            ));
+        }
+    } else if meta.as_ref().is_ok_and(|m| m.is_dir()) {
+        return Err(UsageError::flag(
+            "--out",
+            &shown,
+            "this format writes one file, and this is a folder",
+        ));
+    } else {
+        let mut plan = OutputSet::new();
+        plan.add("--out", &args.out, &args.out)
+            .map_err(|e| UsageError(e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// A pick error as the command reports it: input problems are bad input (exit 2).
+fn pick_error(e: PickError) -> anyhow::Error {
+    match e {
+        e @ (PickError::Read { .. } | PickError::HashMismatch { .. }) => anyhow::Error::new(e),
+        other => anyhow::Error::new(UsageError(other.to_string())),
+    }
+}
+
+/// Write `bytes` to `path` through a temporary file; ready to commit.
+fn prepared(path: &Path, bytes: &[u8]) -> anyhow::Result<Prepared> {
+    let mut f =
+        AtomicFile::create(path).with_context(|| format!("writing '{}'", path.display()))?;
+    f.write_all(bytes)
+        .with_context(|| format!("writing '{}'", path.display()))?;
+    Ok(f.prepare()?)
+}
+
+/// The maze store of the levels: they must share a size, a seed, a mask and a braid chance.
+fn write_store(out: &Path, levels: &[Level], picked: &[Picked]) -> anyhow::Result<Prepared> {
+    let first = &levels[0];
+    for (l, p) in levels.iter().zip(picked) {
+        let same = l.size() == first.size()
+            && l.seed() == first.seed()
+            && p.id.mask_hash == picked[0].id.mask_hash
+            && l.braid() == first.braid();
+        if !same {
+            return Err(UsageError::flag(
+                "--format",
+                "store",
+                format!(
+                    "a maze store holds mazes of one size, seed, mask and braid chance, and the \
+                     picked levels include {} and {}: pick from one (--accept \"width = …\") or \
+                     use --format jsonl",
+                    first.id(),
+                    l.id()
+                ),
+            )
+            .into());
+        }
+    }
+    let mut algos: Vec<String> = Vec::new();
+    for l in levels {
+        let a = l.algo().to_string();
+        if !algos.contains(&a) {
+            algos.push(a);
+        }
+    }
+    let size = first.size();
+    let info = StoreInfo {
+        width: size.width,
+        height: size.height,
+        depth: size.depth,
+        seed: first.seed(),
+        algos: algos.clone(),
+        ends_rule: picked[0].id.ends.rule(size),
+        mask: first.mask().cloned(),
+        braid: first.braid(),
+    };
+    let mut w = StoreWriter::create(out, &info)?;
+    for l in levels {
+        let algo = algos
+            .iter()
+            .position(|a| *a == l.algo().to_string())
+            .expect("listed") as u32;
+        w.append(Entry {
+            algo,
+            index: l.index(),
+            maze_seed: l.maze_seed(),
+            maze_hash: l.maze().hash(),
+            entrance: l.entrance(),
+            exit: l.exit(),
+            loops: l.metrics().loops,
+            walls: l.walls(),
+        })?;
+    }
+    Ok(w.prepare()?)
+}
+
+/// Run `batchgen levels`.
+pub fn run(args: &LevelsArgs) -> anyhow::Result<()> {
+    let pick = match (args.pick, args.pick_seed) {
+        (PickArg::First, Some(s)) => {
+            return Err(UsageError::flag(
+                "--pick-seed",
+                &s.to_string(),
+                "it seeds --pick sample; --pick first takes no seed",
+            )
+            .into())
+        }
+        (PickArg::First, None) => Pick::First,
+        (PickArg::Sample, s) => Pick::Sample(s.unwrap_or(0)),
+    };
+    if args.count == Some(0) {
+        return Err(UsageError::flag("--count", "0", "at least one level per group").into());
+    }
+    if let Some(rule) = &args.ends_rule {
+        let ok = rule.trim().starts_with("diameter")
+            || (rule.contains("entrance=") && rule.contains("exit="));
+        if !ok {
+            return Err(UsageError::flag(
+                "--ends-rule",
+                rule,
+                "expected 'diameter' or 'entrance=X,Y[,Z] exit=X,Y[,Z]'",
+            )
+            .into());
+        }
+    }
+    let mask: Option<Arc<Mask>> = match &args.mask {
+        Some(p) => Some(mask_arg::read("--mask", p)?),
+        None => None,
+    };
+    check_out(args)?;
+    let files = inputs::resolve(&args.inputs).map_err(|e| UsageError(e.to_string()))?;
+    batchgen::interrupt::install().context("installing the signal handlers")?;
+    let spec = PickSpec {
+        accept: args.accept.as_ref(),
+        count: args.count,
+        pick,
+        ends_rule: args.ends_rule.as_deref(),
+        mask,
+    };
+    let picked = pick::choose(&files, &spec).map_err(pick_error)?;
+    if picked.is_empty() {
+        return Err(UsageError(match &args.accept {
+            Some(a) => format!("no row of the inputs passes --accept '{}'", a.source()),
+            None => "the inputs have no rows".into(),
+        })
+        .into());
+    }
+    if matches!(args.format, LevelFormat::Png | LevelFormat::Svg) && picked.len() > SHEET_MAX {
+        return Err(UsageError::flag(
+            "--format",
+            if args.format == LevelFormat::Png { "png" } else { "svg" },
+            format!(
+                "a contact sheet shows at most {SHEET_MAX} levels and {} are picked; give a smaller --count",
+                picked.len()
+            ),
+        )
+        .into());
+    }
+    let levels: Vec<Level> = picked
+        .par_iter()
+        .map(Picked::level)
+        .collect::<Result<_, _>>()
+        .map_err(pick_error)?;
+    let rows: Vec<Vec<(String, Value)>> = pick::row_values(&picked).map_err(pick_error)?;
+    let exports: Vec<Export<'_>> = levels
+        .iter()
+        .zip(&rows)
+        .map(|(level, row)| Export { level, row })
+        .collect();
+    if let Some(sig) = batchgen::interrupt::received() {
+        anyhow::bail!(
+            "interrupted by {}; nothing written",
+            batchgen::interrupt::name(sig)
+        );
+    }
+    let mut files: Vec<Prepared> = Vec::new();
+    match args.format {
+        LevelFormat::Store => files.push(write_store(&args.out, &levels, &picked)?),
+        LevelFormat::Jsonl => {
+            let mut text = String::new();
+            for e in &exports {
+                text.push_str(&export::json::document(e));
+                text.push('\n');
+            }
+            files.push(prepared(&args.out, text.as_bytes())?);
+        }
+        LevelFormat::Png | LevelFormat::Svg => {
+            let columns: Vec<&str> = args.accept.as_ref().map_or(Vec::new(), |a| {
+                a.columns_used()
+                    .iter()
+                    .map(|&c| batchgen::accept::COLUMNS[c as usize].name)
+                    .collect()
+            });
+            let title = match &args.accept {
+                Some(a) => format!("{} levels passing {}", exports.len(), a.source()),
+                None => format!("{} levels", exports.len()),
+            };
+            let bytes = if args.format == LevelFormat::Png {
+                export::sheet::png(&exports, &columns, &title)?
+            } else {
+                export::sheet::svg(&exports, &columns, &title)?.into_bytes()
+            };
+            files.push(prepared(&args.out, &bytes)?);
+        }
+        f => {
+            std::fs::create_dir_all(&args.out)
+                .with_context(|| format!("making the folder '{}'", args.out.display()))?;
+            let ext = f.extension();
+            let mut plan = OutputSet::new();
+            let mut outputs: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+            match f {
+                LevelFormat::Tmx => {
+                    outputs.push((
+                        args.out.join(format!("{}.tsx", tileset::NAME)),
+                        tileset::tsx().into_bytes(),
+                    ));
+                    outputs.push((
+                        args.out.join(format!("{}.png", tileset::NAME)),
+                        tileset::png(),
+                    ));
+                }
+                LevelFormat::Tmj => {
+                    outputs.push((
+                        args.out.join(format!("{}.tsj", tileset::NAME)),
+                        tileset::tsj().into_bytes(),
+                    ));
+                    outputs.push((
+                        args.out.join(format!("{}.png", tileset::NAME)),
+                        tileset::png(),
+                    ));
+                }
+                _ => {}
+            }
+            let texts: Vec<(PathBuf, Vec<u8>)> = exports
+                .par_iter()
+                .map(|e| {
+                    let path = args
+                        .out
+                        .join(format!("{}.{ext}", export::file_stem(e.level)));
+                    let text = match f {
+                        LevelFormat::Json => export::json::document(e) + "\n",
+                        LevelFormat::Tmx => export::tmx::map(e),
+                        _ => export::tmj::map(e),
+                    };
+                    (path, text.into_bytes())
+                })
+                .collect();
+            outputs.extend(texts);
+            for (path, _) in &outputs {
+                plan.add("--out", &args.out, path).map_err(|e| {
+                    UsageError(format!(
+                        "{e} (two picked levels share algo, size and index: pick from one seed)"
+                    ))
+                })?;
+            }
+            if let Some(sig) = batchgen::interrupt::received() {
+                anyhow::bail!(
+                    "interrupted by {}; nothing written",
+                    batchgen::interrupt::name(sig)
+                );
+            }
+            // Each file is synced before the commit: the syncs wait on the disk, not on a
+            // core, so they overlap on more threads than cores.
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(WRITERS)
+                .build()
+                .context("starting the writer threads")?;
+            let written: Vec<Prepared> = pool.install(|| {
+                outputs
+                    .par_iter()
+                    .map(|(path, bytes)| prepared(path, bytes))
+                    .collect::<anyhow::Result<_>>()
+            })?;
+            files.extend(written);
+        }
+    }
+    commit_all(files)?;
+    Ok(())
+}

@@ -1,0 +1,805 @@
+//! `batchgen levels` against its consumers: the rows it picks are the rows the filter passes
+//! (by the rule `--accept` + `--count` generates), every maze it writes is its row's
+//! (`maze_hash`), its store, JSON and TMX outputs agree cell for cell, its JSON validates
+//! against the shipped schema (Python `jsonschema`), pytmx reads its maps, and Tiled's own
+//! renderer (`tmxrasterizer`, Debian's `tiled`, installed when missing) draws its TMX and TMJ
+//! maps with walls and floors exactly where the maze has them.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use batchgen::accept::{Accept, COLUMNS};
+use batchgen::grid::Dir;
+use batchgen::store::StoreReader;
+use serde_json::Value;
+
+use crate::common::{self, batchgen};
+
+/// Run the main job into `dir/name`.
+fn make(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
+    let out = dir.join(name);
+    batchgen()
+        .args(args)
+        .arg("--out")
+        .arg(&out)
+        .arg("--quiet")
+        .assert()
+        .success();
+    out
+}
+
+/// Run `batchgen levels ARGS`, which must succeed.
+fn levels(args: &[&str]) {
+    let out = batchgen().arg("levels").args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "levels {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The documents of a JSONL file.
+fn jsonl(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// The tile gids of each layer of a TMX map, from its CSV data.
+fn tmx_layers(text: &str) -> Vec<Vec<u32>> {
+    text.split("<data encoding=\"csv\">")
+        .skip(1)
+        .map(|part| {
+            part.split("</data>")
+                .next()
+                .unwrap()
+                .split(',')
+                .map(|t| t.trim().parse().unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+/// The tile gids a level document's cells give, per layer: the documented picture (1 wall,
+/// 2 floor, 3 up, 4 down, 5 both, 0 nothing), made here from the JSON bits alone.
+fn expected_tiles(doc: &Value) -> Vec<Vec<u32>> {
+    let cells = doc["cells"].as_array().unwrap();
+    let (w, h) = (
+        doc["width"].as_u64().unwrap() as i64,
+        doc["height"].as_u64().unwrap() as i64,
+    );
+    cells
+        .iter()
+        .map(|layer| {
+            let bits = |x: i64, y: i64| -> Option<u64> {
+                if x < 0 || y < 0 || x >= w || y >= h {
+                    return None;
+                }
+                layer[y as usize][x as usize].as_u64()
+            };
+            let mut out = Vec::new();
+            for r in 0..2 * h + 1 {
+                for c in 0..2 * w + 1 {
+                    let (x, y) = (c / 2, r / 2);
+                    let t = match (c % 2, r % 2) {
+                        (1, 1) => match bits(x, y) {
+                            None => 0,
+                            Some(b) => match (b & 32 != 0, b & 16 != 0) {
+                                (false, false) => 2,
+                                (true, false) => 3,
+                                (false, true) => 4,
+                                (true, true) => 5,
+                            },
+                        },
+                        (0, 1) => match (bits(x - 1, y), bits(x, y)) {
+                            (Some(a), Some(_)) if a & 1 != 0 => 2,
+                            (None, None) => 0,
+                            _ => 1,
+                        },
+                        (1, 0) => match (bits(x, y - 1), bits(x, y)) {
+                            (Some(a), Some(_)) if a & 2 != 0 => 2,
+                            (None, None) => 0,
+                            _ => 1,
+                        },
+                        _ => {
+                            let any = [(x - 1, y - 1), (x, y - 1), (x - 1, y), (x, y)]
+                                .iter()
+                                .any(|&(a, b)| bits(a, b).is_some());
+                            u32::from(any)
+                        }
+                    };
+                    out.push(t);
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// The first `n` rows per algo passing `expr`, in index order (the file is one run: each
+/// generator's rows in index order), as (algo, index), computed from the rows read back.
+fn first_passing(t: &common::Table, expr: &str, n: usize) -> Vec<(String, u64)> {
+    let accept = Accept::parse(expr).unwrap();
+    let (algo, index) = (t.col("algo"), t.col("index"));
+    let mut taken: HashMap<String, usize> = HashMap::new();
+    let mut out = Vec::new();
+    for row in &t.rows {
+        let value = |c: u8| {
+            let name = COLUMNS[c as usize].name;
+            match row[t.col(name)].as_str() {
+                "null" => f64::NAN,
+                v => v.parse().unwrap(),
+            }
+        };
+        if !accept.eval_with(&row[algo], value) {
+            continue;
+        }
+        let k = taken.entry(row[algo].clone()).or_default();
+        if *k < n {
+            *k += 1;
+            out.push((row[algo].clone(), row[index].parse().unwrap()));
+        }
+    }
+    out
+}
+
+const FILTERS: [&str; 3] = [
+    "solution_length >= 24",
+    "dead_end_share < 0.3 AND junctions >= 6",
+    "algo IN ('wilson', 'kruskal', 'eller') OR diameter > 30",
+];
+
+#[test]
+fn levels_are_their_rows_and_store_json_and_tmx_agree_cell_for_cell() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = make(
+        dir.path(),
+        "all.parquet",
+        &[
+            "--algo", "all", "--size", "10x8", "--count", "80", "--seed", "4242",
+        ],
+    );
+    let table = common::read(&file);
+    let (algo_c, index_c) = (table.col("algo"), table.col("index"));
+    let row_of: HashMap<(String, u64), &Vec<String>> = table
+        .rows
+        .iter()
+        .map(|r| ((r[algo_c].clone(), r[index_c].parse().unwrap()), r))
+        .collect();
+    for (k, expr) in FILTERS.iter().enumerate() {
+        let store = dir.path().join(format!("s{k}.arrow"));
+        let jl = dir.path().join(format!("j{k}.jsonl"));
+        let tmx = dir.path().join(format!("t{k}"));
+        for (format, out) in [("store", &store), ("jsonl", &jl), ("tmx", &tmx)] {
+            levels(&[
+                p(&file),
+                "--accept",
+                expr,
+                "--count",
+                "3",
+                "--format",
+                format,
+                "--out",
+                p(out),
+            ]);
+        }
+        let docs = jsonl(&jl);
+        let got: Vec<(String, u64)> = docs
+            .iter()
+            .map(|d| {
+                (
+                    d["algo"].as_str().unwrap().to_string(),
+                    d["index"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(got, first_passing(&table, expr, 3), "{expr}");
+        let reader = StoreReader::open(&store).unwrap();
+        assert_eq!(reader.len() as usize, docs.len());
+        for (j, doc) in docs.iter().enumerate() {
+            let key = &got[j];
+            let row = row_of[key];
+            // The maze is its row's, and so are the metrics.
+            assert_eq!(
+                doc["maze_hash"].as_str().unwrap(),
+                row[table.col("maze_hash")]
+            );
+            for (c, name) in table.columns.iter().enumerate() {
+                let v = &doc["metrics"][name];
+                let text = match v {
+                    Value::String(s) => s.clone(),
+                    Value::Null => "null".into(),
+                    v => v.to_string(),
+                };
+                // serde_json's default float parser (no `float_roundtrip`) may read a number
+                // one ulp off: floats are compared to a relative 1e-15.
+                let close = match (text.parse::<f64>(), row[c].parse::<f64>()) {
+                    (Ok(a), Ok(b)) => (a - b).abs() <= 1e-15 * a.abs().max(b.abs()),
+                    _ => false,
+                };
+                let same = text == row[c] || (text == "null" && row[c] == "NaN") || close;
+                assert!(same, "{key:?} {name}: json {text}, row {}", row[c]);
+            }
+            // The store's record: same maze, same walls as the JSON cells.
+            let rec = reader.record(j as u64).unwrap();
+            assert_eq!((rec.algo, rec.index), (key.0.as_str(), key.1));
+            assert_eq!(
+                rec.maze_hash.to_string(),
+                doc["maze_hash"].as_str().unwrap()
+            );
+            let maze = reader.maze(j as u64).unwrap();
+            let (w, h) = (maze.width(), maze.height());
+            for y in 0..h {
+                for x in 0..w {
+                    let cell = y * w + x;
+                    let bits = doc["cells"][0][y as usize][x as usize].as_u64().unwrap();
+                    for (dir, bit) in [
+                        (Dir::East, 1),
+                        (Dir::South, 2),
+                        (Dir::West, 4),
+                        (Dir::North, 8),
+                    ] {
+                        let open = maze.has_neighbour(cell, dir) && maze.is_open(cell, dir);
+                        assert_eq!(open, bits & bit != 0, "{key:?} cell {x},{y} {dir:?}");
+                    }
+                }
+            }
+            // The TMX map's tiles are the JSON cells' picture.
+            let name = format!("{}-10x8-{}.tmx", key.0.replace(':', "_"), key.1);
+            let map = std::fs::read_to_string(tmx.join(&name)).unwrap();
+            assert_eq!(tmx_layers(&map), expected_tiles(doc), "{name}");
+            // The solution runs from the entrance to the exit through open walls.
+            let sol = doc["solution"].as_array().unwrap();
+            assert_eq!(sol.first().unwrap(), &doc["entrance"]);
+            assert_eq!(sol.last().unwrap(), &doc["exit"]);
+            assert_eq!(
+                sol.len() as u64 - 1,
+                row[table.col("solution_length")].parse::<u64>().unwrap()
+            );
+        }
+    }
+}
+
+#[test]
+fn the_first_pick_is_what_accept_and_count_generate() {
+    let dir = tempfile::tempdir().unwrap();
+    let expr = "solution_length >= 22 AND dead_end_share < 0.4";
+    let all = make(
+        dir.path(),
+        "all.parquet",
+        &[
+            "--algo", "all", "--size", "9x9", "--count", "150", "--seed", "77",
+        ],
+    );
+    // Every generator needs its 4 passing rows within the 150 the unfiltered file holds.
+    let filtered = make(
+        dir.path(),
+        "f.parquet",
+        &[
+            "--algo",
+            "all",
+            "--size",
+            "9x9",
+            "--count",
+            "4",
+            "--seed",
+            "77",
+            "--accept",
+            &format!("{expr} OR algo = 'binary-tree'"),
+            "--max-candidates",
+            "150",
+        ],
+    );
+    let a = dir.path().join("a.jsonl");
+    let b = dir.path().join("b.jsonl");
+    levels(&[p(&filtered), "--format", "jsonl", "--out", p(&a)]);
+    let or = format!("{expr} OR algo = 'binary-tree'");
+    levels(&[
+        p(&all),
+        "--accept",
+        &or,
+        "--count",
+        "4",
+        "--format",
+        "jsonl",
+        "--out",
+        p(&b),
+    ]);
+    let key = |d: &Value| (d["id"].clone(), d["maze_hash"].clone());
+    let (a, b) = (jsonl(&a), jsonl(&b));
+    assert_eq!(a.len(), 14 * 4);
+    assert_eq!(
+        a.iter().map(key).collect::<Vec<_>>(),
+        b.iter().map(key).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_sample_is_reproducible_passes_the_filter_and_changes_with_its_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = make(
+        dir.path(),
+        "k.parquet",
+        &[
+            "--algo",
+            "kruskal,wilson",
+            "--size",
+            "8x8",
+            "--count",
+            "300",
+            "--seed",
+            "5",
+        ],
+    );
+    let expr = "solution_length >= 20";
+    let run = |seed: &str, name: &str| {
+        let out = dir.path().join(name);
+        levels(&[
+            p(&file),
+            "--accept",
+            expr,
+            "--count",
+            "10",
+            "--pick",
+            "sample",
+            "--pick-seed",
+            seed,
+            "--format",
+            "jsonl",
+            "--out",
+            p(&out),
+        ]);
+        jsonl(&out)
+            .iter()
+            .map(|d| {
+                assert!(d["metrics"]["solution_length"].as_u64().unwrap() >= 20);
+                (
+                    d["algo"].as_str().unwrap().to_string(),
+                    d["index"].as_u64().unwrap(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let (a, again, other) = (run("1", "a"), run("1", "b"), run("2", "c"));
+    assert_eq!(a, again);
+    assert_ne!(a, other);
+    assert_eq!(a.iter().filter(|k| k.0 == "kruskal").count(), 10);
+    // In index order within a group, and not simply the first ten.
+    let k: Vec<u64> = a.iter().filter(|k| k.0 == "wilson").map(|k| k.1).collect();
+    assert!(k.windows(2).all(|w| w[0] < w[1]), "{k:?}");
+    let table = common::read(&file);
+    assert_ne!(
+        a[..10].to_vec(),
+        first_passing(&table, expr, 10)[..10].to_vec()
+    );
+}
+
+/// A copy of the metrics file `src` with row `row`'s `maze_hash` changed.
+fn with_wrong_hash(src: &Path, dst: &Path, row: usize) {
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use std::sync::Arc;
+    let b = ParquetRecordBatchReaderBuilder::try_new(File::open(src).unwrap()).unwrap();
+    let kv = b.metadata().file_metadata().key_value_metadata().cloned();
+    let schema = b.schema().clone();
+    let col = schema.index_of("maze_hash").unwrap();
+    let props = parquet::file::properties::WriterProperties::builder()
+        .set_key_value_metadata(kv)
+        .build();
+    let mut w =
+        parquet::arrow::ArrowWriter::try_new(File::create(dst).unwrap(), schema, Some(props))
+            .unwrap();
+    let mut at = 0;
+    for batch in b.build().unwrap() {
+        let batch = batch.unwrap();
+        let mut cols = batch.columns().to_vec();
+        let old = cols[col]
+            .as_any()
+            .downcast_ref::<arrow_array::UInt64Array>()
+            .unwrap();
+        let new: Vec<u64> = (0..batch.num_rows())
+            .map(|r| old.value(r) ^ u64::from(at + r == row))
+            .collect();
+        at += batch.num_rows();
+        cols[col] = Arc::new(arrow_array::UInt64Array::from(new));
+        w.write(&arrow_array::RecordBatch::try_new(batch.schema(), cols).unwrap())
+            .unwrap();
+    }
+    w.close().unwrap();
+}
+
+#[test]
+fn a_row_whose_maze_is_not_made_again_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = make(
+        dir.path(),
+        "w.parquet",
+        &["--algo", "wilson", "--size", "6x6", "--count", "5"],
+    );
+    let bad = dir.path().join("bad.parquet");
+    with_wrong_hash(&file, &bad, 3);
+    let out = dir.path().join("x.jsonl");
+    let o = batchgen()
+        .args(["levels", p(&bad), "--format", "jsonl", "--out", p(&out)])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("row 3") && err.contains("maze_hash"), "{err}");
+    assert!(!out.exists(), "nothing delivered");
+    // The rows before it are fine: a filter that leaves row 3 out delivers.
+    levels(&[
+        p(&bad),
+        "--accept",
+        "index < 3",
+        "--format",
+        "jsonl",
+        "--out",
+        p(&out),
+    ]);
+    assert_eq!(jsonl(&out).len(), 3);
+}
+
+#[test]
+fn bad_input_is_refused_with_exit_2_naming_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = make(
+        dir.path(),
+        "w.parquet",
+        &["--algo", "wilson", "--size", "6x6", "--count", "5"],
+    );
+    let plain = dir.path().join("plain.txt");
+    std::fs::write(&plain, "x").unwrap();
+    let f = p(&file);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec![f, "--count", "0", "--format", "jsonl", "--out", "o.jsonl"],
+            "--count",
+        ),
+        (
+            vec![
+                f,
+                "--pick-seed",
+                "3",
+                "--format",
+                "jsonl",
+                "--out",
+                "o.jsonl",
+            ],
+            "--pick-seed",
+        ),
+        (vec![f, "--format", "tmx", "--out", p(&plain)], "--out"),
+        (
+            vec![f, "--format", "jsonl", "--out", p(dir.path())],
+            "--out",
+        ),
+        (
+            vec![
+                f, "--accept", "nope > 1", "--format", "jsonl", "--out", "o.jsonl",
+            ],
+            "--accept",
+        ),
+        (vec![f, "--format", "gif", "--out", "o.gif"], "--format"),
+        (
+            vec!["missing.parquet", "--format", "jsonl", "--out", "o.jsonl"],
+            "missing.parquet",
+        ),
+        (
+            vec![
+                f,
+                "--ends-rule",
+                "corners",
+                "--format",
+                "jsonl",
+                "--out",
+                "o.jsonl",
+            ],
+            "--ends-rule",
+        ),
+        (
+            vec![
+                f,
+                "--accept",
+                "index > 99",
+                "--format",
+                "jsonl",
+                "--out",
+                "o.jsonl",
+            ],
+            "no row",
+        ),
+    ];
+    for (args, want) in cases {
+        let o = batchgen()
+            .current_dir(dir.path())
+            .arg("levels")
+            .args(&args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    assert!(!dir.path().join("o.jsonl").exists());
+    // Two sizes in one store are refused, naming the flag.
+    let other = make(
+        dir.path(),
+        "v.parquet",
+        &["--algo", "wilson", "--size", "7x6", "--count", "2"],
+    );
+    let o = batchgen()
+        .args(["levels", f, p(&other), "--format", "store", "--out"])
+        .arg(dir.path().join("s.arrow"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--format") && err.contains("one size"),
+        "{err}"
+    );
+}
+
+/// A 9×7 mask with a hole in the middle and a notch at the bottom right.
+const MASK: &str = ".........\n.........\n...###...\n...###...\n.........\n.......##\n.......##\n";
+
+/// Four small metrics files covering the map cases: plain 2D, masked, braided, 3D.
+fn cases(dir: &Path) -> Vec<(&'static str, PathBuf)> {
+    std::fs::write(dir.join("mask.txt"), MASK).unwrap();
+    let mask = dir.join("mask.txt");
+    vec![
+        (
+            "plain",
+            make(
+                dir,
+                "plain.parquet",
+                &[
+                    "--algo", "kruskal", "--size", "11x7", "--count", "3", "--seed", "9",
+                ],
+            ),
+        ),
+        (
+            "masked",
+            make(
+                dir,
+                "masked.parquet",
+                &["--algo", "wilson", "--mask", p(&mask), "--count", "3"],
+            ),
+        ),
+        (
+            "braided",
+            make(
+                dir,
+                "braided.parquet",
+                &[
+                    "--algo",
+                    "backtracker",
+                    "--size",
+                    "9x9",
+                    "--braid",
+                    "0.5",
+                    "--count",
+                    "3",
+                ],
+            ),
+        ),
+        (
+            "3d",
+            make(
+                dir,
+                "threed.parquet",
+                &["--algo", "backtracker", "--size", "5x4x3", "--count", "3"],
+            ),
+        ),
+    ]
+}
+
+/// Export every case as `format` into `dir/NAME-FORMAT` and JSON beside it; the map files and
+/// their JSON documents, by stem.
+fn export_cases(dir: &Path, format: &str) -> Vec<(String, PathBuf, Value)> {
+    let mut out = Vec::new();
+    for (name, file) in cases(dir) {
+        let maps = dir.join(format!("{name}-{format}"));
+        let json = dir.join(format!("{name}-json"));
+        levels(&[p(&file), "--format", format, "--out", p(&maps)]);
+        levels(&[p(&file), "--format", "json", "--out", p(&json)]);
+        let mut stems: Vec<PathBuf> = std::fs::read_dir(&json)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        stems.sort();
+        assert_eq!(stems.len(), 3);
+        for j in stems {
+            let stem = j.file_stem().unwrap().to_str().unwrap().to_string();
+            let doc: Value = serde_json::from_str(&std::fs::read_to_string(&j).unwrap()).unwrap();
+            out.push((name.to_string(), maps.join(format!("{stem}.{format}")), doc));
+        }
+    }
+    out
+}
+
+/// The RGBA pixels of a PNG, with its width.
+fn pixels(path: &Path) -> (Vec<[u8; 4]>, u32, u32) {
+    let dec = png::Decoder::new(BufReader::new(File::open(path).unwrap()));
+    let mut r = dec.read_info().unwrap();
+    let mut buf = vec![0; r.output_buffer_size().unwrap()];
+    let info = r.next_frame(&mut buf).unwrap();
+    let px = match info.color_type {
+        png::ColorType::Rgba => buf
+            .chunks_exact(4)
+            .map(|c| [c[0], c[1], c[2], c[3]])
+            .collect(),
+        png::ColorType::Rgb => buf
+            .chunks_exact(3)
+            .map(|c| [c[0], c[1], c[2], 255])
+            .collect(),
+        t => panic!("{t:?}"),
+    };
+    (px, info.width, info.height)
+}
+
+#[test]
+fn tiled_draws_the_walls_of_tmx_and_tmj_maps_tile_for_tile() {
+    let raster = common::debian_program("tmxrasterizer", "tiled");
+    let dir = tempfile::tempdir().unwrap();
+    let mut seen: HashMap<(String, u32), u32> = HashMap::new();
+    for format in ["tmx", "tmj"] {
+        for (case, map, doc) in export_cases(dir.path(), format) {
+            let want = expected_tiles(&doc);
+            for (z, tiles) in want.iter().enumerate() {
+                let png_path = dir.path().join(format!("r-{format}-{case}-{z}.png"));
+                let layer = if want.len() == 1 {
+                    "maze".to_string()
+                } else {
+                    format!("z={z}")
+                };
+                let out = Command::new(&raster)
+                    .env("QT_QPA_PLATFORM", "offscreen")
+                    .env("XDG_RUNTIME_DIR", dir.path())
+                    .args(["--show-layer", &layer])
+                    .arg(&map)
+                    .arg(&png_path)
+                    .output()
+                    .unwrap();
+                assert!(
+                    out.status.success(),
+                    "tmxrasterizer {}: {}",
+                    map.display(),
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                let (px, w, h) = pixels(&png_path);
+                let cols = 2 * doc["width"].as_u64().unwrap() as u32 + 1;
+                let rows = 2 * doc["height"].as_u64().unwrap() as u32 + 1;
+                assert_eq!((w, h), (cols * 16, rows * 16), "{}", map.display());
+                for (t, &gid) in tiles.iter().enumerate() {
+                    let (c, r) = (t as u32 % cols, t as u32 / cols);
+                    // A corner pixel of the tile: its base colour (stairs marks are central).
+                    let [pr, pg, pb, pa] = px[((r * 16 + 1) * w + c * 16 + 1) as usize];
+                    let drawn = match (pa, [pr, pg, pb]) {
+                        (0, _) => 0,
+                        (255, batchgen::export::tileset::WALL) => 1,
+                        (255, batchgen::export::tileset::FLOOR) => 2,
+                        other => panic!("{} tile {c},{r}: pixel {other:?}", map.display()),
+                    };
+                    let want = if gid >= 2 { 2 } else { gid };
+                    assert_eq!(drawn, want, "{} layer {z} tile {c},{r}", map.display());
+                    // The centre pixel tells the stairs tiles apart from plain floor.
+                    let [cr, cg, cb, _] = px[((r * 16 + 8) * w + c * 16 + 8) as usize];
+                    if gid >= 3 {
+                        assert_ne!([cr, cg, cb], batchgen::export::tileset::FLOOR);
+                    }
+                    *seen.entry((case.clone(), gid)).or_insert(0) += 1;
+                }
+            }
+        }
+    }
+    // Every case drew walls and floors; the masked one empty tiles; the 3D one stairs.
+    for case in ["plain", "masked", "braided", "3d"] {
+        assert!(
+            seen.contains_key(&(case.to_string(), 1)) && seen.contains_key(&(case.to_string(), 2)),
+            "{case}"
+        );
+    }
+    assert!(seen.contains_key(&("masked".to_string(), 0)));
+    assert!(seen.contains_key(&("3d".to_string(), 3)) || seen.contains_key(&("3d".to_string(), 4)));
+}
+
+/// Run a Python script in the interop venv with `args`; it must succeed; its stdout.
+fn python(script: &str, args: &[&Path]) -> String {
+    let out = Command::new(common::python())
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "python: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn pytmx_reads_the_maps_their_ends_and_properties() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pairs: Vec<PathBuf> = Vec::new();
+    for (_, map, doc) in export_cases(dir.path(), "tmx") {
+        let j = map.with_extension("expected.json");
+        std::fs::write(&j, doc.to_string()).unwrap();
+        pairs.push(map);
+        pairs.push(j);
+    }
+    let script = r#"
+import json, sys, pytmx
+n = 0
+for tmx, js in zip(sys.argv[1::2], sys.argv[2::2]):
+    d = json.load(open(js))
+    m = pytmx.TiledMap(tmx)
+    assert (m.width, m.height) == (2 * d["width"] + 1, 2 * d["height"] + 1), tmx
+    assert (m.tilewidth, m.tileheight) == (16, 16)
+    p = m.properties
+    assert p["algo"] == d["algo"] and p["index"] == d["index"], (tmx, p)
+    assert p["maze_hash"] == d["maze_hash"] and p["seed"] == d["seed"], (tmx, p)
+    assert (p["maze_width"], p["maze_height"]) == (d["width"], d["height"])
+    assert p["solution_length"] == len(d["solution"]) - 1
+    objs = list(m.objects)
+    for name in ("entrance", "exit"):
+        [o] = [o for o in objs if o.name == name]
+        x, y, z = d[name]
+        assert (o.properties["cell_x"], o.properties["cell_y"], o.properties["cell_z"]) == (x, y, z)
+        assert (o.x, o.y) == ((2 * x + 1) * 16 + 8, (2 * y + 1) * 16 + 8), (tmx, name, o.x, o.y)
+    sol = [o for o in objs if o.name == "solution"]
+    assert sum(len(o.points) for o in sol) == len(d["solution"]), tmx
+    first = sol[0].points[0]
+    x, y, z = d["entrance"]
+    assert (first.x, first.y) == ((2 * x + 1) * 16 + 8, (2 * y + 1) * 16 + 8)
+    layers = [l for l in m.visible_layers if isinstance(l, pytmx.TiledTileLayer)]
+    assert len(layers) == d["depth"], tmx
+    n += 1
+print(n)
+"#;
+    let args: Vec<&Path> = pairs.iter().map(PathBuf::as_path).collect();
+    assert_eq!(python(script, &args).trim(), "12");
+}
+
+#[test]
+fn json_validates_against_the_schema_and_a_broken_one_does_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files: Vec<PathBuf> = Vec::new();
+    for (name, file) in cases(dir.path()) {
+        let out = dir.path().join(format!("{name}.jsonl"));
+        levels(&[p(&file), "--format", "jsonl", "--out", p(&out)]);
+        files.push(out);
+    }
+    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/export/level.schema.json");
+    let script = r#"
+import copy, json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+v = jsonschema.Draft202012Validator(schema)
+n = 0
+for f in sys.argv[2:]:
+    for line in open(f):
+        d = json.loads(line)
+        v.validate(d)
+        for k, bad in [("cells", [[[64]]]), ("seed", 42), ("entrance", [0, 0]), ("extra", 1)]:
+            b = copy.deepcopy(d)
+            b[k] = bad
+            assert not v.is_valid(b), k
+        n += 1
+print(n)
+"#;
+    let mut args: Vec<&Path> = vec![&schema];
+    args.extend(files.iter().map(PathBuf::as_path));
+    assert_eq!(python(script, &args).trim(), "12");
+}
