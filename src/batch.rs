@@ -3,7 +3,9 @@
 //!
 //! Work is split into fixed chunks of consecutive indices. Each chunk is filled by the rayon pool
 //! (an indexed parallel iterator collected into a reused vector, so order is kept) and handed to
-//! the caller before the next chunk starts; memory is bounded by one chunk whatever `count` is.
+//! the caller on the calling thread while the pool fills the next one, so the workers do not
+//! wait for the caller (a Parquet writer, say); memory is bounded by two chunks whatever
+//! `count` is.
 //! Each pool thread owns one [`Worker`] (maze, scratch buffers, RNG) for the whole run, so nothing
 //! is allocated per maze. A maze depends only on (algo, size, seed, index): thread count and
 //! chunk size cannot change a row. (Cargo feature `parallel`.)
@@ -268,27 +270,18 @@ pub fn run_cancellable<E>(
         Some(_) => job.max_candidates,
         None => job.count,
     });
-    let mut rows: Vec<Row> = Vec::new();
-    let mut walls: Vec<u64> = Vec::new();
+    // Two chunks in flight at most: the one handed to `on_chunk` (on this thread) and the one
+    // the pool fills meanwhile, so the workers do not wait while the caller writes.
+    let mut cur = Buffers::default();
+    let mut nxt = Buffers::default();
     let mut tallies = Vec::with_capacity(job.algos.len());
     for algo in &job.algos {
         let algo_name = algo.name();
         let base = generate::seed_base_masked(algo, job.size, job.mask.as_deref(), job.seed);
-        let mut tally = Tally::default();
-        let mut start = first;
-        while tally.accepted < job.count && start < limit {
-            // With a filter, size the chunk to the candidates still likely needed (from the
-            // acceptance rate so far) so little work is thrown away past the last acceptance.
-            let step = match job.accept {
-                None => chunk,
-                Some(_) => {
-                    let rate = (tally.accepted.max(1) as f64) / ((start - first).max(1) as f64);
-                    let need = (job.count - tally.accepted) as f64 / rate.min(1.0);
-                    ((need * 1.25) as u64).clamp(16 * threads as u64, chunk)
-                }
-            };
-            let end = (start + step).min(limit);
+        // Fill `buf` with the rows (and walls) of candidates `start..end`.
+        let fill = |buf: &mut Buffers, start: u64, end: u64| {
             let len = (end - start) as usize;
+            let (rows, walls) = (&mut buf.rows, &mut buf.walls);
             rows.clear();
             rows.resize(len, Row::default());
             walls.clear();
@@ -321,10 +314,37 @@ pub fn run_cancellable<E>(
                         .for_each(|(i, r)| make(i, r, None));
                 }
             });
+        };
+        // The candidates of the chunk after `start`, from the tally so far, if any are needed.
+        let next_range = |tally: &Tally, start: u64| -> Option<(u64, u64)> {
+            if tally.accepted >= job.count || start >= limit {
+                return None;
+            }
+            // With a filter, size the chunk to the candidates still likely needed (from the
+            // acceptance rate so far) so little work is thrown away past the last acceptance.
+            let step = match job.accept {
+                None => chunk,
+                Some(_) => {
+                    let rate = (tally.accepted.max(1) as f64) / ((start - first).max(1) as f64);
+                    let need = (job.count - tally.accepted) as f64 / rate.min(1.0);
+                    ((need * 1.25) as u64).clamp(16 * threads as u64, chunk)
+                }
+            };
+            Some((start, (start + step).min(limit)))
+        };
+        let mut tally = Tally::default();
+        let Some((mut start, mut end)) = next_range(&tally, first) else {
+            tallies.push(tally);
+            continue;
+        };
+        fill(&mut cur, start, end);
+        loop {
             if cancel.load(Ordering::Relaxed) {
                 tallies.push(tally);
                 return Ok(tallies);
             }
+            let len = (end - start) as usize;
+            let (rows, walls) = (&mut cur.rows, &mut cur.walls);
             // Keep the first passing candidates, in index order, up to the count.
             let mut kept = 0usize;
             let mut tried = len;
@@ -353,7 +373,7 @@ pub fn run_cancellable<E>(
             }
             tally.candidates = start - first + tried as u64;
             tally.accepted += kept as u64;
-            on_chunk(&Chunk {
+            let done = Chunk {
                 algo,
                 rows: &rows[..kept],
                 walls: if job.keep_walls {
@@ -363,12 +383,34 @@ pub fn run_cancellable<E>(
                 },
                 words_per_maze: wpm,
                 candidates: tally.candidates,
-            })?;
-            start = end;
+            };
+            let Some(next) = next_range(&tally, end) else {
+                on_chunk(&done)?;
+                break;
+            };
+            // The pool fills the next chunk while this thread hands this one over.
+            let handed = std::thread::scope(|scope| {
+                let filling = scope.spawn(|| fill(&mut nxt, next.0, next.1));
+                let handed = on_chunk(&done);
+                if let Err(panic) = filling.join() {
+                    std::panic::resume_unwind(panic);
+                }
+                handed
+            });
+            handed?;
+            std::mem::swap(&mut cur, &mut nxt);
+            (start, end) = next;
         }
         tallies.push(tally);
     }
     Ok(tallies)
+}
+
+/// The rows of one chunk and, with [`Job::keep_walls`], their wall words.
+#[derive(Default)]
+struct Buffers {
+    rows: Vec<Row>,
+    walls: Vec<u64>,
 }
 
 #[cfg(test)]

@@ -241,6 +241,13 @@ pub trait RandomSource {
     fn dir6_unless(&mut self, prefer: bool, keep: u32, valid: u32) -> u32 {
         keep_or_uniform6(self, prefer, keep, valid)
     }
+    /// This source as the batch's [`Rng`], if it is one (the default: not): a walk that draws
+    /// every step can then run on a copy in locals, whose state the compiler keeps in
+    /// registers, and store it back once.
+    #[inline]
+    fn as_rng(&mut self) -> Option<&mut Rng> {
+        None
+    }
 }
 
 /// The plain branch of [`RandomSource::dir6_unless`].
@@ -336,6 +343,10 @@ impl Rng {
 }
 
 impl RandomSource for Rng {
+    #[inline]
+    fn as_rng(&mut self) -> Option<&mut Rng> {
+        Some(self)
+    }
     #[inline]
     fn dir4_unless(&mut self, prefer: bool, keep: u32, valid: u32) -> u32 {
         self.keep_or_first_draw(2, prefer, keep, valid)

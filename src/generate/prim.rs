@@ -77,6 +77,20 @@ pub(crate) fn generate<T: Topology, R: RandomSource>(
     s: &mut Scratch,
     rng: &mut R,
 ) {
+    // The batch's generator runs on a copy in locals (kept in registers across the loop, where
+    // through `rng` its state went to memory every draw), stored back once: the same draws.
+    if let Some(rng) = rng.as_rng() {
+        let mut local = rng.clone();
+        grow::<T, _>(maze, s, &mut local);
+        *rng = local;
+    } else {
+        grow::<T, R>(maze, s, rng);
+    }
+}
+
+/// The loop of [`generate`].
+#[inline(always)]
+fn grow<T: Topology, R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let start = random_cell(maze, rng);
     let t = T::marks(&mut s.mark, maze);
     let mut walls = maze.wall_writer();

@@ -287,6 +287,10 @@ pub(crate) trait Walk: Topology {
     /// The next direction of a block, removed from it.
     fn take_dir(block: &mut u64) -> usize;
 
+    /// Direction `i` (`i < BLOCK`) of a block: the direction the `i + 1`-th
+    /// [`Walk::take_dir`] would take from it.
+    fn dir_at(block: u64, i: u32) -> usize;
+
     /// Fill `links` with the one-array state of Aldous–Broder: every cell the walk may reach
     /// [`UNSEEN`](super::padded::UNSEEN), the padding (and a mask's holes) [`EDGE`]; return the
     /// geometry.
@@ -310,6 +314,11 @@ impl Walk for Planar {
         let d = (*block & 3) as usize;
         *block >>= 2;
         d
+    }
+
+    #[inline(always)]
+    fn dir_at(block: u64, i: u32) -> usize {
+        (block >> (2 * i) & 3) as usize
     }
 
     #[inline(always)]
@@ -341,6 +350,11 @@ impl Walk for Space {
     #[inline(always)]
     fn take_dir(block: &mut u64) -> usize {
         *block as usize
+    }
+
+    #[inline(always)]
+    fn dir_at(block: u64, _: u32) -> usize {
+        block as usize
     }
 
     #[inline(always)]
