@@ -30,6 +30,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
 
 use batchgen::args::check_out_dir;
@@ -52,10 +53,14 @@ use batchgen::{Algorithm, Ends, Maze};
 
 use crate::cmd::{values, Interrupted, UsageError};
 
-/// Mazes per parallel work item.
-const CHUNK: u64 = 2048;
-/// Rows per record batch (and Parquet row group) at most.
-const BATCH_ROWS: usize = 8192;
+/// Mazes per parallel work item of the key pass (about 100 bytes each at 16x16).
+const KEY_CHUNK: u64 = 4096;
+/// Mazes per parallel work item of the row pass (about 12 kB each at 16x16, mostly tokens).
+const ROW_CHUNK: u64 = 256;
+/// Rows per record batch at most.
+const BATCH_ROWS: usize = 1024;
+/// Rows per Parquet row group at most.
+const ROW_GROUP_ROWS: usize = 8192;
 /// Expected bytes per dedup partition when `--partitions` is not given.
 const PARTITION_TARGET_BYTES: u64 = 32 << 20;
 /// The largest side maze-dataset's adjacency list can hold (it stores coordinates as `int8`).
@@ -406,6 +411,7 @@ fn build(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         in_windows(
             cfg,
             &range,
+            KEY_CHUNK,
             |w, lo, hi| {
                 let mut k = KeyChunk {
                     keys: Vec::with_capacity((hi - lo) as usize),
@@ -469,6 +475,7 @@ fn build(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         in_windows(
             cfg,
             &range,
+            ROW_CHUNK,
             |w, lo, hi| {
                 let mut r = RowChunk::default();
                 for index in lo..hi {
@@ -516,7 +523,7 @@ fn build(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         duplicates: stats.duplicates,
         collisions: stats.collisions,
         memory: format!(
-            "{} partition files; the largest held {} records, {} bytes (read whole, plus 28 \
+            "{} partition files; the largest held {} records, {} bytes (read whole, plus 24 \
              bytes of sort key per record); one status byte per candidate ({} bytes)",
             if cfg.dedup == Dedup::None {
                 0
@@ -596,11 +603,12 @@ fn dedup_text(cfg: &Config) -> String {
 fn in_windows<T: Send>(
     cfg: &Config,
     range: &std::ops::Range<u64>,
+    chunk: u64,
     work: impl Fn(&mut Worker, u64, u64) -> T + Sync,
     mut take: impl FnMut(T) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let window = (cfg.threads as u64 * 4).max(1);
-    let chunks = (range.end - range.start).div_ceil(CHUNK);
+    let chunks = (range.end - range.start).div_ceil(chunk);
     let mut c0 = 0;
     while c0 < chunks {
         let c1 = (c0 + window).min(chunks);
@@ -609,8 +617,8 @@ fn in_windows<T: Send>(
             .map_init(
                 || Worker::new(cfg.size),
                 |w, c| {
-                    let lo = range.start + c * CHUNK;
-                    work(w, lo, (lo + CHUNK).min(range.end))
+                    let lo = range.start + c * chunk;
+                    work(w, lo, (lo + chunk).min(range.end))
                 },
             )
             .collect();
@@ -903,9 +911,11 @@ impl SplitWriter {
                     .collect();
                 let props = WriterProperties::builder()
                     .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
-                    .set_max_row_group_row_count(Some(BATCH_ROWS))
+                    .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
                     .set_created_by(format!("batchgen {}", env!("CARGO_PKG_VERSION")))
                     .set_key_value_metadata(Some(kv))
+                    .set_dictionary_enabled(false)
+                    .set_column_dictionary_enabled(ColumnPath::from("algo"), true)
                     .build();
                 self.current = Some(ArrowWriter::try_new(
                     file,

@@ -7,7 +7,7 @@
 //! different walls under one key are a hash collision and both are kept. So the result is exact
 //! whatever the hash does; the hash only decides who is compared with whom.
 //!
-//! Memory: one partition at a time, `records × (20 + 8·words)` bytes plus 8 bytes of sort key
+//! Memory: one partition at a time, `records × (20 + 8·words)` bytes plus 24 bytes of sort key
 //! per record, and `P` write buffers of [`WRITE_BUFFER`] bytes while partitioning.
 
 use std::fs::{self, File};
