@@ -219,3 +219,61 @@ fn a_folder_with_a_dataset_is_refused() {
     names.sort();
     assert_eq!(names, ["README.md", "data"]);
 }
+
+/// (algo, index, split) of every row of a folder.
+fn keys(dir: &Path) -> Vec<(String, u64, String)> {
+    let mut out = Vec::new();
+    for (name, batches) in files(dir) {
+        let split = name.split('-').next().unwrap().to_string();
+        for b in batches {
+            let algo = b.column(b.schema().index_of("algo").unwrap()).clone();
+            let algo = algo.as_any().downcast_ref::<StringArray>().unwrap();
+            let index = b.column(b.schema().index_of("index").unwrap()).clone();
+            let index = index.as_any().downcast_ref::<UInt64Array>().unwrap();
+            for r in 0..b.num_rows() {
+                out.push((algo.value(r).to_string(), index.value(r), split.clone()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Deduplication is across shards: at 3×3 (192 spanning trees) most of 600 candidates are
+/// copies, and the union of 4 shards is the unsharded run's rows, each in the same split.
+#[test]
+fn shards_together_are_the_unsharded_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "dataset-ml",
+        "--algo",
+        "kruskal,wilson",
+        "--size",
+        "3x3",
+        "--count",
+        "300",
+    ];
+    let whole = dir.path().join("whole");
+    batchgen()
+        .args(args)
+        .arg("--out")
+        .arg(&whole)
+        .assert()
+        .success();
+    let parts = dir.path().join("parts");
+    for k in 1..=4 {
+        batchgen()
+            .args(args)
+            .args(["--shard", &format!("{k}/4"), "--out"])
+            .arg(&parts)
+            .assert()
+            .success();
+    }
+    let all = keys(&whole);
+    assert!(
+        all.len() < 300,
+        "{} rows: the run should be full of copies",
+        all.len()
+    );
+    assert_eq!(keys(&parts), all);
+}

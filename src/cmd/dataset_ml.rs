@@ -1,12 +1,13 @@
 //! `batchgen dataset-ml`: a Hugging Face-style Parquet dataset for machine learning. Three
-//! passes over each generator's index range (or this shard's slice of it):
+//! passes over each generator's index range:
 //!
-//! 1. generate every candidate and append `(canonical key, algo, index, canonical walls)` to
+//! 1. generate every candidate of the whole run (every shard's: so a shard drops exactly the
+//!    copies the unsharded run drops, without talking to the other shards) and append `(canonical key, algo, index, canonical walls)` to
 //!    a partition file chosen by the key ([`batchgen::ml::dedup`]);
 //! 2. deduplicate one partition at a time (exact: equal keys are compared wall for wall) and
 //!    give every kept maze its split, a function of its key ([`batchgen::ml::split`]); the
 //!    result is one byte per candidate;
-//! 3. generate the kept mazes again, in (algo, index) order, measure them between their
+//! 3. generate the kept mazes of this shard's slice again, in (algo, index) order, measure them between their
 //!    origin and target, and write `data/{split}-NNNNN-of-NNNNN.parquet` (at most
 //!    `--rows-per-file` rows each) with the metric columns, maze-dataset's connection list,
 //!    pixels and tokens, and the dataset card `README.md`.
@@ -245,8 +246,8 @@ fn validate(a: &DatasetMlArgs) -> Result<Config, UsageError> {
     let threads = a
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let per_algo = shard.range(a.count);
-    let candidates = (per_algo.end - per_algo.start) * algos.len() as u64;
+    // Every shard deduplicates the whole run's candidates.
+    let candidates = a.count * algos.len() as u64;
     let rb = dedup::record_bytes(size.words_per_maze()) as u64;
     let partitions = match a.partitions {
         Some(p) if p > 4096 => {
@@ -392,7 +393,15 @@ fn build(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     std::fs::create_dir_all(&data)
         .with_context(|| format!("creating dataset folder '{}'", data.display()))?;
     let range = cfg.shard.range(cfg.count);
-    let n = (range.end - range.start) as usize;
+    // The candidates deduplicated: the whole run (every shard's), or with `--dedup none` only
+    // this shard's, since no candidate depends on another then.
+    let keyed = if cfg.dedup == Dedup::None {
+        range.clone()
+    } else {
+        0..cfg.count
+    };
+    let k0 = keyed.start;
+    let n = (keyed.end - keyed.start) as usize;
     let size = cfg.size;
     let wpm = size.words_per_maze();
     // Pass 1 and 2: keys, dedup, splits. status[a][i]: 0 dropped, 1 + split kept.
@@ -410,7 +419,7 @@ fn build(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         let base = seed_base(algo, size, cfg.seed);
         in_windows(
             cfg,
-            &range,
+            &keyed,
             KEY_CHUNK,
             |w, lo, hi| {
                 let mut k = KeyChunk {
@@ -435,7 +444,7 @@ fn build(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
                             .push(key, ai as u32, index, &k.words[j * wpm..(j + 1) * wpm])
                             .context("writing a dedup partition")?,
                         None => {
-                            status[ai][(index - range.start) as usize] =
+                            status[ai][(index - k0) as usize] =
                                 1 + cfg.fractions.split_of(key) as u8;
                         }
                     }
@@ -447,7 +456,7 @@ fn build(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     let stats = match parts.take() {
         Some(p) => p
             .resolve(|c| {
-                status[c.algo as usize][(c.index - range.start) as usize] =
+                status[c.algo as usize][(c.index - k0) as usize] =
                     1 + cfg.fractions.split_of(c.key) as u8;
             })
             .context("reading a dedup partition")?,
@@ -457,7 +466,8 @@ fn build(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         },
     };
     let mut rows = [0u64; 3];
-    for s in status.iter().flatten() {
+    let mine = (range.start - k0) as usize..(range.end - k0) as usize;
+    for s in status.iter().flat_map(|st| &st[mine.clone()]) {
         if *s > 0 {
             rows[(*s - 1) as usize] += 1;
         }
@@ -479,7 +489,7 @@ fn build(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
             |w, lo, hi| {
                 let mut r = RowChunk::default();
                 for index in lo..hi {
-                    let s = st[(index - range.start) as usize];
+                    let s = st[(index - k0) as usize];
                     if s > 0 {
                         let split = Split::ALL[(s - 1) as usize];
                         make_row(cfg, algo, base, index, split, w, &mut r);
@@ -584,10 +594,11 @@ fn dedup_text(cfg: &Config) -> String {
         ),
     };
     s.push_str(" Across every generator of the run");
-    s.push_str(if cfg.shard == Shard::WHOLE {
+    s.push_str(if cfg.shard == Shard::WHOLE || cfg.dedup == Dedup::None {
         "."
     } else {
-        "; within this shard only (copies in two shards are in one split, as the split is a function of the key)."
+        " and every shard: each shard reads every candidate of the run (all indices) and writes \
+         only its own kept rows, so the shards together hold exactly the unsharded run's rows."
     });
     if cfg.key_mask != u64::MAX {
         s.push_str(&format!(

@@ -97,8 +97,9 @@ impl Card {
         );
         let _ = writeln!(
             s,
-            "Candidates generated: {}; duplicates dropped: {}; distinct mazes sharing a hash \
-             (kept, told apart by comparing walls): {}.\n",
+            "Candidates deduplicated (every index of every generator; with shards, the whole \
+             run's): {}; copies dropped among them: {}; distinct mazes sharing a hash (kept, told \
+             apart by comparing walls): {}.\n",
             self.candidates, self.duplicates, self.collisions
         );
         let _ = writeln!(s, "## How it was made\n");
