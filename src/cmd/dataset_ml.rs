@@ -557,7 +557,7 @@ fn build(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     let card_name = if cfg.shard == Shard::WHOLE {
         "README.md".to_string()
     } else {
-        format!("README{}.md", shard_tag(cfg.shard))
+        format!("README.shard-{:05}-of-{:05}.md", cfg.shard.k, cfg.shard.n)
     };
     let mut card_file = AtomicFile::create(&cfg.out.join(&card_name))?;
     std::io::Write::write_all(&mut card_file, card.render().as_bytes())?;

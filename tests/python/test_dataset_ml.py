@@ -209,3 +209,21 @@ def test_shards_read_back_as_one_dataset(cli, tmp_path, size):
     assert sorted((key(r), r["split"]) for r in parts) == sorted((key(r), r["split"]) for r in whole)
     ds = datasets.load_dataset("parquet", data_dir=str(tmp_path / "sharded"), cache_dir=str(tmp_path / "cache"))
     assert sum(ds[s].num_rows for s in ds) == len(whole)
+
+
+def test_the_recipes_of_the_docs_run(cli, tmp_path):
+    """src/ml/README.md's two snippets are data/ml/*.py; run them on a fresh folder."""
+    import subprocess
+    import sys
+
+    out = make(cli, tmp_path / "mazes", "--algo", "wilson,kruskal", "--size", "6x6", "--count", "300")
+    counts = card_counts(out)
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "data", "ml")
+    env = dict(os.environ, HF_DATASETS_CACHE=str(tmp_path / "cache"))
+    p = subprocess.run([sys.executable, os.path.join(root, "load_dataset.py"), str(out)],
+                       capture_output=True, text=True, env=env, check=True)
+    assert p.stdout.strip() == f"{counts} {counts['train']}"
+    for name in os.listdir(os.path.join(out, "data")):
+        p = subprocess.run([sys.executable, os.path.join(root, "check_tokens.py"),
+                            os.path.join(out, "data", name)], capture_output=True, text=True, check=True)
+        assert "tokens equal maze-dataset's" in p.stdout
