@@ -85,6 +85,12 @@ pub enum Command {
     /// Serve a local page over metrics files: linked histograms, brushing into an --accept
     /// expression, live pass rates and a gallery of the mazes that pass (loopback only).
     Explore(cmd::explore::ExploreArgs),
+    /// Write a Hugging Face-style Parquet dataset for machine learning.
+    ///
+    /// maze-dataset's connection list, pixels and AOTP tokens beside the metrics; exact
+    /// deduplication (optionally up to symmetry) in bounded memory; train/validation/test
+    /// splits that are a function of the maze, so no maze crosses splits; a dataset card.
+    DatasetMl(Box<cmd::dataset_ml::DatasetMlArgs>),
     /// Print a shell completion script (bash, zsh, fish or powershell) to stdout.
     Completions(cmd::completions::CompletionsArgs),
     /// Print the manual page (roff) to stdout, or write it with -o.

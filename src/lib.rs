@@ -268,6 +268,9 @@ pub mod meta_keys;
 pub mod metrics;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
+pub mod ml;
+#[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod output_set;
 #[cfg(feature = "cli")]
 pub mod pick;

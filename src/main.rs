@@ -100,6 +100,7 @@ fn main() -> ExitCode {
         Some(Command::Levels(args)) => cmd::levels::run(args),
         Some(Command::Plot(args)) => cmd::plot::run(args),
         Some(Command::Explore(args)) => cmd::explore::run(args),
+        Some(Command::DatasetMl(args)) => cmd::dataset_ml::run(args, &command_line),
         Some(Command::Completions(args)) => cmd::completions::run(args, Cli::command()),
         Some(Command::Man(args)) => cmd::man::run(args, Cli::command()),
         None if cli.run.list_algos => cmd::list_algos::run(&Default::default()),

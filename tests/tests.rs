@@ -25,6 +25,8 @@ mod cluster;
 #[cfg(feature = "cli")]
 mod dataset;
 #[cfg(feature = "cli")]
+mod dataset_ml;
+#[cfg(feature = "cli")]
 mod difficulty;
 #[cfg(feature = "cli")]
 mod docs;

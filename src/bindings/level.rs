@@ -11,7 +11,7 @@ use super::{braid_of, joined, mask_of, text, value_error};
 use crate::args::{parse_size3, ArgError};
 use crate::metrics::{Get, Row, RowView, COLUMNS};
 use crate::render::{self, Style};
-use crate::{Algorithm, Dir, Level, LevelSpec};
+use crate::{Algorithm, Level, LevelSpec};
 
 /// One maze ready for a game or a dataset: see the package's `Level` for the Python view.
 #[pyclass(frozen, module = "batchgen", name = "Level")]
@@ -190,13 +190,8 @@ impl PyLevel {
             )));
         }
         let (w, h) = (l.width() as usize, l.height() as usize);
-        let mut out = vec![false; 2 * w * h];
-        for y in 0..h {
-            for x in 0..w {
-                out[y * w + x] = l.can_move(x as u32, y as u32, Dir::South);
-                out[w * h + y * w + x] = l.can_move(x as u32, y as u32, Dir::East);
-            }
-        }
+        let mut out = Vec::with_capacity(2 * w * h);
+        crate::ml::pixels::connection_list(l.maze(), &mut out);
         PyArray1::from_vec(py, out).reshape([2, h, w])
     }
 

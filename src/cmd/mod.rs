@@ -6,6 +6,7 @@
 pub mod check;
 pub mod color;
 pub mod completions;
+pub mod dataset_ml;
 pub mod explore;
 pub mod generate;
 pub mod levels;
