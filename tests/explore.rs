@@ -586,16 +586,28 @@ fn bad_input_stops_it_with_exit_2_before_serving() {
     }
 }
 
-/// Debian's Chromium, installed with apt-get when missing (the tests run as root in CI). Two
-/// tests drive the page at once: the lock makes the second wait for the first one's install
-/// (two apt-gets at once fail on dpkg's lock).
+/// Debian's Chromium, installed with apt-get when missing (the tests run as root in CI).
+/// Several tests (and test processes) drive the page at once: a file lock makes the others wait
+/// for the first one's install (two apt-gets at once fail on dpkg's lock), and apt-get itself
+/// waits for a dpkg lock held by anyone else.
 fn chromium() -> PathBuf {
     static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _one_at_a_time = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(Path::new(env!("CARGO_TARGET_TMPDIR")).join("chromium-install.lock"))
+        .unwrap();
+    // SAFETY: flock(2) on the descriptor of `lock`, open until the end of this function (the
+    // lock goes with it).
+    let r = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) };
+    assert_eq!(r, 0, "flock: {}", std::io::Error::last_os_error());
     let path = PathBuf::from("/usr/bin/chromium");
     if !path.exists() {
         let ok = |args: &[&str]| {
             Command::new("apt-get")
+                .args(["-o", "DPkg::Lock::Timeout=600"])
                 .args(args)
                 .env("DEBIAN_FRONTEND", "noninteractive")
                 .status()
