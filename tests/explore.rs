@@ -1325,3 +1325,35 @@ fn a_brush_to_the_last_bar_keeps_the_rows_beyond_it() {
     let (code, _) = srv.interrupt();
     assert_eq!(code, Some(130));
 }
+
+#[test]
+fn rows_of_several_runs_under_one_generator_get_no_generation_command() {
+    let d = tempfile::tempdir().unwrap();
+    for seed in ["1", "2"] {
+        common::run(
+            d.path(),
+            &format!("s{seed}.parquet"),
+            &[
+                "--algo", "wilson", "--size", "6x6", "--count", "50", "--seed", seed,
+            ],
+        );
+    }
+    let found = batchgen::summary::inputs::resolve(&[d.path().display().to_string()]).unwrap();
+    let table = Table::open(&found).unwrap();
+    let r = api::handle(&table, "/api/counts", "count=5");
+    let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    let g = &v["groups"][0];
+    assert!(g["command"].is_null(), "{g}");
+    let note = g["command_note"].as_str().unwrap();
+    assert!(note.contains("seeds 1 and 2"), "{note}");
+    // The levels are still the first rows by index, both runs together.
+    let r = api::handle(&table, "/api/levels", "count=5&per=5");
+    let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    let idx: Vec<u64> = v["groups"][0]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["index"].as_u64().unwrap())
+        .collect();
+    assert_eq!(idx, [0, 0, 1, 1, 2]);
+}

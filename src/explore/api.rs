@@ -287,24 +287,33 @@ fn key_command(
 ) -> Result<String, String> {
     let (algo, size, first) = &k.keys[key];
     let g = &t.groups[*first];
-    let same = |o: &Group| {
-        o.seed == g.seed
-            && o.ends == g.ends
-            && o.braid == g.braid
-            && o.accept == g.accept
-            && o.mask.as_ref().map(|m| m.hash()) == g.mask.as_ref().map(|m| m.hash())
+    // What differs between the key's first group and another of its groups, if anything.
+    let differs = |o: &Group| -> Option<String> {
+        let hash = |g: &Group| g.mask.as_ref().map_or(0, |m| m.hash());
+        if o.seed != g.seed {
+            Some(format!("seeds {} and {}", g.seed, o.seed))
+        } else if o.ends != g.ends {
+            Some("ends rules".into())
+        } else if hash(o) != hash(g) {
+            Some("masks".into())
+        } else if o.braid != g.braid {
+            Some(format!("braid chances {} and {}", g.braid, o.braid))
+        } else if o.accept != g.accept {
+            Some("filters (batchgen.accept)".into())
+        } else {
+            None
+        }
     };
-    if let Some(o) = t
+    if let Some(what) = t
         .groups
         .iter()
         .enumerate()
-        .find(|&(i, o)| k.of_group[i] == key && !same(o))
+        .filter(|&(i, _)| k.of_group[i] == key)
+        .find_map(|(_, o)| differs(o))
     {
         return Err(format!(
-            "the {algo} {size} rows come from several runs (seeds {} and {}, or other ends, \
-             masks, braid or filters): no one generation command makes them; batchgen levels \
-             picks from the rows themselves",
-            g.seed, o.1.seed
+            "the {algo} {size} rows come from runs with different {what}: no one generation \
+             command makes them; batchgen levels picks from the rows themselves"
         ));
     }
     let last = picked.last().map(|p| p.0);
