@@ -145,6 +145,7 @@ fn parquet_schema_types_rows_and_metadata() {
         ("braid", Float64),
         ("loops", UInt32),
         ("solution_count", UInt64),
+        ("solution_twist", Float64),
     ];
     let fields = reader.schema().fields().clone();
     assert_eq!(fields.len(), expect.len());

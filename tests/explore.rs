@@ -7,6 +7,13 @@
 //! the explorer serves (`/api/mask.txt`, offered in the page beside the printed commands) is
 //! the file's, and with it saved as `mask.txt` a row's printed `batchgen render` command draws
 //! the maze the page shows, holes solid; the header names the mask and the braid chance.
+//!
+//! The gallery shows the levels `batchgen levels` writes (the first N passing rows by index per
+//! (algo, size), DuckDB's `ROW_NUMBER()` over the passing rows), and the generation command the
+//! page prints for a file made with any identity flag (seed, ends, entrance/exit, mask, braid,
+//! depth, generator parameters, a filter) makes exactly those rows: run, its mazes' hashes are
+//! the rows'. A brush that ends on the last bar is open (`>=`), as DuckDB counts it; Back
+//! restores the previous filter; a clicked maze's row is shown beside the gallery.
 
 use crate::common;
 
@@ -115,6 +122,56 @@ for line in sys.stdin:
         .map(|l| {
             let v: Vec<(String, String, u64, u64)> = serde_json::from_str(l).unwrap();
             v.into_iter().map(|(a, s, n, p)| ((a, s), (n, p))).collect()
+        })
+        .collect()
+}
+
+/// The rows of a DuckDB query, as JSON arrays (doubles as strings).
+fn duckdb_json(sql: &str) -> Vec<serde_json::Value> {
+    const PY: &str = r#"
+import sys, duckdb, json
+con = duckdb.connect()
+con.execute("SET enable_progress_bar = false")
+rows = con.execute(sys.argv[1]).fetchall()
+# Doubles as their shortest round-trip text (serde_json's own parsing may round).
+print(json.dumps([[repr(x) if isinstance(x, float) else x for x in r] for r in rows], default=str))
+"#;
+    let out = Command::new(common::python())
+        .args(["-c", PY, sql])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{sql}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// DuckDB's first `n` rows passing `expr` by index per (algo, size): (algo, size, index),
+/// sorted.
+fn first_passing_duckdb(dir: &Path, expr: &str, n: u64) -> Vec<(String, String, u64)> {
+    let rows = duckdb_json(&format!(
+        "SELECT algo, CASE WHEN depth > 1 THEN width || 'x' || height || 'x' || depth \
+         ELSE width || 'x' || height END, index FROM (SELECT *, ROW_NUMBER() OVER \
+         (PARTITION BY algo, width, height, depth ORDER BY index) AS k \
+         FROM read_parquet('{}/**/*.parquet') WHERE {expr}) WHERE k <= {n} ORDER BY ALL",
+        dir.display()
+    ));
+    let mut out = triples(&rows);
+    out.sort();
+    out
+}
+
+/// `[algo, size, index]` arrays as tuples.
+fn triples(rows: &[serde_json::Value]) -> Vec<(String, String, u64)> {
+    rows.iter()
+        .map(|r| {
+            (
+                r[0].as_str().unwrap().to_string(),
+                r[1].as_str().unwrap().to_string(),
+                r[2].as_u64().unwrap(),
+            )
         })
         .collect()
 }
@@ -312,8 +369,8 @@ fn gallery_rows_pass_when_regenerated_and_the_sample_is_reproducible() {
         .unwrap();
     assert_eq!(
         wilson["command"],
-        "batchgen --algo wilson --size 10x8 --ends diameter --accept 'dead_ends > 20' --count 25 \
-         --mazes levels.arrow --out levels.parquet"
+        "batchgen --algo wilson --size 10x8 --seed 7 --ends diameter --accept 'dead_ends > 20' \
+         --count 25 --mazes levels.arrow --out levels.parquet"
     );
 }
 
@@ -529,16 +586,28 @@ fn bad_input_stops_it_with_exit_2_before_serving() {
     }
 }
 
-/// Debian's Chromium, installed with apt-get when missing (the tests run as root in CI). Two
-/// tests drive the page at once: the lock makes the second wait for the first one's install
-/// (two apt-gets at once fail on dpkg's lock).
+/// Debian's Chromium, installed with apt-get when missing (the tests run as root in CI).
+/// Several tests (and test processes) drive the page at once: a file lock makes the others wait
+/// for the first one's install (two apt-gets at once fail on dpkg's lock), and apt-get itself
+/// waits for a dpkg lock held by anyone else.
 fn chromium() -> PathBuf {
     static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _one_at_a_time = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(Path::new(env!("CARGO_TARGET_TMPDIR")).join("chromium-install.lock"))
+        .unwrap();
+    // SAFETY: flock(2) on the descriptor of `lock`, open until the end of this function (the
+    // lock goes with it).
+    let r = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) };
+    assert_eq!(r, 0, "flock: {}", std::io::Error::last_os_error());
     let path = PathBuf::from("/usr/bin/chromium");
     if !path.exists() {
         let ok = |args: &[&str]| {
             Command::new("apt-get")
+                .args(["-o", "DPkg::Lock::Timeout=600"])
                 .args(args)
                 .env("DEBIAN_FRONTEND", "noninteractive")
                 .status()
@@ -573,11 +642,17 @@ fn luminance_variance(png_path: &Path) -> f64 {
 /// Drive the page of `srv` in headless Chromium (`tests/explore/page.py`, screenshot to
 /// `shot`); returns what the script reports.
 fn page(srv: &Server, shot: &Path) -> serde_json::Value {
+    page_with(srv, shot, &[])
+}
+
+/// [`page`] with the script's further arguments (`edge:COLUMN`).
+fn page_with(srv: &Server, shot: &Path, more: &[&str]) -> serde_json::Value {
     let out = Command::new(common::python())
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/explore/page.py"))
         .arg(chromium())
         .arg(format!("http://{}", srv.addr))
         .arg(shot)
+        .args(more)
         .output()
         .unwrap();
     assert!(
@@ -622,7 +697,9 @@ fn the_page_works_in_headless_chromium() {
         assert!(hist.contains(&c), "{c} in {hist:?}");
     }
     assert!(v["hist_bars"].as_u64().unwrap() > 100);
-    assert_eq!(v["gallery"], 12);
+    // Unfiltered, every (algo, size) has levels: the gallery shows the first of each.
+    assert_eq!(v["gallery"], 16);
+    assert!(hist.contains(&"solution_twist"), "{hist:?}");
     // The scripted brush gives DuckDB's numbers.
     let brushed = v["brushed_accept"].as_str().unwrap().to_string();
     assert!(brushed.starts_with("dead_ends BETWEEN "), "{brushed}");
@@ -646,6 +723,15 @@ fn the_page_works_in_headless_chromium() {
         "{}",
         v["typed_error"]
     );
+    // Back, after another filter, restores the brushed one.
+    assert_eq!(v["back_accept"], brushed.as_str());
+    assert_eq!(counts("back"), duck);
+    let back: BTreeMap<String, String> =
+        api::parse_query(v["back_url"].as_str().unwrap().trim_start_matches('?'))
+            .unwrap()
+            .into_iter()
+            .collect();
+    assert_eq!(back["accept"], brushed);
     // ?accept= restores the same state.
     assert_eq!(v["restored_accept"], brushed.as_str());
     assert_eq!(counts("restored"), duck);
@@ -654,7 +740,7 @@ fn the_page_works_in_headless_chromium() {
     // do not.
     let accept = Accept::parse(&brushed).unwrap();
     let srcs = v["gallery_src"].as_array().unwrap();
-    assert_eq!(srcs.len(), 12);
+    assert!(!srcs.is_empty());
     for s in srcs {
         assert!(remeasured_pass(s.as_str().unwrap(), &accept), "{s}");
     }
@@ -667,6 +753,89 @@ fn the_page_works_in_headless_chromium() {
         .as_str()
         .unwrap()
         .starts_with("batchgen render --algo "));
+    // The gallery's levels, three per (algo, size), are the first three passing rows by index
+    // of each, in the order `batchgen levels` writes them.
+    let want = first_passing_duckdb(&dir, &brushed, 3);
+    let got = triples(v["gallery_pairs"].as_array().unwrap());
+    let mut sorted = got.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted, want,
+        "the gallery's levels are DuckDB's first 3 per group"
+    );
+    assert!(got.len() > 3 && got.len() <= 3 * 16, "{got:?}");
+    let mut seen = Vec::new();
+    for w in got.windows(2) {
+        // Index order within an (algo, size); the groups follow each other.
+        if (&w[0].0, &w[0].1) == (&w[1].0, &w[1].1) {
+            assert!(w[0].2 < w[1].2, "{w:?}");
+        } else {
+            assert!(!seen.contains(&(&w[1].0, &w[1].1)), "{w:?}");
+            seen.push((&w[0].0, &w[0].1));
+        }
+    }
+    // The levels command for this selection, shell-quoted.
+    assert_eq!(
+        v["levels_command"],
+        batchgen::shell::join([
+            "batchgen",
+            "levels",
+            dir.to_str().unwrap(),
+            "--accept",
+            &brushed,
+            "--count",
+            "100",
+            "--format",
+            "tmx",
+            "--out",
+            "levels/"
+        ])
+    );
+    // The picked maze's row in the panel beside it: its values are the file's.
+    let panel = &v["row_panel"];
+    assert_eq!(panel["hidden"], false, "{panel}");
+    assert_eq!(panel["beside"], true, "{panel}");
+    let picked = &panel["picked"];
+    let values = &panel["values"];
+    assert_eq!(values["algo"], picked[0]);
+    assert_eq!(values["size"], picked[1]);
+    assert_eq!(values["index"].as_str().unwrap(), picked[2].to_string());
+    let (w, h) = picked[1].as_str().unwrap().split_once('x').unwrap();
+    let row = duckdb_json(&format!(
+        "SELECT dead_ends, solution_length, solution_turns, solution_twist, tortuosity \
+         FROM read_parquet('{}/*.parquet') WHERE algo = '{}' AND width = {w} AND height = {h} \
+         AND index = {}",
+        dir.display(),
+        picked[0].as_str().unwrap(),
+        picked[2]
+    ));
+    let row = &row[0];
+    for (i, c) in [
+        "dead_ends",
+        "solution_length",
+        "solution_turns",
+        "solution_twist",
+        "tortuosity",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let shown: f64 = values[c].as_str().unwrap().parse().unwrap();
+        let want: f64 = match &row[i] {
+            serde_json::Value::String(x) => x.parse().unwrap(),
+            x => x.as_f64().unwrap(),
+        };
+        assert_eq!(shown, want, "{c}");
+    }
+    // At 1280x800 the first screen holds the pass table and some mazes.
+    let first = &v["first_screen"];
+    assert_eq!(
+        (first["width"].as_u64(), first["height"].as_u64()),
+        (Some(1280), Some(800))
+    );
+    assert!(first["table_bottom"].as_f64().unwrap() <= 800.0, "{first}");
+    assert!(first["table_right"].as_f64().unwrap() <= 1280.0, "{first}");
+    assert!(first["mazes"].as_u64().unwrap() >= 4, "{first}");
     // A screenshot was written and is not blank.
     let var = luminance_variance(&shot);
     assert!(var > 100.0, "screenshot luminance variance {var}");
@@ -868,4 +1037,323 @@ fn masked_and_braided_files_draw_their_rows_mazes() {
     }
     let (code, _) = srv.interrupt();
     assert_eq!(code, Some(130));
+}
+
+/// Files made with every identity flag at a value other than its default, one (algo, size)
+/// each, and a shard that does not start at index 0.
+fn identity_files(dir: &Path) -> (PathBuf, String) {
+    let d = dir.join("made");
+    std::fs::create_dir(&d).unwrap();
+    let mask = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/masks/rooms.txt");
+    let mask_arg = mask.display().to_string();
+    let runs: &[(&str, &[&str])] = &[
+        (
+            "seed",
+            &["--algo", "wilson", "--size", "9x7", "--seed", "777"],
+        ),
+        (
+            "ends",
+            &[
+                "--algo", "kruskal", "--size", "8x8", "--ends", "diameter", "--seed", "5",
+            ],
+        ),
+        (
+            "entrance",
+            &[
+                "--algo",
+                "prim",
+                "--size",
+                "8x6",
+                "--entrance",
+                "1,0",
+                "--exit",
+                "6,4",
+            ],
+        ),
+        (
+            "mask",
+            &["--algo", "wilson", "--mask", &mask_arg, "--seed", "3"],
+        ),
+        (
+            "braid",
+            &[
+                "--algo", "kruskal", "--size", "10x10", "--braid", "0.3", "--seed", "11",
+            ],
+        ),
+        (
+            "depth",
+            &["--algo", "backtracker", "--size", "5x4x3", "--seed", "9"],
+        ),
+        (
+            "straight",
+            &["--algo", "wilson-straight:0.7", "--size", "8x8"],
+        ),
+        (
+            "mix",
+            &[
+                "--algo",
+                "growing-tree:mix:0.25",
+                "--size",
+                "7x9",
+                "--seed",
+                "13",
+            ],
+        ),
+        (
+            "filtered",
+            &[
+                "--algo",
+                "eller",
+                "--size",
+                "8x8",
+                "--accept",
+                "dead_ends >= 17",
+            ],
+        ),
+        (
+            "shard",
+            &["--algo", "sidewinder", "--size", "8x8", "--shard", "2/2"],
+        ),
+    ];
+    for (name, args) in runs {
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend(["--count", "240"]);
+        common::run(&d, &format!("{name}.parquet"), &all);
+    }
+    (d, std::fs::read_to_string(mask).unwrap())
+}
+
+#[test]
+fn the_gallery_is_the_levels_and_the_printed_command_makes_them() {
+    let d = tempfile::tempdir().unwrap();
+    let (dir, mask_text) = identity_files(d.path());
+    let found = batchgen::summary::inputs::resolve(&[dir.display().to_string()]).unwrap();
+    let mut table = Table::open(&found).unwrap();
+    table.inputs = vec![dir.display().to_string()];
+    // The twist column is its definition, on 2D, 3D, masked and braided rows alike.
+    let off = duckdb_json(&format!(
+        "SELECT count(*) FROM read_parquet('{}/*.parquet') WHERE solution_twist IS DISTINCT \
+         FROM (CASE WHEN solution_length > 1 THEN solution_turns / (solution_length - 1) \
+         ELSE 0 END) OR solution_twist NOT BETWEEN 0 AND 1",
+        dir.display()
+    ));
+    assert_eq!(off[0][0], 0, "solution_twist differs from its definition");
+    let n = 6u64;
+    for expr in [
+        "solution_length >= 9",
+        "dead_end_share <= 0.3 AND solution_twist >= 0.4",
+    ] {
+        let want = first_passing_duckdb(&dir, expr, n);
+        // The gallery: `/api/levels` with `per` = N is every level of the command.
+        let r = api::handle(
+            &table,
+            "/api/levels",
+            &format!("{}&count={n}&per={n}", query(expr)),
+        );
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        let mut got = Vec::new();
+        for g in v["groups"].as_array().unwrap() {
+            let idx: Vec<u64> = g["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["index"].as_u64().unwrap())
+                .collect();
+            assert!(idx.windows(2).all(|w| w[0] < w[1]), "{expr}: {idx:?}");
+            assert_eq!(idx.len() as u64, g["levels"].as_u64().unwrap());
+            for i in idx {
+                got.push((
+                    g["algo"].as_str().unwrap().to_string(),
+                    g["size"].as_str().unwrap().to_string(),
+                    i,
+                ));
+            }
+        }
+        got.sort();
+        assert_eq!(got, want, "{expr}: gallery vs DuckDB");
+        assert!(got.len() > 40, "{expr}: {}", got.len());
+        // Each printed generation command makes those rows' mazes.
+        let counts = api::handle(&table, "/api/counts", &format!("{}&count={n}", query(expr)));
+        let c: serde_json::Value = serde_json::from_slice(&counts.body).unwrap();
+        assert_eq!(
+            c["levels_command"],
+            batchgen::shell::join([
+                "batchgen",
+                "levels",
+                dir.to_str().unwrap(),
+                "--accept",
+                expr,
+                "--count",
+                &n.to_string(),
+                "--format",
+                "tmx",
+                "--out",
+                "levels/",
+            ])
+        );
+        for g in c["groups"].as_array().unwrap() {
+            let (algo, size) = (g["algo"].as_str().unwrap(), g["size"].as_str().unwrap());
+            if algo == "sidewinder" {
+                // The second half of a run: no generation run starts there.
+                assert!(g["command"].is_null(), "{g}");
+                assert!(
+                    g["command_note"].as_str().unwrap().contains("indices"),
+                    "{g}"
+                );
+                continue;
+            }
+            let cmd = g["command"].as_str().unwrap_or_else(|| panic!("{g}"));
+            let rows: Vec<(u64, String)> = duckdb_json(&format!(
+                "SELECT index, maze_hash FROM (SELECT *, ROW_NUMBER() OVER (ORDER BY index) AS k \
+                 FROM read_parquet('{}/*.parquet') WHERE algo = '{algo}' AND \
+                 (CASE WHEN depth > 1 THEN width || 'x' || height || 'x' || depth \
+                 ELSE width || 'x' || height END) = '{size}' AND ({expr})) WHERE k <= {n} \
+                 ORDER BY index",
+                dir.display()
+            ))
+            .iter()
+            .map(|r| {
+                (
+                    r[0].as_u64().unwrap(),
+                    r[1].to_string().trim_matches('"').to_string(),
+                )
+            })
+            .collect();
+            assert!(!rows.is_empty(), "{expr}: {algo} {size}");
+            let work = d
+                .path()
+                .join(format!("run-{}", api::url_encode(&format!("{algo}{size}"))));
+            let _ = std::fs::remove_dir_all(&work);
+            std::fs::create_dir(&work).unwrap();
+            std::fs::write(work.join("mask.txt"), &mask_text).unwrap();
+            let words = batchgen::shell::split(cmd);
+            assert_eq!(words[0], "batchgen", "{cmd}");
+            common::batchgen()
+                .current_dir(&work)
+                .args(&words[1..])
+                .arg("--quiet")
+                .assert()
+                .success();
+            let made = common::read(&work.join("levels.parquet"));
+            let (ic, hc) = (made.col("index"), made.col("maze_hash"));
+            let made: Vec<(u64, String)> = made
+                .rows
+                .iter()
+                .take(rows.len())
+                .map(|r| (r[ic].parse().unwrap(), r[hc].clone()))
+                .collect();
+            assert_eq!(made, rows, "{expr}: {cmd}");
+            for (flag, file) in [
+                ("--seed 777", "9x7"),
+                ("--ends diameter", "8x8"),
+                ("--entrance 1,0 --exit 6,4", "8x6"),
+                ("--mask mask.txt", "26x14"),
+                ("--braid 0.3", "10x10"),
+            ] {
+                if size == file && (file != "8x8" || algo == "kruskal") {
+                    assert!(cmd.contains(flag), "{cmd}");
+                }
+            }
+            if algo == "eller" {
+                assert!(cmd.contains("--accept '(dead_ends >= 17) AND ("), "{cmd}");
+            }
+        }
+    }
+}
+
+/// A file whose solution lengths reach far beyond the histogram's range: a few 40×40 mazes
+/// beside many 12×12 ones.
+fn long_tail(dir: &Path) -> PathBuf {
+    let d = dir.join("tail");
+    std::fs::create_dir(&d).unwrap();
+    common::run(
+        &d,
+        "small.parquet",
+        &[
+            "--algo",
+            "wilson,kruskal",
+            "--size",
+            "12x12",
+            "--count",
+            "1500",
+        ],
+    );
+    common::run(
+        &d,
+        "big.parquet",
+        &["--algo", "wilson", "--size", "40x40", "--count", "30"],
+    );
+    d
+}
+
+#[test]
+fn a_brush_to_the_last_bar_keeps_the_rows_beyond_it() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = long_tail(d.path());
+    let found = batchgen::summary::inputs::resolve(&[dir.display().to_string()]).unwrap();
+    let table = Table::open(&found).unwrap();
+    let h = api::handle(&table, "/api/hist", "column=solution_length");
+    let h: serde_json::Value = serde_json::from_slice(&h.body).unwrap();
+    let col = &h["columns"][0];
+    let top = col["lo"].as_f64().unwrap()
+        + col["bins"].as_f64().unwrap() * col["width"].as_f64().unwrap();
+    let beyond = duckdb_json(&format!(
+        "SELECT count(*) FROM read_parquet('{}/*.parquet') WHERE solution_length >= {top}",
+        dir.display()
+    ));
+    assert!(
+        beyond[0][0].as_u64().unwrap() > 0,
+        "rows beyond the last bar ({top})"
+    );
+    let srv = Server::start(d.path(), &[dir.to_str().unwrap()]);
+    let v = page_with(&srv, &d.path().join("edge.png"), &["edge:solution_length"]);
+    assert_eq!(v["errors"], serde_json::json!([]), "console errors");
+    let accept = v["accept"].as_str().unwrap();
+    let lo = accept
+        .strip_prefix("solution_length >= ")
+        .unwrap_or_else(|| panic!("an open brush: {accept}"));
+    assert_eq!(v["label"].as_str().unwrap().trim(), format!("≥ {lo}"));
+    let duck = duckdb_counts(&dir, &[accept]).remove(0);
+    assert_eq!(counts_of(&v["counts"]), duck, "{accept}");
+    // The 40×40 mazes, all beyond the last bar, pass.
+    assert_eq!(duck[&("wilson".to_string(), "40x40".to_string())], (30, 30));
+    let accept = Accept::parse(accept).unwrap();
+    for s in v["near_src"].as_array().unwrap() {
+        assert!(!remeasured_pass(s.as_str().unwrap(), &accept), "{s}");
+    }
+    let (code, _) = srv.interrupt();
+    assert_eq!(code, Some(130));
+}
+
+#[test]
+fn rows_of_several_runs_under_one_generator_get_no_generation_command() {
+    let d = tempfile::tempdir().unwrap();
+    for seed in ["1", "2"] {
+        common::run(
+            d.path(),
+            &format!("s{seed}.parquet"),
+            &[
+                "--algo", "wilson", "--size", "6x6", "--count", "50", "--seed", seed,
+            ],
+        );
+    }
+    let found = batchgen::summary::inputs::resolve(&[d.path().display().to_string()]).unwrap();
+    let table = Table::open(&found).unwrap();
+    let r = api::handle(&table, "/api/counts", "count=5");
+    let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    let g = &v["groups"][0];
+    assert!(g["command"].is_null(), "{g}");
+    let note = g["command_note"].as_str().unwrap();
+    assert!(note.contains("seeds 1 and 2"), "{note}");
+    // The levels are still the first rows by index, both runs together.
+    let r = api::handle(&table, "/api/levels", "count=5&per=5");
+    let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    let idx: Vec<u64> = v["groups"][0]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["index"].as_u64().unwrap())
+        .collect();
+    assert_eq!(idx, [0, 0, 1, 1, 2]);
 }

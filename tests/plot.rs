@@ -86,13 +86,13 @@ fn pictures_have_one_series_per_algorithm() {
         ])
         .assert()
         .success()
-        .stderr(contains("wrote 20 pictures"));
+        .stderr(contains("wrote 21 pictures"));
     let mut names: Vec<String> = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     names.sort();
-    assert_eq!(names.len(), 40, "{names:?}");
+    assert_eq!(names.len(), 42, "{names:?}");
     assert!(names.iter().all(|n| !n.starts_with('.')), "no temp files");
     for stem in names.iter().filter_map(|n| n.strip_suffix(".svg")) {
         let svg = std::fs::read_to_string(out.join(format!("{stem}.svg"))).unwrap();

@@ -70,7 +70,9 @@ pub fn run(args: &ExploreArgs) -> anyhow::Result<()> {
         };
         UsageError::flag(flag, &value, format!("cannot listen on {addr}: {e}"))
     })?;
-    let table = Table::open(&files).map_err(usage)?;
+    let mut table = Table::open(&files).map_err(usage)?;
+    // The printed `batchgen levels` command names the inputs as they were given.
+    table.inputs = names;
     let url = format!("http://{}/", listener.local_addr()?);
     crate::outln!(
         "batchgen explore: {} rows of {} file(s) at {url}  (Ctrl-C stops)",

@@ -5,10 +5,11 @@
 //! | path | answer |
 //! |---|---|
 //! | `/api/columns` | rows, files, generators, groups and the numeric columns (name, integer, metric, filterable) |
-//! | `/api/counts?accept=E&count=N` | per (algo, size): total, pass, share, candidates per accepted maze with a 95% interval, the command for N such levels |
+//! | `/api/counts?accept=E&count=N` | per (algo, size): total, pass, share, candidates per accepted maze with a 95% interval, the generation command that makes its first N passing rows (or why none does); the `batchgen levels` command |
 //! | `/api/hist?column=C&accept=E` | bins and per (algo, size) all-rows and passing counts; without `column`, every metric column |
 //! | `/api/density?x=C&y=C&accept=E[&algo=A]` | a 2D histogram of two columns: all rows and passing rows |
 //! | `/api/sample?accept=E&n=K` | a reproducible random sample of K ≤ 100 passing rows with their identifiers and values |
+//! | `/api/levels?accept=E&count=N&per=K` | per (algo, size) the first K ≤ 100 of the N levels `batchgen levels` writes (the first N passing rows by index), and that command |
 //! | `/api/mask.txt?hash=H` | the files' mask of hash `H` as a text mask: the `mask.txt` the printed commands' `--mask mask.txt` reads |
 //! | `/api/maze.svg?algo=A&size=S&seed=X&index=I[&ends=diameter or &entrance=X,Y&exit=X,Y][&mask=H][&braid=P]` | the maze drawn with its solution: on the files' mask of hash `H` (holes solid), braided with chance `P` |
 
@@ -199,25 +200,134 @@ fn made_with_flags(g: &Group) -> String {
     c
 }
 
-/// The command that makes `count` levels of group `g` passing `accept`.
-fn generate_command(g: &Group, accept: Option<&str>, count: u64) -> String {
+/// The filter a generation run needs to make the rows of group `g` that pass `accept`: the
+/// file's own filter (`batchgen.accept`: its rows are the candidates that passed it) and
+/// `accept`, ANDed.
+fn run_filter(g: &Group, accept: Option<&str>) -> Option<String> {
+    match (g.accept.as_deref(), accept) {
+        (Some(f), Some(a)) => Some(format!("({f}) AND ({a})")),
+        (Some(f), None) => Some(f.to_string()),
+        (None, a) => a.map(str::to_string),
+    }
+}
+
+/// The `--max-candidates` a run with a filter needs to reach candidate `last` when the
+/// default (a thousand per level asked for, at least 100,000) stops short of it.
+fn candidates_needed(count: u64, last: Option<u64>) -> Option<u64> {
+    let default = count.saturating_mul(1000).max(100_000);
+    last.map(|l| l + 1).filter(|&n| n > default)
+}
+
+/// The command that makes `count` levels of group `g` passing `accept` (the filter of
+/// [`run_filter`]), with every flag that fixes the mazes of the group's rows: size (depth
+/// included), seed, ends rule, mask, braid chance; the generator's parameters are part of its
+/// name. `last` is the index of the last level the files' rows give, which the candidate limit
+/// must reach.
+fn generate_command(g: &Group, accept: Option<&str>, count: u64, last: Option<u64>) -> String {
     let mut c = format!(
-        "batchgen --algo {} --size {}",
+        "batchgen --algo {} --size {} --seed {}",
         crate::shell::quote(&g.algo),
-        g.size
+        g.size,
+        g.seed
     );
     for (k, v) in ends_flags(&g.ends, g.size) {
         let _ = write!(c, " --{k} {}", crate::shell::quote(&v));
     }
     c.push_str(&made_with_flags(g));
-    if let Some(a) = accept {
+    let filter = run_filter(g, accept);
+    if let Some(a) = &filter {
         let _ = write!(c, " --accept {}", crate::shell::quote(a));
+        if let Some(n) = candidates_needed(count, last) {
+            let _ = write!(c, " --max-candidates {n}");
+        }
     }
     let _ = write!(
         c,
         " --count {count} --mazes levels.arrow --out levels.parquet"
     );
     c
+}
+
+/// The `batchgen levels` command that writes the levels of the explorer's selection: the
+/// first `count` rows passing `accept` per (algo, size) in index order, from the explorer's
+/// inputs, as Tiled maps.
+fn levels_command(t: &Table, accept: Option<&str>, count: u64) -> String {
+    let mut words: Vec<String> = vec!["batchgen".into(), "levels".into()];
+    words.extend(t.inputs.iter().cloned());
+    if let Some(a) = accept {
+        words.extend(["--accept".into(), a.to_string()]);
+    }
+    words.extend([
+        "--count".into(),
+        count.to_string(),
+        "--format".into(),
+        "tmx".into(),
+        "--out".into(),
+        "levels/".into(),
+    ]);
+    crate::shell::join(words)
+}
+
+/// The groups of key `key` (an index into [`Keys::keys`]).
+fn in_key(k: &Keys, key: usize) -> impl Fn(usize) -> bool + '_ {
+    move |g| k.of_group[g] == key
+}
+
+/// The generation command for key `key`'s levels, or why none reproduces them: rows of
+/// several runs (seeds, ends rules, masks, braid chances or filters) under one (algo, size),
+/// or rows that do not hold every index up to the last level (a shard or a part of a run),
+/// where a run would make candidates these files do not have.
+fn key_command(
+    t: &Table,
+    k: &Keys,
+    key: usize,
+    accept: Option<&str>,
+    count: u64,
+    picked: &[(u64, usize)],
+) -> Result<String, String> {
+    let (algo, size, first) = &k.keys[key];
+    let g = &t.groups[*first];
+    // What differs between the key's first group and another of its groups, if anything.
+    let differs = |o: &Group| -> Option<String> {
+        let hash = |g: &Group| g.mask.as_ref().map_or(0, |m| m.hash());
+        if o.seed != g.seed {
+            Some(format!("seeds {} and {}", g.seed, o.seed))
+        } else if o.ends != g.ends {
+            Some("ends rules".into())
+        } else if hash(o) != hash(g) {
+            Some("masks".into())
+        } else if o.braid != g.braid {
+            Some(format!("braid chances {} and {}", g.braid, o.braid))
+        } else if o.accept != g.accept {
+            Some("filters (batchgen.accept)".into())
+        } else {
+            None
+        }
+    };
+    if let Some(what) = t
+        .groups
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| k.of_group[i] == key)
+        .find_map(|(_, o)| differs(o))
+    {
+        return Err(format!(
+            "the {algo} {size} rows come from runs with different {what}: no one generation \
+             command makes them; batchgen levels picks from the rows themselves"
+        ));
+    }
+    let last = picked.last().map(|p| p.0);
+    if let (None, Some(l)) = (&g.accept, last) {
+        let held = t.rows_up_to(in_key(k, key), l)?;
+        if held != l + 1 {
+            return Err(format!(
+                "the {algo} {size} rows hold {held} of the indices 0 to {l} (a shard or a part \
+                 of a run): a generation run would make other mazes; batchgen levels picks \
+                 from the rows themselves"
+            ));
+        }
+    }
+    Ok(generate_command(g, accept, count, last))
 }
 
 /// The `batchgen render` command that draws row `(g, index)`.
@@ -322,6 +432,7 @@ pub fn handle(t: &Table, path: &str, query: &str) -> Response {
         "/api/hist" => hist(t, &p),
         "/api/density" => density(t, &p),
         "/api/sample" => sample(t, &p),
+        "/api/levels" => levels(t, &p),
         "/api/maze.svg" => maze(t, &p),
         "/api/mask.txt" => mask_text(t, &p),
         _ => Err(Response::error(
@@ -458,21 +569,24 @@ fn columns(t: &Table) -> Response {
     })
 }
 
+/// `count=` (levels per (algo, size); 100 when absent), checked as `--count` is.
+fn count_of(p: &Params) -> Result<u64, Response> {
+    match p.get("count") {
+        None => Ok(100),
+        Some(c) => match parse_count("--count", c).map_err(bad)? {
+            0 => Err(bad(ArgError::new(
+                "--count",
+                c,
+                "expected at least 1 level",
+            ))),
+            n => Ok(n),
+        },
+    }
+}
+
 fn counts(t: &Table, p: &Params) -> Answer {
     let a = accept_of(p)?;
-    let count = match p.get("count") {
-        None => 100,
-        Some(c) => match parse_count("--count", c).map_err(bad)? {
-            0 => {
-                return Err(bad(ArgError::new(
-                    "--count",
-                    c,
-                    "expected at least 1 level",
-                )))
-            }
-            n => n,
-        },
-    };
+    let count = count_of(p)?;
     let sel = selection(t, a.as_ref())?;
     let k = keys(t);
     let total: Vec<u64> = t.groups.iter().map(|g| g.rows).collect();
@@ -482,12 +596,20 @@ fn counts(t: &Table, p: &Params) -> Answer {
         .keys
         .iter()
         .enumerate()
-        .map(|(i, (algo, size, g))| {
+        .map(|(i, (algo, size, _))| {
             let (n, x) = (tk[i][0], pk[i][0]);
+            let picked = t
+                .first_passing(sel.as_deref(), in_key(&k, i), count as usize)
+                .map_err(bad)?;
+            let source = a.as_ref().map(|a| a.source());
+            let (command, command_note) = match key_command(t, &k, i, source, count, &picked) {
+                Ok(c) => (Some(c), None),
+                Err(why) => (None, Some(why)),
+            };
             let (lo, hi) = wilson(x, n);
             let share = if n > 0 { x as f64 / n as f64 } else { 0.0 };
             let cand = |q: f64| (q > 0.0).then(|| 1.0 / q);
-            CountsGroup {
+            Ok(CountsGroup {
                 algo,
                 size,
                 total: n,
@@ -496,20 +618,24 @@ fn counts(t: &Table, p: &Params) -> Answer {
                 candidates: cand(share),
                 candidates_low: cand(hi),
                 candidates_high: cand(lo),
-                command: generate_command(&t.groups[*g], a.as_ref().map(|a| a.source()), count),
-            }
+                command,
+                command_note,
+            })
         })
-        .collect();
+        .collect::<Result<_, Response>>()?;
     Ok(Response::json(&CountsBody {
         accept: a.as_ref().map(|a| a.source()),
+        levels_command: levels_command(t, a.as_ref().map(|a| a.source()), count),
         groups,
     }))
 }
 
-/// `/api/counts`: the filter and, per (algo, size), how many rows pass it.
+/// `/api/counts`: the filter, the `batchgen levels` command for it and, per (algo, size), how
+/// many rows pass it.
 #[derive(Serialize)]
 struct CountsBody<'a> {
     accept: Option<&'a str>,
+    levels_command: String,
     groups: Vec<CountsGroup<'a>>,
 }
 
@@ -525,7 +651,10 @@ struct CountsGroup<'a> {
     candidates: Option<f64>,
     candidates_low: Option<f64>,
     candidates_high: Option<f64>,
-    command: String,
+    /// The generation command that makes the group's levels (`null` when none does).
+    command: Option<String>,
+    /// Why there is no such command.
+    command_note: Option<String>,
 }
 
 fn hist(t: &Table, p: &Params) -> Answer {
@@ -668,21 +797,24 @@ struct DensityBody<'a> {
     pass: Vec<u64>,
 }
 
+/// A number of rows to return (parameter `key`, `default` when absent): 0 to [`MAX_SAMPLE`].
+fn rows_param(p: &Params, key: &str, default: usize) -> Result<usize, Response> {
+    match p.get(key) {
+        None => Ok(default),
+        Some(v) => match v.trim().parse::<usize>() {
+            Ok(n) if n <= MAX_SAMPLE => Ok(n),
+            _ => Err(bad(ArgError::new(
+                key,
+                v,
+                format!("expected a whole number from 0 to {MAX_SAMPLE}"),
+            ))),
+        },
+    }
+}
+
 fn sample(t: &Table, p: &Params) -> Answer {
     let a = accept_of(p)?;
-    let n = match p.get("n") {
-        None => 12,
-        Some(v) => match v.trim().parse::<usize>() {
-            Ok(n) if n <= MAX_SAMPLE => n,
-            _ => {
-                return Err(bad(ArgError::new(
-                    "n",
-                    v,
-                    format!("expected a whole number from 0 to {MAX_SAMPLE}"),
-                )))
-            }
-        },
-    };
+    let n = rows_param(p, "n", 12)?;
     let sel = match &a {
         Some(a) => t.select(a).map_err(bad)?,
         None => t
@@ -692,41 +824,104 @@ fn sample(t: &Table, p: &Params) -> Answer {
     let key = a.as_ref().map_or("", |a| a.source());
     let rows = t.sample(&sel, n, key);
     let passing: u64 = sel.pass.iter().sum();
-    let index_col = t.column_index("index");
-    let mut out = Vec::with_capacity(rows.len());
-    for &r in &rows {
-        let g = &t.groups[t.group_of(r)];
-        let index = match index_col {
-            Some(c) => t.column(c).map_err(bad)?.values.get(r) as u64,
-            None => return Err(bad("these files have no 'index' column")),
-        };
-        let mut svg = format!(
-            "/api/maze.svg?algo={}&size={}&seed={}&index={index}",
-            url_encode(&g.algo),
-            g.size,
-            g.seed
-        );
-        for (k, v) in ends_flags(&g.ends, g.size) {
-            let _ = write!(svg, "&{k}={}", url_encode(&v));
-        }
-        for (k, v) in made_with(g) {
-            let _ = write!(svg, "&{k}={}", url_encode(&v));
-        }
-        out.push(SampleRow {
-            row: r,
-            algo: &g.algo,
-            size: g.size.to_string(),
-            seed: g.seed,
-            index,
-            svg,
-            render: render_command(g, index),
-            values: Values(t.row_values(r)),
-        });
-    }
+    let idx = t.index_values().map_err(bad)?;
+    let out = rows
+        .iter()
+        .map(|&r| sample_row(t, r, idx.get(r) as u64))
+        .collect();
     Ok(Response::json(&SampleBody {
         pass: passing,
         rows: out,
     }))
+}
+
+/// Row `r` (of index `index`) as the page shows it: identifiers, maze URL, render command,
+/// values.
+fn sample_row(t: &Table, r: usize, index: u64) -> SampleRow<'_> {
+    let g = &t.groups[t.group_of(r)];
+    let mut svg = format!(
+        "/api/maze.svg?algo={}&size={}&seed={}&index={index}",
+        url_encode(&g.algo),
+        g.size,
+        g.seed
+    );
+    for (k, v) in ends_flags(&g.ends, g.size) {
+        let _ = write!(svg, "&{k}={}", url_encode(&v));
+    }
+    for (k, v) in made_with(g) {
+        let _ = write!(svg, "&{k}={}", url_encode(&v));
+    }
+    SampleRow {
+        row: r,
+        algo: &g.algo,
+        size: g.size.to_string(),
+        seed: g.seed,
+        index,
+        svg,
+        render: render_command(g, index),
+        values: Values(t.row_values(r)),
+    }
+}
+
+/// `/api/levels?accept=E&count=N&per=K`: the levels `batchgen levels --accept E --count N`
+/// writes, per (algo, size) in the order it writes them (the first N passing rows by index),
+/// the first `min(K, N)` of each with its row.
+fn levels(t: &Table, p: &Params) -> Answer {
+    let a = accept_of(p)?;
+    let count = count_of(p)?;
+    let per = rows_param(p, "per", 4)?;
+    let sel = selection(t, a.as_ref())?;
+    let k = keys(t);
+    let total: Vec<u64> = t.groups.iter().map(|g| g.rows).collect();
+    let pass = by_key(&k, sel.as_ref().map_or(&total, |s| &s.pass), 1);
+    let groups = k
+        .keys
+        .iter()
+        .enumerate()
+        .map(|(i, (algo, size, _))| {
+            let n = (count.min(per as u64)) as usize;
+            let picked = t
+                .first_passing(sel.as_deref(), in_key(&k, i), n)
+                .map_err(bad)?;
+            Ok(LevelsGroup {
+                algo,
+                size,
+                pass: pass[i][0],
+                levels: pass[i][0].min(count),
+                rows: picked
+                    .iter()
+                    .map(|&(index, r)| sample_row(t, r, index))
+                    .collect(),
+            })
+        })
+        .collect::<Result<_, Response>>()?;
+    Ok(Response::json(&LevelsBody {
+        accept: a.as_ref().map(|a| a.source()),
+        count,
+        command: levels_command(t, a.as_ref().map(|a| a.source()), count),
+        groups,
+    }))
+}
+
+/// `/api/levels`: the filter, the levels asked for per (algo, size) and the command that
+/// writes them, and per (algo, size) the first levels.
+#[derive(Serialize)]
+struct LevelsBody<'a> {
+    accept: Option<&'a str>,
+    count: u64,
+    command: String,
+    groups: Vec<LevelsGroup<'a>>,
+}
+
+/// One (algo, size) of `/api/levels`: passing rows, levels the command writes (at most
+/// `count`), and the first of them in the order it writes them.
+#[derive(Serialize)]
+struct LevelsGroup<'a> {
+    algo: &'a str,
+    size: &'a str,
+    pass: u64,
+    levels: u64,
+    rows: Vec<SampleRow<'a>>,
 }
 
 /// `/api/sample`: how many rows pass, and the sampled ones.

@@ -66,6 +66,9 @@ pub struct Group {
     pub mask: Option<Arc<Mask>>,
     /// The file's braid chance (`batchgen.braid`; 0 for perfect mazes).
     pub braid: f64,
+    /// The filter the file was made with (`batchgen.accept`): its rows are the candidates
+    /// that passed it.
+    pub accept: Option<String>,
     /// Rows.
     pub rows: u64,
 }
@@ -297,6 +300,9 @@ pub struct Selection {
 pub struct Table {
     /// The files, in order.
     pub files: Vec<PathBuf>,
+    /// The inputs as the user named them (files, globs, folders), for the printed
+    /// `batchgen levels` command; the files' paths unless set.
+    pub inputs: Vec<String>,
     /// (file, row group, first row) of each row group.
     units: Vec<(usize, usize, usize)>,
     /// Total rows.
@@ -312,6 +318,8 @@ pub struct Table {
     /// `COLUMNS` index → index into `columns`.
     by_known: [Option<usize>; COLUMNS.len()],
     cache: Mutex<Vec<(String, Arc<Selection>)>>,
+    /// Per run: are its `index` values ascending (as a run writes them)?
+    ascending: OnceLock<Result<Vec<bool>, String>>,
 }
 
 fn read_err(path: &std::path::Path, e: impl std::fmt::Display) -> SummaryError {
@@ -330,6 +338,8 @@ struct FileMeta {
     mask: Option<Arc<Mask>>,
     /// `batchgen.braid` (0 when absent).
     braid: f64,
+    /// `batchgen.accept`, when the file was made with a filter.
+    accept: Option<String>,
 }
 
 /// The ends rule, mask and braid chance of a file's metadata; a mask or chance that does not
@@ -364,6 +374,7 @@ fn file_meta(path: &std::path::Path) -> Result<FileMeta, SummaryError> {
         ends: get(crate::meta_keys::ENDS).unwrap_or_default(),
         mask,
         braid: braid.unwrap_or(0.0),
+        accept: get(crate::meta_keys::ACCEPT).filter(|a| !a.trim().is_empty()),
     })
 }
 
@@ -433,6 +444,7 @@ impl Table {
             .collect::<Result<_, _>>()?;
         let mut table = Table {
             files: files.to_vec(),
+            inputs: files.iter().map(|p| p.display().to_string()).collect(),
             units: Vec::with_capacity(units.len()),
             rows: 0,
             algos: Vec::new(),
@@ -441,6 +453,7 @@ impl Table {
             columns,
             by_known: [None; COLUMNS.len()],
             cache: Mutex::new(Vec::new()),
+            ascending: OnceLock::new(),
         };
         for (&(f, rg, _), part) in units.iter().zip(parts) {
             table.units.push((f, rg, table.rows));
@@ -455,6 +468,7 @@ impl Table {
                         && g.ends == fm.ends
                         && hash(&g.mask) == hash(&fm.mask)
                         && g.braid == fm.braid
+                        && g.accept == fm.accept
                 }) {
                     Some(g) => g,
                     None => {
@@ -473,6 +487,7 @@ impl Table {
                             ends: fm.ends.clone(),
                             mask: fm.mask.clone(),
                             braid: fm.braid,
+                            accept: fm.accept.clone(),
                             rows: 0,
                         });
                         table.groups.len() - 1
@@ -761,6 +776,116 @@ impl Table {
         rows
     }
 
+    /// The `index` column, loaded.
+    pub fn index_values(&self) -> Result<&Values, String> {
+        let c = self
+            .column_index("index")
+            .ok_or("these files have no 'index' column")?;
+        Ok(&self.column(c)?.values)
+    }
+
+    /// Per run, whether its `index` values ascend (computed once).
+    fn ascending(&self) -> Result<&[bool], String> {
+        self.ascending
+            .get_or_init(|| {
+                let idx = self.index_values()?;
+                Ok(self
+                    .runs
+                    .par_iter()
+                    .map(|run| (run.start + 1..run.end).all(|r| idx.get(r - 1) <= idx.get(r)))
+                    .collect())
+            })
+            .as_ref()
+            .map(Vec::as_slice)
+            .map_err(Clone::clone)
+    }
+
+    /// The pick rule of `batchgen levels` and of `--accept` with `--count` while generating:
+    /// the first `n` rows passing `sel` (every row without one) by `index` among the rows of
+    /// the groups for which `of(group)` holds, as `(index, row)` in index order (rows with
+    /// equal indices in row order).
+    pub fn first_passing(
+        &self,
+        sel: Option<&Selection>,
+        of: impl Fn(usize) -> bool,
+        n: usize,
+    ) -> Result<Vec<(u64, usize)>, String> {
+        let idx = self.index_values()?;
+        let ascending = self.ascending()?;
+        // The n smallest (index, row) pairs: a max-heap of at most n.
+        let mut best: std::collections::BinaryHeap<(u64, usize)> =
+            std::collections::BinaryHeap::with_capacity(n.min(1 << 16) + 1);
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        for (k, run) in self.runs.iter().enumerate() {
+            if !of(run.group) {
+                continue;
+            }
+            let mut taken = 0usize;
+            let mut visit = |r: usize| -> bool {
+                let key = (idx.get(r) as u64, r);
+                if best.len() < n {
+                    best.push(key);
+                } else if key < *best.peek().expect("n > 0") {
+                    best.pop();
+                    best.push(key);
+                }
+                taken += 1;
+                // In an ascending run the rows after the first n passing ones come later.
+                !(ascending[k] && taken >= n)
+            };
+            match sel {
+                None => {
+                    for r in run.start..run.end {
+                        if !visit(r) {
+                            break;
+                        }
+                    }
+                }
+                Some(sel) => {
+                    for r in set_rows(&sel.bits, run.start, run.end) {
+                        if !visit(r) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(best.into_sorted_vec())
+    }
+
+    /// How many rows of the groups for which `of(group)` holds have an `index` of at most
+    /// `last`.
+    pub fn rows_up_to(&self, of: impl Fn(usize) -> bool, last: u64) -> Result<u64, String> {
+        let idx = self.index_values()?;
+        let ascending = self.ascending()?;
+        let mut n = 0u64;
+        for (k, run) in self.runs.iter().enumerate() {
+            if !of(run.group) {
+                continue;
+            }
+            n += if ascending[k] {
+                // The first row past `last`, by bisection.
+                let (mut lo, mut hi) = (run.start, run.end);
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if idx.get(mid) as u64 <= last {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                (lo - run.start) as u64
+            } else {
+                (run.start..run.end)
+                    .filter(|&r| idx.get(r) as u64 <= last)
+                    .count() as u64
+            };
+        }
+        Ok(n)
+    }
+
     /// Column values of row `r` (`None` where a file lacks the column or it failed to load).
     pub fn row_values(&self, r: usize) -> Vec<(String, Option<f64>)> {
         self.columns
@@ -788,6 +913,29 @@ fn for_rows(bits: &[u64], start: usize, end: usize, want: bool, mut f: impl FnMu
             word &= word - 1;
         }
     });
+}
+
+/// The rows in `start..end` whose bit is set, in order.
+fn set_rows(bits: &[u64], start: usize, end: usize) -> impl Iterator<Item = usize> + '_ {
+    let (first, last) = (start / 64, end.saturating_sub(1) / 64);
+    (first..=last)
+        .filter(move |_| start < end)
+        .flat_map(move |w| {
+            let mut word = bits[w];
+            if w == first {
+                word &= !0u64 << (start % 64);
+            }
+            if w == last && !end.is_multiple_of(64) {
+                word &= !0u64 >> (64 - end % 64);
+            }
+            std::iter::from_fn(move || {
+                (word != 0).then(|| {
+                    let b = word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    w * 64 + b
+                })
+            })
+        })
 }
 
 /// Set bits in rows `start..end`.

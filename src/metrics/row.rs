@@ -120,9 +120,9 @@ const IDENTIFIER: Filter =
     Filter::Refused("a 64-bit identifier (not exact in a double) and cannot be filtered on");
 
 /// The output's columns, in Parquet order: identifiers and metrics, `depth` right after `height`,
-/// then the difficulty columns, the mask columns and the braid columns (appended, so readers that
-/// select the older columns by position keep working).
-pub const COLUMNS: [Column; 31] = [
+/// then the difficulty columns, the mask columns, the braid columns and `solution_twist`
+/// (appended, so readers that select the older columns by position keep working).
+pub const COLUMNS: [Column; 32] = [
     Column {
         name: "algo",
         get: Get::Algo,
@@ -309,7 +309,27 @@ pub const COLUMNS: [Column; 31] = [
         doc: "distinct shortest entrance → exit paths (saturates at 2^64−1; exact in `--accept` up to 2^53)",
         filter: Filter::Number,
     },
+    Column {
+        name: "solution_twist",
+        get: Get::F64(|r| solution_twist(r.row.metrics.solution_turns, r.row.metrics.solution_length)),
+        doc: "solution_turns / (solution_length − 1): the share of the solution's inner cells where it turns",
+        filter: Filter::Number,
+    },
 ];
+
+/// Twistiness of a solution of `length` edges with `turns` direction changes: the share of its
+/// `length − 1` inner cells (where a turn can happen) at which it turns, from 0 (straight) to 1
+/// (a turn at every inner cell); 0 when `length < 2` (no inner cell, and `turns` is 0). Computed
+/// from the row's two columns, in doubles, exactly as SQL's `solution_turns / (solution_length
+/// − 1)` divides.
+#[inline]
+pub fn solution_twist(turns: u32, length: u32) -> f64 {
+    if length < 2 {
+        0.0
+    } else {
+        turns as f64 / (length - 1) as f64
+    }
+}
 
 /// The index in [`COLUMNS`] of the column named `name`.
 pub fn column_index(name: &str) -> Option<usize> {
@@ -365,5 +385,32 @@ mod tests {
         assert_eq!([at("maze_seed"), at("gen_ns")], [8.0, 9.0]);
         assert_eq!([at("dead_ends"), at("tortuosity")], [3.0, 1.5]);
         assert!(at("algo").is_nan());
+    }
+
+    #[test]
+    fn twist_is_turns_per_inner_cell_of_the_solution() {
+        assert_eq!(solution_twist(0, 0), 0.0);
+        assert_eq!(solution_twist(0, 1), 0.0);
+        assert_eq!(solution_twist(0, 9), 0.0);
+        assert_eq!(solution_twist(4, 5), 1.0);
+        assert_eq!(solution_twist(3, 7), 0.5);
+        let row = Row {
+            metrics: Metrics {
+                solution_turns: 2,
+                solution_length: 4,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let v = RowView {
+            algo: "wilson",
+            size: Size::planar(3, 3),
+            seed: 1,
+            row: &row,
+        };
+        assert_eq!(
+            v.column(column_index("solution_twist").unwrap() as u8),
+            2.0 / 3.0
+        );
     }
 }

@@ -1,6 +1,9 @@
 // batchgen explore: linked histograms, brushing into an --accept expression, live pass rates,
-// a gallery of passing mazes and near misses, and a 2D density. All data comes from the JSON
-// API of the same server; user text is only ever set with textContent or attributes.
+// the levels `batchgen levels` writes for the filter (the first passing rows by index per
+// generator and size) and near misses, and a 2D density. All data comes from the JSON API of
+// the same server; user text is only ever set with textContent or attributes. The filter is
+// the page's state: in the URL (?accept=), one history entry per change, so Back restores the
+// previous filter.
 'use strict';
 
 // 14 distinguishable colours, one per generator (in the order of /api/columns).
@@ -38,14 +41,35 @@ function q(params) {
   return u.toString();
 }
 
-// ---- brushes: conjuncts of the form `col BETWEEN a AND b` inside the expression ----
+// ---- brushes: conjuncts `col BETWEEN a AND b`, `col >= a` or `col <= b` in the expression ----
+// A brush that reaches an end bar, which also holds every value beyond it, is open on that
+// side (`>= a`, `<= b`): the rows beyond the histogram's range stay in.
 const NUM = '-?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?';
 function brushRe(col) {
-  return new RegExp('\\b' + col + ' BETWEEN (' + NUM + ') AND (' + NUM + ')');
+  return new RegExp('\\b' + col + ' (?:BETWEEN (' + NUM + ') AND (' + NUM + ')|>= (' + NUM
+    + ')|<= (' + NUM + '))');
 }
-function brushOf(col) {
-  const m = state.accept.match(brushRe(col));
-  return m ? [Number(m[1]), Number(m[2])] : null;
+// [lo, hi] of the brush on `col` (-Infinity / Infinity for an open side), or null.
+function brushOf(col, expr) {
+  const m = (expr === undefined ? state.accept : expr).match(brushRe(col));
+  if (!m) return null;
+  if (m[1] !== undefined) return [Number(m[1]), Number(m[2])];
+  if (m[3] !== undefined) return [Number(m[3]), Infinity];
+  return [-Infinity, Number(m[4])];
+}
+// The filter term of a brush [lo, hi] on `col`.
+function brushTerm(col, range) {
+  const [lo, hi] = range;
+  if (lo === -Infinity) return col + ' <= ' + hi;
+  if (hi === Infinity) return col + ' >= ' + lo;
+  return col + ' BETWEEN ' + lo + ' AND ' + hi;
+}
+// How a brush reads in its histogram's title: `≥ a`, `≤ b` or `a – b`.
+function brushLabel(range, integer) {
+  const [lo, hi] = range;
+  if (lo === -Infinity) return '≤ ' + fmt(hi, integer);
+  if (hi === Infinity) return '≥ ' + fmt(lo, integer);
+  return fmt(lo, integer) + ' – ' + fmt(hi, integer);
 }
 function tidy(e) {
   return e.replace(/^\s*AND\s+/, '').replace(/\s+AND\s*$/, '').replace(/\s+AND\s+AND\s+/g, ' AND ').trim();
@@ -53,13 +77,14 @@ function tidy(e) {
 function withBrush(expr, col, range) {
   const re = brushRe(col);
   if (!range) return tidy(expr.replace(re, ''));
-  const term = col + ' BETWEEN ' + range[0] + ' AND ' + range[1];
+  const term = brushTerm(col, range);
   if (re.test(expr)) return expr.replace(re, term);
   if (!expr.trim()) return term;
   const base = /\bOR\b|\|\|/i.test(expr) ? '(' + expr + ')' : expr;
   return base + ' AND ' + term;
 }
 function fmt(x, integer) {
+  if (!Number.isFinite(x)) return String(x);
   if (integer) return String(Math.round(x));
   return String(Number(x.toPrecision(4)));
 }
@@ -83,7 +108,10 @@ async function apply(expr, push) {
     err.textContent = '';
     if (box.value !== expr) box.value = expr;
     const url = expr ? '?' + q({ accept: expr }) : location.pathname;
-    if (push) history.replaceState(null, '', url);
+    // A new filter is a new history entry (Back restores the previous one); the first load
+    // and Back itself only keep the URL in step.
+    if (push && url !== location.pathname + location.search) history.pushState({ accept: expr }, '', url);
+    else history.replaceState({ accept: expr }, '', url);
     drawCounts();
     drawHists();
     drawDensity();
@@ -152,8 +180,10 @@ function drawCounts() {
 function drawCommand() {
   const g = state.counts.groups.find((x) => keyOf(x) === $('command-group').value)
     || state.counts.groups[0];
-  $('command').textContent = g ? g.command : '';
-  const made = g && state.meta.groups.find((x) => keyOf(x) === keyOf(g));
+  $('command').textContent = g ? (g.command || g.command_note) : '';
+  $('command').classList.toggle('note', !!(g && !g.command));
+  $('levels-command').textContent = state.counts.levels_command;
+  const made = g && g.command && state.meta.groups.find((x) => keyOf(x) === keyOf(g));
   offerMask($('command-mask'), made && made.mask_hash);
 }
 
@@ -181,6 +211,13 @@ function histogram(col) {
   const title = document.createElement('div');
   title.className = 'title';
   title.textContent = col.name;
+  const b = brushOf(col.name);
+  if (b) {
+    const lab = document.createElement('span');
+    lab.className = 'brush-label';
+    lab.textContent = ' ' + brushLabel(b, col.integer);
+    title.append(lab);
+  }
   box.append(title);
   const n = col.bins;
   const groups = col.groups.filter((g) => state.shown.has(keyOf(g)));
@@ -225,11 +262,10 @@ function histogram(col) {
   label(1, '≤' + fmt(edge(0), col.integer), 'start');
   label(W / 2, fmt(edge(Math.floor(n / 2)), col.integer), 'middle');
   label(W - 1, '≥' + fmt(col.integer ? edge(n) - 1 : edge(n), col.integer), 'end');
-  // The brush on this column, if any.
-  const b = brushOf(col.name);
+  // The brush on this column, if any (an open side reaches the end of the plot).
   if (b) {
-    const x0 = (b[0] - col.lo) / col.width * bw;
-    const x1 = ((col.integer ? b[1] + 1 : b[1]) - col.lo) / col.width * bw;
+    const x0 = b[0] === -Infinity ? 0 : (b[0] - col.lo) / col.width * bw;
+    const x1 = b[1] === Infinity ? W : ((col.integer ? b[1] + 1 : b[1]) - col.lo) / col.width * bw;
     const r = rect(Math.max(0, x0), 0, Math.min(W, x1) - Math.max(0, x0), plotH, 'rgba(30,90,200,0.12)', 'brush');
     r.setAttribute('stroke', '#1e5ac8');
   }
@@ -271,10 +307,17 @@ function brushable(svg, col, bw) {
     start = null;
     const lo = col.lo + a * col.width;
     const hi = col.lo + (b + 1) * col.width;
-    // A click without a drag on a brushed column clears its brush.
-    const clear = !moved && brushOf(col.name) !== null;
-    const range = clear ? null : (col.integer ? [Math.round(lo), Math.round(hi) - 1]
-      : [fmt(lo, false), fmt(hi, false)]);
+    // A click without a drag on a brushed column clears its brush, and so does a brush over
+    // every bar. The end bars hold every value beyond them: a brush ending on one is open.
+    const all = a === 0 && b === col.bins - 1;
+    const clear = all || (!moved && brushOf(col.name) !== null);
+    let range = null;
+    if (!clear) {
+      range = col.integer ? [Math.round(lo), Math.round(hi) - 1]
+        : [Number(fmt(lo, false)), Number(fmt(hi, false))];
+      if (a === 0) range[0] = -Infinity;
+      if (b === col.bins - 1) range[1] = Infinity;
+    }
     apply(withBrush(state.accept, col.name, range), true);
   });
 }
@@ -315,47 +358,97 @@ async function drawDensity() {
   ctx.fillText(d.x.name + ' →, ' + d.y.name + ' ↑ (red: passing)', 2, c.height - 2);
 }
 
-// ---- gallery ----
+// ---- levels and near misses ----
 function figure(row, caption) {
   const f = document.createElement('figure');
   f.dataset.row = String(row.row);
   f.dataset.algo = row.algo;
+  f.dataset.size = row.size;
   f.dataset.index = String(row.index);
   const img = document.createElement('img');
   img.src = row.svg;
   img.alt = row.algo + ' ' + row.size + ' #' + row.index;
   const cap = document.createElement('figcaption');
   cap.textContent = caption || (row.algo + ' #' + row.index);
+  f.title = row.algo + ' ' + row.size + ' #' + row.index;
   f.append(img, cap);
-  f.addEventListener('click', () => {
-    offerMask($('row-mask'), new URL(row.svg, location.href).searchParams.get('mask'));
-    $('row').textContent = row.render + '\n\n' + JSON.stringify(
-      { algo: row.algo, size: row.size, seed: row.seed, index: row.index, ...row.values }, null, 2);
-  });
+  f.addEventListener('click', () => showRow(row, f));
   return f;
+}
+
+// The clicked maze's row, in the panel beside the gallery: the maze, its values (the column's
+// meaning on hover) and the command that draws it.
+function showRow(row, fig) {
+  for (const x of document.querySelectorAll('figure.picked')) x.classList.remove('picked');
+  fig.classList.add('picked');
+  const panel = $('row-panel');
+  panel.hidden = false;
+  $('row-title').textContent = row.algo + ' ' + row.size + ' #' + row.index;
+  $('row-img').src = row.svg;
+  $('row-img').alt = $('row-title').textContent;
+  const docs = new Map(state.meta.columns.map((c) => [c.name, c]));
+  const body = $('row-values').querySelector('tbody');
+  body.replaceChildren();
+  const entries = [['algo', row.algo], ['size', row.size], ['seed', row.seed], ['index', row.index],
+    ...Object.entries(row.values).filter(([k]) => k !== 'index')];
+  for (const [k, v] of entries) {
+    const tr = document.createElement('tr');
+    tr.dataset.column = k;
+    const th = document.createElement('th');
+    th.textContent = k;
+    const c = docs.get(k);
+    if (c && c.doc) th.title = c.doc;
+    const td = document.createElement('td');
+    td.dataset.value = v === null ? '' : String(v);
+    td.textContent = v === null ? 'NULL'
+      : (typeof v === 'number' && c && !c.integer ? fmt(v, false) : String(v));
+    if (typeof v === 'number') td.title = String(v);
+    tr.append(th, td);
+    body.append(tr);
+  }
+  $('row-render').textContent = row.render;
+  offerMask($('row-mask'), new URL(row.svg, location.href).searchParams.get('mask'));
+}
+
+// Levels per generator and size shown in the gallery: about 24 mazes in all.
+function perGroup() {
+  const v = Number($('per').value);
+  if (v >= 1) return Math.min(100, Math.floor(v));
+  const groups = state.meta.groups.length;
+  return Math.max(1, Math.min(8, Math.floor(24 / Math.max(1, groups))));
 }
 
 async function drawGallery() {
   const seq = state.seq;
   const gal = $('gallery'), near = $('near');
+  const count = $('count').value || '100';
+  const per = perGroup();
   let s;
   try {
-    s = await getJSON('/api/sample?' + q({ accept: state.accept, n: 12 }));
+    s = await getJSON('/api/levels?' + q({ accept: state.accept, count, per }));
   } catch (e) { return; }
   if (seq !== state.seq) return;
-  gal.replaceChildren(...s.rows.map((r) => figure(r)));
-  // Near misses: rows just outside one brushed bound (one bin width), the rest of the filter kept.
+  const rows = s.groups.flatMap((g) => g.rows);
+  $('levels-about').textContent = 'the first ' + Math.min(per, s.count) + ' of the ' + s.count
+    + ' levels per generator and size that batchgen levels writes (passing rows by index)';
+  gal.replaceChildren(...rows.map((r) => figure(r)));
+  if (!rows.length) {
+    const p = document.createElement('p');
+    p.textContent = 'no row passes the filter';
+    gal.append(p);
+  }
+  // Near misses: rows just outside one brushed bound (two bin widths), the rest of the filter
+  // kept; an open side has no rows beyond it.
   near.replaceChildren();
   for (const col of state.hists.columns) {
     const b = brushOf(col.name);
     if (!b) continue;
     const w = col.width * 2;
-    const lo = col.integer ? b[0] - w : fmt(b[0] - w, false);
-    const hi = col.integer ? b[1] + w : fmt(b[1] + w, false);
-    const inner = col.name + ' BETWEEN ' + b[0] + ' AND ' + b[1];
+    const widen = (x, d) => (Number.isFinite(x) ? (col.integer ? x + d : Number(fmt(x + d, false))) : x);
+    const outer = [widen(b[0], -w), widen(b[1], w)];
     const rest = withBrush(state.accept, col.name, null);
-    const expr = (rest ? '(' + rest + ') AND ' : '') + col.name + ' BETWEEN ' + lo + ' AND ' + hi
-      + ' AND NOT (' + inner + ')';
+    const expr = (rest ? '(' + rest + ') AND ' : '') + brushTerm(col.name, outer)
+      + ' AND NOT (' + brushTerm(col.name, b) + ')';
     let m;
     try {
       m = await getJSON('/api/sample?' + q({ accept: expr, n: 4 }));
@@ -397,6 +490,21 @@ async function main() {
   });
   $('command-group').addEventListener('change', drawCommand);
   $('count').addEventListener('change', () => apply(state.accept, false));
+  $('per').addEventListener('change', drawGallery);
+  $('row-close').addEventListener('click', () => {
+    $('row-panel').hidden = true;
+    for (const x of document.querySelectorAll('figure.picked')) x.classList.remove('picked');
+  });
+  $('copy-levels').addEventListener('click', () => {
+    const text = $('levels-command').textContent;
+    if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
+  });
+  // Back and Forward: the filter of that history entry.
+  window.addEventListener('popstate', () => {
+    const expr = new URLSearchParams(location.search).get('accept') || '';
+    $('accept').value = expr;
+    apply(expr, false);
+  });
   $('copy').addEventListener('click', () => {
     const text = $('command').textContent;
     if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
