@@ -591,37 +591,7 @@ fn bad_input_stops_it_with_exit_2_before_serving() {
 /// for the first one's install (two apt-gets at once fail on dpkg's lock), and apt-get itself
 /// waits for a dpkg lock held by anyone else.
 fn chromium() -> PathBuf {
-    static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _one_at_a_time = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(Path::new(env!("CARGO_TARGET_TMPDIR")).join("chromium-install.lock"))
-        .unwrap();
-    // SAFETY: flock(2) on the descriptor of `lock`, open until the end of this function (the
-    // lock goes with it).
-    let r = unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) };
-    assert_eq!(r, 0, "flock: {}", std::io::Error::last_os_error());
-    let path = PathBuf::from("/usr/bin/chromium");
-    if !path.exists() {
-        let ok = |args: &[&str]| {
-            Command::new("apt-get")
-                .args(["-o", "DPkg::Lock::Timeout=600"])
-                .args(args)
-                .env("DEBIAN_FRONTEND", "noninteractive")
-                .status()
-                .map(|s| s.success())
-                .unwrap_or(false)
-        };
-        assert!(ok(&["update", "-qq"]), "apt-get update failed");
-        assert!(
-            ok(&["install", "-y", "-qq", "chromium"]),
-            "apt-get install chromium failed"
-        );
-    }
-    assert!(path.exists(), "no {}", path.display());
-    path
+    crate::common::debian_program("chromium", "chromium")
 }
 
 /// Mean and variance of a PNG's luminance.

@@ -107,7 +107,8 @@ fn every_sql_python_bash_and_yaml_block_is_a_file_a_test_runs() {
                 let elsewhere = lang == "python"
                     && ((is_readme || is_package_page) && block.starts_with("import batchgen")
                         || is_readme
-                            && block.starts_with("import pyarrow as pa\nmazes = pa.ipc.open_file("));
+                            && block
+                                .starts_with("import pyarrow as pa\nmazes = pa.ipc.open_file("));
                 assert!(
                     elsewhere || data.iter().any(|(_, t)| *t == block),
                     "{name}: this {lang} block is neither a file of data/ (which the tests run) \

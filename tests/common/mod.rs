@@ -188,6 +188,8 @@ pub fn debian_program(name: &str, package: &str) -> PathBuf {
     if !path.exists() {
         let ok = |args: &[&str]| {
             std::process::Command::new("apt-get")
+                // Another apt-get (outside the tests) may hold dpkg's lock: wait for it.
+                .args(["-o", "DPkg::Lock::Timeout=600"])
                 .args(args)
                 .env("DEBIAN_FRONTEND", "noninteractive")
                 .status()
