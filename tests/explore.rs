@@ -1162,6 +1162,41 @@ fn the_gallery_is_the_levels_and_the_printed_command_makes_them() {
                 "levels/",
             ])
         );
+        // That command (as JSON lines instead of maps) writes exactly the gallery's levels,
+        // group by group in index order.
+        let jsonl = d.path().join("levels.jsonl");
+        let _ = std::fs::remove_file(&jsonl);
+        let out = crate::common::batchgen()
+            .args(["levels", dir.to_str().unwrap(), "--accept", expr, "--count"])
+            .arg(n.to_string())
+            .args(["--format", "jsonl", "--out", jsonl.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{expr}: batchgen levels: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut written: Vec<(String, String, u64)> = std::fs::read_to_string(&jsonl)
+            .unwrap()
+            .lines()
+            .map(|line| {
+                let l: serde_json::Value = serde_json::from_str(line).unwrap();
+                let (w, h, z) = (&l["width"], &l["height"], l["depth"].as_u64().unwrap());
+                let size = if z > 1 {
+                    format!("{w}x{h}x{z}")
+                } else {
+                    format!("{w}x{h}")
+                };
+                (
+                    l["algo"].as_str().unwrap().to_string(),
+                    size,
+                    l["index"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        written.sort();
+        assert_eq!(written, got, "{expr}: batchgen levels vs the gallery");
         for g in c["groups"].as_array().unwrap() {
             let (algo, size) = (g["algo"].as_str().unwrap(), g["size"].as_str().unwrap());
             if algo == "sidewinder" {
