@@ -1055,3 +1055,93 @@ fn long_walks_are_refused_up_front_and_stop_on_a_signal() {
         assert!(names(d.path()).is_empty(), "{algo}: {:?}", names(d.path()));
     }
 }
+
+// ---- mask files ---------------------------------------------------------------------------
+
+/// `--mask` takes a regular file only: a FIFO (which would block), a character device (an
+/// endless zero device would be read without limit), and a folder are refused with exit 2
+/// naming the flag and the path, in the main job, `render` and `uniformity`, and quickly.
+#[test]
+fn mask_must_be_a_regular_file() {
+    let d = tempfile::tempdir().unwrap();
+    let fifo = d.path().join("m.txt");
+    mkfifo(&fifo);
+    // A private zero device (major 1, minor 5), never the machine's /dev/zero.
+    let zero = d.path().join("z");
+    sh(
+        "mknod",
+        &[
+            zero.as_os_str(),
+            OsStr::new("c"),
+            OsStr::new("1"),
+            OsStr::new("5"),
+        ],
+    );
+    let dir = d.path().join("folder");
+    fs::create_dir(&dir).unwrap();
+    let out = d.path().join("a.parquet");
+    for (mask, kind) in [
+        (&fifo, "FIFO"),
+        (&zero, "a character device"),
+        (&dir, "a folder"),
+    ] {
+        let runs: [Vec<&OsStr>; 3] = [
+            vec![
+                OsStr::new("--algo"),
+                OsStr::new("wilson"),
+                OsStr::new("--count"),
+                OsStr::new("1"),
+                OsStr::new("-o"),
+                out.as_os_str(),
+            ],
+            vec![
+                OsStr::new("render"),
+                OsStr::new("--algo"),
+                OsStr::new("wilson"),
+                OsStr::new("--index"),
+                OsStr::new("0"),
+            ],
+            vec![
+                OsStr::new("uniformity"),
+                OsStr::new("--algo"),
+                OsStr::new("wilson"),
+                OsStr::new("--samples"),
+                OsStr::new("10"),
+            ],
+        ];
+        for args in runs {
+            batchgen()
+                .args(&args)
+                .arg("--mask")
+                .arg(mask)
+                .timeout(Duration::from_secs(60))
+                .assert()
+                .code(2)
+                .stderr(contains("'--mask'"))
+                .stderr(contains(mask.display().to_string()))
+                .stderr(contains(kind))
+                .stderr(contains("a mask must be a regular file"));
+        }
+    }
+    assert_eq!(names(d.path()), vec!["folder", "m.txt", "z"]);
+}
+
+/// A mask file larger than the stated bound (256 MiB) is refused before it is read; the sparse
+/// file takes no disk space.
+#[test]
+fn mask_file_size_is_bounded() {
+    let d = tempfile::tempdir().unwrap();
+    let big = d.path().join("big.txt");
+    let f = fs::File::create(&big).unwrap();
+    f.set_len((256 << 20) + 1).unwrap();
+    batchgen()
+        .args(["--algo", "wilson", "--count", "1", "--mask"])
+        .arg(&big)
+        .arg("-o")
+        .arg(d.path().join("a.parquet"))
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(contains("'--mask'"))
+        .stderr(contains("a mask file is at most 268435456 bytes"));
+}
