@@ -43,7 +43,7 @@ pub struct Found {
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
     /// The input exists but is not a regular file.
-    #[error("'{path}' is {kind}, not a regular file")]
+    #[error("'{}' is {kind}, not a regular file", crate::printable::path(path))]
     NotRegular {
         /// The path.
         path: PathBuf,
@@ -51,7 +51,10 @@ pub enum InputError {
         kind: &'static str,
     },
     /// The input is a regular file larger than the reader's bound.
-    #[error("'{path}' is {len} bytes, more than the {max} bytes this input may have")]
+    #[error(
+        "'{}' is {len} bytes, more than the {max} bytes this input may have",
+        crate::printable::path(path)
+    )]
     TooLarge {
         /// The path.
         path: PathBuf,
@@ -61,7 +64,7 @@ pub enum InputError {
         max: u64,
     },
     /// Opening or listing failed.
-    #[error("'{path}': {source}")]
+    #[error("'{}': {source}", crate::printable::path(path))]
     Io {
         /// The path.
         path: PathBuf,

@@ -1145,3 +1145,105 @@ fn mask_file_size_is_bounded() {
         .stderr(contains("'--mask'"))
         .stderr(contains("a mask file is at most 268435456 bytes"));
 }
+
+// ---- names read from the disk -------------------------------------------------------------
+
+/// A file name with ESC and BEL inside a dataset folder is shown escaped by `summary`, `plot`
+/// and `explore`, as `check` shows it: the terminal is never sent the raw control characters.
+#[test]
+fn control_characters_in_file_names_are_escaped() {
+    let d = tempfile::tempdir().unwrap();
+    let part = d.path().join("ds/algo=kruskal/size=4x4");
+    fs::create_dir_all(&part).unwrap();
+    fs::write(part.join("\u{1b}[31mevil\u{7}.parquet"), "x").unwrap();
+    let ds = d.path().join("ds");
+    let runs: [Vec<&OsStr>; 3] = [
+        vec![OsStr::new("summary"), ds.as_os_str()],
+        vec![
+            OsStr::new("plot"),
+            ds.as_os_str(),
+            OsStr::new("-o"),
+            d.path().join("pics").into_os_string().leak(),
+        ],
+        vec![OsStr::new("explore"), ds.as_os_str()],
+    ];
+    for args in runs {
+        let out = batchgen()
+            .args(&args)
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("\\u{1b}[31mevil\\u{7}.parquet"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            !err.contains('\u{1b}') && !err.contains('\u{7}'),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// `explore` takes a path that is not UTF-8, as `summary` does.
+#[test]
+fn explore_reads_a_non_utf8_path() {
+    use std::io::BufRead;
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join(OsStr::from_bytes(b"\xff\xfex.parquet"));
+    batchgen()
+        .args([
+            "--algo", "kruskal", "--size", "4x4", "--count", "10", "-q", "-o",
+        ])
+        .arg(&f)
+        .assert()
+        .success();
+    batchgen().arg("summary").arg(&f).assert().success();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+        .arg("explore")
+        .arg(&f)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        line.contains("10 rows of 1 file(s)"),
+        "{line} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A FIFO that a `**` pattern matches is refused, as walking the folder refuses it (one rule),
+/// instead of being skipped in silence.
+#[test]
+fn a_fifo_matched_by_a_pattern_is_refused_like_in_a_folder() {
+    let d = tempfile::tempdir().unwrap();
+    let part = d.path().join("ds/algo=kruskal/size=4x4");
+    fs::create_dir_all(&part).unwrap();
+    batchgen()
+        .args([
+            "--algo", "kruskal", "--size", "4x4", "--count", "10", "-q", "-o",
+        ])
+        .arg(part.join("part-00001-of-00002.parquet"))
+        .assert()
+        .success();
+    mkfifo(&part.join("part-00002-of-00002.parquet"));
+    let pattern = format!("{}/ds/**/*.parquet", d.path().display());
+    let folder = d.path().join("ds");
+    for input in [OsStr::new(&pattern), folder.as_os_str()] {
+        batchgen()
+            .arg("summary")
+            .arg(input)
+            .timeout(Duration::from_secs(60))
+            .assert()
+            .code(2)
+            .stderr(contains("part-00002-of-00002.parquet' is a FIFO"));
+    }
+}
