@@ -84,15 +84,21 @@ impl Shard {
         let (k, n) = value
             .split_once('/')
             .ok_or_else(|| bad("expected K/N, e.g. 3/16 (the 3rd of 16 shards, 1-based)"))?;
-        let num = |s: &str| -> Result<u32, ShardError> {
+        // A number too large for u32 names the part it is (K or N): both are at most
+        // MAX_SHARDS, so the message is that bound's, for the right letter.
+        let num = |s: &str, which: &str| -> Result<u32, ShardError> {
             let s = s.trim();
             if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad("expected K/N with whole numbers, e.g. 3/16"));
             }
-            s.parse::<u32>()
-                .map_err(|_| bad(&format!("N must be at most {MAX_SHARDS}")))
+            s.parse::<u32>().map_err(|_| {
+                bad(&format!(
+                    "{which} must be at most {MAX_SHARDS} (shards are 1/N … N/N, N at most \
+                     {MAX_SHARDS})"
+                ))
+            })
         };
-        let (k, n) = (num(k)?, num(n)?);
+        let (k, n) = (num(k, "K")?, num(n, "N")?);
         Shard::new(k, n).map_err(|why| bad(&why))
     }
 
@@ -378,6 +384,15 @@ mod tests {
             let e = Shard::parse("--shard", bad).unwrap_err().to_string();
             assert!(e.contains("--shard") && e.contains(bad), "{bad}: {e}");
         }
+        // A K beyond u32 is named as K, not N.
+        let e = Shard::parse("--shard", "18446744073709551615/2")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("K must be at most 99999"), "{e}");
+        let e = Shard::parse("--shard", "1/18446744073709551615")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("N must be at most 99999"), "{e}");
     }
 
     /// Brute force: every index of 0..count is in exactly one shard, slices are in order and

@@ -395,7 +395,7 @@ fn plan_exact(
     }
     match crate::memory::available() {
         Some(have) if need > have => {
-            heavy.sort_by(|a, b| b.0.cmp(&a.0));
+            heavy.sort_by_key(|h| std::cmp::Reverse(h.0));
             let names: Vec<String> = heavy
                 .iter()
                 .take_while(|(b, _)| *b > 0)
