@@ -1247,3 +1247,30 @@ fn a_fifo_matched_by_a_pattern_is_refused_like_in_a_folder() {
             .stderr(contains("part-00002-of-00002.parquet' is a FIFO"));
     }
 }
+
+/// `plot -o` inside a read-only file system is refused with exit 2 before any work (as the
+/// docs promise for bad input), whether the pictures' folder exists or would be created there.
+#[test]
+fn plot_into_a_read_only_folder_is_refused_before_work() {
+    let d = tempfile::tempdir().unwrap();
+    let m = d.path().join("m.parquet");
+    batchgen()
+        .args([
+            "--size", "4x4", "--count", "5", "--algo", "kruskal", "-q", "--out",
+        ])
+        .arg(&m)
+        .assert()
+        .success();
+    let ro = Tmpfs::mount(&d.path().join("ro"), "size=1m,ro");
+    for out in [ro.dir.join("plots"), ro.dir.clone()] {
+        batchgen()
+            .arg("plot")
+            .arg(&m)
+            .arg("-o")
+            .arg(&out)
+            .assert()
+            .code(2)
+            .stderr(contains("'--out'"))
+            .stderr(contains("is not writable"));
+    }
+}

@@ -141,6 +141,22 @@ fn check_out(out: &Path, shown: &str) -> anyhow::Result<()> {
         )
         .into());
     }
+    // The folder that will receive the pictures (or, when missing, be created) must be
+    // writable: a read-only folder or file system is a usage error before any work.
+    let target = if out.is_dir() { out } else { parent };
+    let rw = rustix::fs::Access::WRITE_OK | rustix::fs::Access::EXEC_OK;
+    if let Err(e) = rustix::fs::access(target, rw) {
+        return Err(UsageError::flag(
+            "--out",
+            shown,
+            format!(
+                "folder '{}' is not writable ({})",
+                target.display(),
+                std::io::Error::from(e)
+            ),
+        )
+        .into());
+    }
     Ok(())
 }
 
