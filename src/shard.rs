@@ -214,6 +214,8 @@ fn from_index(index: u64, count: u64, names: &str, shown: &str) -> Result<Shard,
 ///   `BATCHGEN_SHARD_COUNT` (Kubernetes does not export the completion count).
 /// - AWS Batch: `AWS_BATCH_JOB_ARRAY_INDEX` (0-based); N from `AWS_BATCH_JOB_ARRAY_SIZE`, else
 ///   `--shard-count` / `BATCHGEN_SHARD_COUNT`.
+/// - A count without an index (`BATCHGEN_SHARD_COUNT`, `AWS_BATCH_JOB_ARRAY_SIZE` or
+///   `SLURM_ARRAY_TASK_COUNT` alone) is refused: every task would make the whole job.
 pub fn resolve(
     flag: Option<&str>,
     count_flag: Option<&str>,
@@ -263,7 +265,27 @@ pub fn resolve(
                       AWS_BATCH_JOB_ARRAY_INDEX); none is set. Unset it or use --shard K/N"
                     .into(),
             }),
-            (None, None) => Ok(None),
+            (None, None) => {
+                // An engine's array size without its task index: a run that looks sharded but
+                // would make the whole job in every task. Refused, not ignored.
+                for (size_var, index_var) in [
+                    ("AWS_BATCH_JOB_ARRAY_SIZE", "AWS_BATCH_JOB_ARRAY_INDEX"),
+                    ("SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_ID"),
+                ] {
+                    if let Some(v) = env(size_var) {
+                        return Err(ShardError::Invalid {
+                            source_name: size_var.into(),
+                            value: v,
+                            why: format!(
+                                "an array size without the task index {index_var}: this run \
+                                 would make the whole job, not one shard of it. Unset it or use \
+                                 --shard K/N"
+                            ),
+                        });
+                    }
+                }
+                Ok(None)
+            }
         },
         Some("Slurm") => {
             if count_flag.is_some() {
