@@ -1274,3 +1274,26 @@ fn plot_into_a_read_only_folder_is_refused_before_work() {
             .stderr(contains("is not writable"));
     }
 }
+
+/// `--help` and `--version` into a full file system (a 64 KiB tmpfs filled first) exit 1
+/// with the write error, not 0 as if the text had been written.
+#[test]
+fn help_to_a_full_device_fails() {
+    use std::io::Write;
+    let d = tempfile::tempdir().unwrap();
+    let mnt = Tmpfs::mount(&d.path().join("full"), "size=64k");
+    let mut fill = fs::File::create(mnt.dir.join("fill")).unwrap();
+    while fill.write_all(&[0u8; 4096]).is_ok() {}
+    drop(fill);
+    for arg in ["--help", "--version"] {
+        let out = fs::File::create(mnt.dir.join("out")).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+            .arg(arg)
+            .stdout(out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{arg}: {err}");
+        assert!(err.contains("No space left"), "{arg}: {err}");
+    }
+}
