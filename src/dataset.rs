@@ -24,7 +24,7 @@ use crate::shard::Shard;
 pub use crate::meta_keys as keys;
 
 /// Parameters that must be equal in every file of one partition.
-const PARTITION_PARAMS: [&str; 8] = [
+const PARTITION_PARAMS: [&str; 9] = [
     keys::VERSION,
     keys::SEEDING_SCHEME,
     keys::RNG,
@@ -33,6 +33,7 @@ const PARTITION_PARAMS: [&str; 8] = [
     keys::ENDS,
     keys::ACCEPT,
     keys::BRAID,
+    keys::MASK,
 ];
 /// Parameters that must be equal across the whole dataset.
 const DATASET_PARAMS: [&str; 4] = [keys::VERSION, keys::SEEDING_SCHEME, keys::RNG, keys::SEED];
@@ -502,7 +503,9 @@ fn odd_files(
                     format!(
                         "part {} has '{}'",
                         s.k,
-                        p.meta.get(key).map_or("(none)", |v| v.as_str())
+                        p.meta
+                            .get(key)
+                            .map_or("(none)".into(), |v| shown_value(key, v))
                     )
                 })
                 .collect::<Vec<_>>()
@@ -517,6 +520,23 @@ fn odd_files(
         }
     }
     odd
+}
+
+/// A recorded parameter as a problem line shows it: a mask (its whole text) by its size, cell
+/// count and hash; anything else as recorded.
+fn shown_value(key: &str, v: &str) -> String {
+    if key != keys::MASK {
+        return v.to_string();
+    }
+    match crate::grid::Mask::from_text(v) {
+        Ok(m) => format!(
+            "a {} mask of {} cells, hash {:016x}",
+            m.size(),
+            m.cells(),
+            m.hash()
+        ),
+        Err(e) => format!("a mask that does not parse ({e})"),
+    }
 }
 
 /// Every shard of `n` once: the missing ones (duplicates are reported).

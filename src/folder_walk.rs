@@ -43,15 +43,28 @@ pub struct Found {
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {
     /// The input exists but is not a regular file.
-    #[error("'{path}' is {kind}, not a regular file")]
+    #[error("'{}' is {kind}, not a regular file", crate::printable::path(path))]
     NotRegular {
         /// The path.
         path: PathBuf,
         /// What it is, e.g. `a FIFO (named pipe)`.
         kind: &'static str,
     },
+    /// The input is a regular file larger than the reader's bound.
+    #[error(
+        "'{}' is {len} bytes, more than the {max} bytes this input may have",
+        crate::printable::path(path)
+    )]
+    TooLarge {
+        /// The path.
+        path: PathBuf,
+        /// Its size (or a lower bound, when it grew while being read).
+        len: u64,
+        /// The bound.
+        max: u64,
+    },
     /// Opening or listing failed.
-    #[error("'{path}': {source}")]
+    #[error("'{}': {source}", crate::printable::path(path))]
     Io {
         /// The path.
         path: PathBuf,
@@ -95,6 +108,41 @@ pub fn open_regular(path: &Path) -> Result<File, InputError> {
         });
     }
     Ok(file)
+}
+
+/// The whole of `path`, a regular file (as [`open_regular`] opens it: a FIFO or a device is
+/// refused without blocking) of at most `max` bytes. The bound is checked on the opened file's
+/// size before reading and again while reading, so a file that grows meanwhile is refused too,
+/// never read without limit.
+pub fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, InputError> {
+    use std::io::Read;
+    let file = open_regular(path)?;
+    let too_large = |len| InputError::TooLarge {
+        path: path.to_path_buf(),
+        len,
+        max,
+    };
+    let len = file
+        .metadata()
+        .map_err(|source| InputError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?
+        .len();
+    if len > max {
+        return Err(too_large(len));
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|source| InputError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    if bytes.len() as u64 > max {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
 }
 
 /// Every entry below `dir` that is not a folder, sorted by relative path; hidden entries

@@ -81,6 +81,19 @@ fn main() -> ExitCode {
                 let _ = errln!("{} {why}", error_prefix());
                 return ExitCode::from(2);
             }
+            if !usage {
+                // `--help` and `--version` on stdout: a write error (a full disk) is a failure
+                // (exit 1), a closed pipe a quiet exit 0, as for every command's output.
+                use std::io::Write;
+                return match e.print().and_then(|()| std::io::stdout().flush()) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(w) if w.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                    Err(w) => {
+                        let _ = errln!("{} writing to stdout: {w}", error_prefix());
+                        ExitCode::from(1)
+                    }
+                };
+            }
             e.exit()
         }
     };

@@ -21,6 +21,11 @@ pub fn printable(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A path as messages show it: lossy UTF-8 (as `Path::display`), control characters escaped.
+pub fn path(p: &std::path::Path) -> String {
+    printable(&p.to_string_lossy()).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -84,15 +84,21 @@ impl Shard {
         let (k, n) = value
             .split_once('/')
             .ok_or_else(|| bad("expected K/N, e.g. 3/16 (the 3rd of 16 shards, 1-based)"))?;
-        let num = |s: &str| -> Result<u32, ShardError> {
+        // A number too large for u32 names the part it is (K or N): both are at most
+        // MAX_SHARDS, so the message is that bound's, for the right letter.
+        let num = |s: &str, which: &str| -> Result<u32, ShardError> {
             let s = s.trim();
             if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad("expected K/N with whole numbers, e.g. 3/16"));
             }
-            s.parse::<u32>()
-                .map_err(|_| bad(&format!("N must be at most {MAX_SHARDS}")))
+            s.parse::<u32>().map_err(|_| {
+                bad(&format!(
+                    "{which} must be at most {MAX_SHARDS} (shards are 1/N … N/N, N at most \
+                     {MAX_SHARDS})"
+                ))
+            })
         };
-        let (k, n) = (num(k)?, num(n)?);
+        let (k, n) = (num(k, "K")?, num(n, "N")?);
         Shard::new(k, n).map_err(|why| bad(&why))
     }
 
@@ -208,6 +214,8 @@ fn from_index(index: u64, count: u64, names: &str, shown: &str) -> Result<Shard,
 ///   `BATCHGEN_SHARD_COUNT` (Kubernetes does not export the completion count).
 /// - AWS Batch: `AWS_BATCH_JOB_ARRAY_INDEX` (0-based); N from `AWS_BATCH_JOB_ARRAY_SIZE`, else
 ///   `--shard-count` / `BATCHGEN_SHARD_COUNT`.
+/// - A count without an index (`BATCHGEN_SHARD_COUNT`, `AWS_BATCH_JOB_ARRAY_SIZE` or
+///   `SLURM_ARRAY_TASK_COUNT` alone) is refused: every task would make the whole job.
 pub fn resolve(
     flag: Option<&str>,
     count_flag: Option<&str>,
@@ -257,7 +265,27 @@ pub fn resolve(
                       AWS_BATCH_JOB_ARRAY_INDEX); none is set. Unset it or use --shard K/N"
                     .into(),
             }),
-            (None, None) => Ok(None),
+            (None, None) => {
+                // An engine's array size without its task index: a run that looks sharded but
+                // would make the whole job in every task. Refused, not ignored.
+                for (size_var, index_var) in [
+                    ("AWS_BATCH_JOB_ARRAY_SIZE", "AWS_BATCH_JOB_ARRAY_INDEX"),
+                    ("SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_ID"),
+                ] {
+                    if let Some(v) = env(size_var) {
+                        return Err(ShardError::Invalid {
+                            source_name: size_var.into(),
+                            value: v,
+                            why: format!(
+                                "an array size without the task index {index_var}: this run \
+                                 would make the whole job, not one shard of it. Unset it or use \
+                                 --shard K/N"
+                            ),
+                        });
+                    }
+                }
+                Ok(None)
+            }
         },
         Some("Slurm") => {
             if count_flag.is_some() {
@@ -378,6 +406,15 @@ mod tests {
             let e = Shard::parse("--shard", bad).unwrap_err().to_string();
             assert!(e.contains("--shard") && e.contains(bad), "{bad}: {e}");
         }
+        // A K beyond u32 is named as K, not N.
+        let e = Shard::parse("--shard", "18446744073709551615/2")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("K must be at most 99999"), "{e}");
+        let e = Shard::parse("--shard", "1/18446744073709551615")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("N must be at most 99999"), "{e}");
     }
 
     /// Brute force: every index of 0..count is in exactly one shard, slices are in order and

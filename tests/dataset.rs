@@ -344,3 +344,42 @@ fn three_d_partitions_are_named_wxhxd_and_check_reads_them() {
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("holds 5x4 mazes"), "{text}");
 }
+
+/// Shards made with different masks of one size are one partition by their path, but not one
+/// run: `check` compares the recorded mask (as it compares the braid) and names it.
+#[test]
+fn check_sees_shards_of_different_masks() {
+    let dir = tempfile::tempdir().unwrap();
+    let m1 = dir.path().join("m1.txt");
+    let m2 = dir.path().join("m2.txt");
+    std::fs::write(&m1, "....\n....\n....\n").unwrap();
+    std::fs::write(&m2, "....\n.##.\n....\n").unwrap();
+    let ds = dir.path().join("ds");
+    let ds_s = format!("{}/", ds.display());
+    for (k, m) in [("1/2", &m1), ("2/2", &m2)] {
+        batchgen()
+            .args(["--algo", "wilson", "--count", "10", "-q", "--shard", k])
+            .arg("--mask")
+            .arg(m)
+            .args(["--out", &ds_s])
+            .assert()
+            .success();
+    }
+    let (code, text) = check(&ds);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("batchgen.mask differs"), "{text}");
+    assert!(text.contains("a 4x3 mask of 10 cells"), "{text}");
+    // The same mask in both shards passes.
+    std::fs::remove_dir_all(&ds).unwrap();
+    for k in ["1/2", "2/2"] {
+        batchgen()
+            .args(["--algo", "wilson", "--count", "10", "-q", "--shard", k])
+            .arg("--mask")
+            .arg(&m2)
+            .args(["--out", &ds_s])
+            .assert()
+            .success();
+    }
+    let (code, text) = check(&ds);
+    assert_eq!(code, 0, "{text}");
+}

@@ -1055,3 +1055,245 @@ fn long_walks_are_refused_up_front_and_stop_on_a_signal() {
         assert!(names(d.path()).is_empty(), "{algo}: {:?}", names(d.path()));
     }
 }
+
+// ---- mask files ---------------------------------------------------------------------------
+
+/// `--mask` takes a regular file only: a FIFO (which would block), a character device (an
+/// endless zero device would be read without limit), and a folder are refused with exit 2
+/// naming the flag and the path, in the main job, `render` and `uniformity`, and quickly.
+#[test]
+fn mask_must_be_a_regular_file() {
+    let d = tempfile::tempdir().unwrap();
+    let fifo = d.path().join("m.txt");
+    mkfifo(&fifo);
+    // A private zero device (major 1, minor 5), never the machine's /dev/zero.
+    let zero = d.path().join("z");
+    sh(
+        "mknod",
+        &[
+            zero.as_os_str(),
+            OsStr::new("c"),
+            OsStr::new("1"),
+            OsStr::new("5"),
+        ],
+    );
+    let dir = d.path().join("folder");
+    fs::create_dir(&dir).unwrap();
+    let out = d.path().join("a.parquet");
+    for (mask, kind) in [
+        (&fifo, "FIFO"),
+        (&zero, "a character device"),
+        (&dir, "a folder"),
+    ] {
+        let runs: [Vec<&OsStr>; 3] = [
+            vec![
+                OsStr::new("--algo"),
+                OsStr::new("wilson"),
+                OsStr::new("--count"),
+                OsStr::new("1"),
+                OsStr::new("-o"),
+                out.as_os_str(),
+            ],
+            vec![
+                OsStr::new("render"),
+                OsStr::new("--algo"),
+                OsStr::new("wilson"),
+                OsStr::new("--index"),
+                OsStr::new("0"),
+            ],
+            vec![
+                OsStr::new("uniformity"),
+                OsStr::new("--algo"),
+                OsStr::new("wilson"),
+                OsStr::new("--samples"),
+                OsStr::new("10"),
+            ],
+        ];
+        for args in runs {
+            batchgen()
+                .args(&args)
+                .arg("--mask")
+                .arg(mask)
+                .timeout(Duration::from_secs(60))
+                .assert()
+                .code(2)
+                .stderr(contains("'--mask'"))
+                .stderr(contains(mask.display().to_string()))
+                .stderr(contains(kind))
+                .stderr(contains("a mask must be a regular file"));
+        }
+    }
+    assert_eq!(names(d.path()), vec!["folder", "m.txt", "z"]);
+}
+
+/// A mask file larger than the stated bound (256 MiB) is refused before it is read; the sparse
+/// file takes no disk space.
+#[test]
+fn mask_file_size_is_bounded() {
+    let d = tempfile::tempdir().unwrap();
+    let big = d.path().join("big.txt");
+    let f = fs::File::create(&big).unwrap();
+    f.set_len((256 << 20) + 1).unwrap();
+    batchgen()
+        .args(["--algo", "wilson", "--count", "1", "--mask"])
+        .arg(&big)
+        .arg("-o")
+        .arg(d.path().join("a.parquet"))
+        .timeout(Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(contains("'--mask'"))
+        .stderr(contains("a mask file is at most 268435456 bytes"));
+}
+
+// ---- names read from the disk -------------------------------------------------------------
+
+/// A file name with ESC and BEL inside a dataset folder is shown escaped by `summary`, `plot`
+/// and `explore`, as `check` shows it: the terminal is never sent the raw control characters.
+#[test]
+fn control_characters_in_file_names_are_escaped() {
+    let d = tempfile::tempdir().unwrap();
+    let part = d.path().join("ds/algo=kruskal/size=4x4");
+    fs::create_dir_all(&part).unwrap();
+    fs::write(part.join("\u{1b}[31mevil\u{7}.parquet"), "x").unwrap();
+    let ds = d.path().join("ds");
+    let runs: [Vec<&OsStr>; 3] = [
+        vec![OsStr::new("summary"), ds.as_os_str()],
+        vec![
+            OsStr::new("plot"),
+            ds.as_os_str(),
+            OsStr::new("-o"),
+            d.path().join("pics").into_os_string().leak(),
+        ],
+        vec![OsStr::new("explore"), ds.as_os_str()],
+    ];
+    for args in runs {
+        let out = batchgen()
+            .args(&args)
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("\\u{1b}[31mevil\\u{7}.parquet"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            !err.contains('\u{1b}') && !err.contains('\u{7}'),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// `explore` takes a path that is not UTF-8, as `summary` does.
+#[test]
+fn explore_reads_a_non_utf8_path() {
+    use std::io::BufRead;
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join(OsStr::from_bytes(b"\xff\xfex.parquet"));
+    batchgen()
+        .args([
+            "--algo", "kruskal", "--size", "4x4", "--count", "10", "-q", "-o",
+        ])
+        .arg(&f)
+        .assert()
+        .success();
+    batchgen().arg("summary").arg(&f).assert().success();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+        .arg("explore")
+        .arg(&f)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        line.contains("10 rows of 1 file(s)"),
+        "{line} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A FIFO that a `**` pattern matches is refused, as walking the folder refuses it (one rule),
+/// instead of being skipped in silence.
+#[test]
+fn a_fifo_matched_by_a_pattern_is_refused_like_in_a_folder() {
+    let d = tempfile::tempdir().unwrap();
+    let part = d.path().join("ds/algo=kruskal/size=4x4");
+    fs::create_dir_all(&part).unwrap();
+    batchgen()
+        .args([
+            "--algo", "kruskal", "--size", "4x4", "--count", "10", "-q", "-o",
+        ])
+        .arg(part.join("part-00001-of-00002.parquet"))
+        .assert()
+        .success();
+    mkfifo(&part.join("part-00002-of-00002.parquet"));
+    let pattern = format!("{}/ds/**/*.parquet", d.path().display());
+    let folder = d.path().join("ds");
+    for input in [OsStr::new(&pattern), folder.as_os_str()] {
+        batchgen()
+            .arg("summary")
+            .arg(input)
+            .timeout(Duration::from_secs(60))
+            .assert()
+            .code(2)
+            .stderr(contains("part-00002-of-00002.parquet' is a FIFO"));
+    }
+}
+
+/// `plot -o` inside a read-only file system is refused with exit 2 before any work (as the
+/// docs promise for bad input), whether the pictures' folder exists or would be created there.
+#[test]
+fn plot_into_a_read_only_folder_is_refused_before_work() {
+    let d = tempfile::tempdir().unwrap();
+    let m = d.path().join("m.parquet");
+    batchgen()
+        .args([
+            "--size", "4x4", "--count", "5", "--algo", "kruskal", "-q", "--out",
+        ])
+        .arg(&m)
+        .assert()
+        .success();
+    let ro = Tmpfs::mount(&d.path().join("ro"), "size=1m,ro");
+    for out in [ro.dir.join("plots"), ro.dir.clone()] {
+        batchgen()
+            .arg("plot")
+            .arg(&m)
+            .arg("-o")
+            .arg(&out)
+            .assert()
+            .code(2)
+            .stderr(contains("'--out'"))
+            .stderr(contains("is not writable"));
+    }
+}
+
+/// `--help` and `--version` into a full file system (a 64 KiB tmpfs filled first) exit 1
+/// with the write error, not 0 as if the text had been written.
+#[test]
+fn help_to_a_full_device_fails() {
+    use std::io::Write;
+    let d = tempfile::tempdir().unwrap();
+    let mnt = Tmpfs::mount(&d.path().join("full"), "size=64k");
+    let mut fill = fs::File::create(mnt.dir.join("fill")).unwrap();
+    while fill.write_all(&[0u8; 4096]).is_ok() {}
+    drop(fill);
+    for arg in ["--help", "--version"] {
+        let out = fs::File::create(mnt.dir.join("out")).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+            .arg(arg)
+            .stdout(out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{arg}: {err}");
+        assert!(err.contains("No space left"), "{arg}: {err}");
+    }
+}

@@ -66,6 +66,11 @@ fn peak_rss_of(args: &[&str], out: &std::path::Path, store: Option<&std::path::P
     if let Some(store) = store {
         cmd.arg("--mazes").arg(store);
     }
+    peak_rss_of_command(cmd, args)
+}
+
+/// Peak resident set of the run of `cmd` (which must succeed), in bytes; `args` for messages.
+fn peak_rss_of_command(mut cmd: Command, args: &[&str]) -> u64 {
     let child = cmd.spawn().expect("spawn batchgen");
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
@@ -158,5 +163,38 @@ fn the_estimate_covers_a_run_that_keeps_its_mazes() {
         peak < without + 2 * batch + (8 << 20),
         "--mazes costs {} bytes more than the same run without it",
         peak - without
+    );
+}
+
+/// The uniformity lab's exact distributions keep every distinct tree of a generator's choice
+/// tree: `enumerate::BYTES_PER_TREE` must bound what one takes (sidewinder's trees on 5x4 are
+/// its 166,375 leaves, every one distinct), measured above a 2x2 run.
+#[test]
+fn the_uniformity_bytes_per_tree_bound_a_real_walk() {
+    if in_own_process("the_uniformity_bytes_per_tree_bound_a_real_walk") {
+        return;
+    }
+    let lab = |size: &str| {
+        let args = [
+            "uniformity",
+            "--size",
+            size,
+            "--algo",
+            "sidewinder",
+            "--samples",
+            "0",
+        ];
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_batchgen"));
+        cmd.args(args).stdout(std::process::Stdio::null());
+        peak_rss_of_command(cmd, &args)
+    };
+    let (small, big) = (lab("2x2"), lab("5x4"));
+    let trees = 166_375u64;
+    let per_tree = big.saturating_sub(small) as f64 / trees as f64;
+    let bound = batchgen::uniformity::enumerate::BYTES_PER_TREE;
+    eprintln!("sidewinder 5x4: {per_tree:.0} bytes per tree, bound {bound}");
+    assert!(
+        per_tree > 0.0 && per_tree <= bound as f64,
+        "{per_tree:.0} > {bound}"
     );
 }

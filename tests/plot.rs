@@ -503,3 +503,106 @@ fn infinite_values_do_not_stop_the_plot() {
     let svg = std::fs::read_to_string(out.join("hist_dead_end_share.svg")).unwrap();
     roxmltree::Document::parse(&svg).unwrap();
 }
+
+/// A metrics file whose `dead_end_share` alternates ±1e308 (the rest valid), from `base`.
+pub(crate) fn alternating_huge(dir: &Path) -> PathBuf {
+    let base = metrics(dir, "kruskal,wilson", "6x6", "200");
+    let odd = dir.join("mixbig.parquet");
+    common::with_float_column(&base, &odd, "dead_end_share", |i| {
+        if i % 2 == 0 {
+            1e308
+        } else {
+            -1e308
+        }
+    });
+    if let Some(keep) = std::env::var_os("KEEP_MIXBIG") {
+        std::fs::copy(&odd, keep).unwrap();
+    }
+    odd
+}
+
+/// Values at the ends of the f64 range: the span between them is infinite, yet the plot
+/// finishes (bins and ticks come from finite numbers), states the range, and leaves only its
+/// pictures.
+#[test]
+fn values_near_the_f64_limits_are_plotted() {
+    let d = tempfile::tempdir().unwrap();
+    let odd = alternating_huge(d.path());
+    let out = d.path().join("pics");
+    common::batchgen()
+        .arg("plot")
+        .arg(&odd)
+        .arg("--out")
+        .arg(&out)
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(out.join("hist_dead_end_share.svg")).unwrap();
+    roxmltree::Document::parse(&svg).unwrap();
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names
+            .iter()
+            .all(|n| n.ends_with(".png") || n.ends_with(".svg")),
+        "{names:?}"
+    );
+    let left: Vec<String> = std::fs::read_dir(d.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// SIGTERM or SIGINT stops a plot promptly (the pictures are drawn in memory, with the default
+/// signal action, and written only at the end), and leaves no temporary file: the pictures are
+/// all there or none is.
+#[test]
+fn a_signal_stops_the_plot_and_leaves_no_temporary_file() {
+    let d = tempfile::tempdir().unwrap();
+    let odd = alternating_huge(d.path());
+    for (sig, delay) in [("-TERM", 50), ("-INT", 150), ("-TERM", 400)] {
+        let out = d.path().join(format!("pics{sig}{delay}"));
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_batchgen"))
+            .arg("plot")
+            .arg(&odd)
+            .arg("--out")
+            .arg(&out)
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        let _ = std::process::Command::new("kill")
+            .args([sig, &child.id().to_string()])
+            .status();
+        let sent = std::time::Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if sent.elapsed() > std::time::Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("plot ignored {sig}");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        };
+        let names: Vec<String> = std::fs::read_dir(&out)
+            .map(|r| {
+                r.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert!(
+            names.iter().all(|n| !n.contains(".tmp")),
+            "{sig}: {names:?}"
+        );
+        if status.success() {
+            assert_eq!(names.len(), 40, "{names:?}");
+        } else {
+            assert!(names.is_empty(), "{sig} ({status:?}): {names:?}");
+        }
+    }
+}

@@ -568,3 +568,35 @@ fn a_masked_maze_in_png_paints_holes_the_wall_colour() {
     assert_eq!(at(mask.first()), render::PNG_ENTRANCE);
     assert_eq!(at(mask.last()), render::PNG_EXIT);
 }
+
+/// A stored maze carries its own seed and braid: `--seed` or `--braid` beside `--store` is
+/// refused with exit 2 naming both flags, not silently ignored.
+#[test]
+fn seed_and_braid_beside_a_store_are_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let store = d.path().join("m.arrow");
+    common::batchgen()
+        .args([
+            "--algo", "wilson", "--size", "6x6", "--count", "3", "-q", "--mazes",
+        ])
+        .arg(&store)
+        .arg("--out")
+        .arg(d.path().join("m.parquet"))
+        .assert()
+        .success();
+    for (flag, value) in [("--seed", "7"), ("--braid", "0.1")] {
+        common::batchgen()
+            .args(["render", "--record", "0", "--store"])
+            .arg(&store)
+            .args([flag, value])
+            .assert()
+            .code(2)
+            .stderr(contains("--store"))
+            .stderr(contains(flag));
+    }
+    common::batchgen()
+        .args(["render", "--record", "0", "--store"])
+        .arg(&store)
+        .assert()
+        .success();
+}

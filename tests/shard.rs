@@ -263,3 +263,29 @@ fn bad_shards_are_refused_before_any_work() {
     assert!(!p.join("ok").exists());
     assert_eq!(std::fs::read(p.join("afile")).unwrap(), b"x");
 }
+
+/// An engine's array size without its task index (`AWS_BATCH_JOB_ARRAY_SIZE=4` or
+/// `SLURM_ARRAY_TASK_COUNT=4` alone) would make the whole job in every task: refused with
+/// exit 2 naming the variable and the missing index, not ignored. `--shard` still wins.
+#[test]
+fn an_array_size_without_its_index_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    for (size, index) in [
+        ("AWS_BATCH_JOB_ARRAY_SIZE", "AWS_BATCH_JOB_ARRAY_INDEX"),
+        ("SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_ID"),
+    ] {
+        refused(p, &[], &[(size, "4")], &format!("'4' for '{size}'"));
+        refused(p, &[], &[(size, "4")], index);
+    }
+    batchgen()
+        .args(RUN)
+        .args(["--shard", "1/2", "-q", "--out"])
+        .arg(format!("{}/", p.join("ok").display()))
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .env_remove("AWS_BATCH_JOB_ARRAY_INDEX")
+        .env("AWS_BATCH_JOB_ARRAY_SIZE", "4")
+        .assert()
+        .success();
+}

@@ -596,3 +596,50 @@ fn json_outputs_are_the_reference_outputs() {
         );
     }
 }
+
+/// A column alternating ±1e308 (a plain or shifted sum overflows): the mean is 0 up to
+/// rounding, the standard error finite and exact to rounding (1e308/√199 for 100 of each), the
+/// median 0, in the table and in JSON; nothing printed as inf or NaN.
+#[test]
+fn values_alternating_near_the_f64_limits_give_finite_statistics() {
+    let d = tempfile::tempdir().unwrap();
+    let base = d.path().join("base.parquet");
+    common::batchgen()
+        .args([
+            "--algo", "kruskal", "--size", "6x6", "--count", "200", "-q", "--out",
+        ])
+        .arg(&base)
+        .assert()
+        .success();
+    let odd = d.path().join("mixbig.parquet");
+    common::with_float_column(&base, &odd, "dead_end_share", |i| {
+        if i % 2 == 0 {
+            1e308
+        } else {
+            -1e308
+        }
+    });
+    let out = common::batchgen()
+        .arg("summary")
+        .arg(&odd)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    common::assert_ok(&out);
+    let groups: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let m = &groups[0]["metrics"]["dead_end_share"];
+    let mean = m["mean"].as_f64().unwrap();
+    let se = m["std_err"].as_f64().unwrap();
+    assert!(mean.abs() <= 1e-12 * 1e308, "{m}");
+    let want = 1e308 / 199f64.sqrt();
+    assert!((se - want).abs() <= 1e-9 * want, "{m}");
+    assert_eq!(m["p50"].as_f64(), Some(0.0), "{m}");
+    let table = common::batchgen()
+        .arg("summary")
+        .arg(&odd)
+        .output()
+        .unwrap();
+    common::assert_ok(&table);
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(!text.contains("inf") && !text.contains("NaN"), "{text}");
+}

@@ -764,3 +764,38 @@ mod three_d {
         assert_eq!(out.status.code(), Some(2));
     }
 }
+
+/// The lab plans memory as well as time: sidewinder's exact distribution on 5x5 keeps its
+/// 9,150,625 trees (about 19 GB by `enumerate::BYTES_PER_TREE`), so under a 3 GB address-space
+/// limit it is refused up front with exit 2, naming the generator and both amounts, instead of
+/// aborting when an allocation fails. The same request on 4x4 fits and runs.
+#[test]
+fn exact_walks_that_would_not_fit_are_refused_up_front() {
+    let bin = env!("CARGO_BIN_EXE_batchgen");
+    let lab = |size: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 3000000 && exec \"$0\" uniformity --size {size} --samples 10 --algo sidewinder"
+            ))
+            .arg(bin)
+            .output()
+            .unwrap()
+    };
+    let out = lab("5x5");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("sidewinder") && err.contains("of memory"),
+        "{err}"
+    );
+    assert!(err.contains("GB is available"), "{err}");
+    assert!(out.stdout.is_empty());
+    let out = lab("4x4");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("sidewinder"));
+}

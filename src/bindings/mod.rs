@@ -98,7 +98,9 @@ fn mask_of(v: &Bound<'_, PyAny>) -> PyResult<Arc<Mask>> {
             )
         })?;
         let shown = path.display().to_string();
-        let data = std::fs::read(&path).map_err(|e| bad(&shown, e.to_string()))?;
+        // A regular file of bounded size, as the CLI's --mask (a FIFO is refused, not waited on).
+        let data = crate::folder_walk::read_regular(&path, crate::grid::mask::MAX_FILE_BYTES)
+            .map_err(|e| bad(&shown, e.to_string()))?;
         Mask::from_bytes(&data).map_err(|e| bad(&shown, e.to_string()))
     };
     parsed.map(Arc::new)

@@ -51,12 +51,8 @@ pub fn run(args: &ExploreArgs) -> anyhow::Result<()> {
         SummaryError::Read { .. } => anyhow::Error::new(e),
         other => anyhow::Error::new(UsageError(other.to_string())),
     };
-    let names: Vec<String> = args
-        .inputs
-        .iter()
-        .map(|p| p.to_string_lossy().into_owned())
-        .collect();
-    let files = inputs::resolve(&names).map_err(usage)?;
+    // The paths as given (not necessarily UTF-8), as `summary` takes them.
+    let files = inputs::resolve(&args.inputs).map_err(usage)?;
     let addr = SocketAddr::new(host, args.port.unwrap_or(0));
     let listener = TcpListener::bind(addr).map_err(|e| {
         let flag = if args.port.is_some() {

@@ -6,6 +6,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use batchgen::folder_walk::{self, InputError};
+use batchgen::grid::mask::MAX_FILE_BYTES;
 use batchgen::grid::{Mask, Size};
 use batchgen::metrics::Ends;
 use batchgen::Algorithm;
@@ -44,11 +46,24 @@ pub fn size_for(
     }
 }
 
-/// Read `--mask FILE` (text or PNG, see [`Mask`]); refused with exit 2 when it cannot be read,
-/// is empty or is not connected.
+/// Read `--mask FILE` (text or PNG, see [`Mask`]); refused with exit 2 when it is not a regular
+/// file (a FIFO, a device or a folder is refused without blocking or reading it), is larger than
+/// [`MAX_FILE_BYTES`], cannot be read, is empty or is not connected. Every command that takes a
+/// mask file reads it here.
 pub fn read(flag: &str, path: &Path) -> Result<Arc<Mask>, UsageError> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| UsageError::flag(flag, &shown, e))?;
+    let bytes = folder_walk::read_regular(path, MAX_FILE_BYTES).map_err(|e| {
+        let why = match e {
+            InputError::NotRegular { kind, .. } => {
+                format!("it is {kind}; a mask must be a regular file")
+            }
+            InputError::TooLarge { len, max, .. } => {
+                format!("it is {len} bytes; a mask file is at most {max} bytes")
+            }
+            InputError::Io { source, .. } => source.to_string(),
+        };
+        UsageError::flag(flag, &shown, why)
+    })?;
     Mask::from_bytes(&bytes)
         .map(Arc::new)
         .map_err(|e| UsageError::flag(flag, &shown, e))

@@ -5,8 +5,10 @@
 //!
 //! Inputs are read like `batchgen summary` reads them (same checks, exit 2 on bad input). The
 //! statistics give each column's range; one pass over the rows then fills the bins and counts
-//! what falls outside. Every picture is written through [`batchgen::atomic_file`]; all of them
-//! appear together when the last is complete (none on an error or a signal).
+//! what falls outside. Every picture is drawn in memory first (while no file exists, a SIGINT
+//! or SIGTERM ends the run at once), then written through [`batchgen::atomic_file`]; all of them appear
+//! together when the last is complete (none on an error or a signal), and no temporary file
+//! exists while pictures are being drawn.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -65,6 +67,25 @@ pub struct PlotArgs {
     pub cells: u16,
 }
 
+/// The pictures of a run, drawn in memory: (file name, bytes). No file exists until every
+/// picture is drawn, so a run stopped meanwhile (even by SIGKILL) leaves nothing behind.
+type Drawn = Vec<(String, Vec<u8>)>;
+
+/// Stop with the signal's exit status when a caught signal arrived.
+fn stop_if_signalled(shown: &str) -> anyhow::Result<()> {
+    match batchgen::interrupt::received() {
+        Some(sig) => Err(super::Interrupted {
+            signal: sig,
+            message: format!(
+                "interrupted by {}; no picture written to {shown}",
+                batchgen::interrupt::name(sig)
+            ),
+        }
+        .into()),
+        None => Ok(()),
+    }
+}
+
 /// Write `bytes` to `dir/name` through [`AtomicFile`]: complete and synced, but visible only
 /// when every picture of the run is committed together ([`atomic_file::commit_all`]).
 fn write(
@@ -117,6 +138,22 @@ fn check_out(out: &Path, shown: &str) -> anyhow::Result<()> {
             "--out",
             shown,
             format!("folder '{}' does not exist", parent.display()),
+        )
+        .into());
+    }
+    // The folder that will receive the pictures (or, when missing, be created) must be
+    // writable: a read-only folder or file system is a usage error before any work.
+    let target = if out.is_dir() { out } else { parent };
+    let rw = rustix::fs::Access::WRITE_OK | rustix::fs::Access::EXEC_OK;
+    if let Err(e) = rustix::fs::access(target, rw) {
+        return Err(UsageError::flag(
+            "--out",
+            shown,
+            format!(
+                "folder '{}' is not writable ({})",
+                target.display(),
+                std::io::Error::from(e)
+            ),
         )
         .into());
     }
@@ -246,25 +283,20 @@ fn fill(
     .map_err(usage)
 }
 
-/// Write a picture as `dir/name.svg` and `dir/name.png` (prepared, committed later).
-fn write_picture(
-    dir: &Path,
-    name: &str,
-    pic: &Picture,
-    done: &mut Vec<atomic_file::Prepared>,
-) -> anyhow::Result<()> {
-    write(dir, &format!("{name}.svg"), pic.svg()?.as_bytes(), done)?;
-    write(dir, &format!("{name}.png"), &pic.png()?, done)
+/// Draw a picture as `name.svg` and `name.png` (written at the end).
+fn draw_picture(name: &str, pic: &Picture, drawn: &mut Drawn) -> anyhow::Result<()> {
+    drawn.push((format!("{name}.svg"), pic.svg()?.into_bytes()));
+    drawn.push((format!("{name}.png"), pic.png()?));
+    Ok(())
 }
 
 /// Title and notes of each histogram, then its pictures; their names go to `written`.
-fn write_histograms(
-    dir: &Path,
+fn draw_histograms(
     hists: &mut [Histogram],
     tail: &str,
     layout: Layout,
     written: &mut Vec<String>,
-    done: &mut Vec<atomic_file::Prepared>,
+    drawn: &mut Drawn,
 ) -> anyhow::Result<()> {
     for h in hists {
         h.title = format!("{} ({tail})", h.axis.column);
@@ -274,7 +306,7 @@ fn write_histograms(
                 .push("share of each generator's mazes per bin".into());
         }
         let name = format!("hist_{}", h.axis.column);
-        write_picture(dir, &name, &Picture::Histogram(h), done)?;
+        draw_picture(&name, &Picture::Histogram(h), drawn)?;
         written.push(name);
     }
     Ok(())
@@ -347,19 +379,18 @@ fn finish_density(
     }
 }
 
-/// Commit every prepared picture together (none after a signal) and say what was written.
-fn commit(shown: &str, done: Vec<atomic_file::Prepared>, written: &[String]) -> anyhow::Result<()> {
-    if let Some(sig) = batchgen::interrupt::received() {
-        // Returning drops the prepared pictures: their temporary files are removed.
-        return Err(super::Interrupted {
-            signal: sig,
-            message: format!(
-                "interrupted by {}; no picture written to {shown}",
-                batchgen::interrupt::name(sig)
-            ),
-        }
-        .into());
+/// Write every drawn picture to a temporary file in `dir`, then commit them together (none
+/// after a signal) and say what was written.
+fn commit(dir: &Path, shown: &str, drawn: Drawn, written: &[String]) -> anyhow::Result<()> {
+    // Until now no file existed, and a signal ended the run at once. From here a signal only
+    // sets a flag, checked before the pictures are committed.
+    batchgen::interrupt::install().context("installing the SIGINT/SIGTERM handlers")?;
+    let mut done = Vec::with_capacity(drawn.len());
+    for (name, bytes) in &drawn {
+        write(dir, name, bytes, &mut done)?;
     }
+    // Returning drops the prepared pictures: their temporary files are removed.
+    stop_if_signalled(shown)?;
     atomic_file::commit_all(done).with_context(|| format!("writing the pictures to {shown}"))?;
     crate::errln!(
         "wrote {} pictures (PNG and SVG) to {shown}: {}",
@@ -392,8 +423,6 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
     let passing: u64 = groups.iter().map(|g| g.passing).sum();
     let tail = title_tail(&files, rows)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {shown}"))?;
-    // A signal only sets a flag, checked before the pictures are committed.
-    batchgen::interrupt::install().context("installing the SIGINT/SIGTERM handlers")?;
 
     let axes = axes_of(&groups, args.trim);
     let mut hists: Vec<Histogram> = axes
@@ -421,15 +450,8 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
     )?;
 
     let mut written = Vec::new();
-    let mut done = Vec::new();
-    write_histograms(
-        &args.out,
-        &mut hists,
-        &tail,
-        layout,
-        &mut written,
-        &mut done,
-    )?;
+    let mut drawn = Vec::new();
+    draw_histograms(&mut hists, &tail, layout, &mut written, &mut drawn)?;
     if let Some(mut d) = density {
         let plotted = names.len();
         finish_density(
@@ -441,8 +463,8 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             (passing, rows),
         );
         let name = "density_solution_length_vs_dead_end_share";
-        write_picture(&args.out, name, &Picture::Density(&d), &mut done)?;
+        draw_picture(name, &Picture::Density(&d), &mut drawn)?;
         written.push(name.to_string());
     }
-    commit(&shown, done, &written)
+    commit(&args.out, &shown, drawn, &written)
 }

@@ -44,7 +44,10 @@ impl RenderFormat {
 #[derive(Args, Debug)]
 pub struct RenderArgs {
     /// Read the maze from this maze store (made with `--mazes`) ...
-    #[arg(long, value_name = "FILE", requires = "record", conflicts_with_all = ["algo", "size", "index"])]
+    ///
+    /// A stored maze carries its own generator, size, seed, mask and braid: `--seed` and
+    /// `--braid` beside `--store` are refused (exit 2), not ignored.
+    #[arg(long, value_name = "FILE", requires = "record", conflicts_with_all = ["algo", "size", "index", "seed", "braid"])]
     pub store: Option<PathBuf>,
     /// ... at this record number (0-based).
     #[arg(long, value_name = "K", requires = "store", allow_hyphen_values = true, value_parser = values::text(values::count))]

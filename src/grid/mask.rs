@@ -10,6 +10,10 @@
 //! - PNG (cargo feature `png`): one pixel per cell, dark (luma below one half) = no cell; a
 //!   transparent pixel (alpha below one half) is no cell too.
 //!
+//! A mask file is a regular file of at most [`MAX_FILE_BYTES`] (256 MiB: four bytes for each
+//! cell of the largest grid, room for a line break per cell); a FIFO, a device or a folder, or a
+//! larger file, is refused before anything is read.
+//!
 //! A mask must have at least one cell and be connected through its 4-neighbours; otherwise it
 //! is refused ([`MaskError`]) naming the number of components and one cell of each.
 //!
@@ -21,6 +25,9 @@
 use std::fmt;
 
 use super::{fmix64, Size, MAX_CELLS};
+
+/// The largest mask file read, in bytes (see the module docs): `4 × MAX_CELLS`.
+pub const MAX_FILE_BYTES: u64 = 4 * MAX_CELLS;
 
 /// A connected set of cells of a `width × height` grid (see the module docs).
 #[derive(Clone, PartialEq, Eq)]

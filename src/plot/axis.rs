@@ -13,6 +13,10 @@ use crate::thousands::thousands;
 /// Most bins a histogram gets inside the range.
 pub const MAX_BINS: usize = 60;
 
+/// The largest magnitude a range reaches when the values' own span exceeds the f64 range
+/// (a quarter of the largest double, about 4.5e307).
+pub const SPAN_LIMIT: f64 = f64::MAX / 4.0;
+
 /// A plotted column and its shown range.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Axis {
@@ -83,6 +87,14 @@ impl Axis {
             lo = lo.max(min);
             hi = hi.min(max);
         }
+        // Values of opposite sign near the ends of the f64 range (±1e308) span more than f64
+        // holds: such a range has no bin width and no ticks. It is cut to ±SPAN_LIMIT, whose span
+        // with an edge bin at each end is finite; the rows beyond land in the edge bins, and
+        // the caption says how many.
+        if !((hi - lo) * 1.1).is_finite() {
+            lo = lo.max(-SPAN_LIMIT);
+            hi = hi.min(SPAN_LIMIT);
+        }
         Some(Axis {
             column: column.to_string(),
             integer,
@@ -121,7 +133,7 @@ impl Axis {
     }
 
     /// A value as the caption and the ticks print it: whole numbers with thousands
-    /// separators, doubles as short as they read back.
+    /// separators, doubles as short as they read back (in exponent form from 1e15 on).
     pub fn number(&self, v: f64) -> String {
         if self.integer && v.fract() == 0.0 && v.abs() < 9e15 {
             let s = thousands(v.abs() as u64);
@@ -130,6 +142,8 @@ impl Axis {
             } else {
                 s
             }
+        } else if v.abs() >= 1e15 {
+            format!("{v:e}")
         } else {
             format!("{v}")
         }
@@ -144,6 +158,8 @@ impl Axis {
             } else {
                 String::new()
             }
+        } else if v.abs() >= 1e15 {
+            format!("{v:.3e}")
         } else {
             let s = format!("{:.4}", v);
             let s = s.trim_end_matches('0').trim_end_matches('.');

@@ -1,7 +1,16 @@
 //! One metric's running statistics within one group: count, mean and standard error by
-//! Welford's update (no sum that can overflow: a column of 1e308 has mean 1e308), the
-//! non-finite values counted apart (never folded into the mean), and a value distribution for the quantiles whose memory does not grow with
-//! the row count.
+//! Welford's update on scaled values (no sum that can overflow: a column of 1e308 has mean
+//! 1e308, one alternating ±1e308 mean 0 and a finite standard error), the non-finite values
+//! counted apart (never folded into the mean), and a value distribution for the quantiles whose
+//! memory does not grow with the row count.
+//!
+//! The running mean and sum of squared deviations are kept divided by a power of two, `scale`,
+//! the largest power of two at most the largest magnitude seen (at least 1). Every scaled value
+//! is below 2 in magnitude, so a deviation is below 4 and its square below 16: nothing
+//! overflows, whatever the values. Dividing by a power of two is exact, so for ordinary values
+//! (scale 1, or any scale without underflow) the results are those of the plain update. The
+//! mean is at most the largest magnitude, and the standard error at most that too (for two or
+//! more values), so both are finite whenever the values are.
 //!
 //! The distribution is exact while it can be: a dense count per integer value (metric
 //! columns are small integers: at most the cell count), else a sorted map of distinct values.
@@ -21,10 +30,13 @@ pub const SKETCH_ALPHA: f64 = 0.005;
 pub struct Stat {
     /// Finite values seen.
     n: u64,
-    /// Their running mean.
+    /// Their running mean, divided by `scale`.
     mean: f64,
-    /// Their running sum of squared deviations from the mean.
+    /// Their running sum of squared deviations from the mean, divided by `scale²`.
     m2: f64,
+    /// A power of two at most the largest magnitude seen, and at least 1 (0 before any value:
+    /// read through [`Stat::scale`]).
+    scale: f64,
     /// Values left out of the statistics: `+inf`, `-inf`, NaN.
     nonfinite: NonFinite,
     dist: Dist,
@@ -65,15 +77,10 @@ impl std::fmt::Display for NonFinite {
     }
 }
 
-/// `mean + (x − mean) / n` without overflowing when `x − mean` exceeds the f64 range.
+/// The largest power of two at most `|x|` (finite, non-zero `x`): its exponent bits alone.
 #[inline]
-fn step(mean: f64, x: f64, n: f64) -> (f64, f64) {
-    let d = x - mean;
-    if d.is_finite() {
-        (d, mean + d / n)
-    } else {
-        (d, mean + (x / n - mean / n))
-    }
+fn pow2_floor(x: f64) -> f64 {
+    f64::from_bits(x.to_bits() & 0x7ff0_0000_0000_0000)
 }
 
 #[derive(Clone, Debug)]
@@ -160,9 +167,13 @@ impl Stat {
             return;
         }
         self.n += 1;
-        let (d, mean) = step(self.mean, x, self.n as f64);
-        self.mean = mean;
-        self.m2 += d * (x - mean);
+        if x.abs() >= 2.0 * self.scale() {
+            self.rescale(pow2_floor(x));
+        }
+        let xs = x / self.scale();
+        let d = xs - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (xs - self.mean);
         match &mut self.dist {
             Dist::Dense(c) if x >= 0.0 && x < MAX_DISTINCT as f64 && x.fract() == 0.0 => {
                 let i = x as usize;
@@ -173,6 +184,22 @@ impl Stat {
             }
             _ => self.add_slow(x, 1),
         }
+    }
+
+    /// The current scale (1 before any value).
+    #[inline]
+    fn scale(&self) -> f64 {
+        self.scale.max(1.0)
+    }
+
+    /// Move to the larger power of two `to`: exact factors, so only contributions far below the
+    /// new scale's precision are lost.
+    #[cold]
+    fn rescale(&mut self, to: f64) {
+        let r = self.scale() / to;
+        self.mean *= r;
+        self.m2 *= r * r;
+        self.scale = to;
     }
 
     #[cold]
@@ -227,18 +254,18 @@ impl Stat {
             self.nonfinite = nonfinite;
             return;
         }
-        // Chan et al.'s pairwise combination of (n, mean, M2), with the mean weighted so that
-        // it stays within the range of the two means.
+        // Chan et al.'s pairwise combination of (n, mean, M2), at the larger of the two scales
+        // (every scaled mean below 2, so nothing overflows).
+        if other.scale() > self.scale() {
+            self.rescale(other.scale());
+        }
+        let r = other.scale() / self.scale();
+        let (other_mean, other_m2) = (other.mean * r, other.m2 * r * r);
         let (na, nb) = (self.n as f64, other.n as f64);
         let n = na + nb;
-        let delta = other.mean - self.mean;
-        let mean = if delta.is_finite() {
-            self.mean + delta * (nb / n)
-        } else {
-            self.mean * (na / n) + other.mean * (nb / n)
-        };
-        self.m2 += other.m2 + delta * delta * (na * nb / n);
-        self.mean = mean;
+        let delta = other_mean - self.mean;
+        self.m2 += other_m2 + delta * delta * (na * nb / n);
+        self.mean += delta * (nb / n);
         self.n += other.n;
         match (&mut self.dist, &other.dist) {
             (Dist::Dense(a), Dist::Dense(b)) => {
@@ -286,7 +313,7 @@ impl Stat {
         if self.n == 0 {
             f64::NAN
         } else {
-            self.mean
+            self.mean * self.scale()
         }
     }
 
@@ -297,7 +324,7 @@ impl Stat {
         }
         let n = self.n as f64;
         let var = (self.m2 / (n - 1.0)).max(0.0);
-        (var / n).sqrt()
+        (var / n).sqrt() * self.scale()
     }
 
     /// Are the quantiles exact (no sketch)?
@@ -327,7 +354,13 @@ impl Stat {
                 let pos = q * (self.n - 1) as f64;
                 let lo = pos.floor();
                 let (a, b) = (at(lo as u64), at(pos.ceil() as u64));
-                a + (b - a) * (pos - lo)
+                let t = pos - lo;
+                if (b - a).is_finite() {
+                    a + (b - a) * t
+                } else {
+                    // Ends of opposite sign near the f64 limit: weights, not their difference.
+                    a * (1.0 - t) + b * t
+                }
             })
             .collect()
     }
@@ -398,7 +431,26 @@ mod tests {
         for x in [-1.7e308, 1.7e308, -1.7e308, 1.7e308] {
             wide.add(x);
         }
-        assert!(wide.mean().abs() <= 1e293, "{}", wide.mean());
+        assert_eq!(wide.mean(), 0.0);
+        let se = 1.7e308 / 3f64.sqrt();
+        assert!(
+            (wide.std_err() - se).abs() <= 1e-9 * se,
+            "{}",
+            wide.std_err()
+        );
+        assert_eq!(wide.quantiles(&[0.5]), vec![0.0]);
+        // Alternating ±1e308, merged from parts: mean 0, a finite standard error.
+        let (mut a, mut b) = (Stat::default(), Stat::default());
+        for i in 0..1001 {
+            let x = if i % 2 == 0 { 1e308 } else { -1e308 };
+            if i < 300 { &mut a } else { &mut b }.add(x);
+        }
+        a.merge(&b);
+        assert!((a.mean() - 1e308 / 1001.0).abs() <= 1e295, "{}", a.mean());
+        // M2 = Σx² − n·mean² = (1001 − 1/1001)·1e616.
+        let se = ((1001.0 - 1.0 / 1001.0) / 1000.0 / 1001.0f64).sqrt() * 1e308;
+        assert!((a.std_err() - se).abs() <= 1e-9 * se, "{}", a.std_err());
+        assert_eq!(a.quantiles(&[0.5]), vec![1e308]);
         // Infinities and NaN are counted apart, and the rest is described as if they were absent.
         let mut st = Stat::default();
         for x in [

@@ -66,7 +66,9 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), SummaryError> {
 /// Paths matching the components `pat` below `base`.
 fn glob(base: &Path, pat: &[&str], out: &mut Vec<PathBuf>) {
     let Some((first, rest)) = pat.split_first() else {
-        if base.is_file() {
+        // Whatever the pattern matches that is not a folder is an input: a FIFO or a device is
+        // then refused when opened, as a folder's walk refuses it (one rule for both).
+        if std::fs::metadata(base).is_ok_and(|m| !m.is_dir()) {
             out.push(base.to_path_buf());
         }
         return;
@@ -131,11 +133,12 @@ pub fn resolve<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Result<Vec<PathBuf>, Su
     for a in args {
         let p = Path::new(a.as_ref());
         let a = &p.to_string_lossy().into_owned();
+        let shown = crate::printable::path(p);
         let before = files.len();
         if p.is_dir() {
             walk(p, &mut files)?;
             if files.len() == before {
-                return Err(SummaryError::EmptyFolder(a.clone()));
+                return Err(SummaryError::EmptyFolder(shown));
             }
             skip_empty(&mut files, before);
             continue;
@@ -161,7 +164,7 @@ pub fn resolve<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Result<Vec<PathBuf>, Su
             skip_empty(&mut files, before);
         }
         if files.len() == before {
-            return Err(SummaryError::NotFound(a.clone()));
+            return Err(SummaryError::NotFound(shown));
         }
     }
     let mut seen = std::collections::HashSet::new();

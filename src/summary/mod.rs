@@ -412,7 +412,7 @@ fn accept_columns(
 }
 
 pub(crate) fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, SummaryError> {
-    let shown = path.display().to_string();
+    let shown = crate::printable::path(path);
     let b = open_reader(path, &shown)?;
     check_footer(&b, &shown)?;
     let schema = b.schema();
@@ -549,7 +549,7 @@ impl Partial {
 /// A read failure of `input`'s file, naming it.
 fn read_error(input: &Input) -> impl Fn(&dyn std::fmt::Display) -> SummaryError + '_ {
     |e| SummaryError::Read {
-        path: input.path.display().to_string(),
+        path: crate::printable::path(&input.path),
         why: e.to_string(),
     }
 }

@@ -206,10 +206,31 @@ pub struct Estimate {
     pub seconds_per_leaf: f64,
 }
 
+/// Bytes a walk holds per distinct tree it finds, an upper bound: each parallel job's map entry
+/// (the tree's wall words and its map of path probabilities, about 400 bytes), the merged map's
+/// entry (as much again) and the tree's exact probability in the result. Measured peak RSS:
+/// sidewinder on 5x4 (166,375 trees) and 4x5 (194,481) took 84 and 91 MB above a 2x2 run,
+/// 510 and 470 bytes per tree (December 2026); the bound leaves four times that for hash-table
+/// growth and allocator slack. `tests/memory_estimate.rs` checks it against a real run.
+pub const BYTES_PER_TREE: u64 = 2048;
+
 impl Estimate {
     /// Estimated wall-clock seconds on `threads` threads.
     pub fn seconds(&self, threads: usize) -> f64 {
         self.leaves * self.seconds_per_leaf / threads.max(1) as f64
+    }
+
+    /// Estimated peak bytes of the walk: [`BYTES_PER_TREE`] for each distinct tree, of which
+    /// there are at most as many as leaves, and at most `tau` (when known).
+    pub fn bytes(&self, tau: Option<u64>) -> u64 {
+        let leaves = if self.leaves.is_finite() && self.leaves < u64::MAX as f64 {
+            self.leaves.ceil() as u64
+        } else {
+            u64::MAX
+        };
+        leaves
+            .min(tau.unwrap_or(u64::MAX))
+            .saturating_mul(BYTES_PER_TREE)
     }
 }
 

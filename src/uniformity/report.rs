@@ -1,7 +1,7 @@
 //! The whole study for one grid size: plan (with time estimates, refusing what would run for
 //! hours unless forced) and run; [`super::render`] prints the result as a table or JSON.
 
-use super::enumerate::{self, ExactDistribution, NotEnumerable};
+use super::enumerate::{self, Estimate, ExactDistribution, NotEnumerable};
 pub use super::human_duration;
 use super::kirchhoff;
 use super::kruskal_orders::{self, OrderCounts};
@@ -60,15 +60,16 @@ pub struct Options {
     pub mask: Option<StudyMask>,
 }
 
-/// The request would run too long; nothing was done.
+/// The request would run too long, or need more memory than the process may use; nothing was
+/// done.
 #[derive(Debug, thiserror::Error)]
-#[error("{what}: estimated {} on this machine; {hint}", human_duration(*.seconds))]
+#[error("{what}: estimated {estimate}; {hint}")]
 pub struct Refused {
-    /// What would take too long.
+    /// What would take too long or too much memory.
     pub what: String,
-    /// The estimate in seconds.
-    pub seconds: f64,
-    /// How to proceed anyway.
+    /// The estimate, in words (`3 h on this machine`, `19.4 GB of memory, …`).
+    pub estimate: String,
+    /// How to proceed.
     pub hint: String,
 }
 
@@ -208,7 +209,7 @@ fn plan_sampling(
                     thousands(opts.samples),
                     opts.algos.len()
                 ),
-                seconds: est,
+                estimate: format!("{} on this machine", human_duration(est)),
                 hint: "lower --samples, choose fewer generators with --algo, or pass --force"
                     .into(),
             });
@@ -312,17 +313,17 @@ fn exact_part(
     algo: &Algorithm,
     opts: &Options,
     mask: Option<&Arc<Mask>>,
-    cells: u64,
+    planned: &Result<Estimate, NotEnumerable>,
+    tau_u64: Option<u64>,
     progress: &mut dyn FnMut(&str),
 ) -> Part<ExactDistribution> {
     let size = opts.size;
     let name = algo.name();
-    let probes = (2_000_000 / cells.max(1)).clamp(20, 2000) as u32;
-    match enumerate::estimate_on(algo, size, mask, probes) {
+    match planned {
         Err(e) => Part::Skipped(format!("not enumerable: {e}")),
         Ok(est) => {
             let secs = est.seconds(threads());
-            if secs > EXHAUSTIVE_BUDGET_SECONDS && !opts.force {
+            if !runs_exhaustively(est, opts) {
                 Part::Skipped(
                     NotEnumerable::TooLarge {
                         leaves: est.leaves,
@@ -334,9 +335,11 @@ fn exact_part(
             } else {
                 if secs > 1.0 {
                     progress(&format!(
-                        "{name}: walking about {:.3e} branches of its random choices (estimated {})",
+                        "{name}: walking about {:.3e} branches of its random choices (estimated {}, \
+                         at most {} of memory)",
                         est.leaves,
-                        human_duration(secs)
+                        human_duration(secs),
+                        crate::memory::human(est.bytes(tau_u64))
                     ));
                 }
                 let t = Instant::now();
@@ -346,6 +349,78 @@ fn exact_part(
                 }
             }
         }
+    }
+}
+
+/// A generator's planned choice-tree walk: its estimate (or why it cannot be walked), `None`
+/// for a generator the study skips (2D-only on a 3D size, or no mask support).
+type Planned = Option<Result<Estimate, NotEnumerable>>;
+
+/// Does the choice-tree walk estimated as `est` run (within the time budget, or forced)?
+fn runs_exhaustively(est: &Estimate, opts: &Options) -> bool {
+    est.seconds(threads()) <= EXHAUSTIVE_BUDGET_SECONDS || opts.force
+}
+
+/// Does `algo` run in this study (not skipped for a 3D size or a mask)?
+fn studied(algo: &Algorithm, opts: &Options) -> bool {
+    (!opts.size.is_3d() || algo.supports_3d()) && (opts.mask.is_none() || algo.supports_mask())
+}
+
+/// Estimate every generator's choice-tree walk before any work, and refuse (whatever
+/// `--force` says) when the walks that will run would together hold more trees than the memory
+/// this process may use ([`crate::memory::available`]): each walk keeps its distinct trees
+/// ([`enumerate::BYTES_PER_TREE`] apiece), and the report keeps every distribution.
+fn plan_exact(
+    opts: &Options,
+    mask: Option<&Arc<Mask>>,
+    cells: u64,
+    tau_u64: Option<u64>,
+) -> Result<Vec<Planned>, Refused> {
+    let probes = (2_000_000 / cells.max(1)).clamp(20, 2000) as u32;
+    let planned: Vec<_> = opts
+        .algos
+        .iter()
+        .map(|a| studied(a, opts).then(|| enumerate::estimate_on(a, opts.size, mask, probes)))
+        .collect();
+    let mut need = 0u64;
+    let mut heavy = Vec::new();
+    for (a, p) in opts.algos.iter().zip(&planned) {
+        if let Some(Ok(est)) = p {
+            if runs_exhaustively(est, opts) {
+                let bytes = est.bytes(tau_u64);
+                need = need.saturating_add(bytes);
+                heavy.push((bytes, a.name()));
+            }
+        }
+    }
+    match crate::memory::available() {
+        Some(have) if need > have => {
+            heavy.sort_by_key(|h| std::cmp::Reverse(h.0));
+            let names: Vec<String> = heavy
+                .iter()
+                .take_while(|(b, _)| *b > 0)
+                .map(|(b, n)| match heavy.len() {
+                    1 => n.to_string(),
+                    _ => format!("{n} {}", crate::memory::human(*b)),
+                })
+                .collect();
+            Err(Refused {
+                what: format!(
+                    "the exact distributions of {} on {}",
+                    names.join(", "),
+                    opts.size
+                ),
+                estimate: format!(
+                    "{} of memory (every distinct tree of each generator's choice tree is \
+                     kept), but only {} is available (MemAvailable, and the address-space limit \
+                     `ulimit -v`)",
+                    crate::memory::human(need),
+                    crate::memory::human(have)
+                ),
+                hint: "leave the largest out of --algo, or use a smaller --size".into(),
+            })
+        }
+        _ => Ok(planned),
     }
 }
 
@@ -378,7 +453,8 @@ fn sample_part(
 struct Study<'a> {
     opts: &'a Options,
     mask: Option<&'a Arc<Mask>>,
-    cells: u64,
+    /// Each generator's planned choice-tree walk (in `opts.algos` order).
+    planned: &'a [Planned],
     track_trees: bool,
     tau_u64: Option<u64>,
     orders: Option<&'a Part<OrderCounts>>,
@@ -394,14 +470,14 @@ fn study_algos(
     let Study {
         opts,
         mask,
-        cells,
+        planned,
         track_trees,
         tau_u64,
         orders,
     } = *study;
     let size = opts.size;
     let mut algos = Vec::new();
-    for algo in &opts.algos {
+    for (algo, planned) in opts.algos.iter().zip(planned) {
         if size.is_3d() && !algo.supports_3d() {
             notes.push(format!(
                 "{} is a 2D-only generator: skipped on the 3D size {size}",
@@ -413,7 +489,10 @@ fn study_algos(
             notes.push(format!("{} does not accept a mask: skipped", algo.name()));
             continue;
         }
-        let exact = exact_part(algo, opts, mask, cells, progress);
+        let planned = planned
+            .as_ref()
+            .expect("every studied generator is planned");
+        let exact = exact_part(algo, opts, mask, planned, tau_u64, progress);
         let sample = (opts.samples > 0)
             .then(|| sample_part(algo, opts, mask, track_trees, tau_u64, progress));
         // Kruskal's distribution is also known exactly from its order counts.
@@ -436,7 +515,8 @@ fn study_algos(
 }
 
 /// Plan and run the study, printing one-line progress messages through `progress`. Refuses
-/// up front (before any long work) when sampling would exceed [`SAMPLING_BUDGET_SECONDS`].
+/// up front (before any long work) when sampling would exceed [`SAMPLING_BUDGET_SECONDS`], or
+/// the exact distributions would not fit in memory.
 pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Refused> {
     let t0 = Instant::now();
     let size = opts.size;
@@ -464,6 +544,7 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
         ));
     }
     plan_sampling(opts, mask, track_trees)?;
+    let planned = plan_exact(opts, mask, cells, tau_u64)?;
     let uniform_walls = uniform_walls_of(size, mask, cells);
 
     let kruskal = opts.algos.contains(&Algorithm::Kruskal);
@@ -484,7 +565,7 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
     let study = Study {
         opts,
         mask,
-        cells,
+        planned: &planned,
         track_trees,
         tau_u64,
         orders: orders.as_ref(),
