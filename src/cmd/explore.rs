@@ -68,7 +68,13 @@ pub fn run(args: &ExploreArgs) -> anyhow::Result<()> {
     })?;
     let mut table = Table::open(&files).map_err(usage)?;
     // The printed `batchgen levels` command names the inputs as they were given.
-    table.inputs = names;
+    // (A name that is not UTF-8 is shown with U+FFFD where its bytes were: such a command
+    // names a file only its shell spelling could, which the page cannot print.)
+    table.inputs = args
+        .inputs
+        .iter()
+        .map(|p| std::path::Path::new(p).to_string_lossy().into_owned())
+        .collect();
     let url = format!("http://{}/", listener.local_addr()?);
     crate::outln!(
         "batchgen explore: {} rows of {} file(s) at {url}  (Ctrl-C stops)",
