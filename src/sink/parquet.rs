@@ -15,6 +15,7 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use arrow_schema::SchemaRef;
 use parquet::arrow::ArrowWriter;
@@ -80,9 +81,10 @@ impl ParquetSink {
             OutputError::Create { dir, source } => SinkError::Create { dir, source },
             other => SinkError::Output(other),
         })?;
-        let kv = base_metadata(info)
-            .into_iter()
-            .map(|(k, v)| KeyValue::new(k, v))
+        let base = base_metadata(info);
+        let kv = base
+            .iter()
+            .map(|(k, v)| KeyValue::new(k.clone(), v.clone()))
             .collect();
         let props = WriterProperties::builder()
             .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
@@ -93,7 +95,15 @@ impl ParquetSink {
             .set_column_dictionary_enabled(ColumnPath::from("algo"), true)
             .set_column_encoding(ColumnPath::from("index"), Encoding::DELTA_BINARY_PACKED)
             .build();
-        let schema = schema();
+        // The run's metadata also goes into the Arrow schema that the writer embeds
+        // (`ARROW:schema`): pyarrow takes a file's schema from there, so without it
+        // `pyarrow.parquet.read_table` would hand Python a table without the ends rule or mask.
+        let schema = Arc::new(
+            schema().as_ref().clone().with_metadata(
+                base.into_iter()
+                    .collect::<std::collections::HashMap<_, _>>(),
+            ),
+        );
         // On error the file is dropped, which removes it.
         let writer = ArrowWriter::try_new(file, schema.clone(), Some(props))?;
         Ok(ParquetSink {

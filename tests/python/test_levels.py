@@ -5,6 +5,7 @@ import numpy as np
 import pandas
 import polars
 import pyarrow
+import pyarrow.parquet
 import pytest
 
 import batchgen
@@ -140,10 +141,10 @@ def test_levels_of_a_masked_or_braided_table_are_its_rows(kw):
         # The frame lost the metadata; the mask is given again.
         frame = t.to_pandas()
         with pytest.raises(ValueError, match="row 0 is on the mask with hash .*: pass mask="):
-            list(batchgen.levels(frame))
+            list(batchgen.levels(frame, ends="corners"))
         with pytest.raises(ValueError, match="row 0: its mask_hash is"):
-            list(batchgen.levels(frame, mask=("." * 26 + "\n") * 14))
-        again = list(batchgen.levels(frame, mask=kw["mask"]))
+            list(batchgen.levels(frame, ends="corners", mask=("." * 26 + "\n") * 14))
+        again = list(batchgen.levels(frame, ends="corners", mask=kw["mask"]))
         assert [l.metrics for l in again] == [l.metrics for l in got]
     else:
         assert sum(l.metrics["loops"] for l in got) > 0
@@ -253,3 +254,60 @@ def test_a_json_level_reads_back_as_its_level(tmp_path, cli, args):
         doc["cells"][0][0][0] ^= 1
         with pytest.raises(ValueError, match="differs"):
             batchgen.level_from_json(doc)
+
+
+def _file_made_with_diameter_ends(cli, tmp_path):
+    path = tmp_path / "d.parquet"
+    cli("--algo", "wilson,backtracker", "--size", "9x7", "--count", "40", "--seed", "77",
+        "--ends", "diameter", "--mazes", tmp_path / "d.arrow", "--out", path, "--quiet")
+    return path
+
+
+def test_an_unknown_ends_rule_is_an_error_never_corners(cli, tmp_path):
+    import duckdb
+    import pyarrow.parquet
+
+    path = _file_made_with_diameter_ends(cli, tmp_path)
+    # pyarrow keeps the file's rule (it is in the schema the file embeds): diameter ends.
+    table = pyarrow.parquet.read_table(path)
+    assert table.schema.metadata[b"batchgen.ends"].startswith(b"diameter")
+    rows = table.to_pylist()
+    got = list(batchgen.levels(table))
+    assert len(got) == len(rows) == 80
+    for level, row in zip(got, rows):
+        assert level.metrics == without_timing(row)
+        assert level.metrics["solution_length"] == level.metrics["diameter"]
+    # Readers and queries that drop the metadata: an error that says how to give the rule.
+    query = f"SELECT * FROM '{path}' WHERE solution_length >= 10"
+    frames = [duckdb.sql(query).arrow(), polars.read_parquet(path), table.to_pandas()]
+    for frame in frames:
+        with pytest.raises(ValueError, match="does not know the rows' ends rule.*ends='diameter'"):
+            next(batchgen.levels(frame))
+    again = list(batchgen.levels(duckdb.sql(query).arrow(), ends="diameter"))
+    assert again and all(
+        l.metrics["solution_length"] == l.metrics["diameter"] >= 10 for l in again
+    )
+
+
+def test_levels_of_a_store_use_its_recorded_ends(cli, tmp_path):
+    path = _file_made_with_diameter_ends(cli, tmp_path)
+    rows = pyarrow.parquet.read_table(path).to_pylist()
+    store = batchgen.read_store(tmp_path / "d.arrow")
+    got = list(batchgen.levels(store))
+    assert len(got) == len(rows) == 80
+    for level, row, entrance, exit in zip(
+        got, rows, store.column("entrance").to_pylist(), store.column("exit").to_pylist()
+    ):
+        assert (level.entrance, level.exit) == (entrance, exit)
+        assert level.metrics == without_timing(row)
+
+
+def test_solution_coords_are_a_valid_path_for_maze_dataset():
+    from maze_dataset import LatticeMaze
+
+    for algo in ("wilson", "backtracker", "prim"):
+        level = batchgen.Level(algo, (12, 9), 5, 3, ends="diameter")
+        coords = level.solution_coords
+        assert coords.dtype == np.int64
+        maze = LatticeMaze(connection_list=level.connection_list)
+        assert maze.is_valid_path(coords)

@@ -170,30 +170,50 @@ def levels(
     ``data`` is a table from :func:`generate`, a Parquet file read with pyarrow, polars or
     DuckDB (``.arrow()``), or a pandas DataFrame; it needs the columns ``algo``, ``width``,
     ``height``, ``seed`` and ``index`` (``depth`` for 3D). Each level is measured between the
-    ends the table was made with (its ``batchgen.ends`` metadata; pass ``ends`` or
-    ``entrance``/``exit`` when the metadata is lost, e.g. after pandas), so its ``metrics``
-    equal the row. A masked table's levels are made on its mask (its ``batchgen.mask``
-    metadata; pass ``mask`` when the metadata is lost) and a braided row's with its ``braid``
-    column. Where the table has ``maze_seed``, each level is checked against it.
+    ends the table was made with (its ``batchgen.ends`` metadata, or a maze store's recorded
+    entrance and exit of each record), so its ``metrics`` equal the row. Where that is unknown
+    (DuckDB, polars and pandas drop a file's metadata) pass ``ends`` or ``entrance``/``exit``:
+    without them ``ValueError`` says so; the rule is never guessed. A masked table's levels
+    are made on its mask (its ``batchgen.mask`` metadata; pass ``mask`` when the metadata is
+    lost) and a braided row's with its ``braid`` column (a store's ``batchgen.braid``). Where
+    the table has ``maze_seed``, each level is checked against it. For maze-dataset, take
+    coordinates from ``Level.solution_coords`` (int64): coordinates computed from the uint32
+    ``solution`` stay unsigned, and maze-dataset's ``is_valid_path``, which subtracts them,
+    then rejects correct paths.
     """
-    names = ["algo", "width", "height", "depth", "seed", "index", "maze_seed", "braid", "mask_hash"]
+    names = [
+        "algo", "width", "height", "depth", "seed", "index", "maze_seed", "braid", "mask_hash",
+        "entrance", "exit",
+    ]
     cols, meta = _columns(data, names)
     missing = [n for n in ("algo", "width", "height", "seed", "index") if n not in cols]
     if missing:
         raise ValueError(f"levels() needs the columns {', '.join(missing)}")
+    # The ends rule changes each level's solution and metrics: given, the table's own (a
+    # metrics table's batchgen.ends, a maze store's batchgen.ends_rule), or an error; never a
+    # default. A store's records also keep their entrance and exit, checked below.
     if ends is not None or entrance is not None or exit is not None:
         how = {"ends": ends, "entrance": entrance, "exit": exit}
     elif "batchgen.ends" in meta:
         how = _ends_of(meta["batchgen.ends"])
+    elif "batchgen.ends_rule" in meta:
+        how = _ends_of(meta["batchgen.ends_rule"])
     else:
-        how = {}
+        raise ValueError(
+            "levels() does not know the rows' ends rule: the table has no batchgen.ends "
+            "metadata (DuckDB, polars and pandas drop a file's metadata). Pass it as the rows "
+            "were made: ends='corners' (the default of a run), ends='diameter', or "
+            "entrance=/exit=; a Parquet file's rule is "
+            "pyarrow.parquet.read_metadata(path).metadata[b'batchgen.ends']"
+        )
     if mask is None:
         mask = meta.get("batchgen.mask")
     if mask is not None:
         how["mask"] = mask
     n = len(cols["index"])
     depth = cols.get("depth", [1] * n)
-    braid = cols.get("braid", [0.0] * n)
+    # A metrics table has a braid column; a maze store records its one chance as metadata.
+    braid = cols.get("braid", [float(meta.get("batchgen.braid", 0.0))] * n)
     mask_hash = cols.get("mask_hash", [0] * n)
     for k in range(n):
         if mask_hash[k] and mask is None:
@@ -205,6 +225,14 @@ def levels(
         size = (w, h) if d == 1 else (w, h, d)
         extra = {"braid": braid[k]} if braid[k] else {}
         level = Level(cols["algo"][k], size, cols["seed"][k], cols["index"][k], **how, **extra)
+        if "entrance" in cols and (level.entrance, level.exit) != (
+            cols["entrance"][k],
+            cols["exit"][k],
+        ):
+            raise ValueError(
+                f"row {k}: its entrance and exit are cells {cols['entrance'][k]} and "
+                f"{cols['exit'][k]}, the ends rule gives {level.entrance} and {level.exit}"
+            )
         if "mask_hash" in cols and level.mask_hash != mask_hash[k]:
             raise ValueError(
                 f"row {k}: its mask_hash is {mask_hash[k]}, the mask given hashes to "
