@@ -419,7 +419,7 @@ impl Server {
     }
 
     fn get(&self, target: &str) -> (u16, String) {
-        self.raw(format!("GET {target} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
+        self.raw(format!("GET {target} HTTP/1.1\r\nHost: {}\r\n\r\n", self.addr).as_bytes())
     }
 
     fn body(&self, target: &str) -> (u16, String) {
@@ -529,7 +529,31 @@ fn the_server_answers_bad_requests_with_400_and_the_cli_message() {
     }
     assert_eq!(srv.get("/../../etc/passwd").0, 404);
     assert_eq!(srv.get("/api/nothing").0, 404);
-    assert_eq!(srv.raw(b"POST / HTTP/1.1\r\n\r\n").0, 405);
+    assert_eq!(
+        srv.raw(b"POST / HTTP/1.1\r\nHost: localhost\r\n\r\n").0,
+        405
+    );
+    // Only its own names are answered: a page elsewhere whose host name was made to resolve
+    // here (DNS rebinding) gets nothing.
+    let port = srv.addr.rsplit_once(':').unwrap().1;
+    for (host, want) in [
+        (format!("localhost:{port}"), 200),
+        ("LOCALHOST".to_string(), 200),
+        (format!("app.localhost:{port}"), 200),
+        (format!("127.0.0.1:{port}"), 200),
+        (format!("attacker.example:{port}"), 403),
+        ("attacker.example".to_string(), 403),
+        ("127.0.0.1.attacker.example".to_string(), 403),
+        ("[::1]:99".to_string(), 200),
+        ("[::1".to_string(), 403),
+    ] {
+        let req = format!("GET /api/sample?n=2 HTTP/1.1\r\nHost: {host}\r\n\r\n");
+        let (status, text) = srv.raw(req.as_bytes());
+        assert_eq!(status, want, "Host: {host}: {text}");
+    }
+    let (status, text) = srv.raw(b"GET /api/sample?n=2 HTTP/1.1\r\n\r\n");
+    assert_eq!(status, 403, "no Host header: {text}");
+    assert!(text.contains("--allow-remote"), "{text}");
     assert_eq!(srv.raw(b"\x00\x01 garbage\r\n\r\n").0, 400);
     let big = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(20_000));
     assert_eq!(srv.raw(big.as_bytes()).0, 431);

@@ -28,7 +28,11 @@ pub struct ExploreArgs {
     /// --allow-remote: anyone who can reach it can read the files' rows.
     #[arg(long, value_name = "ADDR", value_parser = clap::value_parser!(IpAddr))]
     pub host: Option<IpAddr>,
-    /// Allow a --host that is not a loopback address.
+    /// Allow a --host that is not a loopback address, and requests addressed to any host name.
+    ///
+    /// Without it, only requests whose Host header names localhost, a loopback address or the
+    /// bound address are answered (403 otherwise), so a web page elsewhere cannot read the rows
+    /// through the user's browser by pointing its own name at this address (DNS rebinding).
     #[arg(long)]
     pub allow_remote: bool,
     /// Open the page in the default browser (xdg-open / open).
@@ -96,8 +100,17 @@ pub fn run(args: &ExploreArgs) -> anyhow::Result<()> {
         }
     }
     batchgen::interrupt::install().context("installing the SIGINT/SIGTERM handlers")?;
-    batchgen::explore::server::serve(Arc::new(table), listener, batchgen::interrupt::stop_flag())
-        .context("serving")?;
+    let hosts = batchgen::explore::server::HostPolicy {
+        any: args.allow_remote,
+        bound: host,
+    };
+    batchgen::explore::server::serve(
+        Arc::new(table),
+        listener,
+        hosts,
+        batchgen::interrupt::stop_flag(),
+    )
+    .context("serving")?;
     let sig = batchgen::interrupt::received().unwrap_or(batchgen::interrupt::SIGINT);
     Err(Interrupted {
         signal: sig,

@@ -62,6 +62,7 @@ fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
         400 => "Bad Request",
+        403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
         408 => "Request Timeout",
@@ -90,12 +91,20 @@ fn write_response(s: &mut TcpStream, r: &Response, head_only: bool) -> std::io::
     s.flush()
 }
 
+/// A request's method, target and `Host` header (when it has one).
+struct Head {
+    method: String,
+    target: String,
+    host: Option<String>,
+}
+
 /// Read the request head; `Err(response)` when it is malformed, too big or too slow.
-fn read_head(s: &TcpStream) -> Result<(String, String), Response> {
+fn read_head(s: &TcpStream) -> Result<Head, Response> {
     let mut reader = BufReader::new(s.take(MAX_HEAD as u64 + 1));
     let mut line = String::new();
     let mut total = 0usize;
     let mut first = None;
+    let mut host = None;
     loop {
         line.clear();
         match reader.read_line(&mut line) {
@@ -113,32 +122,88 @@ fn read_head(s: &TcpStream) -> Result<(String, String), Response> {
             first = Some(line.trim_end().to_string());
         } else if line == "\r\n" || line == "\n" {
             break;
+        } else if let Some((name, value)) = line.split_once(':') {
+            if name.eq_ignore_ascii_case("host") {
+                host = Some(value.trim().to_string());
+            }
         }
     }
     let first = first.unwrap_or_default();
     let mut parts = first.split(' ');
     match (parts.next(), parts.next(), parts.next()) {
-        (Some(m), Some(t), Some(v)) if v.starts_with("HTTP/1.") && t.starts_with('/') => {
-            Ok((m.to_string(), t.to_string()))
-        }
+        (Some(m), Some(t), Some(v)) if v.starts_with("HTTP/1.") && t.starts_with('/') => Ok(Head {
+            method: m.to_string(),
+            target: t.to_string(),
+            host,
+        }),
         _ => Err(Response::error(400, "malformed request line", None)),
     }
 }
 
-fn serve_one(table: &Table, mut s: TcpStream) {
+/// Which `Host` headers a request may carry. A page on another origin can make the user's
+/// browser send requests here under its own host name once that name resolves to this
+/// address (DNS rebinding); a server that answers only its own names gives such a page
+/// nothing. Loopback names (`localhost`, `*.localhost`, a loopback address) and the bound
+/// address are accepted; with `--allow-remote`, any name (the server is meant to be reached
+/// by other names then).
+#[derive(Debug, Clone)]
+pub struct HostPolicy {
+    /// Any `Host` is accepted (`--allow-remote`).
+    pub any: bool,
+    /// The address the server listens on.
+    pub bound: std::net::IpAddr,
+}
+
+impl HostPolicy {
+    /// Whether a request with this `Host` header value is answered.
+    pub fn allows(&self, host: Option<&str>) -> bool {
+        if self.any {
+            return true;
+        }
+        let Some(host) = host else { return false };
+        // Strip the port: `name:port`, `[v6]:port`, `[v6]`.
+        let name = if let Some(rest) = host.strip_prefix('[') {
+            match rest.split_once(']') {
+                Some((inner, tail)) if tail.is_empty() || tail.starts_with(':') => inner,
+                _ => return false,
+            }
+        } else {
+            host.rsplit_once(':').map_or(host, |(n, _)| n)
+        };
+        let name = name.trim_end_matches('.').to_ascii_lowercase();
+        if name == "localhost" || name.ends_with(".localhost") {
+            return true;
+        }
+        match name.parse::<std::net::IpAddr>() {
+            Ok(ip) => ip.is_loopback() || ip == self.bound,
+            Err(_) => false,
+        }
+    }
+}
+
+fn serve_one(table: &Table, hosts: &HostPolicy, mut s: TcpStream) {
     let _ = s.set_read_timeout(Some(READ_TIMEOUT));
     let _ = s.set_write_timeout(Some(READ_TIMEOUT));
     let (resp, head_only) = match read_head(&s) {
         Err(r) => (r, false),
-        Ok((m, _)) if m != "GET" && m != "HEAD" => (
+        Ok(h) if !hosts.allows(h.host.as_deref()) => (
+            Response::error(
+                403,
+                "this server answers only requests addressed to localhost or its own address \
+                 (batchgen explore --allow-remote serves other names)",
+                None,
+            ),
+            false,
+        ),
+        Ok(h) if h.method != "GET" && h.method != "HEAD" => (
             Response::error(405, "only GET and HEAD are served", None),
             false,
         ),
-        Ok((m, target)) => {
+        Ok(h) => {
             let r =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| route(table, &target)))
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| route(table, &h.target)))
                     .unwrap_or_else(|_| Response::error(500, "internal error", None));
-            (r, m == "HEAD")
+            (r, h.method == "HEAD")
         }
     };
     let _ = write_response(&mut s, &resp, head_only);
@@ -151,8 +216,15 @@ fn serve_one(table: &Table, mut s: TcpStream) {
 
 /// Serve on `listener` until `stop` is set (polled every 50 ms; connections are accepted
 /// by a blocking thread, so a request waits for nothing).
-pub fn serve(table: Arc<Table>, listener: TcpListener, stop: &AtomicBool) -> std::io::Result<()> {
+/// Requests whose `Host` header `hosts` refuses are answered 403 (see [`HostPolicy`]).
+pub fn serve(
+    table: Arc<Table>,
+    listener: TcpListener,
+    hosts: HostPolicy,
+    stop: &AtomicBool,
+) -> std::io::Result<()> {
     listener.set_nonblocking(false)?;
+    let hosts = Arc::new(hosts);
     let busy = Arc::new(AtomicUsize::new(0));
     std::thread::spawn(move || {
         for conn in listener.incoming() {
@@ -167,9 +239,9 @@ pub fn serve(table: Arc<Table>, listener: TcpListener, stop: &AtomicBool) -> std
                 continue;
             }
             busy.fetch_add(1, Ordering::SeqCst);
-            let (t, b) = (Arc::clone(&table), Arc::clone(&busy));
+            let (t, b, h) = (Arc::clone(&table), Arc::clone(&busy), Arc::clone(&hosts));
             std::thread::spawn(move || {
-                serve_one(&t, s);
+                serve_one(&t, &h, s);
                 b.fetch_sub(1, Ordering::SeqCst);
             });
         }
