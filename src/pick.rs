@@ -229,7 +229,7 @@ impl Picked {
     }
 }
 
-/// The sample key of row `index` of group `group` ("ALGO WxH[xD]") under pick seed `seed`.
+/// The sample key of row `index` of group `group` (`"ALGO WxH"`, `"ALGO WxHxD"` in 3D) under pick seed `seed`.
 pub fn sample_key(seed: u64, group: &str, index: u64) -> u64 {
     use crate::rng::{fnv1a64, splitmix64};
     splitmix64(seed ^ splitmix64(fnv1a64(group.as_bytes()) ^ index))

@@ -237,7 +237,9 @@ const RENAMED: [(&str, &str); 3] = [
 
 /// The map properties of a level: `id` (the maze identity as [`crate::MazeId`] prints it),
 /// `ends_rule`, then every column of its row by name (`width`, `height`, `depth` as
-/// `maze_width`, `maze_height`, `maze_depth`), typed as [`Property::of`] says.
+/// `maze_width`, `maze_height`, `maze_depth`): integers that fit Tiled's 32-bit `int` as
+/// `int`, wider ones as `string`, floats as `float` (NaN and infinities as `string`), NULL as
+/// an empty `string`.
 pub fn properties(e: &Export<'_>) -> Vec<Property> {
     let id = e.level.id();
     let mut out = vec![
