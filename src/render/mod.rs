@@ -92,6 +92,7 @@ mod text;
 
 #[cfg(feature = "png")]
 use png::png_to;
+#[cfg(feature = "cli")]
 pub(crate) use svg::hex;
 pub use svg::svg;
 use svg::{check_svg, write_svg};
