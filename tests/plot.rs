@@ -600,7 +600,7 @@ fn a_signal_stops_the_plot_and_leaves_no_temporary_file() {
             "{sig}: {names:?}"
         );
         if status.success() {
-            assert_eq!(names.len(), 40, "{names:?}");
+            assert_eq!(names.len(), 42, "{names:?}"); // 21 pictures, PNG and SVG
         } else {
             assert!(names.is_empty(), "{sig} ({status:?}): {names:?}");
         }
