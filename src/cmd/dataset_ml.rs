@@ -28,10 +28,7 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use clap::{Args, ValueEnum};
 use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::metadata::KeyValue;
-use parquet::file::properties::WriterProperties;
-use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
 
 use batchgen::args::check_out_dir;
@@ -920,13 +917,8 @@ impl SplitWriter {
                     .iter()
                     .map(|(k, v)| KeyValue::new(k.clone(), v.clone()))
                     .collect();
-                let props = WriterProperties::builder()
-                    .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
+                let props = batchgen::sink::parquet::writer_properties(kv)?
                     .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
-                    .set_created_by(format!("batchgen {}", env!("CARGO_PKG_VERSION")))
-                    .set_key_value_metadata(Some(kv))
-                    .set_dictionary_enabled(false)
-                    .set_column_dictionary_enabled(ColumnPath::from("algo"), true)
                     .build();
                 self.current = Some(ArrowWriter::try_new(
                     file,

@@ -73,6 +73,21 @@ impl std::fmt::Debug for ParquetSink {
     }
 }
 
+/// The writer settings of every Parquet file batchgen writes: zstd level 3, row groups of
+/// [`ROW_GROUP_ROWS`], `created_by` naming this version, the footer key-values `kv`, and
+/// dictionary encoding only for `algo`.
+pub fn writer_properties(
+    kv: Vec<KeyValue>,
+) -> Result<parquet::file::properties::WriterPropertiesBuilder, parquet::errors::ParquetError> {
+    Ok(WriterProperties::builder()
+        .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
+        .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+        .set_created_by(format!("batchgen {}", env!("CARGO_PKG_VERSION")))
+        .set_key_value_metadata(Some(kv))
+        .set_dictionary_enabled(false)
+        .set_column_dictionary_enabled(ColumnPath::from("algo"), true))
+}
+
 impl ParquetSink {
     /// Start writing `path` (through a temporary file in the same folder; a target that is not
     /// a regular file is refused, see [`crate::atomic_file::Target::resolve`]).
@@ -86,13 +101,7 @@ impl ParquetSink {
             .iter()
             .map(|(k, v)| KeyValue::new(k.clone(), v.clone()))
             .collect();
-        let props = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
-            .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
-            .set_created_by(format!("batchgen {}", env!("CARGO_PKG_VERSION")))
-            .set_key_value_metadata(Some(kv))
-            .set_dictionary_enabled(false)
-            .set_column_dictionary_enabled(ColumnPath::from("algo"), true)
+        let props = writer_properties(kv)?
             .set_column_encoding(ColumnPath::from("index"), Encoding::DELTA_BINARY_PACKED)
             .build();
         // The run's metadata also goes into the Arrow schema that the writer embeds
