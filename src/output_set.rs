@@ -8,7 +8,9 @@
 //! ([`crate::atomic_file::Target::resolve`]), and an existing file identified by its device and
 //! inode, which catches hard links. Two outputs collide when they resolve to one path or one
 //! inode, or when one would have to be a folder holding the other. Character devices written
-//! straight through (`/dev/null` for a timing run) may be shared.
+//! straight through (`/dev/null` for a timing run) may be shared. The files a run reads
+//! (`--mask`, `render --store`, the inputs of `levels`) join the set as inputs: an output that
+//! is one of them, by any spelling or hard link, is refused, so no run replaces its own input.
 
 use std::io;
 use std::os::unix::fs::MetadataExt;
@@ -31,6 +33,8 @@ pub struct Planned {
     pub mode: Mode,
     /// Device and inode of the file when it exists.
     pub inode: Option<(u64, u64)>,
+    /// A file the run reads (`--mask`, `--store`, an input file), which no output may replace.
+    pub input: bool,
 }
 
 /// Why an output cannot be planned.
@@ -179,9 +183,20 @@ impl OutputSet {
             resolved,
             mode,
             inode,
+            input: false,
         };
         for old in &self.files {
             if old.mode == Mode::WriteThrough && new.mode == Mode::WriteThrough {
+                continue;
+            }
+            if old.input {
+                if old.resolved == new.resolved || (old.inode.is_some() && old.inode == new.inode) {
+                    return Err(PlanError::Collision {
+                        first: Box::new(old.clone()),
+                        second: Box::new(new),
+                        why: "would replace a file the run reads",
+                    });
+                }
                 continue;
             }
             let why = if old.resolved == new.resolved
@@ -205,6 +220,27 @@ impl OutputSet {
         }
         self.files.push(new);
         Ok(())
+    }
+
+    /// Record a file the run reads (for `flag`): an output planned on it, by any spelling or
+    /// hard link, is refused. Add inputs before outputs. A path that cannot be resolved is
+    /// left to its reader to report.
+    pub fn add_input(&mut self, flag: &str, path: &Path) {
+        let Ok(resolved) = std::fs::canonicalize(path) else {
+            return;
+        };
+        let inode = std::fs::metadata(&resolved)
+            .ok()
+            .map(|m| (m.dev(), m.ino()));
+        self.files.push(Planned {
+            flag: flag.into(),
+            given: path.to_path_buf(),
+            requested: path.to_path_buf(),
+            resolved,
+            mode: Mode::Replace,
+            inode,
+            input: true,
+        });
     }
 
     /// The planned files, in the order added.

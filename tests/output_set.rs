@@ -115,3 +115,26 @@ proptest! {
         prop_assert_eq!(refused, same_file(&fa, &fb), "{:?} {:?}", a, b);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    /// An output planned over a file the run reads (`--mask`, `--store`, an input) is refused
+    /// exactly when it is that file, by any spelling or hard link; the input is never touched.
+    #[test]
+    fn an_output_is_refused_exactly_when_it_is_an_input(a in output(), b in output()) {
+        let d = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(d.path()).unwrap();
+        fixture(&root);
+        let (input, out) = (file_of(&root, &a), file_of(&root, &b));
+        fs::create_dir_all(input.parent().unwrap()).unwrap();
+        if fs::metadata(&input).is_err() {
+            fs::write(&input, b"input").unwrap();
+        }
+        let before = fs::read(&input).unwrap();
+        let mut set = OutputSet::new();
+        set.add_input("--mask", &input);
+        let refused = set.add("--out", &out, &out).is_err();
+        prop_assert_eq!(refused, same_file(&input, &out), "{:?} {:?}", a, b);
+        prop_assert_eq!(fs::read(&input).unwrap(), before);
+    }
+}

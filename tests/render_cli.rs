@@ -600,3 +600,71 @@ fn seed_and_braid_beside_a_store_are_refused() {
         .assert()
         .success();
 }
+
+/// A picture never replaces the store or the mask it is drawn from, nor a levels file the
+/// metrics file it reads: refused with exit 2 before any work, the input unchanged.
+#[test]
+fn an_output_on_an_input_is_refused_and_the_input_kept() {
+    let d = tempfile::tempdir().unwrap();
+    let mask = d.path().join("mask.txt");
+    std::fs::write(&mask, "....\n.##.\n....\n").unwrap();
+    common::batchgen()
+        .current_dir(d.path())
+        .args([
+            "--algo", "wilson", "--mask", "mask.txt", "--count", "2", "-q",
+        ])
+        .args(["--mazes", "m.arrow", "--out", "m.parquet"])
+        .assert()
+        .success();
+    let kept: Vec<(&str, Vec<u8>)> = ["mask.txt", "m.arrow", "m.parquet"]
+        .iter()
+        .map(|n| (*n, std::fs::read(d.path().join(n)).unwrap()))
+        .collect();
+    let refused: [&[&str]; 5] = [
+        &[
+            "render", "--store", "m.arrow", "--record", "0", "-o", "m.arrow", "--format", "svg",
+        ],
+        &[
+            "render",
+            "--store",
+            "./m.arrow",
+            "--record",
+            "0",
+            "-o",
+            "m.arrow",
+            "--format",
+            "png",
+        ],
+        &[
+            "render", "--mask", "mask.txt", "--algo", "wilson", "--index", "0", "-o", "mask.txt",
+        ],
+        &[
+            "--mask", "mask.txt", "--algo", "wilson", "--count", "1", "--out", "mask.txt",
+        ],
+        &[
+            "levels",
+            "m.parquet",
+            "--format",
+            "jsonl",
+            "--out",
+            "m.parquet",
+        ],
+    ];
+    for args in refused {
+        common::batchgen()
+            .current_dir(d.path())
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(
+                "would replace a file the run reads",
+            ));
+    }
+    for (name, bytes) in &kept {
+        assert_eq!(
+            &std::fs::read(d.path().join(name)).unwrap(),
+            bytes,
+            "{name}"
+        );
+    }
+}

@@ -299,6 +299,7 @@ impl RunArgs {
             mazes: self.mazes.as_deref(),
             mazes_is_dir,
             summary_json: summary_json.as_ref(),
+            mask: self.mask.as_deref(),
         };
         check_distinct(&outputs, &algos, size, whole)?;
         check_memory(&algos, size, threads, self.mazes.is_some())?;
@@ -486,10 +487,13 @@ struct Named<'a> {
     mazes: Option<&'a Path>,
     mazes_is_dir: bool,
     summary_json: Option<&'a Destination>,
+    /// The mask file the run reads: no output may replace it.
+    mask: Option<&'a Path>,
 }
 
 /// Every file the run will write, resolved (symlinks, `..`, hard links) and compared with
-/// each other: no two outputs may land on one file.
+/// each other and with the mask the run reads: no two outputs may land on one file, and no
+/// output on an input.
 fn check_distinct(
     o: &Named,
     algos: &[Algorithm],
@@ -497,6 +501,9 @@ fn check_distinct(
     whole: Shard,
 ) -> Result<(), UsageError> {
     let mut set = OutputSet::new();
+    if let Some(mask) = o.mask {
+        set.add_input("--mask", mask);
+    }
     let mut plan = |flag: &str, given: &Path, is_dir: bool, ext: &str| {
         if !is_dir {
             return set.add(flag, given, given);

@@ -257,6 +257,18 @@ pub fn run(args: &LevelsArgs) -> anyhow::Result<()> {
     };
     check_out(args)?;
     let files = inputs::resolve(&args.inputs).map_err(|e| UsageError(e.to_string()))?;
+    if !args.format.per_level() {
+        // One output file: never one of the files the run reads.
+        let mut plan = OutputSet::new();
+        for f in &files {
+            plan.add_input("INPUT", f);
+        }
+        if let Some(m) = &args.mask {
+            plan.add_input("--mask", m);
+        }
+        plan.add("--out", &args.out, &args.out)
+            .map_err(|e| UsageError(e.to_string()))?;
+    }
     batchgen::interrupt::install().context("installing the signal handlers")?;
     let spec = PickSpec {
         accept: args.accept.as_ref(),

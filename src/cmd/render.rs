@@ -340,7 +340,19 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         }),
     };
     let target = match &args.out {
-        Some(o) => Some(check_out("--out", o).map_err(UsageError::from)?),
+        Some(o) => {
+            // The picture never replaces the store or the mask it is drawn from.
+            let mut set = batchgen::output_set::OutputSet::new();
+            let inputs = [("--store", &args.store), ("--mask", &args.mask)];
+            for (flag, path) in inputs {
+                if let Some(p) = path {
+                    set.add_input(flag, p);
+                }
+            }
+            set.add("--out", o, o)
+                .map_err(|e| UsageError(e.to_string()))?;
+            Some(check_out("--out", o).map_err(UsageError::from)?)
+        }
         None => None,
     };
     if args.out.is_none() && format.is_binary() && std::io::stdout().is_terminal() {
