@@ -385,35 +385,16 @@ fn a_sample_is_reproducible_passes_the_filter_and_changes_with_its_seed() {
 
 /// A copy of the metrics file `src` with row `row`'s `maze_hash` changed.
 fn with_wrong_hash(src: &Path, dst: &Path, row: usize) {
-    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-    use std::sync::Arc;
-    let b = ParquetRecordBatchReaderBuilder::try_new(File::open(src).unwrap()).unwrap();
-    let kv = b.metadata().file_metadata().key_value_metadata().cloned();
-    let schema = b.schema().clone();
-    let col = schema.index_of("maze_hash").unwrap();
-    let props = parquet::file::properties::WriterProperties::builder()
-        .set_key_value_metadata(kv)
-        .build();
-    let mut w =
-        parquet::arrow::ArrowWriter::try_new(File::create(dst).unwrap(), schema, Some(props))
-            .unwrap();
-    let mut at = 0;
-    for batch in b.build().unwrap() {
-        let batch = batch.unwrap();
-        let mut cols = batch.columns().to_vec();
-        let old = cols[col]
+    common::with_column(src, dst, "maze_hash", |old, first| {
+        let old = old
             .as_any()
             .downcast_ref::<arrow_array::UInt64Array>()
             .unwrap();
-        let new: Vec<u64> = (0..batch.num_rows())
-            .map(|r| old.value(r) ^ u64::from(at + r == row))
+        let new: Vec<u64> = (0..old.len())
+            .map(|r| old.value(r) ^ u64::from(first + r == row))
             .collect();
-        at += batch.num_rows();
-        cols[col] = Arc::new(arrow_array::UInt64Array::from(new));
-        w.write(&arrow_array::RecordBatch::try_new(batch.schema(), cols).unwrap())
-            .unwrap();
-    }
-    w.close().unwrap();
+        std::sync::Arc::new(arrow_array::UInt64Array::from(new))
+    });
 }
 
 #[test]

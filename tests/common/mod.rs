@@ -346,10 +346,16 @@ pub fn parquet_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Copy the metrics file `src` to `dst` (same schema and metadata) with the float column
-/// `name` replaced: row `i` gets `value(i)` (to feed readers values batchgen never writes).
-pub fn with_float_column(src: &Path, dst: &Path, name: &str, value: impl Fn(usize) -> f64) {
-    use std::sync::Arc;
+/// Copy the metrics file `src` to `dst` (same schema and metadata) with the column `name`
+/// rewritten batch by batch: `rewrite(old, first)` gets a batch's column and the index of the
+/// batch's first row, and returns the new column (to feed readers values batchgen never
+/// writes).
+pub fn with_column(
+    src: &Path,
+    dst: &Path,
+    name: &str,
+    rewrite: impl Fn(&arrow_array::ArrayRef, usize) -> arrow_array::ArrayRef,
+) {
     let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(src).unwrap()).unwrap();
     let kv = builder
         .metadata()
@@ -367,16 +373,23 @@ pub fn with_float_column(src: &Path, dst: &Path, name: &str, value: impl Fn(usiz
     let mut row = 0;
     for batch in builder.build().unwrap() {
         let batch = batch.unwrap();
-        let n = batch.num_rows();
         let mut cols = batch.columns().to_vec();
-        cols[col] = Arc::new(Float64Array::from(
-            (row..row + n).map(&value).collect::<Vec<f64>>(),
-        ));
-        row += n;
+        cols[col] = rewrite(&cols[col], row);
+        row += batch.num_rows();
         w.write(&arrow_array::RecordBatch::try_new(batch.schema(), cols).unwrap())
             .unwrap();
     }
     w.close().unwrap();
+}
+
+/// Copy the metrics file `src` to `dst` (same schema and metadata) with the float column
+/// `name` replaced: row `i` gets `value(i)` (to feed readers values batchgen never writes).
+pub fn with_float_column(src: &Path, dst: &Path, name: &str, value: impl Fn(usize) -> f64) {
+    with_column(src, dst, name, |old, first| {
+        std::sync::Arc::new(Float64Array::from(
+            (first..first + old.len()).map(&value).collect::<Vec<f64>>(),
+        ))
+    });
 }
 
 /// The Markdown pages of the repository, sorted: the README, `CHANGELOG.md` and every reference
