@@ -174,9 +174,11 @@ impl Report {
 }
 
 /// The recorded command line with its shard flags replaced by `--shard K/N` and its `--algo`
-/// narrowed to the one generator.
+/// narrowed to the one generator; none when the recorded line leaves a quote open.
 fn rerun_command(recorded: &str, algo: &str, missing: &[Shard]) -> Vec<String> {
-    let words = crate::shell::split(recorded);
+    let Some(words) = crate::shell::split(recorded) else {
+        return Vec::new();
+    };
     let mut base: Vec<String> = Vec::new();
     let mut i = 0;
     while i < words.len() {
@@ -833,5 +835,11 @@ mod tests {
             rerun_command(rec, "kruskal", &[Shard { k: 1, n: 2 }]),
             vec!["batchgen --out d/ --algo kruskal --shard 1/2"]
         );
+        let rec = "batchgen --out \"my dir/\" --accept 'a\\b' --size 8x8";
+        assert_eq!(
+            rerun_command(rec, "kruskal", &[Shard { k: 1, n: 2 }]),
+            vec![r"batchgen --out 'my dir/' --accept 'a\b' --size 8x8 --algo kruskal --shard 1/2"]
+        );
+        assert!(rerun_command("batchgen --out 'd", "kruskal", &[Shard { k: 1, n: 2 }]).is_empty());
     }
 }

@@ -2,22 +2,22 @@
 //! and the folders and `**` patterns of `summary` and `plot`), and [`open_regular`], which
 //! opens an input only when it is a regular file.
 //!
-//! The walker never follows a symbolic link to a folder (a link to a file is read as the
-//! file), so a link loop (`ln -s . a`, `loop -> ..`) cannot make a walk endless or visit a
+//! The walker ([`walk`], the `walkdir` crate with this project's rules on top) never follows a
+//! symbolic link to a folder (a link to a file is read as the file), so a link loop (`ln -s . a`, `loop -> ..`) cannot make a walk endless or visit a
 //! file twice; such links are reported as [`Kind::FolderLink`] for the caller to mention. A
 //! folder reached twice anyway (a bind mount) is recognised by its device and inode and walked
 //! once. [`open_regular`] opens without blocking and checks what it opened, so a FIFO given as
 //! an input is refused instead of waiting forever for a writer.
 
-use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use crate::atomic_file::kind_of;
 
 /// What an entry found by [`walk`] is.
+#[cfg(feature = "cli")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// A regular file (or a symbolic link to one).
@@ -29,6 +29,7 @@ pub enum Kind {
 }
 
 /// One entry below the walked folder.
+#[cfg(feature = "cli")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {
     /// The path (the walked folder joined with `rel`).
@@ -147,50 +148,70 @@ pub fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, InputError> {
 
 /// Every entry below `dir` that is not a folder, sorted by relative path; hidden entries
 /// (names starting with `.`) are skipped, folders included, unless `hidden`.
+#[cfg(feature = "cli")]
 pub fn walk(dir: &Path, hidden: bool) -> Result<Vec<Found>, InputError> {
+    use std::os::unix::fs::MetadataExt;
+    let io = |path: &Path, source| InputError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
     let mut out = Vec::new();
-    let mut seen: HashSet<(u64, u64)> = HashSet::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let io = |source| InputError::Io {
-            path: d.clone(),
-            source,
-        };
-        let m = fs::metadata(&d).map_err(io)?;
-        if !seen.insert((m.dev(), m.ino())) {
+    // Folders walked, by device and inode: a folder reached again (a bind mount) is skipped.
+    let mut seen = std::collections::HashSet::new();
+    // Links are not followed below `dir` (`dir` itself may be one).
+    let mut entries = walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter();
+    while let Some(e) = entries.next() {
+        let e = e.map_err(|e| {
+            let path = e.path().unwrap_or(dir).to_path_buf();
+            let source = e
+                .into_io_error()
+                .unwrap_or_else(|| io::Error::other("a link loop"));
+            InputError::Io { path, source }
+        })?;
+        let path = e.path();
+        let skipped =
+            !hidden && e.depth() > 0 && e.file_name().as_encoded_bytes().starts_with(b".");
+        let ft = e.file_type();
+        if skipped {
+            if ft.is_dir() {
+                entries.skip_current_dir();
+            }
             continue;
         }
-        for e in fs::read_dir(&d).map_err(io)? {
-            let e = e.map_err(io)?;
-            let path = e.path();
-            if !hidden && e.file_name().as_encoded_bytes().starts_with(b".") {
-                continue;
+        if ft.is_dir() {
+            let m = fs::metadata(path).map_err(|s| io(path, s))?;
+            if !seen.insert((m.dev(), m.ino())) {
+                entries.skip_current_dir();
             }
-            let ft = e.file_type().map_err(io)?;
-            let kind = if ft.is_dir() {
-                stack.push(path);
-                continue;
-            } else if ft.is_symlink() {
-                match fs::metadata(&path) {
-                    Ok(t) if t.is_dir() => Kind::FolderLink,
-                    Ok(t) if t.is_file() => Kind::File,
-                    Ok(t) => Kind::Other(kind_of(&t.file_type())),
-                    Err(_) => Kind::Other("a dangling symbolic link"),
-                }
-            } else if ft.is_file() {
-                Kind::File
-            } else {
-                Kind::Other(kind_of(&ft))
-            };
-            let rel = path.strip_prefix(dir).unwrap_or(&path).to_path_buf();
-            out.push(Found { path, rel, kind });
+            continue;
         }
+        let kind = if ft.is_symlink() {
+            match fs::metadata(path) {
+                Ok(t) if t.is_dir() => Kind::FolderLink,
+                Ok(t) if t.is_file() => Kind::File,
+                Ok(t) => Kind::Other(kind_of(&t.file_type())),
+                Err(_) => Kind::Other("a dangling symbolic link"),
+            }
+        } else if ft.is_file() {
+            Kind::File
+        } else {
+            Kind::Other(kind_of(&ft))
+        };
+        let rel = path.strip_prefix(dir).unwrap_or(path).to_path_buf();
+        out.push(Found {
+            path: path.to_path_buf(),
+            rel,
+            kind,
+        });
     }
     out.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(out)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "cli"))]
 mod tests {
     use super::*;
 

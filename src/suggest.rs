@@ -1,26 +1,10 @@
 //! "Did you mean …?": the closest of a list of known names to a misspelt one, shared by every
 //! message that names something unknown (generators, filter columns, summary metrics).
 
-/// The edit distance (insertions, deletions, substitutions, adjacent swaps) between `a` and `b`.
+/// The edit distance (insertions, deletions, substitutions, adjacent swaps) between `a` and `b`:
+/// the optimal-string-alignment distance, over characters.
 fn distance(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    // Three rows of the optimal-string-alignment table.
-    let mut before: Vec<usize> = vec![0; b.len() + 1];
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        cur[0] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                cur[j] = cur[j].min(before[j - 2] + 1);
-            }
-        }
-        std::mem::swap(&mut before, &mut prev);
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
+    strsim::osa_distance(a, b)
 }
 
 /// The known name closest to `word` (ignoring case), if it is close enough to be a slip: at
@@ -63,5 +47,9 @@ mod tests {
         assert_eq!(closest("", names), None);
         assert_eq!(distance("abc", "acb"), 1);
         assert_eq!(distance("", "abc"), 3);
+        // A swap is one edit, but an edit inside a swapped pair is not undone (optimal string
+        // alignment, not the unrestricted Damerau distance): "ca" -> "abc" takes 3.
+        assert_eq!(distance("ca", "abc"), 3);
+        assert_eq!(distance("wilsön", "wilson"), 1);
     }
 }

@@ -1256,7 +1256,7 @@ fn the_gallery_is_the_levels_and_the_printed_command_makes_them() {
             let _ = std::fs::remove_dir_all(&work);
             std::fs::create_dir(&work).unwrap();
             std::fs::write(work.join("mask.txt"), &mask_text).unwrap();
-            let words = batchgen::shell::split(cmd);
+            let words = batchgen::shell::split(cmd).unwrap();
             assert_eq!(words[0], "batchgen", "{cmd}");
             common::batchgen()
                 .current_dir(&work)

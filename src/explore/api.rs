@@ -76,24 +76,24 @@ struct ErrorBody<'a> {
     position: Option<usize>,
 }
 
-/// `%XX` and `+` decoded; `None` when the bytes are not UTF-8 or an escape is broken.
+/// `%XX` and `+` decoded; `None` when the bytes are not UTF-8 or an escape is broken: every
+/// `%` must be followed by two hex digits (the decoder alone would pass `%zz` through as text).
 pub fn url_decode(s: &str) -> Option<String> {
     let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'+' => out.push(b' '),
-            b'%' => {
-                let h = s.get(i + 1..i + 3)?;
-                out.push(u8::from_str_radix(h, 16).ok()?);
-                i += 2;
-            }
-            c => out.push(c),
-        }
-        i += 1;
+    let escapes_whole = b.iter().enumerate().all(|(i, &c)| {
+        c != b'%'
+            || b.get(i + 1..i + 3)
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+    });
+    if !escapes_whole {
+        return None;
     }
-    String::from_utf8(out).ok()
+    // `+` is a space in a query; an escaped plus (`%2B`) is decoded after this.
+    let spaced = s.replace('+', " ");
+    percent_encoding::percent_decode_str(&spaced)
+        .decode_utf8()
+        .ok()
+        .map(|d| d.into_owned())
 }
 
 /// A query string's parameters, decoded.
@@ -955,15 +955,13 @@ impl Serialize for Values {
 
 /// Percent-encode everything but unreserved characters.
 pub fn url_encode(s: &str) -> String {
-    let mut out = String::new();
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-            out.push(b as char);
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
-    out
+    /// Every byte but ASCII letters, digits and `-_.~` (RFC 3986's unreserved characters).
+    const ESCAPED: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'_')
+        .remove(b'.')
+        .remove(b'~');
+    percent_encoding::utf8_percent_encode(s, ESCAPED).to_string()
 }
 
 /// The mask of hash `h` (parameter `key`): one of the masks of the files (their
@@ -1059,6 +1057,15 @@ mod tests {
         );
         assert!(parse_query("x=%zz").is_err());
         assert!(parse_query("x=%ff").is_err());
+        // A sign is not a hex digit: `%+5` and `%-5` are broken escapes, not bytes 5 and -5.
+        assert!(parse_query("x=%+5").is_err());
+        assert!(parse_query("x=%-5").is_err());
+        assert!(parse_query("x=%4").is_err());
+        assert!(parse_query("x=a%").is_err());
+        assert_eq!(
+            parse_query("x=%2B+%c3%a9%25").unwrap(),
+            vec![("x".into(), "+ é%".into())]
+        );
         assert_eq!(crate::shell::quote("wilson"), "wilson");
         assert_eq!(crate::shell::quote("a > 'b'"), r"'a > '\''b'\'''");
         assert_eq!(
@@ -1066,6 +1073,8 @@ mod tests {
             br#"{"error":"\u003ca\"\n","position":3}"#
         );
         assert_eq!(url_encode("a b/c"), "a%20b%2Fc");
+        assert_eq!(url_encode("Az09-_.~+é"), "Az09-_.~%2B%C3%A9");
+        assert_eq!(url_decode(&url_encode("a+b %é/'")).unwrap(), "a+b %é/'");
     }
 
     #[test]
