@@ -16,10 +16,10 @@
 //! is a singleton. Only "same set?" is ever asked, so this row-local forest answers exactly
 //! like one over all cells, in `O(W)` scratch that stays in L1.
 //!
-//! Scratch (`count`, four rows of `W` words): `parent`, each column's `root` this row, per
-//! root the set's cell `cnt` in the row and the next row's `rep`resentative; `next[root]`
-//! flags whether the set opened south (0 no, 1 yes, 2 a forced cell has been drawn, 3 done),
-//! `mark[x]` whether column `x` opens south. Draws: coins (a join's coin only when the two cells
+//! Scratch ([`Rows`], one row of `W` entries each): `parent`, each column's `root` this row,
+//! per root the set's cell `cnt` in the row and the next row's `rep`resentative; `flag[root]`
+//! whether the set opened south (0 no, 1 yes, 2 a forced cell has been drawn, 3 done),
+//! `down[x]` whether column `x` opens south. Draws: coins (a join's coin only when the two cells
 //! are in different sets, [`RandomSource::coin_if`], so the loop has no branch on it; the south
 //! coins of a row drawn up to 64 at a time by [`RandomSource::coins`], the same coins in the
 //! same order) and one `below(count)` per set without a south passage (exactly enumerable).
@@ -31,6 +31,20 @@ use crate::rng::RandomSource;
 
 /// No representative chosen yet for the next row.
 const NONE: u32 = u32::MAX;
+
+/// Eller's scratch: one entry per column of the current row (see the module docs).
+#[derive(Debug, Default)]
+pub(crate) struct Rows {
+    /// Four rows of `u32` in one buffer, split when a maze starts: `parent` (the union-find
+    /// over the row's columns), each column's `root` this row, and per root `cnt` (the set's
+    /// cells in the row, then the countdown to its forced south cell) and `rep` (the next
+    /// row's representative).
+    words: Vec<u32>,
+    /// Per root: 0 no south passage yet, 1 one, 2 a forced cell drawn, 3 it is opened.
+    flag: Vec<u8>,
+    /// Per column: 1 when it opens south.
+    down: Vec<u8>,
+}
 
 /// Root of `x` in `parent`. Roots point to themselves, so the first two hops need no test
 /// (a chain of loads instead of a mispredicted loop exit per find); a loop finishes the rare
@@ -56,21 +70,22 @@ fn find(parent: &mut [u32], x: u32) -> u32 {
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
     let wu = w as usize;
-    s.count.clear();
-    s.count.resize(4 * wu, NONE);
-    let (parent, rest) = s.count.split_at_mut(wu);
+    let Rows { words, flag, down } = &mut s.eller;
+    words.clear();
+    words.resize(4 * wu, NONE);
+    let (parent, rest) = words.split_at_mut(wu);
     let (root, rest) = rest.split_at_mut(wu);
     let (cnt, rep) = rest.split_at_mut(wu);
     cnt.fill(0);
     for (x, p) in parent.iter_mut().enumerate() {
         *p = x as u32;
     }
-    s.next.clear();
-    s.next.resize(wu, 0);
-    let flag = &mut s.next[..];
-    s.mark.clear();
-    s.mark.resize(wu, 0);
-    let down = &mut s.mark[..];
+    flag.clear();
+    flag.resize(wu, 0);
+    let flag = &mut flag[..];
+    down.clear();
+    down.resize(wu, 0);
+    let down = &mut down[..];
     let size = maze.size();
     let mut walls = maze.wall_writer();
     for y in 0..h {

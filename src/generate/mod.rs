@@ -83,22 +83,21 @@ use crate::rng::RandomSource;
 #[derive(Debug, Default)]
 pub struct Scratch {
     /// A stack or list of packed entries, each user choosing its layout (backtracker: padded
-    /// cell ids; growing tree, Prim's frontier, Eller's per-row roots: see their files).
+    /// cell ids; growing tree, Prim's frontier: see their files).
     pub(crate) stack: Vec<u64>,
     /// A stack or list of cell ids (backtracker: the ancestors of the current cell).
     pub(crate) cells: Vec<u32>,
     /// One byte of per-cell state (visited / in-tree flags).
     pub(crate) mark: Vec<u8>,
-    /// One byte per cell: the direction a random walk last left it by (Wilson); per-set flags
-    /// (Eller).
+    /// One byte per cell: the direction a random walk last left it by (Wilson).
     pub(crate) next: Vec<u8>,
     /// One byte per cell: its open walls as `east | south << 1`, before they are packed into
     /// the maze (the generators that finish from parent links).
     pub(crate) codes: Vec<u8>,
     /// Wall ids ([`crate::grid::Wall`]; Kruskal's shuffled wall list, fractal repair).
     pub(crate) walls: Vec<u32>,
-    /// One `u32` per cell (Eller: members of a set in the current row).
-    pub(crate) count: Vec<u32>,
+    /// Eller's rows: its union-find over one row and what each set did in it.
+    pub(crate) eller: eller::Rows,
     /// Rectangles `[x, y, width, height]` still to divide (recursive division).
     pub(crate) rects: Vec<[u32; 4]>,
     /// Union-find over cells (Kruskal, Eller, fractal repair).
@@ -450,24 +449,14 @@ impl Algorithm {
         &FAMILIES[self.family_index()]
     }
 
-    /// The index of this generator's family in [`FAMILIES`] (canonical order).
+    /// The index of this generator's family in [`FAMILIES`] (canonical order): the entry whose
+    /// default is the same variant, so the table's order is the only numbering.
     fn family_index(&self) -> usize {
-        match self {
-            Algorithm::Backtracker => 0,
-            Algorithm::Kruskal => 1,
-            Algorithm::Wilson => 2,
-            Algorithm::AldousBroder => 3,
-            Algorithm::WilsonStraight(_) => 4,
-            Algorithm::WilsonTurn(_) => 5,
-            Algorithm::Prim => 6,
-            Algorithm::GrowingTree(_) => 7,
-            Algorithm::HuntAndKill => 8,
-            Algorithm::Eller => 9,
-            Algorithm::Sidewinder => 10,
-            Algorithm::BinaryTree => 11,
-            Algorithm::RecursiveDivision => 12,
-            Algorithm::Fractal => 13,
-        }
+        let variant = std::mem::discriminant(self);
+        FAMILIES
+            .iter()
+            .position(|f| std::mem::discriminant(&f.default) == variant)
+            .expect("every Algorithm variant is the default of one family")
     }
 
     /// The canonical name, as written in the `algo` column; [`Algorithm::parse`] accepts it back.
@@ -777,6 +766,16 @@ mod tests {
             .map(|a| a.name())
             .collect();
         assert_eq!(uniform, ["wilson", "aldous-broder"]);
+        // A variant's family does not depend on its parameter.
+        assert_eq!(
+            Algorithm::WilsonStraight(0.9).family().name,
+            "wilson-straight"
+        );
+        assert_eq!(Algorithm::WilsonTurn(1.0).family().name, "wilson-turn");
+        assert_eq!(
+            Algorithm::GrowingTree(Policy::Oldest).family().name,
+            "growing-tree"
+        );
         for (i, f) in FAMILIES.iter().enumerate() {
             assert_eq!(f.default.family_index(), i);
             assert_eq!(Algorithm::parse(f.name), Ok(f.default));
