@@ -7,8 +7,8 @@
 //! A [`Level`] owns its maze, the ends it is measured with (entrance and exit cells), the
 //! [`Metrics`] for those ends and the solution path between them. Regenerated levels use the
 //! corners (top-left to bottom-right; in 3D the first and the last cell) unless
-//! [`Level::with_ends`] says otherwise; levels read from a store use the ends recorded there
-//! (per maze with `--ends diameter`). 3D levels ([`Level::regenerate_sized`]) number their cells
+//! [`LevelSpec::ends`] or [`Level::with_ends`] says otherwise; levels read from a store use the ends recorded there
+//! (per maze with `--ends diameter`). 3D levels (a [`LevelSpec`] of a 3D [`Size`]) number their cells
 //! `x + width·(y + height·z)`, layer `z = 0` on top; [`Level::xyz`] and [`Level::cell_at`]
 //! convert.
 //!
@@ -193,6 +193,33 @@ impl LevelSpec {
         }
     }
 
+    /// The level a [`MazeId`] names, on the mask the id's maze fills (a metrics file's
+    /// `batchgen.mask` metadata, a store's [`StoreReader::mask`]; `None` for an unmasked id).
+    /// Refused, naming the hash: a masked id without its mask, a mask that does not hash to the
+    /// id's `mask_hash`, a mask for an unmasked id.
+    pub fn from_id(id: &MazeId, mask: Option<Arc<Mask>>) -> Result<LevelSpec, LevelError> {
+        match (&mask, id.mask_hash) {
+            (None, 0) => {}
+            (None, hash) => return Err(LevelError::MaskNeeded { hash }),
+            (Some(m), expected) if m.hash() != expected => {
+                return Err(LevelError::WrongMask {
+                    expected,
+                    given: m.hash(),
+                })
+            }
+            (Some(_), _) => {}
+        }
+        Ok(LevelSpec {
+            algo: id.algo,
+            size: id.size,
+            mask,
+            braid: id.braid,
+            seed: id.seed,
+            index: id.index,
+            ends: Some(id.ends),
+        })
+    }
+
     /// The same spec braided with chance `p` per dead end (checked by [`LevelSpec::build`]).
     pub fn braid(mut self, p: f64) -> LevelSpec {
         self.braid = p;
@@ -300,6 +327,22 @@ impl LevelSpec {
     }
 }
 
+/// A [`MazeId`] regenerated: its conversion to a level lives here, beside [`LevelSpec`], so
+/// `maze_id.rs` (the identity) does not import this file.
+impl MazeId {
+    /// Regenerate the maze and measure it between its ends: the row's or record's level. A
+    /// masked id needs its mask: [`MazeId::level_on`].
+    pub fn level(&self) -> Result<Level, LevelError> {
+        self.level_on(None)
+    }
+
+    /// [`MazeId::level`] on `mask` (the one whose hash is [`MazeId::mask_hash`]; `None` for an
+    /// unmasked id): see [`LevelSpec::from_id`].
+    pub fn level_on(&self, mask: Option<Arc<Mask>>) -> Result<Level, LevelError> {
+        LevelSpec::from_id(self, mask)?.build()
+    }
+}
+
 /// The ends of a maze on `mask` as the main job takes them from its flags: the entrance and
 /// exit not given (`entrance_given`, `exit_given`) move to the mask's first and last cells (a
 /// given one stays, to be checked by [`LevelSpec::build`]); other ends, and any ends without a
@@ -341,110 +384,6 @@ fn check_ends(ends: Ends, cells: u32) -> Result<(), LevelError> {
 }
 
 impl Level {
-    /// Regenerate maze `index` of the generator named `algo` (a canonical name as in the
-    /// Parquet `algo` column, e.g. `"wilson"` or `"wilson-straight:0.5"`) at `width × height`
-    /// with master seed `seed`: the same maze as the row with those identifiers, measured from
-    /// the top-left to the bottom-right cell.
-    pub fn regenerate(
-        algo: &str,
-        width: u32,
-        height: u32,
-        seed: u64,
-        index: u64,
-    ) -> Result<Level, LevelError> {
-        Level::regenerate_algorithm(&Algorithm::parse(algo)?, width, height, seed, index)
-    }
-
-    /// [`Level::regenerate`] with a parsed [`Algorithm`].
-    pub fn regenerate_algorithm(
-        algo: &Algorithm,
-        width: u32,
-        height: u32,
-        seed: u64,
-        index: u64,
-    ) -> Result<Level, LevelError> {
-        let cells = width as u64 * height as u64;
-        if width == 0 || height == 0 || cells > MAX_CELLS {
-            return Err(LevelError::BadSize {
-                width,
-                height,
-                why: format!(
-                    "width and height must be at least 1 and the cells at most {MAX_CELLS}"
-                ),
-            });
-        }
-        Level::regenerate_algorithm_sized(algo, Size::planar(width, height), seed, index)
-    }
-
-    /// [`Level::regenerate`] at any [`Size`]: `Size::new(w, h, d)` with `d > 1` regenerates a
-    /// 3D maze (the row with `width`, `height`, `depth` = `w`, `h`, `d`), measured from the first
-    /// cell to the last (top-left of layer 0 to bottom-right of the last layer).
-    pub fn regenerate_sized(
-        algo: &str,
-        size: Size,
-        seed: u64,
-        index: u64,
-    ) -> Result<Level, LevelError> {
-        Level::regenerate_algorithm_sized(&Algorithm::parse(algo)?, size, seed, index)
-    }
-
-    /// [`Level::regenerate_sized`] with a parsed [`Algorithm`].
-    pub fn regenerate_algorithm_sized(
-        algo: &Algorithm,
-        size: Size,
-        seed: u64,
-        index: u64,
-    ) -> Result<Level, LevelError> {
-        LevelSpec::new(*algo, size, seed, index).build()
-    }
-
-    /// The maze a [`MazeId`] names, measured between its ends: for an id from a metrics row
-    /// ([`MazeId::from_batch`], [`MazeId::from_columns`]) or a store record
-    /// ([`MazeId::from_store`]), that row's maze *and* its solution. An id of a masked maze
-    /// (`mask_hash` not 0) needs its mask: [`Level::from_id_on`].
-    pub fn from_id(id: &MazeId) -> Result<Level, LevelError> {
-        Level::from_id_on(id, None)
-    }
-
-    /// [`Level::from_id`] with the mask the id's maze fills (a metrics file's `batchgen.mask`
-    /// metadata, a store's [`StoreReader::mask`]). Refused, naming the hash: a masked id without
-    /// its mask, a mask that does not hash to the id's `mask_hash`, a mask for an unmasked id.
-    pub fn from_id_on(id: &MazeId, mask: Option<Arc<Mask>>) -> Result<Level, LevelError> {
-        match (&mask, id.mask_hash) {
-            (None, 0) => {}
-            (None, hash) => return Err(LevelError::MaskNeeded { hash }),
-            (Some(m), expected) if m.hash() != expected => {
-                return Err(LevelError::WrongMask {
-                    expected,
-                    given: m.hash(),
-                })
-            }
-            (Some(_), _) => {}
-        }
-        LevelSpec {
-            algo: id.algo,
-            size: id.size,
-            mask,
-            braid: id.braid,
-            seed: id.seed,
-            index: id.index,
-            ends: Some(id.ends),
-        }
-        .build()
-    }
-
-    /// Maze `index` of (`algo`, `mask`, master `seed`): the maze the main job makes as row
-    /// `index` with `--mask` (entrance and exit the mask's first and last cells). Refused for a
-    /// generator that does not accept a mask.
-    pub fn regenerate_masked(
-        algo: &Algorithm,
-        mask: Arc<Mask>,
-        seed: u64,
-        index: u64,
-    ) -> Result<Level, LevelError> {
-        LevelSpec::masked(*algo, mask, seed, index).build()
-    }
-
     /// The mask the maze fills, if any.
     pub fn mask(&self) -> Option<&Arc<Mask>> {
         self.maze.mask()
@@ -457,7 +396,7 @@ impl Level {
     }
 
     /// This level's identity, its ends as the cells it is measured between, with its mask's
-    /// hash and its braid chance: [`Level::from_id_on`] of it and [`Level::mask`] gives this
+    /// hash and its braid chance: [`MazeId::level_on`] of it and [`Level::mask`] gives this
     /// level again.
     pub fn id(&self) -> MazeId {
         MazeId::new(
@@ -677,18 +616,24 @@ mod tests {
 
     #[test]
     fn bad_inputs_are_errors_naming_them() {
-        let e = Level::regenerate("wilsn", 4, 4, 1, 0).unwrap_err();
+        let e = LevelError::from("wilsn".parse::<Algorithm>().unwrap_err());
         assert!(matches!(e, LevelError::UnknownAlgorithm(_)), "{e}");
         assert!(e.to_string().contains("wilsn"), "{e}");
         for (w, h) in [(0, 4), (4, 0), (1 << 14, 1 << 14)] {
-            let e = Level::regenerate("wilson", w, h, 1, 0).unwrap_err();
+            let e = LevelSpec::new(Algorithm::Wilson, Size::planar(w, h), 1, 0)
+                .build()
+                .unwrap_err();
             assert!(e.to_string().starts_with(&format!("size {w}x{h}")), "{e}");
         }
-        let l = Level::regenerate("wilson", 4, 3, 1, 0).unwrap();
+        let l = LevelSpec::new(Algorithm::Wilson, Size::planar(4, 3), 1, 0)
+            .build()
+            .unwrap();
         let e = l.with_ends(Ends::cells(0, 12)).unwrap_err();
         assert_eq!(e.to_string(), "cell 12 is outside the 12 cells of the maze");
         // 3D: a 2D-only generator is refused naming the ones that accept it; bad sizes too.
-        let e = Level::regenerate_sized("eller", Size::new(3, 3, 2), 1, 0).unwrap_err();
+        let e = LevelSpec::new(Algorithm::Eller, Size::new(3, 3, 2), 1, 0)
+            .build()
+            .unwrap_err();
         assert!(matches!(e, LevelError::Not3d { .. }), "{e}");
         let text = e.to_string();
         assert!(
@@ -696,19 +641,19 @@ mod tests {
             "{text}"
         );
         for size in [Size::new(3, 3, 0), Size::new(1 << 10, 1 << 10, 1 << 10)] {
-            let e = Level::regenerate_sized("wilson", size, 1, 0).unwrap_err();
+            let e = LevelSpec::new(Algorithm::Wilson, size, 1, 0)
+                .build()
+                .unwrap_err();
             assert!(matches!(e, LevelError::BadSize { .. }), "{e}");
         }
     }
 
     #[test]
     fn sized_2d_is_the_2d_level_and_coordinates_round_trip() {
-        let a = Level::regenerate("kruskal", 6, 5, 9, 4).unwrap();
-        let b = Level::regenerate_sized("kruskal", Size::planar(6, 5), 9, 4).unwrap();
-        assert_eq!(
-            (a.maze(), a.metrics(), a.depth()),
-            (b.maze(), b.metrics(), 1)
-        );
+        let a = LevelSpec::new(Algorithm::Kruskal, Size::new(6, 5, 1), 9, 4)
+            .build()
+            .unwrap();
+        assert_eq!(a.depth(), 1);
         assert_eq!(a.cell_at(5, 4, 0), a.cell(5, 4));
         assert_eq!(a.xyz(a.cell(2, 3)), (2, 3, 0));
         for c in 0..a.maze().cells() {
@@ -725,7 +670,9 @@ mod tests {
     #[test]
     fn walls_solution_and_moves_agree() {
         for algo in Algorithm::all() {
-            let l = Level::regenerate_algorithm(&algo, 9, 7, 3, 11).unwrap();
+            let l = LevelSpec::new(algo, Size::planar(9, 7), 3, 11)
+                .build()
+                .unwrap();
             assert!(l.maze().is_perfect());
             assert_eq!(l.walls(), l.maze().words());
             assert_eq!((l.entrance(), l.exit()), (0, 62));
@@ -758,12 +705,19 @@ mod tests {
     }
 
     #[test]
-    fn the_builder_is_every_constructor_and_braid_0_changes_nothing() {
+    fn the_builder_makes_the_generators_maze_and_braid_0_changes_nothing() {
         let size = Size::planar(9, 7);
         for algo in Algorithm::all() {
-            let old = Level::regenerate_algorithm(&algo, 9, 7, 3, 11).unwrap();
+            let mut maze = Maze::with_size(size);
+            let scratch = &mut crate::generate::Scratch::new();
+            let maze_seed = crate::generate::regenerate(&algo, &mut maze, scratch, 3, 11);
             let spec = LevelSpec::new(algo, size, 3, 11);
-            let new = spec.build().unwrap();
+            let old = spec.build().unwrap();
+            assert_eq!((old.maze(), old.maze_seed()), (&maze, maze_seed));
+            let new = LevelSpec::from_id(&old.id(), None)
+                .unwrap()
+                .build()
+                .unwrap();
             let unbraided = spec.clone().braid(0.0).build().unwrap();
             assert_eq!((new.maze(), new.metrics()), (old.maze(), old.metrics()));
             assert_eq!(

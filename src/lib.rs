@@ -50,18 +50,18 @@
 //! ```
 //!
 //! [`MazeId::from_batch`] reads the same from an Arrow batch of rows, [`MazeId::from_store`]
-//! from a store record. [`Level::regenerate`] makes the maze from the identifiers alone,
-//! measured from corner to corner:
+//! from a store record. A [`LevelSpec`] makes the maze from the identifiers alone, measured
+//! from corner to corner unless it is given other ends:
 //!
 //! Regenerate a level from a Parquet row's identifiers and draw it:
 //!
 //! ```
-//! use batchgen::{Dir, Level};
+//! use batchgen::{Dir, LevelSpec, Size};
 //!
 //! // The identifiers of a row, e.g. from DuckDB:
 //! //   SELECT algo, width, height, seed, index FROM 'mazes.parquet' WHERE ... LIMIT 1
 //! let (algo, width, height, seed, index) = ("wilson", 8, 5, 42, 17);
-//! let level = Level::regenerate(algo, width, height, seed, index)?;
+//! let level = LevelSpec::new(algo.parse()?, Size::planar(width, height), seed, index).build()?;
 //! assert_eq!(
 //!     level.maze_seed(),
 //!     batchgen::rng::maze_seed(seed, algo, width, height, index) // the row's maze_seed
@@ -84,12 +84,14 @@
 //! Filter in code and keep the first N levels that pass (what `--accept` does for a run):
 //!
 //! ```
-//! use batchgen::{Ends, Level};
+//! use batchgen::{Algorithm, Ends, LevelSpec, Size};
 //!
 //! let mut kept = Vec::new();
 //! for index in 0.. {
 //!     // The solution between a farthest pair of cells: the longest walk this maze allows.
-//!     let level = Level::regenerate("backtracker", 12, 12, 7, index)?.with_ends(Ends::Diameter)?;
+//!     let level = LevelSpec::new(Algorithm::Backtracker, Size::planar(12, 12), 7, index)
+//!         .ends(Ends::Diameter)
+//!         .build()?;
 //!     let m = level.metrics();
 //!     if m.dead_end_share < 0.12 && m.solution_length >= 60 {
 //!         kept.push(level);
@@ -109,7 +111,7 @@
 //!
 //! ```
 //! use batchgen::store::{Entry, StoreInfo, StoreReader, StoreWriter};
-//! use batchgen::{Ends, Level};
+//! use batchgen::{Algorithm, Ends, Level, LevelSpec, Size};
 //!
 //! let dir = tempfile::tempdir()?;
 //! let path = dir.path().join("mazes.arrow");
@@ -125,7 +127,9 @@
 //! };
 //! let mut writer = StoreWriter::create(&path, &info)?;
 //! for index in 0..5 {
-//!     let level = Level::regenerate("kruskal", 10, 6, 42, index)?.with_ends(Ends::Diameter)?;
+//!     let level = LevelSpec::new(Algorithm::Kruskal, Size::planar(10, 6), 42, index)
+//!         .ends(Ends::Diameter)
+//!         .build()?;
 //!     writer.append(Entry {
 //!         algo: 0, // position in info.algos
 //!         index,

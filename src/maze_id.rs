@@ -49,7 +49,6 @@
 //! ```
 
 use std::fmt;
-use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, UInt32Type, UInt64Type};
@@ -57,8 +56,7 @@ use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, RecordBatch};
 use arrow_schema::DataType;
 
 use crate::generate::{Algorithm, UnknownAlgorithm};
-use crate::grid::{Mask, Size};
-use crate::level::{Level, LevelError};
+use crate::grid::Size;
 use crate::meta_keys as keys;
 use crate::metrics::Ends;
 use crate::store::{StoreError, StoreReader};
@@ -288,18 +286,6 @@ impl MazeId {
             crate::generate::seed_base_mask_hash(&self.algo, self.size, self.mask_hash, self.seed),
             self.index,
         )
-    }
-
-    /// Regenerate the maze and measure it between its ends: the row's or record's level. A
-    /// masked id needs its mask: [`MazeId::level_on`].
-    pub fn level(&self) -> Result<Level, LevelError> {
-        Level::from_id(self)
-    }
-
-    /// [`MazeId::level`] on `mask` (the one whose hash is [`MazeId::mask_hash`]; `None` for an
-    /// unmasked id): see [`Level::from_id_on`].
-    pub fn level_on(&self, mask: Option<Arc<Mask>>) -> Result<Level, LevelError> {
-        Level::from_id_on(self, mask)
     }
 }
 

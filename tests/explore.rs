@@ -26,7 +26,7 @@ use std::process::{Child, Command, Stdio};
 use batchgen::accept::{Accept, Candidate};
 use batchgen::explore::{api, data::Table};
 use batchgen::metrics::Row;
-use batchgen::Level;
+use batchgen::LevelSpec;
 
 /// Two files in one folder: every generator at 12×12 (corners), and two at 10×8 measured
 /// between a farthest pair (`--ends diameter`, another seed).
@@ -301,9 +301,9 @@ fn remeasured_pass(url: &str, accept: &Accept) -> bool {
     .unwrap();
     let index: u64 = p["index"].parse().unwrap();
     let seed: u64 = p["seed"].parse().unwrap();
-    let level = Level::regenerate_sized(&p["algo"], size, seed, index)
-        .unwrap()
-        .with_ends(ends)
+    let level = LevelSpec::new(p["algo"].parse().unwrap(), size, seed, index)
+        .ends(ends)
+        .build()
         .unwrap();
     let row = Row {
         index,

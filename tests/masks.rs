@@ -413,8 +413,9 @@ fn render_draws_the_holes_solid() {
 #[test]
 fn a_level_carries_its_mask() {
     let ring = Arc::new(Mask::from_text("....\n.##.\n....\n").unwrap());
-    let level =
-        batchgen::Level::regenerate_masked(&Algorithm::Kruskal, ring.clone(), 42, 5).unwrap();
+    let level = batchgen::LevelSpec::masked(Algorithm::Kruskal, ring.clone(), 42, 5)
+        .build()
+        .unwrap();
     assert_eq!(level.mask(), Some(&ring));
     assert!(level.maze().is_perfect());
     assert_eq!(level.metrics().cells, 10);
@@ -436,7 +437,9 @@ fn a_level_carries_its_mask() {
     );
     let moved = level.with_ends(Ends::cells(4, 7)).unwrap();
     assert_eq!((moved.entrance(), moved.exit()), (4, 7));
-    let e = batchgen::Level::regenerate_masked(&Algorithm::Eller, ring, 42, 0).unwrap_err();
+    let e = batchgen::LevelSpec::masked(Algorithm::Eller, ring, 42, 0)
+        .build()
+        .unwrap_err();
     assert!(e.to_string().contains("accept --mask"), "{e}");
 }
 

@@ -2,7 +2,7 @@
 //! Parquet reader and turned into a [`MazeId`] (its columns plus the file's ends rule),
 //! regenerates that row's maze *and* its solution, for every `--ends` mode (corners, diameter,
 //! explicit `--entrance/--exit`) in 2D and 3D; every record of the run's maze store names the
-//! same level. Without the ends rule (`Level::regenerate`, corners) a diameter row gets another
+//! same level. Without the ends rule (`LevelSpec::new`, corners) a diameter row gets another
 //! solution, which is what the identity is for. Masked and braided rows carry their
 //! `mask_hash` and `braid` into the id, regenerate on the file's `batchgen.mask`, and a wrong or
 //! missing mask is refused naming the hash; unmasked, unbraided ids print and parse as before.
@@ -97,8 +97,9 @@ fn check_run(size: &str, args: &[&str]) -> usize {
             // A level's own id gives it back.
             assert_eq!(level.id().level().unwrap().solution(), level.solution());
             // The corners only (the identifiers without the ends rule).
-            let corners =
-                Level::regenerate_sized(&id.algo.name(), id.size, id.seed, id.index).unwrap();
+            let corners = LevelSpec::new(id.algo, id.size, id.seed, id.index)
+                .build()
+                .unwrap();
             assert_eq!(corners.maze(), level.maze(), "{ctx}");
             differ += usize::from(corners.solution() != level.solution());
             k += 1;

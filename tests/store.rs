@@ -77,7 +77,11 @@ fn records_equal_regenerated_mazes_and_parquet_rows() {
             level.metrics().solution_length.to_string(),
             row[col("solution_length")]
         );
-        let again = Level::regenerate(rec.algo, 9, 6, 77, rec.index).unwrap();
+        let algo = Algorithm::parse(rec.algo).unwrap();
+        let size = batchgen::grid::Size::planar(9, 6);
+        let again = batchgen::LevelSpec::new(algo, size, 77, rec.index)
+            .build()
+            .unwrap();
         assert_eq!(again.maze(), level.maze());
         assert_eq!(again.metrics(), level.metrics());
     }
@@ -400,7 +404,7 @@ fn render_solution_uses_the_recorded_ends() {
     );
 }
 
-/// `Level::regenerate` from a Parquet row's identifiers gives that row's maze and metrics, for
+/// `LevelSpec::build` from a Parquet row's identifiers gives that row's maze and metrics, for
 /// every generator (the game-facing API and the pipeline agree).
 #[test]
 fn levels_regenerated_from_parquet_rows_equal_the_rows() {
@@ -415,13 +419,17 @@ fn levels_regenerated_from_parquet_rows_equal_the_rows() {
     assert_eq!(t.rows.len(), 3 * Algorithm::all().len());
     for row in &t.rows {
         let get = |c: &str| row[t.col(c)].clone();
-        let level = Level::regenerate(
-            &get("algo"),
+        let size = batchgen::grid::Size::planar(
             get("width").parse().unwrap(),
             get("height").parse().unwrap(),
+        );
+        let level = batchgen::LevelSpec::new(
+            get("algo").parse().unwrap(),
+            size,
             get("seed").parse().unwrap(),
             get("index").parse().unwrap(),
         )
+        .build()
         .unwrap();
         let m = level.metrics();
         assert_eq!(level.maze_seed().to_string(), get("maze_seed"));

@@ -100,7 +100,10 @@ fn algo_all_on_a_3d_size_writes_depth_3_rows_of_perfect_mazes() {
         );
         assert_eq!(level.depth(), 3);
         // Regenerating from the row's identifiers gives the same level.
-        let again = Level::regenerate_sized(rec.algo, SIZE, 11, rec.index).unwrap();
+        let algo = Algorithm::parse(rec.algo).unwrap();
+        let again = batchgen::LevelSpec::new(algo, SIZE, 11, rec.index)
+            .build()
+            .unwrap();
         assert_eq!(again.maze(), &m);
         assert_eq!(again.metrics(), level.metrics());
         assert_eq!(
