@@ -37,6 +37,7 @@ mod foreign_parquet;
 mod generators;
 #[cfg(feature = "cli")]
 mod golden;
+mod imports;
 #[cfg(feature = "cli")]
 mod integrity;
 #[cfg(feature = "cli")]

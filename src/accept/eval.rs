@@ -2,8 +2,7 @@
 //! semantics of DuckDB's operators (NaN ordering, three-valued logic, NULL from integer
 //! division by zero). `explore`'s column-at-a-time evaluator shares [`arith`] and [`order`].
 
-use super::compile::Op;
-use super::parser::{Arith, Cmp};
+use super::program::{Arith, Cmp, Op};
 use super::{ALGO, COLUMNS, MAX_DEPTH};
 
 /// One evaluation stack slot: a number (booleans are 1 / 0), a string id, or NULL.

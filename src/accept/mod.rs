@@ -58,16 +58,15 @@ mod compile;
 mod eval;
 mod lexer;
 mod parser;
+mod program;
 mod types;
 
-pub(crate) use compile::Op;
+pub(crate) use program::Op;
 // What explore's column-at-a-time evaluator shares with this one.
-#[cfg(feature = "cli")]
-pub(crate) use compile::{Conv, SAME};
 #[cfg(feature = "cli")]
 pub(crate) use eval::{arith, order};
 #[cfg(feature = "cli")]
-pub(crate) use parser::{Arith, Cmp};
+pub(crate) use program::{Arith, Cmp, Conv, SAME};
 
 /// The output's column table: an accept filter reads `COLUMNS[i]` for the columns whose
 /// [`crate::metrics::Filter`] admits them (their order, types and values come from there).

@@ -5,29 +5,8 @@
 //! node with a list, so the tree's depth is bounded by the nesting the parser allows.
 
 use super::lexer::{Lexer, Tok};
+use super::program::{Arith, Cmp};
 use super::{AcceptError, MAX_DEPTH};
-
-/// A comparison operator.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Cmp {
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Eq,
-    Ne,
-}
-
-/// An arithmetic operator.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Arith {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    IntDiv,
-    Mod,
-}
 
 /// A sub-expression and the byte offset of its first token (a parenthesised one starts at its
 /// `(`): where an error about it as an operand points.

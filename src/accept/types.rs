@@ -4,8 +4,7 @@
 //! resolution of column names against [`COLUMNS`]. [`super::compile`] asks these rules at
 //! every node; the messages they return become the error at the node's position.
 
-use super::compile::{Conv, SAME};
-use super::parser::Arith;
+use super::program::{Arith, Conv, SAME};
 use super::COLUMNS;
 use crate::metrics::Filter;
 

@@ -170,6 +170,20 @@ pub struct Group {
     pub metrics: Vec<(String, Stat)>,
 }
 
+impl Group {
+    /// Pass-rate figures (every report format prints them): share of rows passing and
+    /// candidates per accepted maze (infinite when none passes).
+    pub fn pass_rate(&self) -> (f64, f64) {
+        let share = self.passing as f64 / self.rows.max(1) as f64;
+        let per = if self.passing == 0 {
+            f64::INFINITY
+        } else {
+            self.rows as f64 / self.passing as f64
+        };
+        (share, per)
+    }
+}
+
 /// A finished summary.
 #[derive(Clone, Debug)]
 pub struct Summary {

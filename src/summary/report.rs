@@ -85,17 +85,6 @@ fn short(x: f64) -> String {
     sig(x, 4)
 }
 
-/// Pass-rate figures of a group: share of rows passing and candidates per accepted maze.
-pub fn pass_rate(g: &Group) -> (f64, f64) {
-    let share = g.passing as f64 / g.rows.max(1) as f64;
-    let per = if g.passing == 0 {
-        f64::INFINITY
-    } else {
-        g.rows as f64 / g.passing as f64
-    };
-    (share, per)
-}
-
 /// Generation time per maze in milliseconds: (mean, median) of the `gen_ns` column.
 fn gen_ms(g: &Group) -> Option<(f64, f64)> {
     g.metrics
@@ -118,7 +107,7 @@ fn table(s: &Summary) -> String {
         }
         out.push('\n');
         if let Some(a) = &s.accept {
-            let (share, per) = pass_rate(g);
+            let (share, per) = g.pass_rate();
             let _ = writeln!(
                 out,
                 "  --accept '{a}': {} pass ({:.2}%), {}",
@@ -230,7 +219,7 @@ pub fn compact(s: &Summary, stat: CellStat) -> String {
             );
         }
         if s.accept.is_some() {
-            r.push(format!("{}%", sig(100.0 * pass_rate(g).0, 3)));
+            r.push(format!("{}%", sig(100.0 * g.pass_rate().0, 3)));
         }
         rows.push(r);
     }
@@ -306,7 +295,7 @@ fn csv(s: &Summary) -> String {
                 st.nonfinite().nan
             );
             if s.accept.is_some() {
-                let (share, per) = pass_rate(g);
+                let (share, per) = g.pass_rate();
                 let _ = write!(out, ",{},{share},{per}", g.passing);
             }
             out.push('\n');

@@ -7,7 +7,6 @@
 use serde::ser::{Serialize, Serializer};
 
 use super::dist::Stat;
-use super::report::pass_rate;
 use super::{Group, Key, Summary, QUANTILES};
 
 /// One group.
@@ -81,7 +80,7 @@ fn group<'a>(s: &'a Summary, k: &'a Key, g: &'a Group) -> GroupDoc<'a> {
         size: k.size.as_deref(),
         rows: g.rows,
         accept: s.accept.as_deref().map(|accept| {
-            let (share, per) = pass_rate(g);
+            let (share, per) = g.pass_rate();
             Accept {
                 accept,
                 passing: g.passing,
