@@ -336,6 +336,12 @@ fn sighup_mid_run_removes_temps_exit_129() {
     interrupt_mid_run("-HUP", 129);
 }
 
+/// SIGQUIT (Ctrl-\) would end the process with its temporary files left: it is caught too.
+#[test]
+fn sigquit_mid_run_removes_temps_exit_131() {
+    interrupt_mid_run("-QUIT", 131);
+}
+
 // ---- 5. same file, by resolved path -------------------------------------------------------
 
 #[test]
