@@ -1062,6 +1062,68 @@ fn long_walks_are_refused_up_front_and_stop_on_a_signal() {
     }
 }
 
+/// A 1-wide corridor winding through a square: `side` rows of cells, joined at alternate ends.
+fn serpentine(side: usize) -> String {
+    let mut t = String::new();
+    for y in 0..side {
+        let row: String = (0..side)
+            .map(|x| {
+                let open = y % 2 == 0 || (y % 4 == 1 && x == side - 1) || (y % 4 == 3 && x == 0);
+                if open {
+                    '.'
+                } else {
+                    '#'
+                }
+            })
+            .collect();
+        t.push_str(&row);
+        t.push('\n');
+    }
+    t
+}
+
+#[test]
+fn a_winding_mask_is_judged_by_its_corridor_not_its_bounding_box() {
+    let d = tempfile::tempdir().unwrap();
+    // 1001x1001: its bounding box alone suggests about 2e8 steps; its one corridor of about
+    // 5e5 cells, about 2.5e11.
+    let m = d.path().join("snake.txt");
+    fs::write(&m, serpentine(1001)).unwrap();
+    for algo in ["aldous-broder", "wilson"] {
+        batchgen()
+            .args(["--count", "1", "--algo", algo, "--mask"])
+            .arg(&m)
+            .arg("--out")
+            .arg(d.path().join("x.parquet"))
+            .assert()
+            .code(2)
+            .stderr(contains("--mask"))
+            .stderr(contains("longest path"))
+            .stderr(contains("--no-time-limit"));
+    }
+    // The same cells in a square block pass: the refusal is the corridor's length.
+    let square = d.path().join("square.txt");
+    let block: String = (0..708).map(|_| ".".repeat(708) + "\n").collect();
+    fs::write(&square, block).unwrap();
+    batchgen()
+        .args(["--count", "0", "--algo", "wilson", "--mask"])
+        .arg(&square)
+        .arg("--out")
+        .arg(d.path().join("y.parquet"))
+        .assert()
+        .success();
+    // A small winding mask stays allowed.
+    let small = d.path().join("small.txt");
+    fs::write(&small, serpentine(41)).unwrap();
+    batchgen()
+        .args(["--count", "2", "--algo", "aldous-broder", "--mask"])
+        .arg(&small)
+        .arg("--out")
+        .arg(d.path().join("z.parquet"))
+        .assert()
+        .success();
+}
+
 // ---- mask files ---------------------------------------------------------------------------
 
 /// `--mask` takes a regular file only: a FIFO (which would block), a character device (an
