@@ -466,6 +466,44 @@ fn bad_out_and_input_exit_2() {
     assert!(!d.path().join("p").exists(), "nothing created on bad input");
 }
 
+/// A metrics file in the output folder under a picture's name (or a hard link to one there)
+/// is an input the pictures would replace: refused with exit 2, the file untouched.
+#[test]
+fn a_picture_never_replaces_an_input() {
+    let d = tempfile::tempdir().unwrap();
+    let f = metrics(d.path(), "kruskal", "6x6", "20");
+    let out = d.path().join("pics");
+    std::fs::create_dir(&out).unwrap();
+    let bytes = std::fs::read(&f).unwrap();
+    let named = out.join("hist_dead_ends.png");
+    std::fs::copy(&f, &named).unwrap();
+    let linked = out.join("hist_solution_length.svg");
+    std::fs::hard_link(&f, &linked).unwrap();
+    for (input, spelled) in [
+        (named.clone(), out.clone()),
+        (f.clone(), out.clone()),
+        (named.clone(), d.path().join("pics/../pics")),
+    ] {
+        common::batchgen()
+            .arg("plot")
+            .arg(&input)
+            .arg("--out")
+            .arg(&spelled)
+            .assert()
+            .code(2)
+            .stderr(contains("would replace a file the run reads"));
+    }
+    assert_eq!(std::fs::read(&named).unwrap(), bytes);
+    assert_eq!(std::fs::read(&linked).unwrap(), bytes);
+    assert_eq!(
+        std::fs::read_dir(&out).unwrap().count(),
+        2,
+        "nothing written"
+    );
+    // Another folder is fine.
+    plot(d.path(), &named, &[]);
+}
+
 #[test]
 fn infinite_values_do_not_stop_the_plot() {
     let d = tempfile::tempdir().unwrap();

@@ -26,6 +26,8 @@ use super::{values, UsageError};
 
 /// The density's columns (x, y).
 const DENSITY: (&str, &str) = ("dead_end_share", "solution_length");
+/// The density picture's file name, less its extension.
+const DENSITY_NAME: &str = "density_solution_length_vs_dead_end_share";
 
 /// One panel per generator, or one chart for all.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -400,6 +402,36 @@ fn commit(dir: &Path, shown: &str, drawn: Drawn, written: &[String]) -> anyhow::
     Ok(())
 }
 
+/// No picture may replace an input (a metrics file in the output folder under a picture's
+/// name, by any spelling or hard link): refused with exit 2 before the pictures are drawn.
+fn check_inputs_kept(
+    out: &Path,
+    shown: &str,
+    files: &[std::path::PathBuf],
+    axes: &[Axis],
+    density: bool,
+) -> anyhow::Result<()> {
+    let mut set = batchgen::output_set::OutputSet::new();
+    for f in files {
+        set.add_input("INPUT", f);
+    }
+    let names = axes
+        .iter()
+        .map(|a| format!("hist_{}", a.column))
+        .chain(density.then(|| DENSITY_NAME.to_string()));
+    for name in names {
+        for ext in ["svg", "png"] {
+            set.add(
+                "--out",
+                Path::new(shown),
+                &out.join(format!("{name}.{ext}")),
+            )
+            .map_err(|e| UsageError(e.to_string()))?;
+        }
+    }
+    Ok(())
+}
+
 /// Run `batchgen plot`.
 pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
     let accept = args.accept.clone();
@@ -440,6 +472,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
         )),
         _ => None,
     };
+    check_inputs_kept(&args.out, &shown, &files, &axes, density.is_some())?;
     fill(
         &files,
         &axes,
@@ -462,7 +495,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             accept.as_ref(),
             (passing, rows),
         );
-        let name = "density_solution_length_vs_dead_end_share";
+        let name = DENSITY_NAME;
         draw_picture(name, &Picture::Density(&d), &mut drawn)?;
         written.push(name.to_string());
     }
