@@ -342,6 +342,53 @@ fn sigquit_mid_run_removes_temps_exit_131() {
     interrupt_mid_run("-QUIT", 131);
 }
 
+/// A 3,000-term filter takes seconds per chunk of candidates; the filter looks at the signal
+/// flag as it goes, so SIGTERM stops the run without waiting for the chunk.
+#[test]
+fn a_long_filter_stops_promptly_on_sigterm() {
+    let d = tempfile::tempdir().unwrap();
+    let accept: Vec<String> = (0..3000)
+        .map(|i| format!("(dead_ends*3-7)/2+cells>{}", 100_000 + i))
+        .collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+        .args(["--algo", "wilson", "--size", "16x16", "--count", "1000000"])
+        .arg("--accept")
+        .arg(accept.join(" OR "))
+        .arg("--out")
+        .arg(d.path().join("m.parquet"))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let waited = Instant::now();
+    while temps(d.path()).is_empty() {
+        assert!(waited.elapsed() < Duration::from_secs(60), "never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Into the filtering of the first chunks.
+    std::thread::sleep(Duration::from_millis(1500));
+    sh(
+        "kill",
+        &[OsStr::new("-TERM"), OsStr::new(&child.id().to_string())],
+    );
+    let sent = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if sent.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("the run ignored SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let took = sent.elapsed();
+    eprintln!("stopped {took:?} after SIGTERM");
+    assert_eq!(status.code(), Some(143));
+    // Generous: the filter of one chunk alone takes several seconds here.
+    assert!(took < Duration::from_secs(5), "took {took:?} to stop");
+    assert!(names(d.path()).is_empty(), "{:?}", names(d.path()));
+}
+
 // ---- 5. same file, by resolved path -------------------------------------------------------
 
 #[test]
