@@ -389,6 +389,123 @@ fn a_long_filter_stops_promptly_on_sigterm() {
     assert!(names(d.path()).is_empty(), "{:?}", names(d.path()));
 }
 
+/// A copy of the metrics file `src` whose column `name` is nullable and NULL in every row;
+/// with `stats` false, written without column statistics (no null counts in the footer).
+fn with_null_column(src: &Path, dst: &Path, name: &str, stats: bool) {
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use std::sync::Arc;
+    let builder = ParquetRecordBatchReaderBuilder::try_new(fs::File::open(src).unwrap()).unwrap();
+    let kv = builder
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .cloned();
+    let old = builder.schema().clone();
+    let col = old.index_of(name).unwrap();
+    let fields: Vec<arrow_schema::Field> = old
+        .fields()
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            f.as_ref()
+                .clone()
+                .with_nullable(f.is_nullable() || i == col)
+        })
+        .collect();
+    let schema = Arc::new(arrow_schema::Schema::new_with_metadata(
+        fields,
+        old.metadata().clone(),
+    ));
+    let level = match stats {
+        true => parquet::file::properties::EnabledStatistics::Chunk,
+        false => parquet::file::properties::EnabledStatistics::None,
+    };
+    let props = parquet::file::properties::WriterProperties::builder()
+        .set_key_value_metadata(kv)
+        .set_statistics_enabled(level)
+        .build();
+    let mut w = parquet::arrow::ArrowWriter::try_new(
+        fs::File::create(dst).unwrap(),
+        schema.clone(),
+        Some(props),
+    )
+    .unwrap();
+    for batch in builder.build().unwrap() {
+        let batch = batch.unwrap();
+        let mut cols = batch.columns().to_vec();
+        cols[col] = arrow_array::new_null_array(cols[col].data_type(), batch.num_rows());
+        w.write(&arrow_array::RecordBatch::try_new(schema.clone(), cols).unwrap())
+            .unwrap();
+    }
+    w.close().unwrap();
+}
+
+/// NULLs in a key column (algo, width, height) would make a group "NaNxNaN" or "": every
+/// reader refuses the file with exit 2 naming it and the column, before any output: up front
+/// from the footer's null counts, or as it reads a file written without statistics.
+#[test]
+fn null_key_columns_are_refused_naming_the_file_and_column() {
+    let d = tempfile::tempdir().unwrap();
+    let good = d.path().join("good.parquet");
+    batchgen()
+        .args([
+            "--algo",
+            "kruskal,wilson",
+            "--size",
+            "6x6",
+            "--count",
+            "30",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&good)
+        .assert()
+        .success();
+    for (column, stats) in [
+        ("algo", true),
+        ("width", true),
+        ("height", true),
+        ("width", false),
+        ("algo", false),
+    ] {
+        let bad = d.path().join(format!("null-{column}.parquet"));
+        with_null_column(&good, &bad, column, stats);
+        let want = format!("column '{column}' holds");
+        let out = d.path().join(format!("out-{column}"));
+        let runs: [Vec<&OsStr>; 4] = [
+            vec![OsStr::new("summary"), bad.as_os_str()],
+            vec![
+                OsStr::new("plot"),
+                bad.as_os_str(),
+                OsStr::new("--out"),
+                out.as_os_str(),
+            ],
+            vec![OsStr::new("explore"), bad.as_os_str()],
+            vec![
+                OsStr::new("levels"),
+                bad.as_os_str(),
+                OsStr::new("--format"),
+                OsStr::new("jsonl"),
+                OsStr::new("--out"),
+                out.as_os_str(),
+            ],
+        ];
+        for args in runs {
+            batchgen()
+                .args(&args)
+                .timeout(Duration::from_secs(60))
+                .assert()
+                .code(2)
+                .stderr(contains(format!("null-{column}.parquet")))
+                .stderr(contains(want.as_str()))
+                .stdout(predicates::prelude::PredicateBooleanExt::not(contains(
+                    "NaN",
+                )));
+        }
+        assert!(!out.exists(), "{column}: an output appeared");
+    }
+}
+
 // ---- 5. same file, by resolved path -------------------------------------------------------
 
 #[test]
