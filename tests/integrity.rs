@@ -1011,17 +1011,43 @@ fn full_or_closed_stdout_never_panics() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
         assert!(!err.contains("panicked") && !err.contains("error"), "{err}");
     }
-    // The main run with stderr on the full device: its outputs are committed, the closing
-    // line cannot be written, and the exit is 1, not a panic.
-    let out = Command::new(env!("CARGO_BIN_EXE_batchgen"))
-        .args(["--size", "4x4", "--count", "3", "--algo", "kruskal"])
-        .arg("--out")
-        .arg(d.path().join("n.parquet"))
-        .stderr(fs::OpenOptions::new().write(true).open(&full).unwrap())
+    // stderr only carries messages: on the full device or a closed pipe it is ignored, and
+    // every command does its work and exits as it would with a working stderr. The main run
+    // commits (its warning about the `.txt` name and its closing line go nowhere) and exits
+    // 0; bad input is still 2; summary still prints its report.
+    let full_err = || fs::OpenOptions::new().write(true).open(&full).unwrap();
+    for (i, stderr) in [Stdio::from(full_err()), Stdio::from(closed_pipe())]
+        .into_iter()
+        .enumerate()
+    {
+        let target = d.path().join(format!("n{i}.txt"));
+        let out = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+            .args(["--size", "4x4", "--count", "3", "--algo", "kruskal"])
+            .arg("--out")
+            .arg(&target)
+            .stderr(stderr)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "stderr {i}");
+        assert_eq!(common::read(&target).rows.len(), 3);
+    }
+    for stderr in [Stdio::from(full_err()), Stdio::from(closed_pipe())] {
+        let bad = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+            .args(["--size", "0x4", "--out"])
+            .arg(d.path().join("never.parquet"))
+            .stderr(stderr)
+            .output()
+            .unwrap();
+        assert_eq!(bad.status.code(), Some(2));
+    }
+    assert!(!d.path().join("never.parquet").exists());
+    let report = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+        .args(["summary", p])
+        .stderr(full_err())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(common::read(&d.path().join("n.parquet")).rows.len(), 3);
+    assert_eq!(report.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&report.stdout).contains("kruskal"));
 }
 
 #[test]
