@@ -307,7 +307,7 @@ fn draw_histograms(
             h.notes
                 .push("share of each generator's mazes per bin".into());
         }
-        let name = format!("hist_{}", h.axis.column);
+        let name = hist_name(&h.axis.column);
         draw_picture(&name, &Picture::Histogram(h), drawn)?;
         written.push(name);
     }
@@ -402,8 +402,24 @@ fn commit(dir: &Path, shown: &str, drawn: Drawn, written: &[String]) -> anyhow::
     Ok(())
 }
 
+/// The file name (less extension) of a column's histogram: `hist_COLUMN`, with every
+/// character of a column name (read from the files) other than ASCII letters, digits, `_` and
+/// `-` replaced by `_`, so a name such as `a/b` or `../x` stays one file in the output folder.
+/// Two columns that come out alike are refused before drawing ([`check_inputs_kept`]).
+fn hist_name(column: &str) -> String {
+    let safe: String = column
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '_' | '-' => c,
+            _ => '_',
+        })
+        .collect();
+    format!("hist_{safe}")
+}
+
 /// No picture may replace an input (a metrics file in the output folder under a picture's
-/// name, by any spelling or hard link): refused with exit 2 before the pictures are drawn.
+/// name, by any spelling or hard link), nor two pictures share a name: refused with exit 2
+/// before the pictures are drawn.
 fn check_inputs_kept(
     out: &Path,
     shown: &str,
@@ -417,7 +433,7 @@ fn check_inputs_kept(
     }
     let names = axes
         .iter()
-        .map(|a| format!("hist_{}", a.column))
+        .map(|a| hist_name(&a.column))
         .chain(density.then(|| DENSITY_NAME.to_string()));
     for name in names {
         for ext in ["svg", "png"] {

@@ -434,7 +434,8 @@ fn check_key_nulls<'a>(
         let Source::Column(i) = k else { continue };
         let name = schema.field(*i).name();
         let descr = meta.file_metadata().schema_descr();
-        let Some(leaf) = (0..descr.num_columns()).find(|&c| descr.column(c).name() == name) else {
+        let top = |c: usize| descr.column(c).path().parts() == [name.as_str()];
+        let Some(leaf) = (0..descr.num_columns()).find(|&c| top(c)) else {
             continue;
         };
         let nulls: u64 = meta
