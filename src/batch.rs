@@ -247,7 +247,8 @@ pub fn run<E>(
 
 /// [`run`], stopping early once `cancel` becomes true: workers skip their remaining mazes
 /// (each checks the flag before starting a maze, so the run stops within one maze's time), the
-/// unfinished chunk is dropped without reaching `on_chunk`, and the tallies so far are returned.
+/// filter looks at it every 64 candidates, the unfinished chunk is dropped without reaching
+/// `on_chunk`, and the tallies so far are returned.
 /// The caller tells a cancelled run from a finished one by looking at `cancel`.
 pub fn run_cancellable<E>(
     job: &Job,
@@ -352,6 +353,12 @@ pub fn run_cancellable<E>(
                 if tally.accepted + kept as u64 == job.count {
                     tried = i;
                     break;
+                }
+                // A long filter takes tens of microseconds a row, seconds a chunk: look at the
+                // flag every 64 rows so a signal is not kept waiting for the whole chunk.
+                if job.accept.is_some() && i % 64 == 0 && cancel.load(Ordering::Relaxed) {
+                    tallies.push(tally);
+                    return Ok(tallies);
                 }
                 let pass = job.accept.as_ref().is_none_or(|a| {
                     a.eval(&Candidate {

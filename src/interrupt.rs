@@ -1,10 +1,12 @@
-//! SIGINT, SIGTERM and SIGHUP as a flag: commands that write files call [`install`] before they
-//! create any temporary file; from then on the signals no longer kill the process, they set a flag
-//! that the batch workers poll between mazes ([`crate::batch::run_cancellable`]) and that the
-//! command checks before it commits its outputs. The command then drops its writers (which
-//! removes their temporary files, see [`crate::atomic_file`]), says how far it got and exits
+//! SIGINT, SIGTERM, SIGHUP and SIGQUIT as a flag: commands that write files call [`install`]
+//! before they create any temporary file; from then on the signals no longer kill the process,
+//! they set a flag that the batch workers poll between mazes
+//! ([`crate::batch::run_cancellable`]) and that the command checks before it commits its
+//! outputs. The command then drops its writers (which removes their temporary files, see
+//! [`crate::atomic_file`]), says how far it got and exits
 //! with `128 + signal` (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP: a closed terminal, a
-//! dropped ssh connection, `tmux kill-session`), as a shell expects.
+//! dropped ssh connection, `tmux kill-session`; 131 for SIGQUIT, `Ctrl-\`, which would otherwise
+//! end the process at once with its temporary files left behind), as a shell expects.
 //!
 //! Commands that write nothing (`uniformity`, `list-algos`, `render` to stdout) do not install
 //! the handlers and keep the default behaviour: a signal ends them at once.
@@ -13,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 #[cfg(feature = "cli")]
-pub use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+pub use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 
 struct Flags {
     stop: Arc<AtomicBool>,
@@ -29,7 +31,7 @@ fn flags() -> &'static Flags {
     })
 }
 
-/// Catch SIGINT, SIGTERM and SIGHUP from now on (idempotent). The program's side: the core
+/// Catch SIGINT, SIGTERM, SIGHUP and SIGQUIT from now on (idempotent). The program's side: the core
 /// keeps only the flag, which the random walks look at ([`stop_requested`]).
 #[cfg(feature = "cli")]
 pub fn install() -> std::io::Result<()> {
@@ -38,7 +40,7 @@ pub fn install() -> std::io::Result<()> {
         return Ok(());
     }
     let f = flags();
-    for sig in [SIGINT, SIGTERM, SIGHUP] {
+    for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
         signal_hook::flag::register_usize(sig, Arc::clone(&f.which), sig as usize)?;
         signal_hook::flag::register(sig, Arc::clone(&f.stop))?;
     }
@@ -70,13 +72,14 @@ pub fn received() -> Option<i32> {
     }
 }
 
-/// `SIGINT`, `SIGTERM`, `SIGHUP`, or `signal N`.
+/// `SIGINT`, `SIGTERM`, `SIGHUP`, `SIGQUIT`, or `signal N`.
 #[cfg(feature = "cli")]
 pub fn name(sig: i32) -> String {
     match sig {
         SIGINT => "SIGINT".into(),
         SIGTERM => "SIGTERM".into(),
         SIGHUP => "SIGHUP".into(),
+        SIGQUIT => "SIGQUIT".into(),
         n => format!("signal {n}"),
     }
 }

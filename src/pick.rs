@@ -473,6 +473,8 @@ pub fn choose(files: &[PathBuf], spec: &PickSpec<'_>) -> Result<Vec<Picked>, Pic
                 let batch: RecordBatch = batch.map_err(|e| err(&e))?;
                 let n = batch.num_rows();
                 let col = |i: usize| batch.column(pos(i));
+                let keys = [lv.algo, lv.width, lv.height].into_iter().chain(lv.depth);
+                summary::no_null_keys(path, &batch, keys.map(pos))?;
                 summary::strings(col(lv.algo), &mut names, &mut ids);
                 to_u64(col(lv.width), &mut w);
                 to_u64(col(lv.height), &mut h);

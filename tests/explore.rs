@@ -1,7 +1,9 @@
 //! `batchgen explore`: its counts equal `batchgen summary --accept` and DuckDB's `WHERE` row for
 //! row (NULL-producing filters included), its gallery rows satisfy the filter when regenerated
 //! and re-measured (with the file's ends rule), its HTTP server answers bad requests with 400
-//! and the CLI's message and survives them, bad input stops it with exit 2 before serving,
+//! and the CLI's message and survives them (a maze whose random walk would take minutes is one
+//! of them), answers connections over its limit 503 (not a reset), closes a request head that
+//! drips in slower than its deadline with 408, bad input stops it with exit 2 before serving,
 //! Ctrl-C ends it with 130 and it writes nothing; and the page works in headless Chromium. A
 //! masked and a braided file are explored with their mazes made as their rows were: the mask
 //! the explorer serves (`/api/mask.txt`, offered in the page beside the printed commands) is
@@ -511,6 +513,11 @@ fn the_server_answers_bad_requests_with_400_and_the_cli_message() {
             "/api/maze.svg?algo=wilson&size=8x8&index=-1".into(),
             "for '--index'",
         ),
+        // Few enough cells, but a random walk of about 7e10 steps: refused, not started.
+        (
+            "/api/maze.svg?algo=aldous-broder&size=262144x1&seed=1&index=0".into(),
+            "random walk is expected to take",
+        ),
         ("/api/counts?count=0".into(), "for '--count'"),
         ("/api/density?x=dead_ends&y=nope".into(), "for 'y'"),
         ("/api/counts?accept=%zz".into(), "URL-encoded"),
@@ -571,6 +578,70 @@ fn the_server_answers_bad_requests_with_400_and_the_cli_message() {
     // It never writes a file.
     assert_eq!(std::fs::read_dir(&work).unwrap().count(), 0);
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+}
+
+#[test]
+fn connections_over_the_limit_get_503_and_a_dripping_head_times_out() {
+    use batchgen::explore::server::{MAX_CONNECTIONS, READ_TIMEOUT};
+    use std::time::Duration;
+    let d = tempfile::tempdir().unwrap();
+    let dir = files(d.path());
+    let srv = Server::start(d.path(), &[dir.to_str().unwrap()]);
+    // (No request first: one still closing would hold a slot and leave a holder over the
+    // limit.) Every slot held by a connection that sends nothing (the server waits on each for its
+    // head); those over the limit are read and answered 503, never reset (`raw` unwraps the
+    // read, so a reset fails the test).
+    let holders: Vec<TcpStream> = (0..MAX_CONNECTIONS)
+        .map(|_| TcpStream::connect(&srv.addr).unwrap())
+        .collect();
+    for _ in 0..5 {
+        let (status, text) = srv.get("/api/columns");
+        assert_eq!(status, 503, "{text}");
+        assert!(text.contains("too many connections"), "{text}");
+    }
+    // The slots come back when the holders go away.
+    drop(holders);
+    let mut served = false;
+    for _ in 0..100 {
+        if srv.get("/").0 == 200 {
+            served = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        served,
+        "the server never served again after the holders left"
+    );
+    // A head dripping one byte every 250 ms (far inside any per-read timeout) is closed with
+    // 408 once the whole-request deadline passes: well before the drip would end.
+    let mut s = TcpStream::connect(&srv.addr).unwrap();
+    s.write_all(b"GET / HTTP/1.1\r\n").unwrap();
+    s.set_read_timeout(Some(Duration::from_millis(250)))
+        .unwrap();
+    let drips = 4 * READ_TIMEOUT.as_secs() as usize * 4;
+    let mut answer = Vec::new();
+    for i in 0..drips {
+        if s.write_all(if i % 2 == 0 { b"X" } else { b"y" }).is_err() {
+            break;
+        }
+        let mut buf = [0u8; 4096];
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                answer.extend_from_slice(&buf[..n]);
+                break;
+            }
+            Err(_) => {}
+        }
+    }
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(
+        answer.starts_with("HTTP/1.1 408"),
+        "a head dripping for {drips} x 250 ms was not closed with 408: {answer:?}"
+    );
+    // Still serving.
+    assert_eq!(srv.get("/api/columns").0, 200);
 }
 
 #[test]

@@ -336,6 +336,176 @@ fn sighup_mid_run_removes_temps_exit_129() {
     interrupt_mid_run("-HUP", 129);
 }
 
+/// SIGQUIT (Ctrl-\) would end the process with its temporary files left: it is caught too.
+#[test]
+fn sigquit_mid_run_removes_temps_exit_131() {
+    interrupt_mid_run("-QUIT", 131);
+}
+
+/// A 3,000-term filter takes seconds per chunk of candidates; the filter looks at the signal
+/// flag as it goes, so SIGTERM stops the run without waiting for the chunk.
+#[test]
+fn a_long_filter_stops_promptly_on_sigterm() {
+    let d = tempfile::tempdir().unwrap();
+    let accept: Vec<String> = (0..3000)
+        .map(|i| format!("(dead_ends*3-7)/2+cells>{}", 100_000 + i))
+        .collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+        .args(["--algo", "wilson", "--size", "16x16", "--count", "1000000"])
+        .arg("--accept")
+        .arg(accept.join(" OR "))
+        .arg("--out")
+        .arg(d.path().join("m.parquet"))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let waited = Instant::now();
+    while temps(d.path()).is_empty() {
+        assert!(waited.elapsed() < Duration::from_secs(60), "never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Into the filtering of the first chunks.
+    std::thread::sleep(Duration::from_millis(1500));
+    sh(
+        "kill",
+        &[OsStr::new("-TERM"), OsStr::new(&child.id().to_string())],
+    );
+    let sent = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if sent.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("the run ignored SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let took = sent.elapsed();
+    eprintln!("stopped {took:?} after SIGTERM");
+    assert_eq!(status.code(), Some(143));
+    // Generous: the filter of one chunk alone takes several seconds here.
+    assert!(took < Duration::from_secs(5), "took {took:?} to stop");
+    assert!(names(d.path()).is_empty(), "{:?}", names(d.path()));
+}
+
+/// A copy of the metrics file `src` whose column `name` is nullable and NULL in every row;
+/// with `stats` false, written without column statistics (no null counts in the footer).
+fn with_null_column(src: &Path, dst: &Path, name: &str, stats: bool) {
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use std::sync::Arc;
+    let builder = ParquetRecordBatchReaderBuilder::try_new(fs::File::open(src).unwrap()).unwrap();
+    let kv = builder
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .cloned();
+    let old = builder.schema().clone();
+    let col = old.index_of(name).unwrap();
+    let fields: Vec<arrow_schema::Field> = old
+        .fields()
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            f.as_ref()
+                .clone()
+                .with_nullable(f.is_nullable() || i == col)
+        })
+        .collect();
+    let schema = Arc::new(arrow_schema::Schema::new_with_metadata(
+        fields,
+        old.metadata().clone(),
+    ));
+    let level = match stats {
+        true => parquet::file::properties::EnabledStatistics::Chunk,
+        false => parquet::file::properties::EnabledStatistics::None,
+    };
+    let props = parquet::file::properties::WriterProperties::builder()
+        .set_key_value_metadata(kv)
+        .set_statistics_enabled(level)
+        .build();
+    let mut w = parquet::arrow::ArrowWriter::try_new(
+        fs::File::create(dst).unwrap(),
+        schema.clone(),
+        Some(props),
+    )
+    .unwrap();
+    for batch in builder.build().unwrap() {
+        let batch = batch.unwrap();
+        let mut cols = batch.columns().to_vec();
+        cols[col] = arrow_array::new_null_array(cols[col].data_type(), batch.num_rows());
+        w.write(&arrow_array::RecordBatch::try_new(schema.clone(), cols).unwrap())
+            .unwrap();
+    }
+    w.close().unwrap();
+}
+
+/// NULLs in a key column (algo, width, height) would make a group "NaNxNaN" or "": every
+/// reader refuses the file with exit 2 naming it and the column, before any output: up front
+/// from the footer's null counts, or as it reads a file written without statistics.
+#[test]
+fn null_key_columns_are_refused_naming_the_file_and_column() {
+    let d = tempfile::tempdir().unwrap();
+    let good = d.path().join("good.parquet");
+    batchgen()
+        .args([
+            "--algo",
+            "kruskal,wilson",
+            "--size",
+            "6x6",
+            "--count",
+            "30",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&good)
+        .assert()
+        .success();
+    for (column, stats) in [
+        ("algo", true),
+        ("width", true),
+        ("height", true),
+        ("width", false),
+        ("algo", false),
+    ] {
+        let bad = d.path().join(format!("null-{column}.parquet"));
+        with_null_column(&good, &bad, column, stats);
+        let want = format!("column '{column}' holds");
+        let out = d.path().join(format!("out-{column}"));
+        let runs: [Vec<&OsStr>; 4] = [
+            vec![OsStr::new("summary"), bad.as_os_str()],
+            vec![
+                OsStr::new("plot"),
+                bad.as_os_str(),
+                OsStr::new("--out"),
+                out.as_os_str(),
+            ],
+            vec![OsStr::new("explore"), bad.as_os_str()],
+            vec![
+                OsStr::new("levels"),
+                bad.as_os_str(),
+                OsStr::new("--format"),
+                OsStr::new("jsonl"),
+                OsStr::new("--out"),
+                out.as_os_str(),
+            ],
+        ];
+        for args in runs {
+            batchgen()
+                .args(&args)
+                .timeout(Duration::from_secs(60))
+                .assert()
+                .code(2)
+                .stderr(contains(format!("null-{column}.parquet")))
+                .stderr(contains(want.as_str()))
+                .stdout(predicates::prelude::PredicateBooleanExt::not(contains(
+                    "NaN",
+                )));
+        }
+        assert!(!out.exists(), "{column}: an output appeared");
+    }
+}
+
 // ---- 5. same file, by resolved path -------------------------------------------------------
 
 #[test]
@@ -841,17 +1011,43 @@ fn full_or_closed_stdout_never_panics() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
         assert!(!err.contains("panicked") && !err.contains("error"), "{err}");
     }
-    // The main run with stderr on the full device: its outputs are committed, the closing
-    // line cannot be written, and the exit is 1, not a panic.
-    let out = Command::new(env!("CARGO_BIN_EXE_batchgen"))
-        .args(["--size", "4x4", "--count", "3", "--algo", "kruskal"])
-        .arg("--out")
-        .arg(d.path().join("n.parquet"))
-        .stderr(fs::OpenOptions::new().write(true).open(&full).unwrap())
+    // stderr only carries messages: on the full device or a closed pipe it is ignored, and
+    // every command does its work and exits as it would with a working stderr. The main run
+    // commits (its warning about the `.txt` name and its closing line go nowhere) and exits
+    // 0; bad input is still 2; summary still prints its report.
+    let full_err = || fs::OpenOptions::new().write(true).open(&full).unwrap();
+    for (i, stderr) in [Stdio::from(full_err()), Stdio::from(closed_pipe())]
+        .into_iter()
+        .enumerate()
+    {
+        let target = d.path().join(format!("n{i}.txt"));
+        let out = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+            .args(["--size", "4x4", "--count", "3", "--algo", "kruskal"])
+            .arg("--out")
+            .arg(&target)
+            .stderr(stderr)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "stderr {i}");
+        assert_eq!(common::read(&target).rows.len(), 3);
+    }
+    for stderr in [Stdio::from(full_err()), Stdio::from(closed_pipe())] {
+        let bad = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+            .args(["--size", "0x4", "--out"])
+            .arg(d.path().join("never.parquet"))
+            .stderr(stderr)
+            .output()
+            .unwrap();
+        assert_eq!(bad.status.code(), Some(2));
+    }
+    assert!(!d.path().join("never.parquet").exists());
+    let report = Command::new(env!("CARGO_BIN_EXE_batchgen"))
+        .args(["summary", p])
+        .stderr(full_err())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(common::read(&d.path().join("n.parquet")).rows.len(), 3);
+    assert_eq!(report.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&report.stdout).contains("kruskal"));
 }
 
 #[test]
@@ -1054,6 +1250,68 @@ fn long_walks_are_refused_up_front_and_stop_on_a_signal() {
         assert_eq!(status.code(), Some(130), "{algo}");
         assert!(names(d.path()).is_empty(), "{algo}: {:?}", names(d.path()));
     }
+}
+
+/// A 1-wide corridor winding through a square: `side` rows of cells, joined at alternate ends.
+fn serpentine(side: usize) -> String {
+    let mut t = String::new();
+    for y in 0..side {
+        let row: String = (0..side)
+            .map(|x| {
+                let open = y % 2 == 0 || (y % 4 == 1 && x == side - 1) || (y % 4 == 3 && x == 0);
+                if open {
+                    '.'
+                } else {
+                    '#'
+                }
+            })
+            .collect();
+        t.push_str(&row);
+        t.push('\n');
+    }
+    t
+}
+
+#[test]
+fn a_winding_mask_is_judged_by_its_corridor_not_its_bounding_box() {
+    let d = tempfile::tempdir().unwrap();
+    // 1001x1001: its bounding box alone suggests about 2e8 steps; its one corridor of about
+    // 5e5 cells, about 2.5e11.
+    let m = d.path().join("snake.txt");
+    fs::write(&m, serpentine(1001)).unwrap();
+    for algo in ["aldous-broder", "wilson"] {
+        batchgen()
+            .args(["--count", "1", "--algo", algo, "--mask"])
+            .arg(&m)
+            .arg("--out")
+            .arg(d.path().join("x.parquet"))
+            .assert()
+            .code(2)
+            .stderr(contains("--mask"))
+            .stderr(contains("longest path"))
+            .stderr(contains("--no-time-limit"));
+    }
+    // The same cells in a square block pass: the refusal is the corridor's length.
+    let square = d.path().join("square.txt");
+    let block: String = (0..708).map(|_| ".".repeat(708) + "\n").collect();
+    fs::write(&square, block).unwrap();
+    batchgen()
+        .args(["--count", "0", "--algo", "wilson", "--mask"])
+        .arg(&square)
+        .arg("--out")
+        .arg(d.path().join("y.parquet"))
+        .assert()
+        .success();
+    // A small winding mask stays allowed.
+    let small = d.path().join("small.txt");
+    fs::write(&small, serpentine(41)).unwrap();
+    batchgen()
+        .args(["--count", "2", "--algo", "aldous-broder", "--mask"])
+        .arg(&small)
+        .arg("--out")
+        .arg(d.path().join("z.parquet"))
+        .assert()
+        .success();
 }
 
 // ---- mask files ---------------------------------------------------------------------------

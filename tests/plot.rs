@@ -466,6 +466,137 @@ fn bad_out_and_input_exit_2() {
     assert!(!d.path().join("p").exists(), "nothing created on bad input");
 }
 
+/// A metrics file in the output folder under a picture's name (or a hard link to one there)
+/// is an input the pictures would replace: refused with exit 2, the file untouched.
+#[test]
+fn a_picture_never_replaces_an_input() {
+    let d = tempfile::tempdir().unwrap();
+    let f = metrics(d.path(), "kruskal", "6x6", "20");
+    let out = d.path().join("pics");
+    std::fs::create_dir(&out).unwrap();
+    let bytes = std::fs::read(&f).unwrap();
+    let named = out.join("hist_dead_ends.png");
+    std::fs::copy(&f, &named).unwrap();
+    let linked = out.join("hist_solution_length.svg");
+    std::fs::hard_link(&f, &linked).unwrap();
+    for (input, spelled) in [
+        (named.clone(), out.clone()),
+        (f.clone(), out.clone()),
+        (named.clone(), d.path().join("pics/../pics")),
+    ] {
+        common::batchgen()
+            .arg("plot")
+            .arg(&input)
+            .arg("--out")
+            .arg(&spelled)
+            .assert()
+            .code(2)
+            .stderr(contains("would replace a file the run reads"));
+    }
+    assert_eq!(std::fs::read(&named).unwrap(), bytes);
+    assert_eq!(std::fs::read(&linked).unwrap(), bytes);
+    assert_eq!(
+        std::fs::read_dir(&out).unwrap().count(),
+        2,
+        "nothing written"
+    );
+    // Another folder is fine.
+    plot(d.path(), &named, &[]);
+}
+
+/// A copy of the metrics file `src` with two more float columns, named `names`.
+fn with_extra_columns(src: &Path, dst: &Path, names: [&str; 2]) {
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use std::sync::Arc;
+    let b = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(src).unwrap()).unwrap();
+    let kv = b.metadata().file_metadata().key_value_metadata().cloned();
+    let old = b.schema().clone();
+    let mut fields: Vec<arrow_schema::Field> =
+        old.fields().iter().map(|f| f.as_ref().clone()).collect();
+    for n in names {
+        fields.push(arrow_schema::Field::new(
+            n,
+            arrow_schema::DataType::Float64,
+            false,
+        ));
+    }
+    let schema = Arc::new(arrow_schema::Schema::new_with_metadata(
+        fields,
+        old.metadata().clone(),
+    ));
+    let props = parquet::file::properties::WriterProperties::builder()
+        .set_key_value_metadata(kv)
+        .build();
+    let file = std::fs::File::create(dst).unwrap();
+    let mut w = parquet::arrow::ArrowWriter::try_new(file, schema.clone(), Some(props)).unwrap();
+    for batch in b.build().unwrap() {
+        let batch = batch.unwrap();
+        let mut cols = batch.columns().to_vec();
+        for k in 0..2 {
+            let v: Vec<f64> = (0..batch.num_rows())
+                .map(|i| (i * (k + 1)) as f64)
+                .collect();
+            cols.push(Arc::new(arrow_array::Float64Array::from(v)));
+        }
+        w.write(&arrow_array::RecordBatch::try_new(schema.clone(), cols).unwrap())
+            .unwrap();
+    }
+    w.close().unwrap();
+}
+
+/// Column names come from the files: a histogram's file name keeps to one safe path component
+/// (`a/b` and `../x` stay in the folder), two names that come out alike are refused before
+/// drawing, and `summary` prints control characters in a name escaped.
+#[test]
+fn column_names_from_files_stay_file_names_and_text() {
+    let d = tempfile::tempdir().unwrap();
+    let f = metrics(d.path(), "kruskal", "6x6", "20");
+    let odd = d.path().join("odd.parquet");
+    with_extra_columns(&f, &odd, ["a/b", "../\u{1b}[31mx\u{7}"]);
+    let out = plot(d.path(), &odd, &[]);
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert!(names.contains(&"hist_a_b.svg".to_string()), "{names:?}");
+    assert!(
+        names.contains(&"hist______31mx_.png".to_string()),
+        "{names:?}"
+    );
+    assert!(names.iter().all(|n| n
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))));
+    assert_eq!(
+        std::fs::read_dir(d.path()).unwrap().count(),
+        3,
+        "nothing beside the folder"
+    );
+    let report = common::batchgen()
+        .args(["summary", "--layout", "blocks"])
+        .arg(&odd)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(report.stdout).unwrap();
+    assert!(
+        text.contains("\\u{1b}[31mx\\u{7}") && !text.contains('\u{1b}'),
+        "{text}"
+    );
+    // `a/b` and `a.b` would both be hist_a_b: refused, nothing drawn.
+    let clash = d.path().join("clash.parquet");
+    with_extra_columns(&f, &clash, ["a/b", "a.b"]);
+    let none = d.path().join("none");
+    common::batchgen()
+        .arg("plot")
+        .arg(&clash)
+        .arg("--out")
+        .arg(&none)
+        .assert()
+        .code(2)
+        .stderr(contains("hist_a_b"));
+    assert!(!none.exists() || std::fs::read_dir(&none).unwrap().count() == 0);
+}
+
 #[test]
 fn infinite_values_do_not_stop_the_plot() {
     let d = tempfile::tempdir().unwrap();

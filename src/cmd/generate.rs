@@ -266,7 +266,7 @@ impl RunArgs {
         let note = note.or(mask_note);
         check_3d("--algo", spec, &algos, size)?;
         if !self.no_time_limit {
-            check_walk_steps(&algos, size)?;
+            check_walk_steps(&algos, size, mask.as_deref().zip(self.mask.as_deref()))?;
         }
         let count = self.count;
         check_total(count, algos.len())?;
@@ -424,23 +424,51 @@ impl RunArgs {
     }
 }
 
-/// Every generator's random walk must be expected to finish in reasonable time on `size`.
-fn check_walk_steps(algos: &[Algorithm], size: Size) -> Result<(), UsageError> {
+/// Every generator's random walk must be expected to finish in reasonable time on `size`, or
+/// on `mask`'s own cells when there is one (its bounding box says nothing of a winding corridor).
+fn check_walk_steps(
+    algos: &[Algorithm],
+    size: Size,
+    mask: Option<(&batchgen::grid::Mask, &std::path::Path)>,
+) -> Result<(), UsageError> {
     for a in algos {
-        match a.expected_walk_steps(size) {
+        let steps = match mask {
+            Some((m, _)) => a.expected_walk_steps_on(m),
+            None => a.expected_walk_steps(size),
+        };
+        match steps {
             Some(steps) if steps > MAX_WALK_STEPS => {
+                let (flag, value, on) = match mask {
+                    Some((m, p)) => (
+                        "--mask",
+                        p.to_string_lossy().into_owned(),
+                        format!(
+                            "this mask ({} cells, {} on its longest path)",
+                            m.cells(),
+                            m.span()
+                        ),
+                    ),
+                    None => (
+                        "--size",
+                        size.to_string(),
+                        format!("this grid ({} cells)", size.cells_u64()),
+                    ),
+                };
                 return Err(UsageError::flag(
-                    "--size",
-                    &size.to_string(),
+                    flag,
+                    &value,
                     format!(
                         "{}'s random walk is expected to take about {steps:.1e} steps \
-                         per maze on this grid ({} cells; the limit is \
-                         {MAX_WALK_STEPS:.0e}): it could run for hours. Use a grid \
-                         closer to square, another generator, or --no-time-limit",
+                         per maze on {on} (the limit is {MAX_WALK_STEPS:.0e}): it could run \
+                         for hours. Use a {}, another generator, or --no-time-limit",
                         a.name(),
-                        size.cells_u64()
+                        if mask.is_some() {
+                            "mask with fewer long corridors"
+                        } else {
+                            "grid closer to square"
+                        }
                     ),
-                ))
+                ));
             }
             _ => {}
         }

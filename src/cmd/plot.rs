@@ -26,6 +26,8 @@ use super::{values, UsageError};
 
 /// The density's columns (x, y).
 const DENSITY: (&str, &str) = ("dead_end_share", "solution_length");
+/// The density picture's file name, less its extension.
+const DENSITY_NAME: &str = "density_solution_length_vs_dead_end_share";
 
 /// One panel per generator, or one chart for all.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -305,7 +307,7 @@ fn draw_histograms(
             h.notes
                 .push("share of each generator's mazes per bin".into());
         }
-        let name = format!("hist_{}", h.axis.column);
+        let name = hist_name(&h.axis.column);
         draw_picture(&name, &Picture::Histogram(h), drawn)?;
         written.push(name);
     }
@@ -400,6 +402,52 @@ fn commit(dir: &Path, shown: &str, drawn: Drawn, written: &[String]) -> anyhow::
     Ok(())
 }
 
+/// The file name (less extension) of a column's histogram: `hist_COLUMN`, with every
+/// character of a column name (read from the files) other than ASCII letters, digits, `_` and
+/// `-` replaced by `_`, so a name such as `a/b` or `../x` stays one file in the output folder.
+/// Two columns that come out alike are refused before drawing ([`check_inputs_kept`]).
+fn hist_name(column: &str) -> String {
+    let safe: String = column
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '_' | '-' => c,
+            _ => '_',
+        })
+        .collect();
+    format!("hist_{safe}")
+}
+
+/// No picture may replace an input (a metrics file in the output folder under a picture's
+/// name, by any spelling or hard link), nor two pictures share a name: refused with exit 2
+/// before the pictures are drawn.
+fn check_inputs_kept(
+    out: &Path,
+    shown: &str,
+    files: &[std::path::PathBuf],
+    axes: &[Axis],
+    density: bool,
+) -> anyhow::Result<()> {
+    let mut set = batchgen::output_set::OutputSet::new();
+    for f in files {
+        set.add_input("INPUT", f);
+    }
+    let names = axes
+        .iter()
+        .map(|a| hist_name(&a.column))
+        .chain(density.then(|| DENSITY_NAME.to_string()));
+    for name in names {
+        for ext in ["svg", "png"] {
+            set.add(
+                "--out",
+                Path::new(shown),
+                &out.join(format!("{name}.{ext}")),
+            )
+            .map_err(|e| UsageError(e.to_string()))?;
+        }
+    }
+    Ok(())
+}
+
 /// Run `batchgen plot`.
 pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
     let accept = args.accept.clone();
@@ -440,6 +488,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
         )),
         _ => None,
     };
+    check_inputs_kept(&args.out, &shown, &files, &axes, density.is_some())?;
     fill(
         &files,
         &axes,
@@ -462,7 +511,7 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
             accept.as_ref(),
             (passing, rows),
         );
-        let name = "density_solution_length_vs_dead_end_share";
+        let name = DENSITY_NAME;
         draw_picture(name, &Picture::Density(&d), &mut drawn)?;
         written.push(name.to_string());
     }

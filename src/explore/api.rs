@@ -30,6 +30,11 @@ pub const MAX_EXPR: usize = 4096;
 pub const MAX_SAMPLE: usize = 100;
 /// Most cells of a maze drawn on request.
 pub const MAX_MAZE_CELLS: u64 = 512 * 512;
+/// Most random-walk steps one maze drawn on request is expected to take
+/// ([`Algorithm::expected_walk_steps`]): a few seconds of one core. Every square grid up to
+/// [`MAX_MAZE_CELLS`] (about 4·10^7 at 512×512) fits; a long thin grid or a winding mask of as
+/// many cells (about 7·10^10 at 262144×1, tens of minutes) does not.
+pub const MAX_MAZE_WALK_STEPS: f64 = 2e8;
 /// Pixels per cell of the drawn mazes.
 const CELL_PX: u32 = 6;
 
@@ -1023,6 +1028,23 @@ fn maze(t: &Table, p: &Params) -> Answer {
         None => None,
         Some(h) => Some(mask_of(t, "mask", h)?),
     };
+    let steps = match &mask {
+        Some(m) => algo.expected_walk_steps_on(m),
+        None => algo.expected_walk_steps(size),
+    };
+    if let Some(steps) = steps.filter(|&s| s > MAX_MAZE_WALK_STEPS) {
+        return Err(bad(ArgError::new(
+            "--size",
+            size_s,
+            format!(
+                "{}'s random walk is expected to take about {steps:.1e} steps on this {}; the \
+                 explorer draws mazes of at most {MAX_MAZE_WALK_STEPS:.0e} (batchgen render \
+                 draws it)",
+                algo.name(),
+                if mask.is_some() { "mask" } else { "grid" }
+            ),
+        )));
+    }
     let braid = match p.get("braid") {
         None => 0.0,
         Some(b) => {

@@ -985,6 +985,7 @@ fn read_keys(
     for batch in reader {
         let batch = batch.map_err(|e| read_err(path, e))?;
         let n = batch.num_rows();
+        summary::no_null_keys(path, &batch, input.key_columns().map(pos))?;
         match &input.algo {
             Source::Column(i) => summary::strings(batch.column(pos(*i)), &mut names, &mut ids),
             Source::Constant(v) => {

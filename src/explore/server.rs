@@ -1,14 +1,23 @@
 //! A small HTTP/1.1 server on `std::net` for the explorer: GET and HEAD only, one request per
-//! connection (`Connection: close`), the request head bounded in size and time, a fixed set of
-//! paths (the embedded page assets and [`super::api`]), a bounded number of connections served
-//! at once, and every handler run under `catch_unwind` so no request can stop the server.
-//! It never opens a file: the file set was fixed when the [`Table`] was opened.
+//! connection (`Connection: close`), the request head bounded in size ([`MAX_HEAD`]) and in
+//! time (the whole head within [`READ_TIMEOUT`] of the connection, however slowly it drips), a
+//! fixed set of paths (the embedded page assets and [`super::api`], which bounds the work of one
+//! request), at most [`MAX_CONNECTIONS`] connections served at once (the next ones are read and
+//! answered 503, not reset), and every handler run under `catch_unwind` so no request can stop
+//! the server. It never opens a file: the file set was fixed when the [`Table`] was opened.
+//!
+//! It is written on `std::net` rather than on an HTTP crate because those limits sit below the
+//! request: `tiny_http` accepts every connection and reads its head on its own threads (its
+//! `ServerConfig` holds only the address and TLS settings, and its task pool adds a thread
+//! whenever all are busy), so the application sees a request only after the head was read, with
+//! no way to answer 503 at accept time or to set a deadline on reading the head; hyper/axum
+//! would bring an async runtime for a server of one page.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::api::{self, Response};
 use super::data::Table;
@@ -17,8 +26,10 @@ use super::data::Table;
 pub const MAX_HEAD: usize = 16 * 1024;
 /// Connections served at once; more are answered 503.
 pub const MAX_CONNECTIONS: usize = 32;
-/// How long a client may take to send its request head.
-const READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a client may take to send its whole request head, counted from the connection.
+pub const READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a connection over [`MAX_CONNECTIONS`] may take to send its head before its 503.
+const REJECT_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The page and its assets, embedded in the binary: (path, MIME type, bytes).
 pub const ASSETS: [(&str, &str, &str); 3] = [
@@ -98,9 +109,27 @@ struct Head {
     host: Option<String>,
 }
 
-/// Read the request head; `Err(response)` when it is malformed, too big or too slow.
-fn read_head(s: &TcpStream) -> Result<Head, Response> {
-    let mut reader = BufReader::new(s.take(MAX_HEAD as u64 + 1));
+/// A socket read against a deadline: each read waits at most the time left, so a client that
+/// sends a byte now and then still runs out of time when the deadline passes.
+struct Deadline<'a> {
+    s: &'a TcpStream,
+    until: Instant,
+}
+
+impl Read for Deadline<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        self.s.set_read_timeout(Some(left))?;
+        (&mut &*self.s).read(buf)
+    }
+}
+
+/// Read the request head by `until`; `Err(response)` when it is malformed, too big or too slow.
+fn read_head(s: &TcpStream, until: Instant) -> Result<Head, Response> {
+    let mut reader = BufReader::new(Deadline { s, until }.take(MAX_HEAD as u64 + 1));
     let mut line = String::new();
     let mut total = 0usize;
     let mut first = None;
@@ -182,9 +211,9 @@ impl HostPolicy {
 }
 
 fn serve_one(table: &Table, hosts: &HostPolicy, mut s: TcpStream) {
-    let _ = s.set_read_timeout(Some(READ_TIMEOUT));
+    let until = Instant::now() + READ_TIMEOUT;
     let _ = s.set_write_timeout(Some(READ_TIMEOUT));
-    let (resp, head_only) = match read_head(&s) {
+    let (resp, head_only) = match read_head(&s, until) {
         Err(r) => (r, false),
         Ok(h) if !hosts.allows(h.host.as_deref()) => (
             Response::error(
@@ -207,11 +236,54 @@ fn serve_one(table: &Table, hosts: &HostPolicy, mut s: TcpStream) {
         }
     };
     let _ = write_response(&mut s, &resp, head_only);
-    // Close our side, then drain (bounded) what the client still sends, so that closing with
-    // unread input does not reset the connection before the client read the answer.
+    finish(&s);
+}
+
+/// Close our side, then drain (bounded) what the client still sends, so that closing with
+/// unread input does not reset the connection before the client read the answer.
+fn finish(s: &TcpStream) {
     let _ = s.shutdown(std::net::Shutdown::Write);
     let _ = s.set_read_timeout(Some(Duration::from_millis(500)));
-    let _ = std::io::copy(&mut (&s).take(1 << 20), &mut std::io::sink());
+    let _ = std::io::copy(&mut s.take(1 << 20), &mut std::io::sink());
+}
+
+/// A connection over the limit: read its head (briefly), answer 503 and close it cleanly.
+/// Reading first matters: a socket closed with the request unread is reset, and the client
+/// sees "connection reset" instead of the answer.
+fn reject(mut s: TcpStream) {
+    let _ = s.set_write_timeout(Some(REJECT_TIMEOUT));
+    let _ = read_head(&s, Instant::now() + REJECT_TIMEOUT);
+    let _ = write_response(
+        &mut s,
+        &Response::error(
+            503,
+            &format!("too many connections (at most {MAX_CONNECTIONS} at once); try again"),
+            None,
+        ),
+        false,
+    );
+    finish(&s);
+}
+
+/// One slot of a counted pool, given back when dropped (also when its thread panics).
+struct Slot(Arc<AtomicUsize>);
+
+impl Slot {
+    /// A slot of `count` if fewer than `max` are taken.
+    fn take(count: &Arc<AtomicUsize>, max: usize) -> Option<Slot> {
+        count
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Slot(Arc::clone(count)))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// Serve on `listener` until `stop` is set (polled every 50 ms; connections are accepted
@@ -226,24 +298,26 @@ pub fn serve(
     listener.set_nonblocking(false)?;
     let hosts = Arc::new(hosts);
     let busy = Arc::new(AtomicUsize::new(0));
+    let rejecting = Arc::new(AtomicUsize::new(0));
     std::thread::spawn(move || {
         for conn in listener.incoming() {
             // A connection that failed between arrival and accept: keep serving.
-            let Ok(mut s) = conn else { continue };
-            if busy.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
-                let _ = write_response(
-                    &mut s,
-                    &Response::error(503, "too many connections", None),
-                    false,
-                );
-                continue;
+            let Ok(s) = conn else { continue };
+            if let Some(slot) = Slot::take(&busy, MAX_CONNECTIONS) {
+                let (t, h) = (Arc::clone(&table), Arc::clone(&hosts));
+                std::thread::spawn(move || {
+                    let _slot = slot;
+                    serve_one(&t, &h, s);
+                });
+            } else if let Some(slot) = Slot::take(&rejecting, MAX_CONNECTIONS) {
+                // Answered 503 on a thread of its own (bounded in number and time), so the
+                // accepting thread never waits on a client.
+                std::thread::spawn(move || {
+                    let _slot = slot;
+                    reject(s);
+                });
             }
-            busy.fetch_add(1, Ordering::SeqCst);
-            let (t, b, h) = (Arc::clone(&table), Arc::clone(&busy), Arc::clone(&hosts));
-            std::thread::spawn(move || {
-                serve_one(&t, &h, s);
-                b.fetch_sub(1, Ordering::SeqCst);
-            });
+            // Beyond both limits the connection is closed unanswered.
         }
     });
     while !stop.load(Ordering::SeqCst) {

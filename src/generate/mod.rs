@@ -570,6 +570,17 @@ impl Algorithm {
         }
     }
 
+    /// [`Algorithm::expected_walk_steps`] on a mask's own graph: the same two terms for its
+    /// `n` cells and its [span](crate::grid::Mask::span) (the cells a walk crosses end to end)
+    /// in place of the grid's longest side. A 1-wide corridor winding through a square walks
+    /// about `n²` steps where the square's size suggests `n ln² n`.
+    pub fn expected_walk_steps_on(&self, mask: &crate::grid::Mask) -> Option<f64> {
+        self.expected_walk_steps(mask.size())?;
+        let n = mask.cells() as f64;
+        let span = mask.span() as f64;
+        Some((n * n.ln().powi(2)).max(span * span))
+    }
+
     /// Does this generator run on a [mask](crate::grid::Mask)? The generators defined on any
     /// connected cell set do: exactly those defined on 3D grids ([`Family::supports_3d`]); the
     /// row- and recursion-based ones do not. Nor does `wilson-turn:1`: a walk that always

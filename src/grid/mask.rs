@@ -318,6 +318,45 @@ impl Mask {
         self.hash
     }
 
+    /// The cells on a longest shortest path found by two breadth-first sweeps (from the first
+    /// cell to a farthest one, then from there): at least half the mask's diameter and exact
+    /// on a mask whose corridors form no loop. What a random walk must cross end to end: a
+    /// 1-wide corridor winding through a square has a span of about its cell count, a filled
+    /// `W × H` rectangle `W + H − 1`.
+    pub fn span(&self) -> u32 {
+        let (far, _) = self.farthest_from(self.first());
+        self.farthest_from(far).1 + 1
+    }
+
+    /// A cell farthest (in steps between 4-neighbours inside the mask) from `start`, and its
+    /// distance.
+    fn farthest_from(&self, start: u32) -> (u32, u32) {
+        let w = self.size.width;
+        let n = self.size.cells();
+        let mut dist = vec![u32::MAX; n as usize];
+        let mut queue = Vec::with_capacity(self.ids.len());
+        dist[start as usize] = 0;
+        queue.push(start);
+        let mut head = 0;
+        while let Some(&c) = queue.get(head) {
+            head += 1;
+            let d = dist[c as usize] + 1;
+            let (x, id) = (c % w, c);
+            let left = (x > 0).then(|| id - 1);
+            let right = (x + 1 < w).then_some(id + 1);
+            let up = id.checked_sub(w);
+            let down = (id + w < n).then_some(id + w);
+            for nb in [left, right, up, down].into_iter().flatten() {
+                if self.contains(nb) && dist[nb as usize] == u32::MAX {
+                    dist[nb as usize] = d;
+                    queue.push(nb);
+                }
+            }
+        }
+        let last = queue[queue.len() - 1];
+        (last, dist[last as usize])
+    }
+
     /// The first cell (row order) of each 4-connected component.
     fn component_firsts(&self) -> Vec<u32> {
         let w = self.size.width;
@@ -367,6 +406,20 @@ impl fmt::Debug for Mask {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_span_is_the_longest_corridor() {
+        // A full 7x3 rectangle: corner to corner, 7 + 3 - 1 cells.
+        let full = Mask::from_text(&"#######\n".replace('#', ".").repeat(3)).unwrap();
+        assert_eq!(full.span(), 9);
+        // A serpentine of three 5-cell rows joined at alternate ends: every cell in one path.
+        let line = Mask::from_text(".....\n####.\n.....\n.####\n.....\n").unwrap();
+        assert_eq!(line.span(), line.cells());
+        // A plus sign: arm to arm through the centre.
+        let plus = Mask::from_text("#.#\n...\n#.#\n").unwrap();
+        assert_eq!(plus.span(), 3);
+        assert_eq!(Mask::from_text(".\n").unwrap().span(), 1);
+    }
 
     #[test]
     fn the_centre_is_the_cell_nearest_the_centroid() {

@@ -112,6 +112,17 @@ pub enum SummaryError {
         /// The column.
         column: String,
     },
+    /// A key column (algo, width, height, depth) holds NULLs: those rows have no generator or
+    /// size to be grouped under.
+    #[error("'{path}': column '{column}' holds {nulls} NULL value(s); batchgen's key columns (algo, width, height, depth) name each row's generator and size and are never NULL: fill them or drop those rows")]
+    NullKey {
+        /// The file.
+        path: String,
+        /// The column.
+        column: String,
+        /// NULLs counted (in the file's statistics, or in the batch that was being read).
+        nulls: u64,
+    },
     /// Reading failed part-way (I/O error, corrupt page).
     #[error("reading '{path}': {why}")]
     Read {
@@ -425,6 +436,57 @@ fn accept_columns(
     Ok(accept_cols)
 }
 
+/// Refuse a key column with NULLs that the file's statistics count (before any row is read;
+/// a file without statistics is caught as it is read, by [`no_null_keys`]).
+fn check_key_nulls<'a>(
+    meta: &parquet::file::metadata::ParquetMetaData,
+    schema: &Schema,
+    keys: impl Iterator<Item = &'a Source>,
+    shown: &str,
+) -> Result<(), SummaryError> {
+    for k in keys {
+        let Source::Column(i) = k else { continue };
+        let name = schema.field(*i).name();
+        let descr = meta.file_metadata().schema_descr();
+        let top = |c: usize| descr.column(c).path().parts() == [name.as_str()];
+        let Some(leaf) = (0..descr.num_columns()).find(|&c| top(c)) else {
+            continue;
+        };
+        let nulls: u64 = meta
+            .row_groups()
+            .iter()
+            .filter_map(|rg| rg.column(leaf).statistics()?.null_count_opt())
+            .sum();
+        if nulls > 0 {
+            return Err(SummaryError::NullKey {
+                path: shown.to_string(),
+                column: name.clone(),
+                nulls,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Refuse a NULL in the key columns `cols` (indices into `batch`) of a batch read from `path`.
+pub(crate) fn no_null_keys(
+    path: &Path,
+    batch: &RecordBatch,
+    cols: impl IntoIterator<Item = usize>,
+) -> Result<(), SummaryError> {
+    for c in cols {
+        let nulls = batch.column(c).null_count();
+        if nulls > 0 {
+            return Err(SummaryError::NullKey {
+                path: crate::printable::path(path),
+                column: batch.schema().field(c).name().clone(),
+                nulls: nulls as u64,
+            });
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, SummaryError> {
     let shown = crate::printable::path(path);
     let b = open_reader(path, &shown)?;
@@ -432,6 +494,8 @@ pub(crate) fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, Summar
     let schema = b.schema();
     check_column_types(schema, &shown)?;
     let (algo, width, height, depth) = key_sources(path, schema, &shown)?;
+    let keys = [&algo, &width, &height].into_iter().chain(depth.as_ref());
+    check_key_nulls(b.metadata(), schema, keys, &shown)?;
     let metrics = schema
         .fields()
         .iter()
@@ -748,6 +812,7 @@ fn read_row_group(
     for batch in reader {
         let batch: RecordBatch = batch.map_err(|e| err(&e))?;
         let n = batch.num_rows();
+        no_null_keys(&input.path, &batch, input.key_columns().map(pos))?;
         cols.load(input, &batch, pos);
         let mut r = 0;
         while r < n {

@@ -132,7 +132,7 @@ fn table(s: &Summary) -> String {
             let _ = writeln!(
                 out,
                 "  {:<22} {:>24} {:>10} {:>10} {:>10} {:>10} {:>10}{mark}",
-                name,
+                printable(name),
                 mean,
                 short(q[0]),
                 short(q[1]),
@@ -203,7 +203,7 @@ pub fn compact(s: &Summary, stat: CellStat) -> String {
     }
     let mut rows: Vec<Vec<String>> = Vec::new();
     let mut head = vec!["group".to_string(), "rows".to_string()];
-    head.extend(names.iter().map(|n| n.to_string()));
+    head.extend(names.iter().map(|n| printable(n).into_owned()));
     if s.accept.is_some() {
         head.push("pass".into());
     }
