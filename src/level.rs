@@ -213,8 +213,8 @@ impl LevelSpec {
         rule: Option<&str>,
         entrance: Option<&str>,
         exit: Option<&str>,
-    ) -> Result<LevelSpec, crate::args::ArgError> {
-        let (e, _) = crate::args::resolve_ends_sized(rule, entrance, exit, self.size)?;
+    ) -> Result<LevelSpec, crate::run::value::ArgError> {
+        let (e, _) = crate::run::value::resolve_ends_sized(rule, entrance, exit, self.size)?;
         let mask = self.mask.as_deref();
         let e = ends_on_mask(e, entrance.is_some(), exit.is_some(), mask);
         Ok(self.ends(e))
@@ -242,7 +242,7 @@ impl LevelSpec {
             return Err(LevelError::Not3d {
                 algo: algo.name(),
                 size,
-                accepted: crate::args::names_3d(),
+                accepted: crate::run::value::names_3d(),
             });
         }
         if !(0.0..=1.0).contains(&self.braid) {

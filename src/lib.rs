@@ -231,6 +231,7 @@
 #![deny(missing_docs)]
 
 pub mod accept;
+#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod args;
 #[doc(hidden)]
@@ -284,6 +285,7 @@ pub mod printable;
 pub mod python_literal;
 pub mod render;
 pub mod rng;
+pub mod run;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod shard;

@@ -373,7 +373,7 @@ impl std::str::FromStr for MazeId {
         let algo = words.next().ok_or_else(|| bad("no generator"))?;
         let size = words
             .next()
-            .and_then(|s| crate::args::parse_size3("size", s).ok())
+            .and_then(|s| crate::run::value::parse_size3("size", s).ok())
             .ok_or_else(|| bad("no size WxH[xD] after the generator"))?;
         let (mut mask_hash, mut braid, mut seed, mut index) = (0, 0.0, None, None);
         while let Some(key) = words.next() {
@@ -388,7 +388,7 @@ impl std::str::FromStr for MazeId {
             match key {
                 "mask" => mask_hash = whole()?,
                 "braid" => {
-                    braid = crate::args::braid_value(value)
+                    braid = crate::run::value::braid_value(value)
                         .map_err(|why| bad(&format!("braid '{value}': {why}")))?
                 }
                 "seed" => seed = Some(whole()?),

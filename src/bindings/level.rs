@@ -8,9 +8,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::{braid_of, joined, mask_of, text, value_error};
-use crate::args::{parse_size3, ArgError};
 use crate::metrics::{Get, Row, RowView, COLUMNS};
 use crate::render::{self, Style};
+use crate::run::value::{parse_size3, ArgError};
 use crate::{Algorithm, Level, LevelSpec};
 
 /// One maze ready for a game or a dataset: see the package's `Level` for the Python view.

@@ -70,38 +70,16 @@ pub fn read(flag: &str, path: &Path) -> Result<Arc<Mask>, UsageError> {
 }
 
 /// The ends on a mask: the default entrance and exit (not given as flags) become the mask's
-/// first and last cells; given ones must be mask cells. Without a mask `ends` is returned as
-/// it is. Returns the ends and their rule.
+/// first and last cells; given ones must be mask cells ([`batchgen::run::value::ends_on_mask`]).
+/// Without a mask `ends` is returned as it is. Returns the ends and their rule.
 pub fn ends_on(
     ends: (Ends, String),
     entrance_given: bool,
     exit_given: bool,
     mask: Option<&Arc<Mask>>,
 ) -> Result<(Ends, String), UsageError> {
-    let Some(m) = mask else { return Ok(ends) };
-    let size = m.size();
-    let Ends::Cells { entrance, exit } = ends.0 else {
-        return Ok(ends);
-    };
-    let pick = |flag: &str, given: bool, cell: u32, default: u32| {
-        if !given {
-            return Ok(default);
-        }
-        if m.contains(cell) {
-            Ok(cell)
-        } else {
-            let (x, y, _) = size.coords(cell);
-            Err(UsageError::flag(
-                flag,
-                &format!("{x},{y}"),
-                "this cell is a hole of the mask ('#' or a dark pixel), not a cell of the maze",
-            ))
-        }
-    };
-    let entrance = pick("--entrance", entrance_given, entrance, m.first())?;
-    let exit = pick("--exit", exit_given, exit, m.last())?;
-    let e = Ends::cells(entrance, exit);
-    Ok((e, e.rule(size)))
+    batchgen::run::value::ends_on_mask(ends, entrance_given, exit_given, mask.map(|m| m.as_ref()))
+        .map_err(|e| UsageError(e.message(batchgen::run::Names::Flags)))
 }
 
 /// The generators of `--algo` on a mask: `all` keeps those that accept one (with a note naming
