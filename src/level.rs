@@ -25,6 +25,7 @@ use crate::maze_id::MazeId;
 use crate::metrics::{self, Ends, Metrics};
 use crate::render::{self, RenderError};
 use crate::rng::Chance;
+#[cfg(feature = "store")]
 use crate::store::{StoreError, StoreReader};
 
 /// Why a level could not be made.
@@ -74,6 +75,7 @@ pub enum LevelError {
         cell: u32,
     },
     /// Reading the store failed, or its record is corrupt.
+    #[cfg(feature = "store")]
     #[error(transparent)]
     Store(#[from] StoreError),
     /// Drawing failed.
@@ -471,6 +473,7 @@ impl Level {
         .braided(self.braid)
     }
 
+    #[cfg(feature = "store")]
     /// Record `k` of a maze store: its walls as stored (checked to be a perfect maze, or a
     /// connected one with the record's loops), on the store's mask, with the store's braid
     /// chance ([`StoreReader::braid`], 0 when it records none), and the ends it was measured

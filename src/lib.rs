@@ -105,49 +105,53 @@
 //! # Ok::<(), batchgen::LevelError>(())
 //! ```
 //!
-//! Read a record of a maze store (`--mazes FILE.arrow`; here a small one is written first):
-//!
-//! ```
-//! use batchgen::store::{Entry, StoreInfo, StoreReader, StoreWriter};
-//! use batchgen::{Ends, Level};
-//!
-//! let dir = tempfile::tempdir()?;
-//! let path = dir.path().join("mazes.arrow");
-//! let info = StoreInfo {
-//!     width: 10,
-//!     height: 6,
-//!     depth: 1,
-//!     seed: 42,
-//!     algos: vec!["kruskal".into()],
-//!     ends_rule: "diameter".into(),
-//!     mask: None,
-//!     braid: 0.0,
-//! };
-//! let mut writer = StoreWriter::create(&path, &info)?;
-//! for index in 0..5 {
-//!     let level = Level::regenerate("kruskal", 10, 6, 42, index)?.with_ends(Ends::Diameter)?;
-//!     writer.append(Entry {
-//!         algo: 0, // position in info.algos
-//!         index,
-//!         maze_seed: level.maze_seed(),
-//!         maze_hash: level.maze().hash(),
-//!         entrance: level.entrance(),
-//!         exit: level.exit(),
-//!         loops: level.metrics().loops,
-//!         walls: level.walls(),
-//!     })?;
-//! }
-//! writer.finish()?;
-//!
-//! let store = StoreReader::open(&path)?; // memory-mapped; record k is read in O(1)
-//! let record = store.record(3)?; // zero-copy: record.walls borrows the mapped file
-//! assert_eq!((record.algo, record.index), ("kruskal", 3));
-//! let level = Level::from_store(&store, 3)?; // measured between the recorded ends
-//! assert_eq!(level.walls(), record.walls);
-//! assert_eq!((level.entrance(), level.exit()), (record.entrance, record.exit));
-//! assert_eq!(level.metrics().solution_length, level.metrics().diameter);
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+#![cfg_attr(
+    feature = "store",
+    doc = r##"Read a record of a maze store (`--mazes FILE.arrow`; here a small one is written first):
+
+```
+use batchgen::store::{Entry, StoreInfo, StoreReader, StoreWriter};
+use batchgen::{Ends, Level};
+
+let dir = tempfile::tempdir()?;
+let path = dir.path().join("mazes.arrow");
+let info = StoreInfo {
+    width: 10,
+    height: 6,
+    depth: 1,
+    seed: 42,
+    algos: vec!["kruskal".into()],
+    ends_rule: "diameter".into(),
+    mask: None,
+    braid: 0.0,
+};
+let mut writer = StoreWriter::create(&path, &info)?;
+for index in 0..5 {
+    let level = Level::regenerate("kruskal", 10, 6, 42, index)?.with_ends(Ends::Diameter)?;
+    writer.append(Entry {
+        algo: 0, // position in info.algos
+        index,
+        maze_seed: level.maze_seed(),
+        maze_hash: level.maze().hash(),
+        entrance: level.entrance(),
+        exit: level.exit(),
+        loops: level.metrics().loops,
+        walls: level.walls(),
+    })?;
+}
+writer.finish()?;
+
+let store = StoreReader::open(&path)?; // memory-mapped; record k is read in O(1)
+let record = store.record(3)?; // zero-copy: record.walls borrows the mapped file
+assert_eq!((record.algo, record.index), ("kruskal", 3));
+let level = Level::from_store(&store, 3)?; // measured between the recorded ends
+assert_eq!(level.walls(), record.walls);
+assert_eq!((level.entrance(), level.exit()), (record.entrance, record.exit));
+assert_eq!(level.metrics().solution_length, level.metrics().diameter);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 //!
 //! # Architecture and data flow
 //!
@@ -219,21 +223,30 @@
 //!
 //! # Cargo features
 //!
-//! - **default = `cli`**: the `batchgen` program and everything only it needs (Parquet files,
-//!   plots, progress bars, signals, datasets and shards, the uniformity lab). Its modules are
-//!   plumbing of the program, hidden from these docs.
+//! The features follow the layers: core → `store` → `run` → front ends (`cli`, `python`).
+//!
+//! - **no features**: the core a game needs: [`grid`], [`rng`], [`generate`], [`metrics`],
+//!   [`Level`] and [`MazeId`], the [`accept`] language, text/SVG [`render`]ing and the value
+//!   parsers of [`run::value`]. Pure Rust, no Unix-only API, no Arrow.
+//! - **`store`**: the Arrow stack: the maze [`store`] (written atomically; Unix), metric rows
+//!   as Arrow batches ([`sink::arrow`]), [`MazeId::from_batch`], [`Level::from_store`].
 //! - **`parallel`**: [`batch`], many mazes generated and measured on a rayon pool, with a stop
 //!   flag the caller owns.
+//! - **`run`** (`store` + `parallel`): the [`run`] layer, [`run::RunSpec`] validated into a
+//!   [`run::Run`] and executed over [`run::RowSink`]s (maze store, Arrow table), shards,
+//!   dataset folders. **`parquet`** adds its Parquet sink.
 //! - **`png`**: PNG output in [`render`].
-//! - **no features**: the core a game or a binding needs: [`grid`], [`rng`], [`generate`],
-//!   [`metrics`], [`Level`] and [`MazeId`], the maze [`store`], the [`accept`] language,
-//!   text/SVG [`render`]ing and the Arrow table of metric rows ([`sink::arrow`]). Pure Rust.
+//! - **`python`** (`run` + `png`): the Python module.
+//! - **default = `cli`** (`run` + `parquet` + `png`): the `batchgen` program and everything only
+//!   it needs (plots, progress bars, signals, the uniformity lab). Its modules are plumbing of
+//!   the program, hidden from these docs.
 #![deny(missing_docs)]
 
 pub mod accept;
-#[cfg(feature = "cli")]
+#[cfg(feature = "run")]
 #[doc(hidden)]
 pub mod args;
+#[cfg(feature = "store")]
 #[doc(hidden)]
 pub mod atomic_file;
 #[cfg(feature = "parallel")]
@@ -241,7 +254,7 @@ pub mod batch;
 #[cfg(feature = "python")]
 mod bindings;
 pub mod braid;
-#[cfg(feature = "cli")]
+#[cfg(feature = "parquet")]
 #[doc(hidden)]
 pub mod dataset;
 #[doc(hidden)]
@@ -251,6 +264,7 @@ pub mod dsu;
 pub mod explore;
 #[cfg(feature = "cli")]
 pub mod export;
+#[cfg(feature = "store")]
 #[doc(hidden)]
 pub mod folder_walk;
 pub mod generate;
@@ -262,12 +276,12 @@ pub mod interrupt;
 pub mod json;
 pub mod level;
 pub mod maze_id;
-#[cfg(feature = "cli")]
+#[cfg(feature = "run")]
 #[doc(hidden)]
 pub mod memory;
 pub mod meta_keys;
 pub mod metrics;
-#[cfg(feature = "cli")]
+#[cfg(any(feature = "cli", feature = "python"))]
 #[doc(hidden)]
 pub mod ml;
 #[cfg(feature = "cli")]
@@ -280,19 +294,21 @@ pub mod pick;
 pub mod plot;
 #[doc(hidden)]
 pub mod printable;
-#[cfg(feature = "cli")]
-#[doc(hidden)]
-pub mod python_literal;
+#[cfg(any(feature = "cli", feature = "python"))]
+#[cfg_attr(not(feature = "python"), allow(dead_code))]
+pub(crate) mod python_literal;
 pub mod render;
 pub mod rng;
 pub mod run;
-#[cfg(feature = "cli")]
+#[cfg(feature = "run")]
 #[doc(hidden)]
 pub mod shard;
-#[cfg(feature = "cli")]
+#[cfg(feature = "run")]
 #[doc(hidden)]
 pub mod shell;
+#[cfg(feature = "store")]
 pub mod sink;
+#[cfg(feature = "store")]
 pub mod store;
 #[doc(hidden)]
 pub mod suggest;
@@ -307,7 +323,7 @@ pub mod thousands;
 pub mod uniformity;
 
 pub use generate::Algorithm;
-pub use grid::{Dir, Maze, Size};
+pub use grid::{Dir, Mask, Maze, Size};
 pub use level::{Level, LevelError, LevelSpec};
 pub use maze_id::{MazeId, MazeIdError};
 pub use metrics::{measure, Ends, Metrics};

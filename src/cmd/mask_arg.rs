@@ -10,40 +10,23 @@ use batchgen::folder_walk::{self, InputError};
 use batchgen::grid::mask::MAX_FILE_BYTES;
 use batchgen::grid::{Mask, Size};
 use batchgen::metrics::Ends;
+use batchgen::run::Names;
 use batchgen::Algorithm;
 
 use super::UsageError;
 
 /// The grid size of a run: `--size` as given (or `default`), or the mask's size, which a given
-/// `--size` must equal. A 3D `--size` with a mask is refused.
+/// `--size` must equal. A 3D `--size` with a mask is refused
+/// ([`batchgen::run::value::size_on_mask`]).
 pub fn size_for(
     size: Option<Size>,
     default: Size,
     mask: Option<&Arc<Mask>>,
-    mask_flag: &str,
     mask_path: Option<&Path>,
 ) -> Result<Size, UsageError> {
-    let Some(m) = mask else {
-        return Ok(size.unwrap_or(default));
-    };
     let shown = mask_path.map_or_else(String::new, |p| p.display().to_string());
-    match size {
-        Some(s) if s.is_3d() => Err(UsageError::flag(
-            mask_flag,
-            &shown,
-            format!("masks are 2D only; --size {s} is 3D"),
-        )),
-        Some(s) if s != m.size() => Err(UsageError::flag(
-            "--size",
-            &s.to_string(),
-            format!(
-                "the mask '{shown}' is {} (the mask sets the size: drop --size or give --size {})",
-                m.size(),
-                m.size()
-            ),
-        )),
-        _ => Ok(m.size()),
-    }
+    batchgen::run::value::size_on_mask(size, default, mask.map(|m| (m.as_ref(), shown.as_str())))
+        .map_err(|e| UsageError(e.message(Names::Flags)))
 }
 
 /// Read `--mask FILE` (text or PNG, see [`Mask`]); refused with exit 2 when it is not a regular
@@ -79,7 +62,7 @@ pub fn ends_on(
     mask: Option<&Arc<Mask>>,
 ) -> Result<(Ends, String), UsageError> {
     batchgen::run::value::ends_on_mask(ends, entrance_given, exit_given, mask.map(|m| m.as_ref()))
-        .map_err(|e| UsageError(e.message(batchgen::run::Names::Flags)))
+        .map_err(|e| UsageError(e.message(Names::Flags)))
 }
 
 /// The generators of `--algo` on a mask: `all` keeps those that accept one (with a note naming

@@ -15,9 +15,12 @@ use arrow_schema::SchemaRef;
 
 use crate::atomic_file::Prepared;
 use crate::batch::{self, Chunk, Tally};
+#[cfg(feature = "parquet")]
 use crate::meta_keys as keys;
 use crate::sink::arrow::{base_metadata, record_batch, schema};
-use crate::sink::{ParquetSink, RunInfo, SinkError};
+use crate::sink::RunInfo;
+#[cfg(feature = "parquet")]
+use crate::sink::{ParquetSink, SinkError};
 use crate::store::{self, StoreInfo, StoreWriter};
 
 use super::error::{Field, RunError};
@@ -122,12 +125,14 @@ pub enum CreateError {
 }
 
 /// The metrics as Parquet: one file, or one part per generator in a dataset folder.
+#[cfg(feature = "parquet")]
 pub struct ParquetOutput {
     sinks: Vec<ParquetSink>,
     folder: bool,
     current: usize,
 }
 
+#[cfg(feature = "parquet")]
 impl ParquetOutput {
     /// Create the file(s) of `o` (temporary until committed) with the run's metadata `info`.
     pub fn create(run: &Run, o: &Output, info: &RunInfo) -> Result<ParquetOutput, CreateError> {
@@ -173,6 +178,7 @@ impl ParquetOutput {
     }
 }
 
+#[cfg(feature = "parquet")]
 impl RowSink for ParquetOutput {
     fn write(&mut self, run: &Run, pos: usize, chunk: &Chunk<'_>) -> Result<(), SinkFailure> {
         if self.folder && pos != self.current {

@@ -6,17 +6,19 @@
 //! values from text (sizes, cells, counts, chances) for every front end.
 
 pub mod error;
-#[cfg(feature = "cli")]
+#[cfg(feature = "run")]
 mod execute;
-#[cfg(feature = "cli")]
+#[cfg(feature = "run")]
+pub mod layout;
+#[cfg(feature = "run")]
 mod spec;
 pub mod value;
 
 pub use error::{Field, Names, Reason, RunError};
-#[cfg(feature = "cli")]
-pub use execute::{
-    ArrowTable, CreateError, ExecuteError, ParquetOutput, RowSink, SinkFailure, StoreOutput,
-};
-#[cfg(feature = "cli")]
+#[cfg(feature = "parquet")]
+pub use execute::ParquetOutput;
+#[cfg(feature = "run")]
+pub use execute::{ArrowTable, CreateError, ExecuteError, RowSink, SinkFailure, StoreOutput};
+#[cfg(feature = "run")]
 pub use spec::{MaskArg, Output, Run, RunSpec, DEFAULT_COUNT, DEFAULT_SIZE, MAX_WALK_STEPS};
 pub use value::EndsRule;

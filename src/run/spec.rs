@@ -60,7 +60,7 @@ impl Output {
     /// `path`, a dataset folder when it ends in a slash or is an existing folder.
     pub fn new(path: impl Into<PathBuf>) -> Output {
         let path = path.into();
-        let folder = crate::dataset::is_folder_target(&path);
+        let folder = super::layout::is_folder_target(&path);
         Output { path, folder }
     }
 }
@@ -360,32 +360,11 @@ impl RunSpec {
 
     /// The size given, or the mask's (which a given size must equal), or 64×64.
     fn size_checked(&self) -> Result<Size, RunError> {
-        let Some(m) = &self.mask else {
-            return Ok(self.size.unwrap_or(DEFAULT_SIZE));
-        };
-        let ms = m.mask.size();
-        match self.size {
-            Some(s) if s.is_3d() => Err(RunError::value(
-                Field::Mask,
-                &m.name,
-                Reason::text("masks are 2D only; ")
-                    .field(Field::Size)
-                    .then(format!(" {s} is 3D")),
-            )),
-            Some(s) if s != ms => Err(RunError::value(
-                Field::Size,
-                s,
-                Reason::text(format!(
-                    "the mask '{}' is {ms} (the mask sets the size: drop ",
-                    m.name
-                ))
-                .field(Field::Size)
-                .then(" or give ")
-                .field(Field::Size)
-                .then(format!(" {ms})")),
-            )),
-            _ => Ok(ms),
-        }
+        let mask = self
+            .mask
+            .as_ref()
+            .map(|m| (m.mask.as_ref(), m.name.as_str()));
+        value::size_on_mask(self.size, DEFAULT_SIZE, mask)
     }
 
     /// The ends and their rule; on a mask the ends not given are its first and last cells,
@@ -681,7 +660,7 @@ impl Run {
     /// `DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.EXT`, or the file itself).
     pub fn part_path(&self, o: &Output, pos: usize, ext: &str) -> PathBuf {
         if o.folder {
-            crate::dataset::part_path(
+            super::layout::part_path(
                 &o.path,
                 &self.algos[pos].name(),
                 self.size,

@@ -478,6 +478,41 @@ pub fn ends(
     Ok((ends, ends.rule(size)))
 }
 
+/// The grid size of a run on `mask` (read from the file `name`): the mask's size, which a
+/// given `size` must equal; a 3D `size` with a mask is refused. Without a mask, `size` or
+/// `default`.
+pub fn size_on_mask(
+    size: Option<Size>,
+    default: Size,
+    mask: Option<(&crate::grid::Mask, &str)>,
+) -> Result<Size, RunError> {
+    let Some((m, name)) = mask else {
+        return Ok(size.unwrap_or(default));
+    };
+    let ms = m.size();
+    match size {
+        Some(s) if s.is_3d() => Err(RunError::value(
+            Field::Mask,
+            name,
+            Reason::text("masks are 2D only; ")
+                .field(Field::Size)
+                .then(format!(" {s} is 3D")),
+        )),
+        Some(s) if s != ms => Err(RunError::value(
+            Field::Size,
+            s,
+            Reason::text(format!(
+                "the mask '{name}' is {ms} (the mask sets the size: drop "
+            ))
+            .field(Field::Size)
+            .then(" or give ")
+            .field(Field::Size)
+            .then(format!(" {ms})")),
+        )),
+        _ => Ok(ms),
+    }
+}
+
 /// The ends on a mask: the entrance and exit not given become the mask's first and last
 /// cells; given ones must be cells of it (not holes). Without a mask, or with the diameter
 /// rule, `ends` is returned as it is. Returns the ends and their rule.
