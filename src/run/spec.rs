@@ -543,7 +543,7 @@ fn check_memory(
     })
 }
 
-/// A validated run: what [`super::execute`] makes.
+/// A validated run, ready for [`Run::execute`].
 #[derive(Clone, Debug)]
 pub struct Run {
     /// Generators in canonical order.
