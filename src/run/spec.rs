@@ -17,7 +17,7 @@ use crate::grid::{Mask, Size};
 use crate::meta_keys as keys;
 use crate::metrics::Ends;
 use crate::shard::{Shard, Source};
-use crate::sink::arrow::{run_metadata, tally_metadata, RunSpec as MetaSpec};
+use crate::sink::arrow::{run_metadata, tally_metadata, RunParams};
 use crate::sink::RunInfo;
 
 use super::error::{Field, Reason, RunError};
@@ -622,7 +622,7 @@ impl Run {
             .as_ref()
             .map_or_else(|| "none".into(), |(_, s)| s.to_string());
         let names = self.names();
-        let mut extra = run_metadata(&MetaSpec {
+        let mut extra = run_metadata(&RunParams {
             algos: &names,
             size: self.size,
             count: self.count,
@@ -670,5 +670,165 @@ impl Run {
         } else {
             o.path.clone()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::Names;
+
+    fn ring() -> Arc<Mask> {
+        Arc::new(Mask::from_text("...\n.#.\n...\n").unwrap())
+    }
+
+    #[test]
+    fn a_spec_validates_into_its_run() {
+        let run = RunSpec::new()
+            .algos(["kruskal,wilson", "backtracker"])
+            .size(Size::planar(16, 8))
+            .count(500)
+            .seed(7)
+            .threads(2)
+            .ends(EndsRule::Diameter)
+            .validate()
+            .unwrap();
+        assert_eq!(run.names(), ["backtracker", "kruskal", "wilson"]);
+        assert_eq!(
+            (run.size, run.count, run.seed, run.threads),
+            (Size::planar(16, 8), 500, 7, 2)
+        );
+        assert_eq!(run.ends, Ends::Diameter);
+        assert_eq!(run.indices(), 0..500);
+        let info = run.info("cmd");
+        let get = |k: &str| {
+            info.extra
+                .iter()
+                .find(|(key, _)| key == k)
+                .map(|(_, v)| v.as_str())
+        };
+        assert_eq!(get(keys::ALGOS), Some("backtracker,kruskal,wilson"));
+        assert_eq!(get(keys::COUNT), Some("500"));
+        assert_eq!(get(keys::SHARD), Some("1/1"));
+        assert!(info.ends_rule.starts_with("diameter"), "{}", info.ends_rule);
+        // The defaults: every generator, 64x64, 1000 mazes, seed 42.
+        let d = RunSpec::new().threads(1).validate().unwrap();
+        assert_eq!(d.algos, Algorithm::parse_list("all").unwrap());
+        assert_eq!(
+            (d.size, d.count, d.seed),
+            (DEFAULT_SIZE, 1000, DEFAULT_SEED)
+        );
+    }
+
+    #[test]
+    fn errors_name_fields_or_flags() {
+        let e = RunSpec::new()
+            .mask(ring(), "ring.txt")
+            .size(Size::planar(4, 4))
+            .validate()
+            .unwrap_err();
+        assert_eq!(e.field(), Some(Field::Size));
+        assert_eq!(
+            e.to_string(),
+            "invalid value '4x4' for 'size': the mask 'ring.txt' is 3x3 (the mask sets the size: \
+             drop size or give size 3x3)"
+        );
+        assert_eq!(
+            e.message(Names::Flags),
+            "invalid value '4x4' for '--size': the mask 'ring.txt' is 3x3 (the mask sets the \
+             size: drop --size or give --size 3x3)"
+        );
+        let e = RunSpec::new().max_candidates(10).validate().unwrap_err();
+        assert_eq!(e.to_string(), "max_candidates only applies with accept");
+        assert_eq!(
+            e.message(Names::Flags),
+            "--max-candidates only applies with --accept"
+        );
+        let e = RunSpec::new()
+            .ends(EndsRule::Diameter)
+            .exit("1,1")
+            .validate()
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "ends diameter chooses the entrance and exit itself; drop entrance/exit"
+        );
+        let e = RunSpec::new()
+            .algos(["eller"])
+            .size(Size::new(4, 4, 2))
+            .validate()
+            .unwrap_err();
+        assert_eq!(e.field(), Some(Field::Algo));
+        assert!(e.to_string().contains("and size 4x4x2 is 3D"), "{e}");
+        for (spec, field) in [
+            (RunSpec::new().threads(0), Field::Threads),
+            (RunSpec::new().braid(1.5), Field::Braid),
+            (RunSpec::new().braid(f64::NAN), Field::Braid),
+            (RunSpec::new().entrance("64,0"), Field::Entrance),
+            (RunSpec::new().algos(["wilsn"]), Field::Algo),
+            (RunSpec::new().count(u64::MAX), Field::Count),
+            (
+                RunSpec::new().mask(ring(), "ring.txt").entrance("1,1"),
+                Field::Entrance,
+            ),
+        ] {
+            assert_eq!(
+                spec.validate().unwrap_err().field(),
+                Some(field),
+                "{spec:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_mask_sets_the_size_and_the_ends() {
+        let run = RunSpec::new()
+            .algos(["all"])
+            .mask(ring(), "ring.txt")
+            .threads(1)
+            .validate()
+            .unwrap();
+        assert_eq!(run.size, Size::planar(3, 3));
+        assert!(run.algos.iter().all(Algorithm::supports_mask));
+        let note = run.note.as_ref().unwrap();
+        assert!(
+            note.render(Names::Fields).starts_with("mask: running the"),
+            "{note:?}"
+        );
+        assert!(
+            note.render(Names::Flags).starts_with("--mask: running the"),
+            "{note:?}"
+        );
+        assert_eq!(run.ends, Ends::cells(0, 8));
+    }
+
+    #[test]
+    fn the_command_line_names_every_field_given() {
+        let spec = RunSpec::new()
+            .algos(["wilson"])
+            .size(Size::planar(12, 8))
+            .seed(3)
+            .entrance("1,0")
+            .exit("11,7")
+            .mask(ring(), "my mask.txt")
+            .braid(0.25)
+            .accept(Accept::parse("dead_end_share < 0.3").unwrap())
+            .max_candidates(5000)
+            .count(10)
+            .mazes(Output {
+                path: "m.arrow".into(),
+                folder: false,
+            })
+            .out(Output {
+                path: "out/".into(),
+                folder: true,
+            });
+        assert_eq!(
+            spec.command_line(),
+            "batchgen --algo wilson --size 12x8 --seed 3 --entrance 1,0 --exit 11,7 \
+             --mask 'my mask.txt' --braid 0.25 --accept 'dead_end_share < 0.3' \
+             --max-candidates 5000 --count 10 --mazes m.arrow --out out/"
+        );
+        assert_eq!(RunSpec::new().command_line(), "batchgen --algo all");
     }
 }
