@@ -155,7 +155,10 @@ assert_eq!(level.metrics().solution_length, level.metrics().diameter);
 //!
 //! # Architecture and data flow
 //!
-//! A run is a pure function of its arguments: for each generator, the index range `0..count`
+//! A run is described by a [`run::RunSpec`] (the command line, the Python module and the
+//! explorer's printed commands all translate into one), validated once into a [`run::Run`]
+//! and executed over [`run::RowSink`]s that carry the run's metadata. It is a pure function of
+//! its fields: for each generator, the index range `0..count`
 //! is cut into chunks that worker threads take in order ([`batch`], rayon); each worker owns a
 //! reused [`Maze`], a generator scratch and a metrics scratch, so no maze allocates. A maze is
 //! generated from its own seed, measured by [`measure`] into a [`metrics::Row`], optionally
@@ -166,7 +169,8 @@ assert_eq!(level.metrics().solution_length, level.metrics().diameter);
 //!
 //! `grid`, `dsu` and `rng` depend on nothing of ours; `generate` on those; `metrics` on `grid`;
 //! `batch` on `generate` + `metrics` + `accept`; `sink`, `store` and `render` only consume;
-//! `level` (one maze for a game) on `generate`, `metrics`, `store` and `render`;
+//! `level` (one maze for a game) on `generate`, `metrics` and `render` (and `store` with that
+//! feature); `run` on `batch`, `sink` and `store`, and the front ends on `run`;
 //! `shard` picks a slice of the index range (flag or cluster engine) and `dataset` lays out
 //! and checks hive-partitioned folders of shard files; `atomic_file` writes every output and
 //! `output_set` proves a run's outputs are distinct files; `uniformity` drives the generators with
@@ -183,7 +187,7 @@ assert_eq!(level.metrics().solution_length, level.metrics().diameter);
 //! | [`metrics`] | `Metrics`, `Row` and `measure()`; `COLUMNS`, the one column table the schema and `--accept` derive from; [`metrics::definitions`], each column's exact definition |
 //! | [`accept`] | the `--accept` language: parser, postfix code, evaluator |
 //! | `batch` | ordered parallel chunks, per-thread scratch, accept filtering (feature `parallel`) |
-//! | [`sink`] | metric rows as Arrow batches (`sink::arrow`, in the core) and the Parquet writer (program) |
+//! | [`sink`] | metric rows as Arrow batches (`sink::arrow`, feature `store`) and the Parquet writer (feature `parquet`) |
 //! | [`maze_id`], [`level`] | a row's identity (algo, size, seed, index, ends rule) and the maze it names, for a game |
 //! | [`store`] | the maze store: Arrow IPC writer and memory-mapped reader; its format |
 //! | [`render`] | ascii and unicode (`text.rs`), SVG, PNG (feature `png`) |
@@ -191,7 +195,8 @@ assert_eq!(level.metrics().solution_length, level.metrics().diameter);
 //! | `shard`, `dataset` | `--shard K/N` and the cluster engines' environment; hive-partitioned folders and `batchgen check` |
 //! | `atomic_file`, `output_set`, `folder_walk` | every output: temp file, fsync, rename, commit together; distinct outputs; one folder walker |
 //! | `interrupt`, `memory` | SIGINT/SIGTERM/SIGHUP as a flag the workers poll; a run's memory estimate |
-//! | `args` | `--size`, `--entrance`/`--exit`, counts (in the library, for the fuzzers) |
+//! | [`run`] | a run of many mazes: [`run::RunSpec`] (typed fields, errors naming them, its printed command), [`run::Run::execute`] over [`run::RowSink`]s, and [`run::value`], the parsers of sizes, cells, counts and chances every front end uses |
+//! | `args` | the command line's output-path checks |
 //! | `uniformity` | exact spanning-tree counts, exact generator distributions, chi-square |
 //! | `cmd`, `cli`, `main.rs` | the command line (one file per subcommand in `src/cmd/`) |
 //!
