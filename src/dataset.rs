@@ -18,7 +18,9 @@ use parquet::file::metadata::ParquetMetaDataReader;
 use parquet::file::statistics::Statistics;
 
 use crate::folder_walk;
-use crate::grid::Size;
+pub use crate::run::layout::{
+    is_folder_target, parse_part_name, part_file_name, part_path, partition_dir,
+};
 use crate::shard::Shard;
 
 pub use crate::meta_keys as keys;
@@ -52,41 +54,6 @@ pub enum DatasetError {
         /// The OS error.
         source: std::io::Error,
     },
-}
-
-/// Does `path` name a dataset folder: written with a trailing `/`, or an existing folder?
-pub fn is_folder_target(path: &Path) -> bool {
-    let s = path.as_os_str().to_string_lossy();
-    s.ends_with('/') || s.ends_with(std::path::MAIN_SEPARATOR) || path.is_dir()
-}
-
-/// `algo=NAME/size=WxH` under `dir` (`size=WxHxD` for a 3D size; see [`Size`]'s display).
-pub fn partition_dir(dir: &Path, algo: &str, size: Size) -> PathBuf {
-    dir.join(format!("algo={algo}"))
-        .join(format!("size={size}"))
-}
-
-/// `part-KKKKK-of-NNNNN.EXT`.
-pub fn part_file_name(shard: Shard, ext: &str) -> String {
-    format!("part-{:05}-of-{:05}.{ext}", shard.k, shard.n)
-}
-
-/// The file of one (algo, size, shard) in a dataset folder.
-pub fn part_path(dir: &Path, algo: &str, size: Size, shard: Shard, ext: &str) -> PathBuf {
-    partition_dir(dir, algo, size).join(part_file_name(shard, ext))
-}
-
-/// Parse `part-KKKKK-of-NNNNN.EXT` back into the shard and extension.
-pub fn parse_part_name(name: &str) -> Option<(Shard, &str)> {
-    let rest = name.strip_prefix("part-")?;
-    let (k, rest) = rest.split_once("-of-")?;
-    let (n, ext) = rest.split_once('.')?;
-    let five = |s: &str| s.len() == 5 && s.bytes().all(|b| b.is_ascii_digit());
-    if !five(k) || !five(n) {
-        return None;
-    }
-    let shard = Shard::new(k.parse().ok()?, n.parse().ok()?).ok()?;
-    Some((shard, ext))
 }
 
 /// What one metrics part file says about itself (from its footer only: no row is read).
@@ -785,6 +752,7 @@ fn check_stores(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Size;
 
     #[test]
     fn part_names_round_trip() {

@@ -25,6 +25,7 @@ use crate::maze_id::MazeId;
 use crate::metrics::{self, Ends, Metrics};
 use crate::render::{self, RenderError};
 use crate::rng::Chance;
+#[cfg(feature = "store")]
 use crate::store::{StoreError, StoreReader};
 
 /// Why a level could not be made.
@@ -74,6 +75,7 @@ pub enum LevelError {
         cell: u32,
     },
     /// Reading the store failed, or its record is corrupt.
+    #[cfg(feature = "store")]
     #[error(transparent)]
     Store(#[from] StoreError),
     /// Drawing failed.
@@ -240,8 +242,8 @@ impl LevelSpec {
         rule: Option<&str>,
         entrance: Option<&str>,
         exit: Option<&str>,
-    ) -> Result<LevelSpec, crate::args::ArgError> {
-        let (e, _) = crate::args::resolve_ends_sized(rule, entrance, exit, self.size)?;
+    ) -> Result<LevelSpec, crate::run::value::ArgError> {
+        let (e, _) = crate::run::value::resolve_ends_sized(rule, entrance, exit, self.size)?;
         let mask = self.mask.as_deref();
         let e = ends_on_mask(e, entrance.is_some(), exit.is_some(), mask);
         Ok(self.ends(e))
@@ -269,7 +271,7 @@ impl LevelSpec {
             return Err(LevelError::Not3d {
                 algo: algo.name(),
                 size,
-                accepted: crate::args::names_3d(),
+                accepted: crate::run::value::names_3d(),
             });
         }
         if !(0.0..=1.0).contains(&self.braid) {
@@ -410,6 +412,7 @@ impl Level {
         .braided(self.braid)
     }
 
+    #[cfg(feature = "store")]
     /// Record `k` of a maze store: its walls as stored (checked to be a perfect maze, or a
     /// connected one with the record's loops), on the store's mask, with the store's braid
     /// chance ([`StoreReader::braid`], 0 when it records none), and the ends it was measured

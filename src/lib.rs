@@ -107,55 +107,62 @@
 //! # Ok::<(), batchgen::LevelError>(())
 //! ```
 //!
-//! Read a record of a maze store (`--mazes FILE.arrow`; here a small one is written first):
-//!
-//! ```
-//! use batchgen::store::{Entry, StoreInfo, StoreReader, StoreWriter};
-//! use batchgen::{Algorithm, Ends, Level, LevelSpec, Size};
-//!
-//! let dir = tempfile::tempdir()?;
-//! let path = dir.path().join("mazes.arrow");
-//! let info = StoreInfo {
-//!     width: 10,
-//!     height: 6,
-//!     depth: 1,
-//!     seed: 42,
-//!     algos: vec!["kruskal".into()],
-//!     ends_rule: "diameter".into(),
-//!     mask: None,
-//!     braid: 0.0,
-//! };
-//! let mut writer = StoreWriter::create(&path, &info)?;
-//! for index in 0..5 {
-//!     let level = LevelSpec::new(Algorithm::Kruskal, Size::planar(10, 6), 42, index)
-//!         .ends(Ends::Diameter)
-//!         .build()?;
-//!     writer.append(Entry {
-//!         algo: 0, // position in info.algos
-//!         index,
-//!         maze_seed: level.maze_seed(),
-//!         maze_hash: level.maze().hash(),
-//!         entrance: level.entrance(),
-//!         exit: level.exit(),
-//!         loops: level.metrics().loops,
-//!         walls: level.walls(),
-//!     })?;
-//! }
-//! writer.finish()?;
-//!
-//! let store = StoreReader::open(&path)?; // memory-mapped; record k is read in O(1)
-//! let record = store.record(3)?; // zero-copy: record.walls borrows the mapped file
-//! assert_eq!((record.algo, record.index), ("kruskal", 3));
-//! let level = Level::from_store(&store, 3)?; // measured between the recorded ends
-//! assert_eq!(level.walls(), record.walls);
-//! assert_eq!((level.entrance(), level.exit()), (record.entrance, record.exit));
-//! assert_eq!(level.metrics().solution_length, level.metrics().diameter);
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+#![cfg_attr(
+    feature = "store",
+    doc = r##"Read a record of a maze store (`--mazes FILE.arrow`; here a small one is written first):
+
+```
+use batchgen::store::{Entry, StoreInfo, StoreReader, StoreWriter};
+use batchgen::{Algorithm, Ends, Level, LevelSpec, Size};
+
+let dir = tempfile::tempdir()?;
+let path = dir.path().join("mazes.arrow");
+let info = StoreInfo {
+    width: 10,
+    height: 6,
+    depth: 1,
+    seed: 42,
+    algos: vec!["kruskal".into()],
+    ends_rule: "diameter".into(),
+    mask: None,
+    braid: 0.0,
+};
+let mut writer = StoreWriter::create(&path, &info)?;
+for index in 0..5 {
+    let level = LevelSpec::new(Algorithm::Kruskal, Size::planar(10, 6), 42, index)
+        .ends(Ends::Diameter)
+        .build()?;
+    writer.append(Entry {
+        algo: 0, // position in info.algos
+        index,
+        maze_seed: level.maze_seed(),
+        maze_hash: level.maze().hash(),
+        entrance: level.entrance(),
+        exit: level.exit(),
+        loops: level.metrics().loops,
+        walls: level.walls(),
+    })?;
+}
+writer.finish()?;
+
+let store = StoreReader::open(&path)?; // memory-mapped; record k is read in O(1)
+let record = store.record(3)?; // zero-copy: record.walls borrows the mapped file
+assert_eq!((record.algo, record.index), ("kruskal", 3));
+let level = Level::from_store(&store, 3)?; // measured between the recorded ends
+assert_eq!(level.walls(), record.walls);
+assert_eq!((level.entrance(), level.exit()), (record.entrance, record.exit));
+assert_eq!(level.metrics().solution_length, level.metrics().diameter);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 //!
 //! # Architecture and data flow
 //!
-//! A run is a pure function of its arguments: for each generator, the index range `0..count`
+//! A run is described by a [`run::RunSpec`] (the command line, the Python module and the
+//! explorer's printed commands all translate into one), validated once into a [`run::Run`]
+//! and executed over [`run::RowSink`]s that carry the run's metadata. It is a pure function of
+//! its fields: for each generator, the index range `0..count`
 //! is cut into chunks that worker threads take in order ([`batch`], rayon); each worker owns a
 //! reused [`Maze`], a generator scratch and a metrics scratch, so no maze allocates. A maze is
 //! generated from its own seed, measured by [`measure`] into a [`metrics::Row`], optionally
@@ -166,7 +173,8 @@
 //!
 //! `grid`, `dsu` and `rng` depend on nothing of ours; `generate` on those; `metrics` on `grid`;
 //! `batch` on `generate` + `metrics` + `accept`; `sink`, `store` and `render` only consume;
-//! `level` (one maze for a game) on `generate`, `metrics`, `store` and `render`;
+//! `level` (one maze for a game) on `generate`, `metrics` and `render` (and `store` with that
+//! feature); `run` on `batch`, `sink` and `store`, and the front ends on `run`;
 //! `shard` picks a slice of the index range (flag or cluster engine) and `dataset` lays out
 //! and checks hive-partitioned folders of shard files; `atomic_file` writes every output and
 //! `output_set` proves a run's outputs are distinct files; `uniformity` drives the generators with
@@ -183,7 +191,7 @@
 //! | [`metrics`] | `Metrics`, `Row` and `measure()`; `COLUMNS`, the one column table the schema and `--accept` derive from; [`metrics::definitions`], each column's exact definition |
 //! | [`accept`] | the `--accept` language: parser, postfix code, evaluator |
 //! | `batch` | ordered parallel chunks, per-thread scratch, accept filtering (feature `parallel`) |
-//! | [`sink`] | metric rows as Arrow batches (`sink::arrow`, in the core) and the Parquet writer (program) |
+//! | [`sink`] | metric rows as Arrow batches (`sink::arrow`, feature `store`) and the Parquet writer (feature `parquet`) |
 //! | [`maze_id`], [`level`] | a row's identity (algo, size, seed, index, ends rule) and the maze it names, for a game |
 //! | [`store`] | the maze store: Arrow IPC writer and memory-mapped reader; its format |
 //! | [`render`] | ascii and unicode (`text.rs`), SVG, PNG (feature `png`) |
@@ -191,7 +199,8 @@
 //! | `shard`, `dataset` | `--shard K/N` and the cluster engines' environment; hive-partitioned folders and `batchgen check` |
 //! | `atomic_file`, `output_set`, `folder_walk` | every output: temp file, fsync, rename, commit together; distinct outputs; one folder walker |
 //! | `interrupt`, `memory` | SIGINT/SIGTERM/SIGHUP as a flag the workers poll; a run's memory estimate |
-//! | `args` | `--size`, `--entrance`/`--exit`, counts (in the library, for the fuzzers) |
+//! | [`run`] | a run of many mazes: [`run::RunSpec`] (typed fields, errors naming them, its printed command), [`run::Run::execute`] over [`run::RowSink`]s, and [`run::value`], the parsers of sizes, cells, counts and chances every front end uses |
+//! | `args` | the command line's output-path checks |
 //! | `uniformity` | exact spanning-tree counts, exact generator distributions, chi-square |
 //! | `cmd`, `cli`, `main.rs` | the command line (one file per subcommand in `src/cmd/`) |
 //!
@@ -223,20 +232,30 @@
 //!
 //! # Cargo features
 //!
-//! - **default = `cli`**: the `batchgen` program and everything only it needs (Parquet files,
-//!   plots, progress bars, signals, datasets and shards, the uniformity lab). Its modules are
-//!   plumbing of the program, hidden from these docs.
+//! The features follow the layers: core → `store` → `run` → front ends (`cli`, `python`).
+//!
+//! - **no features**: the core a game needs: [`grid`], [`rng`], [`generate`], [`metrics`],
+//!   [`Level`] and [`MazeId`], the [`accept`] language, text/SVG [`render`]ing and the value
+//!   parsers of [`run::value`]. Pure Rust, no Unix-only API, no Arrow.
+//! - **`store`**: the Arrow stack: the maze [`store`] (written atomically; Unix), metric rows
+//!   as Arrow batches ([`sink::arrow`]), [`MazeId::from_batch`], [`Level::from_store`].
 //! - **`parallel`**: [`batch`], many mazes generated and measured on a rayon pool, with a stop
 //!   flag the caller owns.
+//! - **`run`** (`store` + `parallel`): the [`run`] layer, [`run::RunSpec`] validated into a
+//!   [`run::Run`] and executed over [`run::RowSink`]s (maze store, Arrow table), shards,
+//!   dataset folders. **`parquet`** adds its Parquet sink.
 //! - **`png`**: PNG output in [`render`].
-//! - **no features**: the core a game or a binding needs: [`grid`], [`rng`], [`generate`],
-//!   [`metrics`], [`Level`] and [`MazeId`], the maze [`store`], the [`accept`] language,
-//!   text/SVG [`render`]ing and the Arrow table of metric rows ([`sink::arrow`]). Pure Rust.
+//! - **`python`** (`run` + `png`): the Python module.
+//! - **default = `cli`** (`run` + `parquet` + `png`): the `batchgen` program and everything only
+//!   it needs (plots, progress bars, signals, the uniformity lab). Its modules are plumbing of
+//!   the program, hidden from these docs.
 #![deny(missing_docs)]
 
 pub mod accept;
+#[cfg(feature = "run")]
 #[doc(hidden)]
 pub mod args;
+#[cfg(feature = "store")]
 #[doc(hidden)]
 pub mod atomic_file;
 #[cfg(feature = "parallel")]
@@ -244,7 +263,7 @@ pub mod batch;
 #[cfg(feature = "python")]
 mod bindings;
 pub mod braid;
-#[cfg(feature = "cli")]
+#[cfg(feature = "parquet")]
 #[doc(hidden)]
 pub mod dataset;
 #[doc(hidden)]
@@ -254,6 +273,7 @@ pub mod dsu;
 pub mod explore;
 #[cfg(feature = "cli")]
 pub mod export;
+#[cfg(feature = "store")]
 #[doc(hidden)]
 pub mod folder_walk;
 pub mod generate;
@@ -265,12 +285,12 @@ pub mod interrupt;
 pub mod json;
 pub mod level;
 pub mod maze_id;
-#[cfg(feature = "cli")]
+#[cfg(feature = "run")]
 #[doc(hidden)]
 pub mod memory;
 pub mod meta_keys;
 pub mod metrics;
-#[cfg(feature = "cli")]
+#[cfg(any(feature = "cli", feature = "python"))]
 #[doc(hidden)]
 pub mod ml;
 #[cfg(feature = "cli")]
@@ -283,18 +303,21 @@ pub mod pick;
 pub mod plot;
 #[doc(hidden)]
 pub mod printable;
-#[cfg(feature = "cli")]
-#[doc(hidden)]
-pub mod python_literal;
+#[cfg(any(feature = "cli", feature = "python"))]
+#[cfg_attr(not(feature = "python"), allow(dead_code))]
+pub(crate) mod python_literal;
 pub mod render;
 pub mod rng;
-#[cfg(feature = "cli")]
+pub mod run;
+#[cfg(feature = "run")]
 #[doc(hidden)]
 pub mod shard;
-#[cfg(feature = "cli")]
+#[cfg(feature = "run")]
 #[doc(hidden)]
 pub mod shell;
+#[cfg(feature = "store")]
 pub mod sink;
+#[cfg(feature = "store")]
 pub mod store;
 #[doc(hidden)]
 pub mod suggest;
@@ -309,7 +332,7 @@ pub mod thousands;
 pub mod uniformity;
 
 pub use generate::Algorithm;
-pub use grid::{Dir, Maze, Size};
+pub use grid::{Dir, Mask, Maze, Size};
 pub use level::{Level, LevelError, LevelSpec};
 pub use maze_id::{MazeId, MazeIdError};
 pub use metrics::{measure, Ends, Metrics};

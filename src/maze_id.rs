@@ -16,49 +16,58 @@
 //! `wilson 32x32 seed 42 index 15, <ends rule>`; a masked or braided one adds
 //! `mask <hash>` and `braid <p>` after the size.
 //!
-//! From an Arrow batch of metric rows (a Parquet file read with arrow, or
-//! [`crate::sink::arrow::record_batch`]) to the level of its row, with that row's solution:
-//!
-//! ```
-//! use batchgen::grid::Size;
-//! use batchgen::metrics::{self, Ends, Row};
-//! use batchgen::sink::arrow::{self, RunInfo};
-//! use batchgen::{generate, Algorithm, Maze, MazeId};
-//!
-//! // A table of three wilson rows measured between a farthest pair (`--ends diameter`).
-//! let (algo, size, seed, ends) = (Algorithm::Wilson, Size::planar(32, 32), 42, Ends::Diameter);
-//! let (mut maze, mut gen, mut scratch) =
-//!     (Maze::with_size(size), generate::Scratch::new(), metrics::Scratch::new());
-//! let rows: Vec<Row> = (13..16)
-//!     .map(|index| {
-//!         let maze_seed = generate::regenerate(&algo, &mut maze, &mut gen, seed, index);
-//!         Row { index, maze_seed, gen_ns: 0, metrics: metrics::measure(&maze, ends, &mut scratch) }
-//!     })
-//!     .collect();
-//! let info = RunInfo { ends_rule: ends.rule(size), ..RunInfo::default() };
-//! let schema = arrow::schema_with_metadata(&arrow::base_metadata(&info));
-//! let batch = arrow::record_batch(&schema, &algo.name(), size, seed, &rows)?;
-//!
-//! let id = MazeId::from_batch(&batch, 2)?; // the row of index 15
-//! assert_eq!((id.index, id.ends), (15, Ends::Diameter));
-//! let level = id.level()?;
-//! assert_eq!(level.maze().hash(), rows[2].metrics.maze_hash);
-//! assert_eq!(level.metrics().solution_length, rows[2].metrics.solution_length);
-//! assert_eq!(level.metrics().solution_length, level.metrics().diameter);
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+#![cfg_attr(
+    feature = "store",
+    doc = r##"From an Arrow batch of metric rows (a Parquet file read with arrow, or
+[`crate::sink::arrow::record_batch`]) to the level of its row, with that row's solution:
+
+```
+use batchgen::grid::Size;
+use batchgen::metrics::{self, Ends, Row};
+use batchgen::sink::arrow::{self, RunInfo};
+use batchgen::{generate, Algorithm, Maze, MazeId};
+
+// A table of three wilson rows measured between a farthest pair (`--ends diameter`).
+let (algo, size, seed, ends) = (Algorithm::Wilson, Size::planar(32, 32), 42, Ends::Diameter);
+let (mut maze, mut gen, mut scratch) =
+    (Maze::with_size(size), generate::Scratch::new(), metrics::Scratch::new());
+let rows: Vec<Row> = (13..16)
+    .map(|index| {
+        let maze_seed = generate::regenerate(&algo, &mut maze, &mut gen, seed, index);
+        Row { index, maze_seed, gen_ns: 0, metrics: metrics::measure(&maze, ends, &mut scratch) }
+    })
+    .collect();
+let info = RunInfo { ends_rule: ends.rule(size), ..RunInfo::default() };
+let schema = arrow::schema_with_metadata(&arrow::base_metadata(&info));
+let batch = arrow::record_batch(&schema, &algo.name(), size, seed, &rows)?;
+
+let id = MazeId::from_batch(&batch, 2)?; // the row of index 15
+assert_eq!((id.index, id.ends), (15, Ends::Diameter));
+let level = id.level()?;
+assert_eq!(level.maze().hash(), rows[2].metrics.maze_hash);
+assert_eq!(level.metrics().solution_length, rows[2].metrics.solution_length);
+assert_eq!(level.metrics().solution_length, level.metrics().diameter);
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+"##
+)]
 
 use std::fmt;
 
+#[cfg(feature = "store")]
 use arrow_array::cast::AsArray;
+#[cfg(feature = "store")]
 use arrow_array::types::{Float64Type, UInt32Type, UInt64Type};
+#[cfg(feature = "store")]
 use arrow_array::{Array, ArrayRef, ArrowPrimitiveType, RecordBatch};
+#[cfg(feature = "store")]
 use arrow_schema::DataType;
 
 use crate::generate::{Algorithm, UnknownAlgorithm};
 use crate::grid::Size;
 use crate::meta_keys as keys;
 use crate::metrics::Ends;
+#[cfg(feature = "store")]
 use crate::store::{StoreError, StoreReader};
 
 /// The identity of one maze and its solution: regenerating it ([`MazeId::level`]) always gives
@@ -120,6 +129,7 @@ pub enum MazeIdError {
     #[error(transparent)]
     UnknownAlgorithm(#[from] UnknownAlgorithm),
     /// Reading the store record failed.
+    #[cfg(feature = "store")]
     #[error(transparent)]
     Store(#[from] StoreError),
     /// A store record of a braided maze in a store that does not record the braid chance
@@ -196,6 +206,7 @@ impl MazeId {
         ))
     }
 
+    #[cfg(feature = "store")]
     /// The identity of row `row` of a batch of metric rows: its `algo`, `width`, `height`,
     /// `depth`, `seed` and `index` columns, its `mask_hash` and `braid` columns (taken as 0 when
     /// a table has none) and the `batchgen.ends` value of the batch's schema
@@ -212,6 +223,7 @@ impl MazeId {
         MazeId::from_batch_with_rule(batch, row, rule)
     }
 
+    #[cfg(feature = "store")]
     /// [`MazeId::from_batch`] with the table's ends rule given (the `batchgen.ends` value of
     /// the file's metadata).
     pub fn from_batch_with_rule(
@@ -256,6 +268,7 @@ impl MazeId {
         Ok(id.on_mask(mask_hash).braided(braid))
     }
 
+    #[cfg(feature = "store")]
     /// The identity of record `k` of a maze store, between the entrance and exit it records,
     /// on the store's mask, braided with the store's braid chance ([`StoreReader::braid`]). A
     /// record with loops in a store that does not record the chance is refused
@@ -289,6 +302,7 @@ impl MazeId {
     }
 }
 
+#[cfg(feature = "store")]
 /// Column `name` of `batch`, checked to hold a value at `row`.
 fn cell<'b>(
     batch: &'b RecordBatch,
@@ -308,6 +322,7 @@ fn cell<'b>(
     Ok(c)
 }
 
+#[cfg(feature = "store")]
 /// The number at `row` of the `T` column `name` (`expected` names `T` for the error).
 fn number<T: ArrowPrimitiveType>(
     batch: &RecordBatch,
@@ -359,7 +374,7 @@ impl std::str::FromStr for MazeId {
         let algo = words.next().ok_or_else(|| bad("no generator"))?;
         let size = words
             .next()
-            .and_then(|s| crate::args::parse_size3("size", s).ok())
+            .and_then(|s| crate::run::value::parse_size3("size", s).ok())
             .ok_or_else(|| bad("no size WxH[xD] after the generator"))?;
         let (mut mask_hash, mut braid, mut seed, mut index) = (0, 0.0, None, None);
         while let Some(key) = words.next() {
@@ -374,7 +389,7 @@ impl std::str::FromStr for MazeId {
             match key {
                 "mask" => mask_hash = whole()?,
                 "braid" => {
-                    braid = crate::args::braid_value(value)
+                    braid = crate::run::value::braid_value(value)
                         .map_err(|why| bad(&format!("braid '{value}': {why}")))?
                 }
                 "seed" => seed = Some(whole()?),

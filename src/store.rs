@@ -1267,7 +1267,7 @@ fn read_braid(meta: &arrow_schema::Metadata, path: &Path) -> Result<Option<f64>,
     let Some(text) = meta.get(keys::BRAID) else {
         return Ok(None);
     };
-    match crate::args::braid_value(text) {
+    match crate::run::value::braid_value(text) {
         Ok(p) => Ok((p > 0.0).then_some(p)),
         Err(why) => Err(StoreError::BadBraid {
             path: path.to_path_buf(),

@@ -3,15 +3,28 @@
 //! row's metrics as a dict, and drawings (text and SVG, which a notebook shows). A masked or
 //! braided row's level takes the row's mask and braid chance ([`crate::LevelSpec`]).
 
-use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyByteArray, PyDict};
 
 use super::{braid_of, joined, mask_of, text, value_error};
-use crate::args::{parse_size3, ArgError};
 use crate::metrics::{Get, Row, RowView, COLUMNS};
 use crate::render::{self, Style};
+use crate::run::value::{parse_size3, ArgError};
 use crate::{Algorithm, Level, LevelSpec};
+
+/// A NumPy array of `bytes` (native-endian items of `dtype`) in `shape`, made by NumPy itself
+/// (`numpy.frombuffer(bytearray(bytes), dtype).reshape(shape)`, writable, owning a copy of the
+/// data), so the module links no array crate.
+fn ndarray<'py>(
+    py: Python<'py>,
+    bytes: &[u8],
+    dtype: &str,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    py.import("numpy")?
+        .call_method1("frombuffer", (PyByteArray::new(py, bytes), dtype))?
+        .call_method1("reshape", (shape.to_vec(),))
+}
 
 /// One maze ready for a game or a dataset: see the package's `Level` for the Python view.
 #[pyclass(frozen, module = "batchgen", name = "Level")]
@@ -151,20 +164,22 @@ impl PyLevel {
 
     /// The packed wall bits as the maze store holds them (`uint64` words).
     #[getter]
-    fn walls<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
-        PyArray1::from_slice(py, self.level.walls())
+    fn walls<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let w = self.level.walls();
+        ndarray(py, bytemuck::cast_slice(w), "=u8", &[w.len()])
     }
 
     /// The solution path, entrance to exit, as cell ids (`uint32`).
     #[getter]
-    fn solution<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
-        PyArray1::from_slice(py, self.level.solution())
+    fn solution<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let s = self.level.solution();
+        ndarray(py, bytemuck::cast_slice(s), "=u4", &[s.len()])
     }
 
     /// The solution path as `(row, col)` coordinates, shape `(n, 2)` (3D: `(layer, row, col)`,
     /// shape `(n, 3)`).
     #[getter]
-    fn solution_coords<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i64>>> {
+    fn solution_coords<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let dims = if self.level.depth() > 1 { 3 } else { 2 };
         let mut out = Vec::with_capacity(self.level.solution().len() * dims);
         for &c in self.level.solution() {
@@ -175,13 +190,13 @@ impl PyLevel {
             out.extend([y as i64, x as i64]);
         }
         let n = self.level.solution().len();
-        PyArray1::from_vec(py, out).reshape([n, dims])
+        ndarray(py, bytemuck::cast_slice(&out), "=i8", &[n, dims])
     }
 
     /// maze-dataset's layout: `bool`, shape `(2, height, width)`; `[0, r, c]` is open between
     /// `(r, c)` and `(r + 1, c)`, `[1, r, c]` between `(r, c)` and `(r, c + 1)`. 2D only.
     #[getter]
-    fn connection_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<bool>>> {
+    fn connection_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let l = &self.level;
         if l.depth() > 1 {
             return Err(value_error(format!(
@@ -192,7 +207,8 @@ impl PyLevel {
         let (w, h) = (l.width() as usize, l.height() as usize);
         let mut out = Vec::with_capacity(2 * w * h);
         crate::ml::pixels::connection_list(l.maze(), &mut out);
-        PyArray1::from_vec(py, out).reshape([2, h, w])
+        let bytes: Vec<u8> = out.iter().map(|&b| u8::from(b)).collect();
+        ndarray(py, &bytes, "bool", &[2, h, w])
     }
 
     /// Every column of the row this maze has in a metrics table (`gen_ns`, a timing, aside).

@@ -6,7 +6,7 @@
 //! [`level::PyLevel`] regenerates one maze with NumPy arrays for its walls and solution, and
 //! [`table::read_store`] opens a maze store. Tables leave through the Arrow PyCapsule
 //! interface ([`table::Table`]), so pyarrow, polars and DuckDB take them without a copy.
-//! Bad arguments raise `ValueError` with the CLI's message (the parsers of [`crate::args`]).
+//! Bad arguments raise `ValueError` naming the parameter (the checks of [`crate::run`]).
 //! Masks (`mask=`, a path or the mask's text) and braid (`braid=`) are taken by both
 //! [`run::generate`] and [`level::PyLevel`], checked here ([`mask_of`], [`braid_of`]).
 
@@ -19,9 +19,9 @@ use std::sync::Arc;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::args::ArgError;
 use crate::grid::Mask;
 use crate::python_literal::Literal;
+use crate::run::value::ArgError;
 
 /// A `ValueError` carrying `e`'s message (a bad argument, as the CLI would report it).
 fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -119,11 +119,11 @@ fn mask_recorded(v: &Bound<'_, PyAny>) -> String {
         .map_or_else(|_| "mask.txt".into(), |p| p.display().to_string())
 }
 
-/// The `braid=` argument: a chance from 0 to 1 ([`crate::args::braid_value`]), as a number or
+/// The `braid=` argument: a chance from 0 to 1 ([`crate::run::value::braid_value`]), as a number or
 /// text; a `ValueError` naming `braid` otherwise.
 fn braid_of(v: &Bound<'_, PyAny>) -> PyResult<f64> {
     let t = text(v)?;
-    crate::args::braid_value(&t).map_err(|why| value_error(ArgError::new("braid", &t, why)))
+    crate::run::value::braid_value(&t).map_err(|why| value_error(ArgError::new("braid", &t, why)))
 }
 
 #[pymodule]

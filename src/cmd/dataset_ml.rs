@@ -45,7 +45,7 @@ use batchgen::ml::split::{Fractions, Split};
 use batchgen::ml::tokens::{self, TokenScratch, Tokenizer};
 use batchgen::rng::{splitmix64, Rng};
 use batchgen::shard::{self, Shard};
-use batchgen::sink::arrow::{base_metadata, run_metadata, schema as metric_schema, RunSpec};
+use batchgen::sink::arrow::{base_metadata, run_metadata, schema as metric_schema, RunParams};
 use batchgen::sink::RunInfo;
 use batchgen::{Algorithm, Ends, Maze};
 
@@ -743,7 +743,7 @@ fn dataset_schema(
         Field::new("tokens", DataType::Utf8, false),
     ]);
     let names: Vec<String> = cfg.algos.iter().map(Algorithm::name).collect();
-    let mut extra = run_metadata(&RunSpec {
+    let mut extra = run_metadata(&RunParams {
         algos: &names,
         size,
         count: cfg.count,

@@ -14,24 +14,18 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use batchgen::atomic_file::{self, AtomicFile};
-use batchgen::batch::{self, Job};
-use batchgen::dataset;
-use batchgen::interrupt;
-use batchgen::meta_keys as keys;
-use batchgen::shard::Shard;
-use batchgen::sink::arrow::RunSpec;
-use batchgen::sink::{ParquetSink, RunInfo, SinkError};
-use batchgen::store::{self, StoreError, StoreInfo, StoreWriter};
-
 use batchgen::accept::Accept;
-use batchgen::args::{
-    check_3d, check_out, check_out_dir, resolve_ends_sized, select_3d, DEFAULT_SEED,
-};
+use batchgen::args::{check_out, DEFAULT_SEED};
+use batchgen::atomic_file::{self, AtomicFile};
 use batchgen::grid::Size;
+use batchgen::interrupt;
 use batchgen::output_set::OutputSet;
-use batchgen::shard::{self, Source};
-use batchgen::{Algorithm, Ends};
+use batchgen::run::{
+    CreateError, ExecuteError, Names, Output, ParquetOutput, RowSink, Run, RunError, RunSpec,
+    StoreOutput,
+};
+use batchgen::shard::{self, Shard};
+use batchgen::store;
 use clap::Args;
 
 use crate::cmd::progress::{self, human_bytes, Progress};
@@ -39,10 +33,6 @@ use crate::cmd::run_summary::{self, Destination, RunFacts};
 use crate::cmd::{mask_arg, values};
 use crate::cmd::{Interrupted, UsageError};
 use batchgen::thousands::thousands;
-
-/// Walk steps per maze above which a random-walk generator is refused without
-/// `--no-time-limit` (see [`Algorithm::expected_walk_steps`]).
-const MAX_WALK_STEPS: f64 = 1e11;
 
 /// Flags of the main job.
 #[derive(Args, Debug)]
@@ -173,43 +163,13 @@ pub struct RunArgs {
 /// The main job, validated.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// Generators in canonical order.
-    pub algos: Vec<Algorithm>,
-    /// Grid size (depth 1 for 2D).
-    pub size: Size,
-    /// Mazes per algorithm.
-    pub count: u64,
-    /// Master seed.
-    pub seed: u64,
-    /// Output path.
-    pub out: PathBuf,
-    /// Worker threads.
-    pub threads: usize,
-    /// Entrance and exit cells.
-    pub ends: Ends,
-    /// The mask every maze fills (`--mask`), if any.
-    pub mask: Option<std::sync::Arc<batchgen::grid::Mask>>,
-    /// How `ends` was chosen, for the file metadata.
-    pub ends_rule: String,
+    /// The run.
+    pub run: Run,
     /// Suppress progress and the closing line.
     pub quiet: bool,
-    /// Accept filter.
-    pub accept: Option<Accept>,
-    /// Braid chance per dead end (0 = perfect mazes).
-    pub braid: f64,
-    /// Candidate limit per algorithm (with a filter).
-    pub max_candidates: u64,
-    /// Maze store output.
-    pub mazes: Option<PathBuf>,
-    /// This process's shard and where it came from; `None` = the whole range (1/1).
-    pub shard: Option<(Shard, Source)>,
-    /// `--out` is a dataset folder.
-    pub out_is_dir: bool,
-    /// `--mazes` is a dataset folder.
-    pub mazes_is_dir: bool,
     /// Where `--summary-json` goes.
     pub summary_json: Option<Destination>,
-    /// The line saying which generators a 3D `--algo all` skipped (printed on stderr).
+    /// The line saying which generators a 3D or masked `--algo all` skipped (printed on stderr).
     pub note: Option<String>,
     /// Warnings printed before the run (an output extension that does not match its format).
     pub warnings: Vec<String>,
@@ -227,10 +187,15 @@ fn extension_warning(flag: &str, path: &Path, want: &str, what: &str) -> Option<
     })
 }
 
+/// A refused run, its fields spelt as flags.
+fn usage(e: RunError) -> UsageError {
+    UsageError(e.message(Names::Flags))
+}
+
 impl Config {
-    /// The shard (1/1 when unsharded).
-    pub fn shard(&self) -> Shard {
-        self.shard.as_ref().map_or(Shard::WHOLE, |s| s.0)
+    /// The metrics output (`--out`).
+    fn out(&self) -> &Output {
+        self.run.out.as_ref().expect("the main job has --out")
     }
 }
 
@@ -243,407 +208,226 @@ impl RunArgs {
         self.validate_with_env(&|k| std::env::var_os(k).map(|v| v.to_string_lossy().into_owned()))
     }
 
+    /// The run these flags describe (the mask read, the shard resolved from the flags and
+    /// `env`).
+    pub fn spec(&self, env: &dyn Fn(&str) -> Option<String>) -> Result<RunSpec, UsageError> {
+        let mut spec = RunSpec::new()
+            .algos([self.algo.spec.as_str()])
+            .count(self.count)
+            .seed(self.seed)
+            .no_time_limit(self.no_time_limit)
+            .braid(self.braid.unwrap_or(0.0));
+        if let Some(p) = &self.mask {
+            spec = spec.mask(mask_arg::read("--mask", p)?, p.display().to_string());
+        }
+        if let Some(s) = self.size {
+            spec = spec.size(s);
+        }
+        if let Some(t) = self.threads {
+            spec = spec.threads(t);
+        }
+        if let Some(e) = self.ends {
+            spec = spec.ends(e.rule());
+        }
+        if let Some(e) = &self.entrance {
+            spec = spec.entrance(e);
+        }
+        if let Some(e) = &self.exit {
+            spec = spec.exit(e);
+        }
+        if let Some(a) = &self.accept {
+            spec = spec.accept(a.clone());
+        }
+        if let Some(n) = self.max_candidates {
+            spec = spec.max_candidates(n);
+        }
+        if let Some(out) = &self.out {
+            spec = spec.out(Output::new(out));
+        }
+        if let Some(m) = &self.mazes {
+            spec = spec.mazes(Output::new(m));
+        }
+        let shard = shard::resolve(self.shard.as_deref(), self.shard_count.as_deref(), env)
+            .map_err(|e| UsageError(e.to_string()))?;
+        if let Some((s, src)) = shard {
+            spec = spec.shard(s, src);
+        }
+        Ok(spec)
+    }
+
     /// [`RunArgs::validate`] with the environment given as a lookup function.
     pub fn validate_with_env(
         &self,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Config, UsageError> {
-        let mask = match &self.mask {
-            Some(p) => Some(mask_arg::read("--mask", p)?),
-            None => None,
-        };
-        let size = mask_arg::size_for(
-            self.size,
-            Size::planar(64, 64),
-            mask.as_ref(),
-            "--mask",
-            self.mask.as_deref(),
-        )?;
-        let spec = self.algo.spec.as_str();
-        let (algos, mask_note) =
-            mask_arg::select_algos(spec, self.algo.algos.clone(), mask.as_ref())?;
-        let (algos, note) = select_3d(spec, algos, size);
-        let note = note.or(mask_note);
-        check_3d("--algo", spec, &algos, size)?;
-        if !self.no_time_limit {
-            check_walk_steps(&algos, size, mask.as_deref().zip(self.mask.as_deref()))?;
+        if self.out.is_none() {
+            return Err(UsageError("the main job needs --out FILE".into()));
         }
-        let count = self.count;
-        check_total(count, algos.len())?;
-        let threads = self
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let (ends, ends_rule) = self.ends_for(size, mask.as_ref())?;
-        let accept = self.accept.clone();
-        let max_candidates = self.max_candidates_for(count)?;
-        let out = self
-            .out
-            .clone()
-            .ok_or_else(|| UsageError("the main job needs --out FILE".into()))?;
-        let shard = shard::resolve(self.shard.as_deref(), self.shard_count.as_deref(), env)
-            .map_err(|e| UsageError(e.to_string()))?;
-        check_shard_accept(shard.as_ref(), accept.as_ref())?;
-        let out_is_dir = dataset::is_folder_target(&out);
-        let mazes_is_dir = self.mazes.as_deref().is_some_and(dataset::is_folder_target);
-        self.check_outputs(&out, out_is_dir, mazes_is_dir, shard.as_ref())?;
+        let run = self.spec(env)?.validate().map_err(usage)?;
         let summary_json = match &self.summary_json {
             None => None,
             Some(p) if p.as_os_str() == "-" => Some(Destination::Stdout),
             Some(p) => Some(Destination::File(check_out("--summary-json", p)?)),
         };
-        let warnings = self.extension_warnings(&out, out_is_dir, mazes_is_dir);
-        let whole = shard.as_ref().map_or(Shard::WHOLE, |s| s.0);
-        let outputs = Named {
-            out: &out,
-            out_is_dir,
-            mazes: self.mazes.as_deref(),
-            mazes_is_dir,
-            summary_json: summary_json.as_ref(),
-            mask: self.mask.as_deref(),
-        };
-        check_distinct(&outputs, &algos, size, whole)?;
-        check_memory(&algos, size, threads, self.mazes.is_some())?;
+        let out = run.out.as_ref().expect("given");
+        let warnings = extension_warnings(out, run.mazes.as_ref());
+        check_distinct(&run, summary_json.as_ref(), self.mask.as_deref())?;
+        let note = run.note.as_ref().map(|n| n.render(Names::Flags));
         Ok(Config {
-            algos,
-            size,
-            count,
-            seed: self.seed,
-            out,
-            threads,
-            ends,
-            ends_rule,
+            run,
             quiet: self.quiet,
-            accept,
-            braid: self.braid.unwrap_or(0.0),
-            max_candidates,
-            mazes: self.mazes.clone(),
-            shard,
-            out_is_dir,
-            mazes_is_dir,
             summary_json,
             note,
             warnings,
-            mask,
         })
     }
-
-    /// The ends (and the rule's name) of `--ends`, `--entrance` and `--exit` on `size`; on a
-    /// mask, its first and last cells for the ends not given.
-    fn ends_for(
-        &self,
-        size: Size,
-        mask: Option<&std::sync::Arc<batchgen::grid::Mask>>,
-    ) -> Result<(Ends, String), UsageError> {
-        let (ends, ends_rule) = resolve_ends_sized(
-            self.ends.map(values::EndsRule::name),
-            self.entrance.as_deref(),
-            self.exit.as_deref(),
-            size,
-        )?;
-        mask_arg::ends_on(
-            (ends, ends_rule),
-            self.entrance.is_some(),
-            self.exit.is_some(),
-            mask,
-        )
-    }
-
-    /// `--max-candidates` (default: a thousand per maze asked for, at least 100,000); it only
-    /// applies with `--accept`.
-    fn max_candidates_for(&self, count: u64) -> Result<u64, UsageError> {
-        if self.max_candidates.is_some() && self.accept.is_none() {
-            return Err(UsageError(
-                "--max-candidates only applies with --accept".into(),
-            ));
-        }
-        Ok(self
-            .max_candidates
-            .unwrap_or_else(|| count.saturating_mul(1000).max(100_000)))
-    }
-
-    /// `--out` and `--mazes` can be written (as a file or a dataset folder each); a shard
-    /// from the engine's environment runs as one of N tasks with the same command line, so a
-    /// single output file would be overwritten by every task.
-    fn check_outputs(
-        &self,
-        out: &Path,
-        out_is_dir: bool,
-        mazes_is_dir: bool,
-        shard: Option<&(Shard, Source)>,
-    ) -> Result<(), UsageError> {
-        if out_is_dir {
-            check_out_dir("--out", out)?;
-        } else {
-            check_out("--out", out)?;
-        }
-        if let Some((s, src)) = shard {
-            if src.is_environment() && s.n > 1 {
-                for (flag, path, is_dir) in [
-                    ("--out", Some(out), out_is_dir),
-                    ("--mazes", self.mazes.as_deref(), mazes_is_dir),
-                ] {
-                    if let (Some(p), false) = (path, is_dir) {
-                        return Err(UsageError::flag(
-                            flag,
-                            &p.display().to_string(),
-                            format!(
-                                "this is shard {s} from the {src}; all {} tasks would write this \
-                                 one file: give a dataset folder ({flag} DIR/)",
-                                s.n
-                            ),
-                        ));
-                    }
-                }
-            }
-        }
-        if let Some(m) = &self.mazes {
-            if mazes_is_dir {
-                check_out_dir("--mazes", m)?;
-            } else {
-                check_out("--mazes", m)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Warnings for output files whose extension is not the format written.
-    fn extension_warnings(&self, out: &Path, out_is_dir: bool, mazes_is_dir: bool) -> Vec<String> {
-        let mut warnings = Vec::new();
-        if !out_is_dir {
-            warnings.extend(extension_warning("--out", out, "parquet", "Parquet"));
-        }
-        if let (Some(m), false) = (&self.mazes, mazes_is_dir) {
-            warnings.extend(extension_warning(
-                "--mazes",
-                m,
-                "arrow",
-                "an Arrow maze store",
-            ));
-        }
-        warnings
-    }
 }
 
-/// Every generator's random walk must be expected to finish in reasonable time on `size`, or
-/// on `mask`'s own cells when there is one (its bounding box says nothing of a winding corridor).
-fn check_walk_steps(
-    algos: &[Algorithm],
-    size: Size,
-    mask: Option<(&batchgen::grid::Mask, &std::path::Path)>,
-) -> Result<(), UsageError> {
-    for a in algos {
-        let steps = match mask {
-            Some((m, _)) => a.expected_walk_steps_on(m),
-            None => a.expected_walk_steps(size),
-        };
-        match steps {
-            Some(steps) if steps > MAX_WALK_STEPS => {
-                let (flag, value, on) = match mask {
-                    Some((m, p)) => (
-                        "--mask",
-                        p.to_string_lossy().into_owned(),
-                        format!(
-                            "this mask ({} cells, {} on its longest path)",
-                            m.cells(),
-                            m.span()
-                        ),
-                    ),
-                    None => (
-                        "--size",
-                        size.to_string(),
-                        format!("this grid ({} cells)", size.cells_u64()),
-                    ),
-                };
-                return Err(UsageError::flag(
-                    flag,
-                    &value,
-                    format!(
-                        "{}'s random walk is expected to take about {steps:.1e} steps \
-                         per maze on {on} (the limit is {MAX_WALK_STEPS:.0e}): it could run \
-                         for hours. Use a {}, another generator, or --no-time-limit",
-                        a.name(),
-                        if mask.is_some() {
-                            "mask with fewer long corridors"
-                        } else {
-                            "grid closer to square"
-                        }
-                    ),
-                ));
-            }
-            _ => {}
-        }
+/// Warnings for output files whose extension is not the format written.
+fn extension_warnings(out: &Output, mazes: Option<&Output>) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if !out.folder {
+        warnings.extend(extension_warning("--out", &out.path, "parquet", "Parquet"));
     }
-    Ok(())
-}
-
-/// The run's total must be countable: refused, never wrapped.
-fn check_total(count: u64, generators: usize) -> Result<(), UsageError> {
-    if count.checked_mul(generators as u64).is_none() {
-        return Err(UsageError::flag(
-            "--count",
-            &count.to_string(),
-            format!(
-                "too large: {generators} generators × {count} mazes is more than {} (2^64 − 1)",
-                u64::MAX
-            ),
+    if let Some(m) = mazes.filter(|m| !m.folder) {
+        warnings.extend(extension_warning(
+            "--mazes",
+            &m.path,
+            "arrow",
+            "an Arrow maze store",
         ));
     }
-    Ok(())
-}
-
-/// A shard cannot run `--accept`: the accepted mazes are the first that pass in index order.
-fn check_shard_accept(
-    shard: Option<&(Shard, Source)>,
-    accept: Option<&Accept>,
-) -> Result<(), UsageError> {
-    if let (Some((s, _)), Some(a)) = (shard, accept) {
-        return Err(UsageError(format!(
-            "--shard {s} cannot be combined with --accept '{}': the accepted mazes are the \
-             first that pass in index order, which no shard can know without the ones \
-             before it. Filter the sharded dataset afterwards (DuckDB WHERE), or run \
-             --accept unsharded",
-            a.source()
-        )));
-    }
-    Ok(())
-}
-
-/// The outputs a run names: the metrics, the maze store and the summary.
-struct Named<'a> {
-    out: &'a Path,
-    out_is_dir: bool,
-    mazes: Option<&'a Path>,
-    mazes_is_dir: bool,
-    summary_json: Option<&'a Destination>,
-    /// The mask file the run reads: no output may replace it.
-    mask: Option<&'a Path>,
+    warnings
 }
 
 /// Every file the run will write, resolved (symlinks, `..`, hard links) and compared with
 /// each other and with the mask the run reads: no two outputs may land on one file, and no
 /// output on an input.
 fn check_distinct(
-    o: &Named,
-    algos: &[Algorithm],
-    size: Size,
-    whole: Shard,
+    run: &Run,
+    summary_json: Option<&Destination>,
+    mask: Option<&Path>,
 ) -> Result<(), UsageError> {
     let mut set = OutputSet::new();
-    if let Some(mask) = o.mask {
+    if let Some(mask) = mask {
         set.add_input("--mask", mask);
     }
-    let mut plan = |flag: &str, given: &Path, is_dir: bool, ext: &str| {
-        if !is_dir {
-            return set.add(flag, given, given);
+    let mut plan = |flag: &str, o: &Output, ext: &str| {
+        if !o.folder {
+            return set.add(flag, &o.path, &o.path);
         }
-        algos.iter().try_for_each(|a| {
-            set.add(
-                flag,
-                given,
-                &dataset::part_path(given, &a.name(), size, whole, ext),
-            )
-        })
+        (0..run.algos.len()).try_for_each(|pos| set.add(flag, &o.path, &run.part_path(o, pos, ext)))
     };
-    let planned = plan("--out", o.out, o.out_is_dir, "parquet")
-        .and_then(|()| match o.mazes {
-            Some(m) => plan("--mazes", m, o.mazes_is_dir, store::EXTENSION),
+    let out = run.out.as_ref().expect("given");
+    let planned = plan("--out", out, "parquet")
+        .and_then(|()| match &run.mazes {
+            Some(m) => plan("--mazes", m, store::EXTENSION),
             None => Ok(()),
         })
-        .and_then(|()| match o.summary_json {
-            Some(Destination::File(t)) => plan("--summary-json", &t.requested, false, ""),
+        .and_then(|()| match summary_json {
+            Some(Destination::File(t)) => plan(
+                "--summary-json",
+                &Output {
+                    path: t.requested.clone(),
+                    folder: false,
+                },
+                "",
+            ),
             _ => Ok(()),
         });
     planned.map_err(|e| UsageError(e.to_string()))
 }
 
-/// Refuse up front what cannot fit, instead of aborting in the allocator mid-run.
-fn check_memory(
-    algos: &[Algorithm],
-    size: Size,
-    threads: usize,
-    mazes: bool,
-) -> Result<(), UsageError> {
-    let chunk = batchgen::batch::chunk_len(size.cells_u64(), threads);
-    let need = batchgen::memory::estimate(algos, size, threads, chunk, mazes);
-    batchgen::memory::check(need).map_err(|why| {
-        UsageError::flag(
-            "--size",
-            &size.to_string(),
-            format!("with --threads {threads}: {why}"),
-        )
-    })
-}
-
-/// Either output failing while chunks are written.
-#[derive(Debug, thiserror::Error)]
-enum WriteError {
-    #[error(transparent)]
-    Sink(#[from] SinkError),
-    #[error(transparent)]
-    Store(#[from] StoreError),
+/// A failure creating an output: bad input (exit 2) naming the flag, or an error.
+fn created(e: CreateError) -> anyhow::Error {
+    match e {
+        CreateError::Refused(r) => anyhow::Error::new(usage(r)),
+        CreateError::Failed(f) => anyhow::anyhow!(f),
+        other => anyhow::anyhow!(other),
+    }
 }
 
 /// Run the validated main job.
 pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
-    let names: Vec<String> = cfg.algos.iter().map(|a| a.name()).collect();
-    let shard = cfg.shard();
-    let range = shard.range(cfg.count);
-    let info = run_info(cfg, command_line, &names, shard, &range);
+    let run = &cfg.run;
+    let names = run.names();
+    let shard = run.whole_shard();
+    let range = run.indices();
+    let info = run.info(command_line);
     print_notices(cfg, &range)?;
     // Creating the temporary files is the writability check: still before any work.
     // From here on SIGINT/SIGTERM/SIGHUP set a flag instead of killing the process, so the
     // temporary files created next are always removed.
     interrupt::install().context("installing the signal handlers")?;
-    let (mut sinks, mut stores, summary_file) = create_outputs(cfg, &names, &info, shard)?;
+    let mut parquet = ParquetOutput::create(run, cfg.out(), &info).map_err(created)?;
+    let mut store = match &run.mazes {
+        Some(m) => Some(StoreOutput::create(run, m).map_err(created)?),
+        None => None,
+    };
+    // Created now, like the others: an unwritable folder is refused before any work.
+    let summary_file = match &cfg.summary_json {
+        Some(Destination::File(t)) => Some(AtomicFile::create_target(t.clone()).map_err(|e| {
+            UsageError::flag("--summary-json", &t.requested.display().to_string(), e)
+        })?),
+        _ => None,
+    };
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads)
+        .num_threads(run.threads)
         .build()
         .context("starting the worker threads")?;
-    let job = job_of(cfg, &range, !stores.is_empty());
-    let total = job.count * cfg.algos.len() as u64;
+    let per_algo = range.end - range.start;
+    let total = per_algo * run.algos.len() as u64;
     let show = !cfg.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
     // Only a visible bar needs the ETA's calibration (see cmd/progress.rs).
-    let cost = (show && cfg.size.cells_u64() <= progress::CALIBRATION_MAX_CELLS)
-        .then(|| progress::calibrate(&cfg.algos, cfg.size, cfg.seed, cfg.ends, &pool));
-    let mut bar = Progress::new(&names, job.count, cost, cfg.accept.is_some(), show);
+    let cost = (show && run.size.cells_u64() <= progress::CALIBRATION_MAX_CELLS)
+        .then(|| progress::calibrate(&run.algos, run.size, run.seed, run.ends, &pool));
+    let mut bar = Progress::new(&names, per_algo, cost, run.accept.is_some(), show);
     let started = Instant::now();
-    let mut current = 0usize;
     let stop = interrupt::stop_flag();
     let interrupted = |done: u64| interrupted_error(cfg, total, started, done);
-    let tallies = batch::run_cancellable(&job, &pool, stop, |chunk| {
-        let pos = write_chunk(cfg, &names, &mut sinks, &mut stores, &mut current, chunk)?;
-        bar.chunk(pos, chunk.rows.len() as u64, chunk.candidates);
-        Ok::<(), WriteError>(())
-    })
-    .with_context(|| format!("writing {}", cfg.out.display()))?;
-    bar.finish();
-    if stop.load(std::sync::atomic::Ordering::SeqCst) {
-        // Returning drops the sinks and the stores: their temporary files are removed.
-        return Err(interrupted(sinks.iter().map(|s| s.rows()).sum()));
+    let mut sinks: Vec<&mut dyn RowSink> = vec![&mut parquet];
+    if let Some(s) = store.as_mut() {
+        sinks.push(s);
     }
+    let result = run.execute(&pool, stop, &mut sinks, |pos, chunk| {
+        bar.chunk(pos, chunk.rows.len() as u64, chunk.candidates)
+    });
+    drop(sinks);
+    let tallies = match result {
+        Ok(t) => t,
+        // Returning drops the sinks and the stores: their temporary files are removed.
+        Err(ExecuteError::Stopped) => {
+            bar.finish();
+            return Err(interrupted(parquet.rows()));
+        }
+        Err(ExecuteError::Shortfall(why)) => {
+            bar.finish();
+            anyhow::bail!("{why}");
+        }
+        Err(e) => {
+            return Err(anyhow::anyhow!(e))
+                .with_context(|| format!("writing {}", cfg.out().path.display()))
+        }
+    };
+    bar.finish();
 
     let candidates: u64 = tallies.iter().map(|t| t.candidates).sum();
-    if let Some(why) = batch::shortfall(&job, &tallies, &names) {
-        // Dropping the sink and store removes their temporary files: nothing is left behind.
-        anyhow::bail!("{why}");
-    }
-    add_tally_metadata(cfg, &tallies, &names, &mut sinks);
-    let rows: u64 = sinks.iter().map(|s| s.rows()).sum();
-    let files = sinks.len();
+    let rows = parquet.rows();
+    let files = parquet.files();
     // Complete and sync every file, then make them visible together (or none of them).
     let (mut prepared, mut outputs, bytes, store_bytes) =
-        prepare_outputs(cfg, sinks, stores, &mut bar)?;
+        prepare_outputs(cfg, parquet, store, &mut bar)?;
     // Parquet first, then maze stores.
     outputs.sort_by_key(|o| o.0 != "parquet");
     let secs = started.elapsed().as_secs_f64();
     let summary = cfg.summary_json.as_ref().map(|_| {
         let facts = RunFacts {
             command_line,
-            size: cfg.size.to_string(),
-            seed: cfg.seed,
-            count: cfg.count,
+            size: run.size.to_string(),
+            seed: run.seed,
+            count: run.count,
             shard: shard.to_string(),
-            accept: cfg.accept.as_ref().map(|a| a.source()),
+            accept: run.accept.as_ref().map(Accept::source),
             outputs,
             seconds: secs,
         };
@@ -657,9 +441,9 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         return Err(interrupted(rows));
     }
     atomic_file::commit_all(prepared).with_context(|| {
-        let mut what = format!("committing {}", cfg.out.display());
-        if let Some(m) = &cfg.mazes {
-            what += &format!(" and {}", m.display());
+        let mut what = format!("committing {}", cfg.out().path.display());
+        if let Some(m) = &run.mazes {
+            what += &format!(" and {}", m.path.display());
         }
         if let Some(Destination::File(t)) = &cfg.summary_json {
             what += &format!(" and {}", t.requested.display());
@@ -683,42 +467,6 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The metadata every output of the run records: the run's parameters and its command line.
-fn run_info(
-    cfg: &Config,
-    command_line: &str,
-    names: &[String],
-    shard: Shard,
-    range: &std::ops::Range<u64>,
-) -> RunInfo {
-    let shard_source = cfg
-        .shard
-        .as_ref()
-        .map_or_else(|| "none".into(), |(_, s)| s.to_string());
-    let mut extra = batchgen::sink::arrow::run_metadata(&RunSpec {
-        algos: names,
-        size: cfg.size,
-        count: cfg.count,
-        seed: cfg.seed,
-        shard: shard.to_string(),
-        shard_source,
-        indices: range.clone(),
-        accept: cfg
-            .accept
-            .as_ref()
-            .map(|a| (a.source(), cfg.max_candidates)),
-        braid: cfg.braid,
-    });
-    if let Some(m) = &cfg.mask {
-        extra.push((keys::MASK.into(), m.to_text()));
-    }
-    RunInfo {
-        command_line: command_line.to_string(),
-        ends_rule: cfg.ends_rule.clone(),
-        extra,
-    }
-}
-
 /// What is printed before the run even with --quiet.
 fn print_notices(cfg: &Config, range: &std::ops::Range<u64>) -> anyhow::Result<()> {
     // Printed even with --quiet: what a 3D `--algo all` skipped changes what the run makes.
@@ -729,41 +477,23 @@ fn print_notices(cfg: &Config, range: &std::ops::Range<u64>) -> anyhow::Result<(
         crate::errln!("{w}")?;
     }
     // Printed even with --quiet: engine logs should say which task made which slice.
-    if let Some((s, src)) = &cfg.shard {
+    if let Some((s, src)) = &cfg.run.shard {
         crate::errln!(
             "shard {s} from {src}: indices {}..{} of each generator's {}",
             range.start,
             range.end,
-            cfg.count
+            cfg.run.count
         )?;
     }
     Ok(())
 }
 
-/// The batch job: this shard's slice of each generator's indices.
-fn job_of(cfg: &Config, range: &std::ops::Range<u64>, keep_walls: bool) -> Job {
-    Job {
-        algos: cfg.algos.clone(),
-        size: cfg.size,
-        // This shard's slice of each generator's indices (all of them when unsharded).
-        count: range.end - range.start,
-        seed: cfg.seed,
-        ends: cfg.ends,
-        accept: cfg.accept.clone(),
-        max_candidates: cfg.max_candidates,
-        keep_walls,
-        first_index: range.start,
-        mask: cfg.mask.clone(),
-        braid: batchgen::Chance::new(cfg.braid),
-    }
-}
-
 /// The error of a run stopped by a signal after `done` of `total` mazes.
 fn interrupted_error(cfg: &Config, total: u64, started: Instant, done: u64) -> anyhow::Error {
     let sig = interrupt::received().unwrap_or(interrupt::SIGINT);
-    let mut outs = format!("'{}'", cfg.out.display());
-    if let Some(m) = &cfg.mazes {
-        outs += &format!(" or '{}'", m.display());
+    let mut outs = format!("'{}'", cfg.out().path.display());
+    if let Some(m) = &cfg.run.mazes {
+        outs += &format!(" or '{}'", m.path.display());
     }
     anyhow::Error::new(Interrupted {
         signal: sig,
@@ -780,100 +510,40 @@ fn interrupted_error(cfg: &Config, total: u64, started: Instant, done: u64) -> a
     })
 }
 
-/// Write one chunk of rows to its sink and, with --mazes, its walls to its store; the
-/// generator's position in `--algo`.
-fn write_chunk(
-    cfg: &Config,
-    names: &[String],
-    sinks: &mut [ParquetSink],
-    stores: &mut [StoreWriter],
-    current: &mut usize,
-    chunk: &batch::Chunk<'_>,
-) -> Result<usize, WriteError> {
-    let pos = cfg.algos.iter().position(|a| a == chunk.algo).unwrap_or(0);
-    // Dataset folders hold one part per generator; a single file holds them all.
-    let (sink_at, store_at, store_algo) = (
-        if cfg.out_is_dir { pos } else { 0 },
-        if cfg.mazes_is_dir { pos } else { 0 },
-        if cfg.mazes_is_dir { 0 } else { pos as u32 },
-    );
-    if cfg.out_is_dir && pos != *current {
-        // The previous generator's part is done: write out its buffered rows.
-        sinks[*current].flush()?;
-        *current = pos;
-    }
-    sinks[sink_at].write(&names[pos], cfg.size, cfg.seed, chunk.rows)?;
-    if let Some(store) = stores.get_mut(store_at) {
-        for (k, r) in chunk.rows.iter().enumerate() {
-            let w = &chunk.walls[k * chunk.words_per_maze..(k + 1) * chunk.words_per_maze];
-            // The ends this maze was measured with (per maze for `--ends diameter`).
-            let (entrance, exit) = cfg.ends.cells_of(&r.metrics);
-            store.append(store::Entry {
-                algo: store_algo,
-                index: r.index,
-                maze_seed: r.maze_seed,
-                maze_hash: r.metrics.maze_hash,
-                entrance,
-                exit,
-                loops: r.metrics.loops,
-                walls: w,
-            })?;
-        }
-    }
-    Ok(pos)
-}
-
-/// Each generator's candidates and acceptance, recorded in its sink's metadata.
-fn add_tally_metadata(
-    cfg: &Config,
-    tallies: &[batch::Tally],
-    names: &[String],
-    sinks: &mut [ParquetSink],
-) {
-    for (pos, (t, n)) in tallies.iter().zip(names).enumerate() {
-        let sink = &mut sinks[if cfg.out_is_dir { pos } else { 0 }];
-        let kv = batchgen::sink::arrow::tally_metadata(
-            n,
-            t.candidates,
-            t.accepted,
-            cfg.accept.is_some(),
-        );
-        for (k, v) in kv {
-            sink.add_metadata(&k, &v);
-        }
-    }
-}
-
 /// Complete and sync every file (made visible later, together): the prepared files, the
 /// outputs for the summary (kind, path, bytes), the Parquet bytes and the maze store bytes.
 fn prepare_outputs(
     cfg: &Config,
-    sinks: Vec<ParquetSink>,
-    stores: Vec<StoreWriter>,
+    parquet: ParquetOutput,
+    store: Option<StoreOutput>,
     bar: &mut Progress,
 ) -> anyhow::Result<PreparedOutputs> {
-    let mut prepared = Vec::with_capacity(sinks.len() + stores.len());
+    let mut prepared = Vec::new();
     let mut outputs: Vec<(&'static str, String, u64)> = Vec::new();
     let mut store_bytes = None;
-    for (k, s) in stores.into_iter().enumerate() {
-        let p = s.prepare().context("finishing the maze store")?;
+    let stores = match store {
+        Some(s) => s.prepare().context("finishing the maze store")?,
+        None => Vec::new(),
+    };
+    let store_folder = cfg.run.mazes.as_ref().is_some_and(|m| m.folder);
+    for (k, p) in stores.into_iter().enumerate() {
         store_bytes = Some(store_bytes.unwrap_or(0) + p.size());
         let path = p.target().requested.clone();
         outputs.push(("maze_store", path.display().to_string(), p.size()));
-        if cfg.mazes_is_dir {
+        if store_folder {
             bar.stats_mut()[k].store = Some((path, p.size()));
         }
         prepared.push(p);
     }
     let mut bytes = 0;
-    for (k, s) in sinks.into_iter().enumerate() {
-        let p = s
-            .prepare()
-            .with_context(|| format!("finishing {}", cfg.out.display()))?;
+    let parts = parquet
+        .prepare()
+        .with_context(|| format!("finishing {}", cfg.out().path.display()))?;
+    for (k, p) in parts.into_iter().enumerate() {
         bytes += p.size();
         let path = p.target().requested.clone();
         outputs.push(("parquet", path.display().to_string(), p.size()));
-        if cfg.out_is_dir {
+        if cfg.out().folder {
             bar.stats_mut()[k].out = Some((path, p.size()));
         }
         prepared.push(p);
@@ -902,15 +572,16 @@ struct Totals {
 /// The closing message: the per-generator table, what was written where, and with --accept
 /// the acceptance.
 fn done_message(cfg: &Config, bar: &Progress, shard: Shard, t: &Totals) -> String {
-    let mut text = progress::table(bar.stats(), t.secs, cfg.accept.is_some());
+    let accept = cfg.run.accept.is_some();
+    let mut text = progress::table(bar.stats(), t.secs, accept);
     text += &format!(
         "wrote {} ({}) in {:.2} s to {} ({}{})",
         progress::plural(t.rows, "maze"),
-        cfg.size,
+        cfg.run.size,
         t.secs,
-        cfg.out.display(),
+        cfg.out().path.display(),
         human_bytes(t.bytes),
-        if cfg.out_is_dir {
+        if cfg.out().folder {
             format!(
                 " in {} of shard {shard}",
                 progress::plural(t.files as u64, "part file")
@@ -919,10 +590,10 @@ fn done_message(cfg: &Config, bar: &Progress, shard: Shard, t: &Totals) -> Strin
             String::new()
         }
     );
-    if let (Some(b), Some(p)) = (t.store_bytes, &cfg.mazes) {
-        text += &format!("; maze store {} ({})", p.display(), human_bytes(b));
+    if let (Some(b), Some(m)) = (t.store_bytes, &cfg.run.mazes) {
+        text += &format!("; maze store {} ({})", m.path.display(), human_bytes(b));
     }
-    if cfg.accept.is_some() {
+    if accept {
         text += &format!(
             "\naccepted {} of {} ({:.2}%, {} candidates/s)",
             thousands(t.rows),
@@ -932,81 +603,4 @@ fn done_message(cfg: &Config, bar: &Progress, shard: Shard, t: &Totals) -> Strin
         );
     }
     text
-}
-
-/// The Parquet sinks, the maze stores and the summary file (`--summary-json FILE`).
-type Outputs = (Vec<ParquetSink>, Vec<StoreWriter>, Option<AtomicFile>);
-
-/// Create the Parquet output(s) and maze store(s): one file each, or in a dataset folder one
-/// part per generator (`DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.{parquet,arrow}`). Failing
-/// here is bad input (exit 2): nothing has been generated yet.
-fn create_outputs(
-    cfg: &Config,
-    names: &[String],
-    info: &RunInfo,
-    shard: Shard,
-) -> anyhow::Result<Outputs> {
-    let as_usage = |flag: &str, path: &Path, e: &dyn std::fmt::Display| {
-        anyhow::Error::new(UsageError::flag(flag, &path.display().to_string(), e))
-    };
-    // The part file of one generator, its folder created.
-    let part = |flag: &str, dir: &Path, name: &str, ext: &str| -> anyhow::Result<PathBuf> {
-        let folder = dataset::partition_dir(dir, name, cfg.size);
-        std::fs::create_dir_all(&folder).map_err(|e| as_usage(flag, &folder, &e))?;
-        let path = folder.join(dataset::part_file_name(shard, ext));
-        if path.is_dir() {
-            return Err(as_usage(flag, &path, &"is a folder, expected a part file"));
-        }
-        Ok(path)
-    };
-    let sink = |path: &Path, info: &RunInfo| {
-        ParquetSink::create(path, info).map_err(|e| match e {
-            SinkError::Create { .. } | SinkError::Output(_) => as_usage("--out", path, &e),
-            other => anyhow::Error::new(other),
-        })
-    };
-    let mut sinks = Vec::new();
-    if cfg.out_is_dir {
-        for n in names {
-            let path = part("--out", &cfg.out, n, "parquet")?;
-            let mut info = info.clone();
-            info.extra.push((keys::ALGO.into(), n.clone()));
-            sinks.push(sink(&path, &info)?);
-        }
-    } else {
-        sinks.push(sink(&cfg.out, info)?);
-    }
-    let mut stores = Vec::new();
-    if let Some(p) = &cfg.mazes {
-        let store = |path: &Path, algos: &[String]| {
-            let info = StoreInfo {
-                width: cfg.size.width,
-                height: cfg.size.height,
-                depth: cfg.size.depth,
-                seed: cfg.seed,
-                algos: algos.to_vec(),
-                ends_rule: info.ends_rule.clone(),
-                mask: cfg.mask.clone(),
-                braid: cfg.braid,
-            };
-            StoreWriter::create(path, &info).map_err(|e| as_usage("--mazes", path, &e))
-        };
-        if cfg.mazes_is_dir {
-            for n in names {
-                let path = part("--mazes", p, n, store::EXTENSION)?;
-                stores.push(store(&path, std::slice::from_ref(n))?);
-            }
-        } else {
-            stores.push(store(p, names)?);
-        }
-    }
-    // Created now, like the others: an unwritable folder is refused before any work.
-    let summary = match &cfg.summary_json {
-        Some(Destination::File(t)) => Some(
-            AtomicFile::create_target(t.clone())
-                .map_err(|e| as_usage("--summary-json", &t.requested, &e))?,
-        ),
-        _ => None,
-    };
-    Ok((sinks, stores, summary))
 }

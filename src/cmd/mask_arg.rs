@@ -10,40 +10,23 @@ use batchgen::folder_walk::{self, InputError};
 use batchgen::grid::mask::MAX_FILE_BYTES;
 use batchgen::grid::{Mask, Size};
 use batchgen::metrics::Ends;
+use batchgen::run::Names;
 use batchgen::Algorithm;
 
 use super::UsageError;
 
 /// The grid size of a run: `--size` as given (or `default`), or the mask's size, which a given
-/// `--size` must equal. A 3D `--size` with a mask is refused.
+/// `--size` must equal. A 3D `--size` with a mask is refused
+/// ([`batchgen::run::value::size_on_mask`]).
 pub fn size_for(
     size: Option<Size>,
     default: Size,
     mask: Option<&Arc<Mask>>,
-    mask_flag: &str,
     mask_path: Option<&Path>,
 ) -> Result<Size, UsageError> {
-    let Some(m) = mask else {
-        return Ok(size.unwrap_or(default));
-    };
     let shown = mask_path.map_or_else(String::new, |p| p.display().to_string());
-    match size {
-        Some(s) if s.is_3d() => Err(UsageError::flag(
-            mask_flag,
-            &shown,
-            format!("masks are 2D only; --size {s} is 3D"),
-        )),
-        Some(s) if s != m.size() => Err(UsageError::flag(
-            "--size",
-            &s.to_string(),
-            format!(
-                "the mask '{shown}' is {} (the mask sets the size: drop --size or give --size {})",
-                m.size(),
-                m.size()
-            ),
-        )),
-        _ => Ok(m.size()),
-    }
+    batchgen::run::value::size_on_mask(size, default, mask.map(|m| (m.as_ref(), shown.as_str())))
+        .map_err(|e| UsageError(e.message(Names::Flags)))
 }
 
 /// Read `--mask FILE` (text or PNG, see [`Mask`]); refused with exit 2 when it is not a regular
@@ -70,38 +53,16 @@ pub fn read(flag: &str, path: &Path) -> Result<Arc<Mask>, UsageError> {
 }
 
 /// The ends on a mask: the default entrance and exit (not given as flags) become the mask's
-/// first and last cells; given ones must be mask cells. Without a mask `ends` is returned as
-/// it is. Returns the ends and their rule.
+/// first and last cells; given ones must be mask cells ([`batchgen::run::value::ends_on_mask`]).
+/// Without a mask `ends` is returned as it is. Returns the ends and their rule.
 pub fn ends_on(
     ends: (Ends, String),
     entrance_given: bool,
     exit_given: bool,
     mask: Option<&Arc<Mask>>,
 ) -> Result<(Ends, String), UsageError> {
-    let Some(m) = mask else { return Ok(ends) };
-    let size = m.size();
-    let Ends::Cells { entrance, exit } = ends.0 else {
-        return Ok(ends);
-    };
-    let pick = |flag: &str, given: bool, cell: u32, default: u32| {
-        if !given {
-            return Ok(default);
-        }
-        if m.contains(cell) {
-            Ok(cell)
-        } else {
-            let (x, y, _) = size.coords(cell);
-            Err(UsageError::flag(
-                flag,
-                &format!("{x},{y}"),
-                "this cell is a hole of the mask ('#' or a dark pixel), not a cell of the maze",
-            ))
-        }
-    };
-    let entrance = pick("--entrance", entrance_given, entrance, m.first())?;
-    let exit = pick("--exit", exit_given, exit, m.last())?;
-    let e = Ends::cells(entrance, exit);
-    Ok((e, e.rule(size)))
+    batchgen::run::value::ends_on_mask(ends, entrance_given, exit_given, mask.map(|m| m.as_ref()))
+        .map_err(|e| UsageError(e.message(Names::Flags)))
 }
 
 /// The generators of `--algo` on a mask: `all` keeps those that accept one (with a note naming

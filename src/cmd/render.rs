@@ -226,7 +226,6 @@ fn regenerated(args: &RenderArgs) -> anyhow::Result<batchgen::Maze> {
             args.size,
             m.size(),
             Some(m),
-            "--mask",
             args.mask.as_deref(),
         )?),
         None => args.size,

@@ -71,9 +71,7 @@ pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
         None => None,
     };
     let size = match &mask {
-        Some(m) => {
-            mask_arg::size_for(args.size, m.size(), Some(m), "--mask", args.mask.as_deref())?
-        }
+        Some(m) => mask_arg::size_for(args.size, m.size(), Some(m), args.mask.as_deref())?,
         None => args.size.expect("clap requires --size without --mask"),
     };
     if let (Some(m), Some(p)) = (&mask, &args.mask) {

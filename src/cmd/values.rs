@@ -196,12 +196,17 @@ pub enum EndsRule {
 }
 
 impl EndsRule {
+    /// The run layer's rule.
+    pub fn rule(self) -> batchgen::run::EndsRule {
+        match self {
+            EndsRule::Corners => batchgen::run::EndsRule::Corners,
+            EndsRule::Diameter => batchgen::run::EndsRule::Diameter,
+        }
+    }
+
     /// The name [`batchgen::args::resolve_ends_sized`] takes.
     pub fn name(self) -> &'static str {
-        match self {
-            EndsRule::Corners => "corners",
-            EndsRule::Diameter => "diameter",
-        }
+        self.rule().name()
     }
 }
 

@@ -19,10 +19,11 @@ use serde::{Serialize, Serializer};
 
 use super::data::{Group, Loaded, Selection, Table};
 use crate::accept::Accept;
-use crate::args::{parse_count, parse_size3, ArgError, DEFAULT_SEED};
 use crate::generate::Algorithm;
 use crate::json;
 use crate::level::LevelSpec;
+use crate::run::value::{parse_count, parse_size3, ArgError, DEFAULT_SEED};
+use crate::run::{EndsRule, Output, RunSpec};
 
 /// Longest accept expression accepted, bytes.
 pub const MAX_EXPR: usize = 4096;
@@ -224,33 +225,46 @@ fn candidates_needed(count: u64, last: Option<u64>) -> Option<u64> {
 }
 
 /// The command that makes `count` levels of group `g` passing `accept` (the filter of
-/// [`run_filter`]), with every flag that fixes the mazes of the group's rows: size (depth
+/// [`run_filter`]), with every field that fixes the mazes of the group's rows: size (depth
 /// included), seed, ends rule, mask, braid chance; the generator's parameters are part of its
 /// name. `last` is the index of the last level the files' rows give, which the candidate limit
-/// must reach.
-fn generate_command(g: &Group, accept: Option<&str>, count: u64, last: Option<u64>) -> String {
-    let mut c = format!(
-        "batchgen --algo {} --size {} --seed {}",
-        crate::shell::quote(&g.algo),
-        g.size,
-        g.seed
-    );
+/// must reach. Printed by [`RunSpec::command_line`]; a filter that does not parse is refused.
+fn generate_command(
+    g: &Group,
+    accept: Option<&str>,
+    count: u64,
+    last: Option<u64>,
+) -> Result<String, String> {
+    let file = |p: &str| Output {
+        path: p.into(),
+        folder: false,
+    };
+    let mut spec = RunSpec::new()
+        .algos([g.algo.as_str()])
+        .size(g.size)
+        .seed(g.seed)
+        .braid(g.braid)
+        .count(count)
+        .mazes(file("levels.arrow"))
+        .out(file("levels.parquet"));
     for (k, v) in ends_flags(&g.ends, g.size) {
-        let _ = write!(c, " --{k} {}", crate::shell::quote(&v));
+        spec = match k.as_str() {
+            "ends" => spec.ends(EndsRule::Diameter),
+            "entrance" => spec.entrance(v),
+            _ => spec.exit(v),
+        };
     }
-    c.push_str(&made_with_flags(g));
-    let filter = run_filter(g, accept);
-    if let Some(a) = &filter {
-        let _ = write!(c, " --accept {}", crate::shell::quote(a));
+    if let Some(m) = &g.mask {
+        spec = spec.mask(m.clone(), "mask.txt");
+    }
+    if let Some(a) = run_filter(g, accept) {
+        let filter = Accept::parse(&a).map_err(|e| format!("the filter '{a}': {e}"))?;
+        spec = spec.accept(filter);
         if let Some(n) = candidates_needed(count, last) {
-            let _ = write!(c, " --max-candidates {n}");
+            spec = spec.max_candidates(n);
         }
     }
-    let _ = write!(
-        c,
-        " --count {count} --mazes levels.arrow --out levels.parquet"
-    );
-    c
+    Ok(spec.command_line())
 }
 
 /// The `batchgen levels` command that writes the levels of the explorer's selection: the
@@ -332,7 +346,7 @@ fn key_command(
             ));
         }
     }
-    Ok(generate_command(g, accept, count, last))
+    generate_command(g, accept, count, last)
 }
 
 /// The `batchgen render` command that draws row `(g, index)`.
@@ -1047,9 +1061,8 @@ fn maze(t: &Table, p: &Params) -> Answer {
     }
     let braid = match p.get("braid") {
         None => 0.0,
-        Some(b) => {
-            crate::args::braid_value(b).map_err(|why| bad(ArgError::new("--braid", b, why)))?
-        }
+        Some(b) => crate::run::value::braid_value(b)
+            .map_err(|why| bad(ArgError::new("--braid", b, why)))?,
     };
     let level = LevelSpec {
         mask,

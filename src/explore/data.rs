@@ -362,7 +362,7 @@ fn file_meta(path: &std::path::Path) -> Result<FileMeta, SummaryError> {
             )
         })?;
     let braid = get(crate::meta_keys::BRAID)
-        .map(|t| crate::args::braid_value(&t))
+        .map(|t| crate::run::value::braid_value(&t))
         .transpose()
         .map_err(|e| {
             read_err(

@@ -101,7 +101,7 @@ pub fn base_metadata(info: &RunInfo) -> Vec<(String, String)> {
 
 /// What a run was asked for, as recorded before it starts (see [`run_metadata`]).
 #[derive(Clone, Debug)]
-pub struct RunSpec<'a> {
+pub struct RunParams<'a> {
     /// The generators' canonical names, in run order.
     pub algos: &'a [String],
     /// Grid size.
@@ -123,7 +123,7 @@ pub struct RunSpec<'a> {
 }
 
 /// The run's metadata pairs, in the order the program writes them (goes in [`RunInfo::extra`]).
-pub fn run_metadata(spec: &RunSpec<'_>) -> Vec<(String, String)> {
+pub fn run_metadata(spec: &RunParams<'_>) -> Vec<(String, String)> {
     let mut kv: Vec<(String, String)> = vec![
         (keys::COUNT.into(), spec.count.to_string()),
         (keys::SIZE.into(), spec.size.to_string()),

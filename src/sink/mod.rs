@@ -1,12 +1,12 @@
-//! Where measured rows go: an Arrow table ([`arrow`], in the core) and, in the program, Parquet
+//! Where measured rows go: an Arrow table ([`arrow`], feature `store`) and, in the run layer, Parquet
 //! files that encode those tables (`parquet`). Sinks only consume rows; they never generate or
 //! measure.
 
 pub mod arrow;
-#[cfg(feature = "cli")]
+#[cfg(feature = "parquet")]
 #[doc(hidden)]
 pub mod parquet;
 
 pub use self::arrow::RunInfo;
-#[cfg(feature = "cli")]
+#[cfg(feature = "parquet")]
 pub use self::parquet::{ParquetSink, SinkError};

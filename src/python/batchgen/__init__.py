@@ -56,7 +56,7 @@ def _arrow(table: Table) -> Any:
 
 
 def generate(
-    algo: str,
+    algo: Union[str, Sequence[str]],
     size: Optional[Size],
     count: Union[int, str],
     seed: int = 42,
@@ -72,7 +72,8 @@ def generate(
 ) -> Any:
     """Generate and measure ``count`` mazes per generator; return their metrics table.
 
-    The arguments are the CLI's flags: ``algo`` a generator name, a comma list or ``"all"``;
+    The arguments are the CLI's flags: ``algo`` a generator name, a comma list or ``"all"``,
+    or a list or tuple of those;
     ``size`` ``"WxH"`` / ``"WxHxD"`` or a tuple; ``threads`` worker threads (default one per
     core); ``ends`` ``"corners"`` or ``"diameter"``; ``entrance``/``exit`` cells ``"X,Y"`` or
     ``(x, y)``; ``accept`` a filter such as ``"dead_end_share <= 0.12 AND solution_length >=
@@ -80,9 +81,9 @@ def generate(
     a filter; ``mask`` a mask file's path, the mask's text (a ``str`` with line breaks, ``#`` a
     hole, any other character a cell) or a file's ``bytes`` (text or PNG): it sets the size
     (``size`` ``None`` or equal to it) and only generators that accept a mask run; ``braid``
-    the chance from 0 to 1 of opening each dead end. A bad argument raises ``ValueError`` with
-    the CLI's message (naming ``mask`` or ``braid`` for those) before any work; a filter that
-    accepts too few mazes raises ``RuntimeError``.
+    the chance from 0 to 1 of opening each dead end. A bad argument raises ``ValueError``
+    naming the parameter (the CLI's rules) before any work; a filter that accepts too few
+    mazes raises ``RuntimeError``.
 
     The GIL is released while the workers run, and Ctrl-C stops them and raises
     ``KeyboardInterrupt``. Returns a ``pyarrow.Table`` when pyarrow is installed, otherwise a

@@ -1,7 +1,7 @@
 """Type stubs of the extension module built from the crate (src/bindings)."""
 
 from os import PathLike
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -83,7 +83,7 @@ class Level:
     def _repr_svg_(self) -> str: ...
 
 def generate(
-    algo: str,
+    algo: Union[str, Sequence[str]],
     size: Optional[_Size],
     count: Union[int, str],
     seed: Optional[int] = None,
