@@ -200,7 +200,7 @@ assert_eq!(level.metrics().solution_length, level.metrics().diameter);
 //! | `atomic_file`, `output_set`, `folder_walk` | every output: temp file, fsync, rename, commit together; distinct outputs; one folder walker |
 //! | `interrupt`, `memory` | SIGINT/SIGTERM/SIGHUP as a flag the workers poll; a run's memory estimate |
 //! | [`run`] | a run of many mazes: [`run::RunSpec`] (typed fields, errors naming them, its printed command), [`run::Run::execute`] over [`run::RowSink`]s, and [`run::value`], the parsers of sizes, cells, counts and chances every front end uses |
-//! | `args` | the command line's output-path checks |
+//! | `args` | the command line's names for the parsers and path checks of [`run`] |
 //! | `uniformity` | exact spanning-tree counts, exact generator distributions, chi-square |
 //! | `cmd`, `cli`, `main.rs` | the command line (one file per subcommand in `src/cmd/`) |
 //!
@@ -252,7 +252,7 @@ assert_eq!(level.metrics().solution_length, level.metrics().diameter);
 #![deny(missing_docs)]
 
 pub mod accept;
-#[cfg(feature = "run")]
+#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod args;
 #[cfg(feature = "store")]

@@ -11,6 +11,8 @@ mod execute;
 #[cfg(feature = "run")]
 pub mod layout;
 #[cfg(feature = "run")]
+pub mod paths;
+#[cfg(feature = "run")]
 mod spec;
 pub mod value;
 

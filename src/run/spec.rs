@@ -442,9 +442,9 @@ impl RunSpec {
 /// folder's nearest existing ancestor is a folder.
 fn check_path(field: Field, o: &Output) -> Result<(), RunError> {
     let r = if o.folder {
-        crate::args::check_out_dir(field.flag(), &o.path)
+        super::paths::check_out_dir(field.flag(), &o.path)
     } else {
-        crate::args::check_out(field.flag(), &o.path).map(|_| ())
+        super::paths::check_out(field.flag(), &o.path).map(|_| ())
     };
     r.map_err(|e| RunError::of_arg(field, e))
 }
