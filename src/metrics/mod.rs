@@ -11,9 +11,10 @@
 //! The rest is tree dynamic programming. The BFS roots the maze at the entrance; every cell's
 //! children sit next to each other in the BFS queue, so `first[pos]..first[pos + 1]` are the
 //! positions of the children of position `pos`. One pass in reverse BFS order (children before
-//! parents) gives each position its subtree size, its height with the deepest position below it
-//! and, for dead-end lengths, whether its subtree is a bare corridor ending in a dead end. The
-//! diameter is the best sum of the two deepest descents met at a cell. The solution is the chain
+//! parents) gives each position its subtree size and its height; a subtree is a bare corridor
+//! ending in a dead end when the two agree, which gives the dead-end lengths. The diameter is
+//! the best sum of the two deepest descents met at a cell; its ends are found after the pass by
+//! walking down from the two positions of that sum. The solution is the chain
 //! of BFS parents from the exit up to the entrance; walking it gives the length, the turns, the
 //! decisions and branches, the hitting time (from subtree sizes) and the worst wrong turn.
 //!
@@ -239,64 +240,18 @@ impl Ends {
     }
 }
 
-/// Per-position values of the reverse pass. Written once by the BFS (when the position leaves
-/// the queue) and then only by the position's children, so nothing needs clearing between mazes.
+/// Per-position values of the reverse pass: the longest descent below the position, in edges
+/// (`height`), and the number of positions below it (`below`, its subtree minus itself). Zeroed
+/// before the pass and then written only by the position's children, each adding itself once.
 ///
-/// Two words, so the BFS writes a position with two stores and the reverse pass updates a
-/// parent with two loads, one compare-and-select and one add per word:
-/// - `hd`: the longest descent below the position, in edges (`height`, high half), and the
-///   position at its end (`deepest`, low half; the position itself while `height` is 0).
-///   Taking the larger `hd` keeps, on equal heights, the descent met first in reverse BFS
-///   order: of two siblings' descents of equal height, the later sibling's ends later in the
-///   queue (BFS lists a level in the order of the level above), so the unsigned maximum is
-///   exactly "replace only when strictly deeper".
-/// - `bc`: cells below the position (`below`, its subtree minus itself, low half) and the
-///   dead-end corridors arriving from its children (`chains`, high half): the low
-///   [`INF_SHIFT`] bits of `chains` sum, over the children whose subtree is a bare corridor
-///   ending in a dead end, that dead end's distance to this position; each other child adds
-///   `1 << INF_SHIFT`. The BFS sets [`JUNCTION`] on positions with two or more children, so
-///   the reverse pass needs no child count. Neither half carries into the other (`below` <
-///   2^26, `chains` < 2^32).
+/// Which position ends the longest descent is not kept: it is recovered after the pass for the
+/// two positions the diameter needs ([`deepest`]). Nor is a dead-end flag: a subtree is a bare
+/// corridor ending in a dead end exactly when `below == height`.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
-    hd: u64,
-    bc: u64,
+    height: u32,
+    below: u32,
 }
-
-impl Node {
-    /// A position as the BFS leaves it: no descent, nothing below, and the junction flag.
-    #[inline(always)]
-    fn leaf(pos: usize, chains: u32) -> Node {
-        Node {
-            hd: pos as u64,
-            bc: (chains as u64) << 32,
-        }
-    }
-    #[inline(always)]
-    fn height(self) -> u32 {
-        (self.hd >> 32) as u32
-    }
-    #[inline(always)]
-    fn deepest(self) -> u32 {
-        self.hd as u32
-    }
-    #[inline(always)]
-    fn below(self) -> u32 {
-        self.bc as u32
-    }
-    #[inline(always)]
-    fn chains(self) -> u32 {
-        (self.bc >> 32) as u32
-    }
-}
-
-/// See [`Node`]'s `chains`: sums stay below `cells ≤ 2^26`, at most six children (a 3D root) add
-/// `2^28` each.
-const INF_SHIFT: u32 = 28;
-const INF: u32 = 1 << INF_SHIFT;
-/// Flag in [`Node`]'s `chains`: the position has two or more children (so, below the root, three
-/// or more passages). Above anything the sums and [`INF`] counts reach.
-const JUNCTION: u32 = 1 << 31;
 
 /// Buffers for [`measure`], reused across mazes. Everything but the mask table is indexed by
 /// BFS position (the order cells leave the queue), and written before it is read, so no per-cell
@@ -365,10 +320,8 @@ impl Scratch {
     }
 }
 
-// Cell ids must fit the 26 bits `pack` gives them, and chain sums the bits below `INF`.
+// Cell ids must fit the 26 bits `pack` gives them.
 const _: () = assert!(crate::grid::MAX_CELLS <= 1 << 26);
-const _: () = assert!(6 * (INF as u64) + (INF as u64) < JUNCTION as u64);
-const _: () = assert!(crate::grid::MAX_CELLS < INF as u64);
 
 #[inline(always)]
 fn pack(cell: u32, back: u32, parent: usize) -> u64 {
@@ -459,8 +412,8 @@ fn pop<const D: usize>(f: u32) -> usize {
 }
 
 /// Breadth-first search from `root` over the mask table with `D` directions (4 or 6) and the
-/// push table `table` (`T = 2^D` rows): fills the queue and, if `FULL`, the first-child table
-/// and the positions' initial [`Node`]s. Returns the position of `exit` (0 if it is never met).
+/// push table `table` (`T = 2^D` rows): fills the queue and, if `FULL`, the first-child table.
+/// Returns the position of `exit` (0 if it is never met).
 /// Panics unless every cell is reached exactly once (a tree).
 #[inline(always)]
 fn bfs<const D: usize, const T: usize, const FULL: bool>(
@@ -474,7 +427,6 @@ fn bfs<const D: usize, const T: usize, const FULL: bool>(
     const { assert!((D == 4 || D == 6) && T == 1 << D) };
     let queue = &mut s.queue[..n + D];
     let first = &mut s.first[..n + 1];
-    let node = &mut s.node[..n + D];
     queue[0] = root as u64;
     let (mut head, mut tail, mut exit_pos) = (0usize, 1usize, 0usize);
     while head < tail {
@@ -488,7 +440,6 @@ fn bfs<const D: usize, const T: usize, const FULL: bool>(
                 exit_pos = met(head);
             }
             first[head] = tail as u32;
-            node[head] = Node::leaf(head, if pop::<D>(fwd) >= 2 { JUNCTION } else { 0 });
         }
         // Branch-free push: always write `D` slots, advance by the number of children. A
         // child's cell is `v` plus an offset that cannot borrow (the wall is open, so the
@@ -519,31 +470,40 @@ fn met(pos: usize) -> usize {
     pos
 }
 
-/// What a child adds to its parent's [`Node::chains`]: its dead-end corridor's length plus the
-/// edge up, or [`INF`] if its subtree is not a bare corridor (a junction, or a corridor that
-/// leads to one).
-#[inline(always)]
-fn chain_up(chains: u32) -> u32 {
-    if chains < INF {
-        chains + 1
-    } else {
-        INF
+/// The position ending the longest descent below `x`: of its descendants at depth
+/// `height(x)` below it, the last in BFS order (`x` itself for a leaf). BFS lists a level in the
+/// order of the level above, so that is the last child of the right height, and so on down.
+fn deepest(first: &[u32], node: &[Node], mut x: usize) -> usize {
+    while node[x].height > 0 {
+        let want = node[x].height - 1;
+        let mut c = first[x + 1] as usize - 1;
+        while node[c].height != want {
+            c -= 1;
+        }
+        x = c;
     }
+    x
 }
 
-/// The diameter and its two ends (positions) from the reverse pass's best word
-/// `through << 32 | pos`: one end is the deepest descent below `pos`; the other is the deepest
-/// descent its parent had when `pos` was met, i.e. through the siblings after `pos` (met
-/// before it), or the parent itself. Both are read from final values: positions after `pos`
-/// are complete by then.
-fn diameter_ends(best: u64, queue: &[u64], first: &[u32], node: &[Node]) -> (u32, u32, u32) {
-    let pos = best as u32 as usize;
+/// The diameter's two ends (positions) from the reverse pass's longest path met at `pos`'s
+/// parent through `pos`: one end is the deepest descent below `pos`; the other is the deepest
+/// descent its parent had when `pos` was met, i.e. through the siblings after `pos` (met before
+/// it; on equal heights the last of them), or the parent itself. Both are read from final
+/// values: positions after `pos` are complete by then.
+fn diameter_ends(pos: usize, queue: &[u64], first: &[u32], node: &[Node]) -> (u32, u32) {
     let p = parent(queue[pos]);
-    let mut hd = p as u64;
-    for sibling in &node[pos + 1..first[p + 1] as usize] {
-        hd = hd.max(sibling.hd + (1 << 32));
+    let mut top = (0, p);
+    for (j, sibling) in node[pos + 1..first[p + 1] as usize].iter().enumerate() {
+        if sibling.height + 1 >= top.0 {
+            top = (sibling.height + 1, pos + 1 + j);
+        }
     }
-    ((best >> 32) as u32, hd as u32, node[pos].deepest())
+    let start = if top.1 == p {
+        p
+    } else {
+        deepest(first, node, top.1)
+    };
+    (start as u32, deepest(first, node, pos) as u32)
 }
 
 /// Steps down from position `x` while it has exactly one child; returns the steps taken.
@@ -645,57 +605,53 @@ fn traverse<const D: usize, const T: usize>(
     let queue = &s.queue[..n + D];
     let first = &s.first[..n + 1];
     let node = &mut s.node[..n + D];
+    node[..n].fill(Node::default());
 
     // Reverse BFS order: every child before its parent. The longest path is the best sum of
-    // the two deepest descents met at one position; dead-end corridors are summed where they
-    // end, at a junction.
+    // the two deepest descents met at one position: the longest met so far at `pos`'s parent
+    // through `pos`. A strict `>` keeps, among equal lengths, the highest position (met first);
+    // its two ends are recovered after the pass.
     //
-    // The best is kept as one word, `through << 32 | pos` (the longest path met at `pos`'s
-    // parent through `pos`): its maximum keeps, among equal lengths, the highest position, the
-    // one met first, and its two ends are recovered after the pass. One register instead of
-    // three, so the loop's values stay in registers (with three, the length lived in a stack
-    // slot read and written every step).
-    let mut best = 0u64;
-    let mut dead_sum = 0u64;
+    // Dead-end corridors: a position whose subtree is a bare corridor (`below == height`)
+    // puts the passage to its parent on the corridor of the dead end below it, and every
+    // passage of such a corridor is counted once so, at whichever position the corridor ends.
+    // Corridors ending at the root are corrected below.
+    let (mut best, mut best_pos) = (0u32, 0usize);
+    let mut bare = 0u64;
     for pos in (1..n).rev() {
         let p = parent(queue[pos]);
         let me = node[pos];
         let par = node[p];
-        let cand = me.hd + (1 << 32);
-        let through = par.height() + (cand >> 32) as u32;
-        best = best.max((through as u64) << 32 | pos as u64);
-        // A non-root position with two or more children is a junction: the corridors that
-        // arrived from its children end here.
-        let chains = me.chains();
-        dead_sum += if chains >= JUNCTION {
-            (chains & (INF - 1)) as u64
-        } else {
-            0
-        };
-        // Branch-free max (which child is deepest is data-dependent and unpredictable); sums
-        // of both halves of `bc` in one add.
+        let up = me.height + 1;
+        let through = par.height + up;
+        if through > best {
+            (best, best_pos) = (through, pos);
+        }
+        bare += (me.below == me.height) as u64;
+        // Branch-free max (which child is deepest is data-dependent and unpredictable).
         node[p] = Node {
-            hd: par.hd.max(cand),
-            bc: par.bc + (me.below() as u64 + 1) + ((chain_up(chains) as u64) << 32),
+            height: par.height.max(up),
+            below: par.below + me.below + 1,
         };
     }
-    let (diameter, d_start, d_end) = diameter_ends(best, queue, first, node);
+    let node = &s.node[..n + D];
     // The root's own corridors: a dead end (one child) walks down its corridor; with two
-    // children a corridor from one side runs through the root into the other.
-    let root_children = first[1] - first[0];
-    let low = (node[0].chains() & (INF - 1)) as u64;
-    match root_children {
+    // children a corridor from one side runs through the root into the other. `up(c)` is the
+    // length of the dead-end corridor through child `c` up to the root, `None` if `c`'s subtree
+    // is not a bare corridor; `low` sums them (what `bare` counted of corridors ending there).
+    let up = |c: usize| (node[c].below == node[c].height).then_some(node[c].height + 1);
+    let (c0, c1) = (first[0] as usize, first[1] as usize);
+    let low: u64 = (c0..c1).filter_map(up).map(u64::from).sum();
+    let mut dead_sum = bare - low;
+    match c1 - c0 {
         0 => {}
         1 => dead_sum += low + corridor_down(first, 0) as u64,
         2 => {
-            let up = |c: usize| chain_up(node[c].chains());
-            let (c1, c2) = (first[0] as usize, first[0] as usize + 1);
-            let (x1, x2) = (up(c1), up(c2));
-            dead_sum += match (x1 < INF, x2 < INF) {
-                (true, true) => 2 * (x1 + x2) as u64,
-                (true, false) => (x1 + 1 + corridor_down(first, c2)) as u64,
-                (false, true) => (x2 + 1 + corridor_down(first, c1)) as u64,
-                (false, false) => 0,
+            dead_sum += match (up(c0), up(c0 + 1)) {
+                (Some(x1), Some(x2)) => 2 * (x1 + x2) as u64,
+                (Some(x1), None) => (x1 + 1 + corridor_down(first, c0 + 1)) as u64,
+                (None, Some(x2)) => (x2 + 1 + corridor_down(first, c0)) as u64,
+                (None, None) => 0,
             };
         }
         _ => dead_sum += low,
@@ -715,7 +671,7 @@ fn traverse<const D: usize, const T: usize>(
         let step = cell(queue[px]).wrapping_sub(cell(queue[x]));
         turns += (last != 0 && step != last) as u32;
         last = step;
-        walk += 2 * (n as u64 - node[x].below() as u64 - 1) - 1;
+        walk += 2 * (n as u64 - node[x].below as u64 - 1) - 1;
         let (c0, c1) = (first[px] as usize, first[px + 1] as usize);
         let off = (c1 - c0 - 1) as u32;
         branches += off;
@@ -726,8 +682,8 @@ fn traverse<const D: usize, const T: usize>(
             .map(|(j, b)| (c0 + j, b))
         {
             let take = c < c1 && c != x;
-            max_cells = max_cells.max(if take { b.below() + 1 } else { 0 });
-            max_depth = max_depth.max(if take { b.height() + 1 } else { 0 });
+            max_cells = max_cells.max(if take { b.below + 1 } else { 0 });
+            max_depth = max_depth.max(if take { b.height + 1 } else { 0 });
         }
         x = px;
         length += 1;
@@ -736,11 +692,14 @@ fn traverse<const D: usize, const T: usize>(
     let entrance = cell(queue[0]);
     let exit_cell = cell(queue[exit_pos]);
     let (diameter, diameter_start, diameter_end) = match ends {
-        Ends::Cells { .. } => (
-            diameter,
-            cell(queue[d_start as usize]),
-            cell(queue[d_end as usize]),
-        ),
+        Ends::Cells { .. } => {
+            let (d_start, d_end) = diameter_ends(best_pos, queue, first, node);
+            (
+                best,
+                cell(queue[d_start as usize]),
+                cell(queue[d_end as usize]),
+            )
+        }
         Ends::Diameter => (length, entrance, exit_cell),
     };
     let manhattan = if D == 4 {
