@@ -242,7 +242,7 @@ impl Ends {
 
 /// Per-position values of the reverse pass: the longest descent below the position, in edges
 /// (`height`), and the number of positions below it (`below`, its subtree minus itself). Zeroed
-/// before the pass and then written only by the position's children, each adding itself once.
+/// by the search and then written only by the position's children, each adding itself once.
 ///
 /// Which position ends the longest descent is not kept: it is recovered after the pass for the
 /// two positions the diameter needs ([`deepest`]). Nor is a dead-end flag: a subtree is a bare
@@ -412,7 +412,8 @@ fn pop<const D: usize>(f: u32) -> usize {
 }
 
 /// Breadth-first search from `root` over the mask table with `D` directions (4 or 6) and the
-/// push table `table` (`T = 2^D` rows): fills the queue and, if `FULL`, the first-child table.
+/// push table `table` (`T = 2^D` rows): fills the queue and, if `FULL`, the first-child table
+/// and zeroes the positions' [`Node`]s.
 /// Returns the position of `exit` (0 if it is never met).
 /// Panics unless every cell is reached exactly once (a tree).
 #[inline(always)]
@@ -427,6 +428,7 @@ fn bfs<const D: usize, const T: usize, const FULL: bool>(
     const { assert!((D == 4 || D == 6) && T == 1 << D) };
     let queue = &mut s.queue[..n + D];
     let first = &mut s.first[..n + 1];
+    let node = &mut s.node[..n];
     queue[0] = root as u64;
     let (mut head, mut tail, mut exit_pos) = (0usize, 1usize, 0usize);
     while head < tail {
@@ -440,6 +442,8 @@ fn bfs<const D: usize, const T: usize, const FULL: bool>(
                 exit_pos = met(head);
             }
             first[head] = tail as u32;
+            // One store per position; a fill (memset) before the pass costs more.
+            node[head] = Node::default();
         }
         // Branch-free push: always write `D` slots, advance by the number of children. A
         // child's cell is `v` plus an offset that cannot borrow (the wall is open, so the
@@ -605,7 +609,6 @@ fn traverse<const D: usize, const T: usize>(
     let queue = &s.queue[..n + D];
     let first = &s.first[..n + 1];
     let node = &mut s.node[..n + D];
-    node[..n].fill(Node::default());
 
     // Reverse BFS order: every child before its parent. The longest path is the best sum of
     // the two deepest descents met at one position: the longest met so far at `pos`'s parent
