@@ -42,6 +42,7 @@
 pub mod definitions;
 pub(crate) mod degrees;
 mod graph;
+mod peel;
 mod row;
 
 pub use row::{column_index, Column, Filter, Get, Row, RowView, COLUMNS};
@@ -287,6 +288,16 @@ struct Bufs {
     node: Vec<Node>,
     /// BFS positions of the last solution's two ends (start, end).
     solution: (u32, u32),
+    /// The peel's copy of the open sides, taken apart as it goes (cell-indexed).
+    core: Vec<u8>,
+    /// The peel's direction from each cell to its parent (cell-indexed).
+    dir: Vec<u8>,
+    /// The peel's stack of leaves.
+    stack: Vec<u32>,
+    /// Cell offsets of the directions for the last peel.
+    off: [u32; 8],
+    /// The entrance and exit of the last measurement if it was a peel ([`peel`]).
+    peeled: Option<(u32, u32)>,
 }
 
 impl Scratch {
@@ -300,6 +311,9 @@ impl Scratch {
     pub fn solution_path(&self) -> Vec<u32> {
         if self.graph_last {
             return self.graph.solution_path();
+        }
+        if let Some((entrance, exit)) = self.bufs.peeled {
+            return peel::solution_path(&self.bufs, entrance, exit);
         }
         let b = &self.bufs;
         let (mut a, mut b, queue) = (b.solution.0 as usize, b.solution.1 as usize, &b.queue);
@@ -553,6 +567,10 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
 /// [`measure`] on a maze of depth 1: four directions.
 #[inline(never)]
 fn measure_2d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
+    if let Ends::Cells { entrance, exit } = ends {
+        return peel::measure::<4>(maze, entrance, exit, &mut s.masks, &mut s.bufs);
+    }
+    s.bufs.peeled = None;
     let w = maze.width();
     let deg = degrees::prepare(maze, &mut s.masks);
     if s.pushes.1 != w {
@@ -564,6 +582,10 @@ fn measure_2d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
 /// [`measure`] on a maze of depth > 1: six directions.
 #[inline(never)]
 fn measure_3d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
+    if let Ends::Cells { entrance, exit } = ends {
+        return peel::measure::<6>(maze, entrance, exit, &mut s.masks, &mut s.bufs);
+    }
+    s.bufs.peeled = None;
     let deg = degrees::prepare_3d(maze, &mut s.masks);
     let size = maze.size();
     let key = (size.width, size.layer_cells());
