@@ -17,7 +17,7 @@
 //! [`farthest_pair`] walks down that path from the top the peel met to the deepest top, and
 //! picks the child and both ends there by direction order.
 
-use super::{degrees, manhattan_3d, Bufs, Metrics, Node};
+use super::{degrees, root_corridors, tree_row, Bufs, Metrics, Node, Solution};
 use crate::grid::Maze;
 
 /// For each open-sides byte, 1 if it has exactly one side open (below bit 7, the root's mark).
@@ -31,11 +31,26 @@ const ONE_SIDE: [u8; 256] = {
     t
 };
 
+/// The number of sides in a set of directions (no `popcnt` needed).
+const POP: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut m = 0;
+    while m < 64 {
+        t[m] = m.count_ones() as u8;
+        m += 1;
+    }
+    t
+};
+
 /// The open-sides bit of the opposite direction, for each direction (E, S, W, N, Down, Up).
 const BACK: [u8; 8] = [4, 8, 1, 2, 32, 16, 0, 0];
 
-/// Marks the root's open sides so that it never looks like a leaf.
+/// Marks the root's open sides so that it never looks like a leaf; also the direction the peel
+/// takes from a cell with no side left (none, in a connected maze: offset 0, [`BACK`] 0).
 const ROOT: u8 = 0x80;
+
+/// The root's parent direction after the peel: no side (offset 0, bit 7 is never open).
+const NO_SIDE: u8 = 7;
 
 /// Nodes zeroed per `fill` call: 1 KiB, below the size where glibc's `memset` switches to
 /// `rep stosb` (which callgrind counts a byte an instruction).
@@ -56,22 +71,18 @@ fn offsets(maze: &Maze) -> [u32; 8] {
     ]
 }
 
-/// The children of `x` (its open sides but the one to its parent) as a set of directions.
+/// The children of `x` (its open sides but the one to its parent, `dir[x]`; the root's is
+/// [`NO_SIDE`]) as a set of directions.
 #[inline(always)]
-fn children(masks: &[u8], dir: &[u8], root: u32, x: u32) -> u32 {
-    let m = masks[x as usize] as u32;
-    if x == root {
-        m
-    } else {
-        m & !(1 << dir[x as usize])
-    }
+fn children(masks: &[u8], dir: &[u8], x: u32) -> u32 {
+    masks[x as usize] as u32 & !(1 << dir[x as usize])
 }
 
 /// Steps down from `x` while it has exactly one child; returns the steps taken.
-fn corridor_down(masks: &[u8], dir: &[u8], off: &[u32; 8], root: u32, mut x: u32) -> u32 {
+fn corridor_down(masks: &[u8], dir: &[u8], off: &[u32; 8], mut x: u32) -> u32 {
     let mut k = 0;
     loop {
-        let c = children(masks, dir, root, x);
+        let c = children(masks, dir, x);
         if c.count_ones() != 1 {
             return k;
         }
@@ -82,10 +93,10 @@ fn corridor_down(masks: &[u8], dir: &[u8], off: &[u32; 8], root: u32, mut x: u32
 
 /// The cell ending the longest descent below `x` that the search-based pass reports: at each
 /// step the last child (in direction order) of the right height.
-fn deepest(masks: &[u8], dir: &[u8], off: &[u32; 8], node: &[Node], root: u32, mut x: u32) -> u32 {
+fn deepest(masks: &[u8], dir: &[u8], off: &[u32; 8], node: &[Node], mut x: u32) -> u32 {
     while node[x as usize].height > 0 {
         let want = node[x as usize].height - 1;
-        let mut c = children(masks, dir, root, x);
+        let mut c = children(masks, dir, x);
         let mut next = x;
         while c != 0 {
             let y = x.wrapping_add(off[c.trailing_zeros() as usize]);
@@ -106,7 +117,6 @@ fn farthest_pair(
     dir: &[u8],
     off: &[u32; 8],
     node: &[Node],
-    root: u32,
     d: u32,
     top: u32,
 ) -> (u32, u32) {
@@ -116,7 +126,7 @@ fn farthest_pair(
     let (mut x, mut deep_top) = (top, top);
     loop {
         let (mut first, mut second, mut next) = (0u32, 0u32, x);
-        let mut c = children(masks, dir, root, x);
+        let mut c = children(masks, dir, x);
         while c != 0 {
             let y = x.wrapping_add(off[c.trailing_zeros() as usize]);
             c &= c - 1;
@@ -139,7 +149,7 @@ fn farthest_pair(
     // longest descent through a later child (or none: the top itself) makes `d`; that later
     // child is the last of the greatest height.
     let p = deep_top;
-    let kids = children(masks, dir, root, p);
+    let kids = children(masks, dir, p);
     let (mut after, mut pick) = ((0u32, p), None);
     for k in (0..6).rev() {
         if kids >> k & 1 == 0 {
@@ -156,13 +166,21 @@ fn farthest_pair(
         }
     }
     let (c, after) = pick.expect("measure: a longest path through the deepest top");
-    let end = deepest(masks, dir, off, node, root, c);
+    let end = deepest(masks, dir, off, node, c);
     let start = if after.0 == 0 {
         p
     } else {
-        deepest(masks, dir, off, node, root, after.1)
+        deepest(masks, dir, off, node, after.1)
     };
     (start, end)
+}
+
+/// `(through, top)`, out of line: the peel's longest path grows a few hundred times per maze,
+/// so a branch (not two selects) keeps the loop's registers free.
+#[cold]
+#[inline(never)]
+fn longer(through: u32, top: u32) -> (u32, u32) {
+    (through, top)
 }
 
 /// [`super::measure`] of a perfect maze of `D` directions (4 or 6) from `entrance` to `exit`.
@@ -176,9 +194,8 @@ pub(super) fn measure<const D: usize>(
 ) -> Metrics {
     let ng = maze.cells() as usize;
     let n = maze.tree_cells() as usize;
-    if b.dir.len() < ng + 1 {
-        b.dir.resize(ng + 1, 0);
-        b.core.resize(ng + 1, 0);
+    if b.core.len() < ng {
+        b.core.resize(ng, 0);
         b.stack.resize(ng + 1, 0);
     }
     if b.node.len() < ng + D {
@@ -206,37 +223,39 @@ pub(super) fn measure<const D: usize>(
         stack[k] = stack[top];
     }
     let masks = &masks[..ng];
+    // The open sides still attached; a peeled cell's byte becomes its parent's direction.
     let core = &mut b.core[..ng];
     core.copy_from_slice(masks);
     core[entrance as usize] |= ROOT;
-    let node = &mut b.node[..ng + D];
-    for chunk in node[..ng].chunks_mut(ZERO_CHUNK) {
+    // `core` and `node` of one length: one bounds check serves both.
+    let node = &mut b.node[..ng];
+    for chunk in node.chunks_mut(ZERO_CHUNK) {
         chunk.fill(Node::default());
     }
-    let dir = &mut b.dir[..ng];
     let off = offsets(maze);
     b.off = off;
 
     // Children before parents. The longest path met so far at a parent through the child just
     // peeled: `best`, at the cell `best_top`. A subtree is a bare corridor ending in a dead end
     // when `below == height` (`below < up`): every passage of such a corridor is counted once
-    // into `bare` (corridors ending at the root are corrected below).
+    // into `bare` (corridors ending at the root are corrected below). A cell with no side left
+    // (only in a maze that is not connected) takes direction 7: offset 0, nothing cleared, so
+    // the loop still ends, and the root's size below tells.
     let (mut best, mut best_top) = (0u32, entrance);
     let mut bare = 0u64;
-    let mut peeled = 0usize;
     while top > 0 {
         top -= 1;
         let v = stack[top] as usize;
-        let d = (core[v] as u32).trailing_zeros() as usize & 7;
+        let d = (core[v] as u32 | ROOT as u32).trailing_zeros() as usize & 7;
         let p = (v as u32).wrapping_add(off[d]) as usize;
         core[p] ^= BACK[d];
-        dir[v] = d as u8;
+        core[v] = d as u8;
         let me = node[v];
         let par = node[p];
         let up = me.height + 1;
         let through = par.height + up;
         if through > best {
-            (best, best_top) = (through, p as u32);
+            (best, best_top) = longer(through, p as u32);
         }
         bare += (me.below < up) as u64;
         node[p] = Node {
@@ -245,10 +264,14 @@ pub(super) fn measure<const D: usize>(
         };
         stack[top] = p as u32;
         top += ONE_SIDE[core[p] as usize] as usize;
-        peeled += 1;
     }
-    assert_eq!(peeled + 1, n, "measure: the maze is not connected");
-    let (dir, node) = (&b.dir[..ng], &b.node[..ng + D]);
+    assert_eq!(
+        node[entrance as usize].below as usize + 1,
+        n,
+        "measure: the maze is not connected"
+    );
+    core[entrance as usize] = NO_SIDE;
+    let (dir, node) = (&b.core[..ng], &b.node[..ng + D]);
 
     // The root's own corridors: a dead end (one child) walks down its corridor; with two
     // children a corridor from one side runs through the root into the other. `up(c)` is the
@@ -260,98 +283,62 @@ pub(super) fn measure<const D: usize>(
         (c.below == c.height).then_some(c.height + 1)
     };
     let rk = masks[root as usize] as u32;
+    let kids = rk.count_ones();
+    // The root's `j`-th child in direction order (the root itself past the last).
     let kid = |j: u32| {
         let mut m = rk;
         for _ in 0..j {
-            m &= m - 1;
+            m &= m.wrapping_sub(1);
         }
-        root.wrapping_add(off[m.trailing_zeros() as usize])
+        root.wrapping_add(off[m.trailing_zeros() as usize & 7])
     };
-    let low: u64 = (0..rk.count_ones())
-        .filter_map(|j| up(kid(j)))
-        .map(u64::from)
-        .sum();
-    let mut dead_sum = bare - low;
-    let down = |c: u32| corridor_down(masks, dir, &off, root, c);
-    match rk.count_ones() {
-        0 => {}
-        1 => dead_sum += low + down(root) as u64,
-        2 => {
-            let (c1, c2) = (kid(0), kid(1));
-            dead_sum += match (up(c1), up(c2)) {
-                (Some(x1), Some(x2)) => 2 * (x1 + x2) as u64,
-                (Some(x1), None) => (x1 + 1 + down(c2)) as u64,
-                (None, Some(x2)) => (x2 + 1 + down(c1)) as u64,
-                (None, None) => 0,
-            };
-        }
-        _ => dead_sum += low,
-    }
+    let up2 = |j: u32| if j < kids { up(kid(j)) } else { None };
+    let low: u64 = (0..kids).filter_map(|j| up(kid(j))).map(u64::from).sum();
+    let down = |k: usize| {
+        corridor_down(
+            masks,
+            dir,
+            &off,
+            if k == 0 { root } else { kid(k as u32 - 1) },
+        )
+    };
+    let dead_sum = bare - low + root_corridors(kids, low, [up2(0), up2(1)], down);
 
     // The solution: parents from the exit up to the entrance. At each path cell above the
     // exit, the children other than the path's next cell are the wrong turns; the walker's
     // hitting time adds `2·|T_u| − 1` per edge u → x, with `T_u` everything outside x's subtree.
     b.peeled = Some((entrance, exit));
-    let (mut length, mut turns, mut last) = (0u32, 0u32, 0u32);
-    let (mut decisions, mut branches, mut walk) = (0u32, 0u32, 0u64);
-    let (mut max_cells, mut max_depth) = (0u32, 0u32);
+    let (mut solution, mut last) = (Solution::default(), 0u32);
     let mut x = exit;
     while x != root {
-        let dx = dir[x as usize] as usize;
-        let px = x.wrapping_add(off[dx]);
-        let step = px.wrapping_sub(x);
-        turns += (last != 0 && step != last) as u32;
+        let dx = dir[x as usize] as usize & 7;
+        let step = off[dx];
+        let px = x.wrapping_add(step);
+        solution.turns += (last != 0 && step != last) as u32;
         last = step;
-        walk += 2 * (n as u64 - node[x as usize].below as u64 - 1) - 1;
-        let mut side = children(masks, dir, root, px) & !(BACK[dx] as u32);
-        let off_path = side.count_ones();
-        branches += off_path;
-        decisions += (off_path > 0) as u32;
+        solution.walk += 2 * (n as u64 - node[x as usize].below as u64 - 1) - 1;
+        let mut side = children(masks, dir, px) & !(BACK[dx] as u32);
+        let off_path = POP[side as usize] as u32;
+        solution.branches += off_path;
+        solution.decisions += (off_path > 0) as u32;
         while side != 0 {
             let c = &node[px.wrapping_add(off[side.trailing_zeros() as usize]) as usize];
             side &= side - 1;
-            max_cells = max_cells.max(c.below + 1);
-            max_depth = max_depth.max(c.height + 1);
+            solution.max_cells = solution.max_cells.max(c.below + 1);
+            solution.max_depth = solution.max_depth.max(c.height + 1);
         }
         x = px;
-        length += 1;
+        solution.length += 1;
     }
 
     let (diameter_start, diameter_end) = if n == 1 {
         (root, root)
     } else {
-        farthest_pair(masks, dir, &off, node, root, best, best_top)
+        farthest_pair(masks, dir, &off, node, best, best_top)
     };
-    let manhattan = if D == 4 {
-        let w = maze.width();
-        (entrance % w).abs_diff(exit % w) + (entrance / w).abs_diff(exit / w)
-    } else {
-        manhattan_3d(maze.size(), entrance, exit)
-    };
-    Metrics {
-        diameter: best,
-        diameter_start,
-        diameter_end,
-        solution_length: length,
-        solution_turns: turns,
-        solution_decisions: decisions,
-        solution_branches: branches,
-        walk_steps: walk,
-        max_branch_cells: max_cells,
-        max_branch_depth: max_depth,
-        mean_dead_end_length: if deg.dead_ends == 0 {
-            0.0
-        } else {
-            dead_sum as f64 / deg.dead_ends as f64
-        },
-        tortuosity: if manhattan == 0 {
-            1.0
-        } else {
-            length as f64 / manhattan as f64
-        },
-        solution_count: 1,
-        ..Metrics::from_degrees(&deg, maze, n)
-    }
+    let diameter = (best, diameter_start, diameter_end);
+    let ends = (entrance, exit);
+    tree_row::<D>(maze, n, &deg, dead_sum, diameter, ends, solution)
 }
 
 /// The solution path of the last peel, entrance first (cell ids, both ends included).
@@ -359,7 +346,7 @@ pub(super) fn solution_path(b: &Bufs, entrance: u32, exit: u32) -> Vec<u32> {
     let mut path = vec![exit];
     let mut x = exit;
     while x != entrance {
-        x = x.wrapping_add(b.off[b.dir[x as usize] as usize]);
+        x = x.wrapping_add(b.off[b.core[x as usize] as usize & 7]);
         path.push(x);
     }
     path.reverse();
