@@ -97,6 +97,11 @@ fn deepest(masks: &[u8], dir: &[u8], off: &[u32; 8], node: &[Node], mut x: u32) 
     while node[x as usize].height > 0 {
         let want = node[x as usize].height - 1;
         let mut c = children(masks, dir, x);
+        if c & c.wrapping_sub(1) == 0 {
+            // One child (a cell of height > 0 has one): the way down.
+            x = x.wrapping_add(off[c.trailing_zeros() as usize & 7]);
+            continue;
+        }
         let mut next = x;
         while c != 0 {
             let y = x.wrapping_add(off[c.trailing_zeros() as usize]);
@@ -125,8 +130,21 @@ fn farthest_pair(
     // such children the cell is the centre.
     let (mut x, mut deep_top) = (top, top);
     loop {
+        let c = children(masks, dir, x);
+        if c != 0 && c & (c - 1) == 0 {
+            // One child: the one descent is the cell's height, and leads on.
+            if node[x as usize].height == d {
+                deep_top = x;
+            }
+            let y = x.wrapping_add(off[c.trailing_zeros() as usize & 7]);
+            if 2 * node[y as usize].height < d {
+                break;
+            }
+            x = y;
+            continue;
+        }
         let (mut first, mut second, mut next) = (0u32, 0u32, x);
-        let mut c = children(masks, dir, x);
+        let mut c = c;
         while c != 0 {
             let y = x.wrapping_add(off[c.trailing_zeros() as usize]);
             c &= c - 1;
