@@ -1,6 +1,6 @@
 //! Per-maze measurements: the [`Metrics`] row and [`measure`], which computes all of it with one
-//! word-parallel pass over the walls, one breadth-first search from the entrance, one pass over
-//! the cells in reverse BFS order and one walk along the solution.
+//! word-parallel pass over the walls, one pass that visits every cell children before parents,
+//! and one walk along the solution.
 //!
 //! Definitions (the column page `src/metrics/columns.md`, generated from [`COLUMNS`] and
 //! [`definitions`]; lengths count edges): a dead end is a cell with exactly one passage, a
@@ -8,19 +8,22 @@
 //! open on opposite sides. These four counts come from the `degrees` module, popcounts over
 //! whole wall words.
 //!
-//! The rest is tree dynamic programming. The BFS roots the maze at the entrance; every cell's
-//! children sit next to each other in the BFS queue, so `first[pos]..first[pos + 1]` are the
-//! positions of the children of position `pos`. One pass in reverse BFS order (children before
-//! parents) gives each position its subtree size and its height; a subtree is a bare corridor
-//! ending in a dead end when the two agree, which gives the dead-end lengths. The diameter is
-//! the best sum of the two deepest descents met at a cell; its ends are found after the pass by
-//! walking down from the two positions of that sum. The solution is the chain
-//! of BFS parents from the exit up to the entrance; walking it gives the length, the turns, the
+//! The rest is tree dynamic programming on the maze rooted at the entrance. With fixed ends
+//! (the default) the `peel` module peels the leaves up to the entrance: the dead ends from the
+//! degree pass first, then each cell as its last child is gone. Each cell hands its subtree
+//! size and its height to its parent; a subtree is a bare corridor ending in a dead end when
+//! the two agree, which gives the dead-end lengths. The diameter is the best sum of the two
+//! deepest descents met at a cell, and the farthest pair reported is the one a breadth-first
+//! search from the entrance would meet first (see `peel`). The solution is the chain of
+//! parents from the exit up to the entrance; walking it gives the length, the turns, the
 //! decisions and branches, the hitting time (from subtree sizes) and the worst wrong turn.
 //!
 //! With [`Ends::Diameter`] the entrance is first found by a plain BFS from cell 0 (its last cell
-//! is an end of a longest path); the main search is then rooted there and the exit is the cell it
-//! reaches last: the classic double sweep, exact on a tree.
+//! is an end of a longest path); a second search is then rooted there, the exit is the cell it
+//! reaches last (the classic double sweep, exact on a tree), and one pass in reverse BFS order
+//! (children before parents; every cell's children sit next to each other in the queue, so
+//! `first[pos]..first[pos + 1]` are the positions of the children of position `pos`) gives the
+//! same subtree sizes and heights.
 //!
 //! # Masks
 //!
