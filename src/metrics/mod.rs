@@ -1,6 +1,6 @@
 //! Per-maze measurements: the [`Metrics`] row and [`measure`], which computes all of it with one
-//! word-parallel pass over the walls, one breadth-first search from the entrance, one pass over
-//! the cells in reverse BFS order and one walk along the solution.
+//! word-parallel pass over the walls, one pass that visits every cell children before parents,
+//! and one walk along the solution.
 //!
 //! Definitions (the column page `src/metrics/columns.md`, generated from [`COLUMNS`] and
 //! [`definitions`]; lengths count edges): a dead end is a cell with exactly one passage, a
@@ -8,18 +8,22 @@
 //! open on opposite sides. These four counts come from the `degrees` module, popcounts over
 //! whole wall words.
 //!
-//! The rest is tree dynamic programming. The BFS roots the maze at the entrance; every cell's
-//! children sit next to each other in the BFS queue, so `first[pos]..first[pos + 1]` are the
-//! positions of the children of position `pos`. One pass in reverse BFS order (children before
-//! parents) gives each position its subtree size, its height with the deepest position below it
-//! and, for dead-end lengths, whether its subtree is a bare corridor ending in a dead end. The
-//! diameter is the best sum of the two deepest descents met at a cell. The solution is the chain
-//! of BFS parents from the exit up to the entrance; walking it gives the length, the turns, the
+//! The rest is tree dynamic programming on the maze rooted at the entrance. With fixed ends
+//! (the default) the `peel` module peels the leaves up to the entrance: the dead ends from the
+//! degree pass first, then each cell as its last child is gone. Each cell hands its subtree
+//! size and its height to its parent; a subtree is a bare corridor ending in a dead end when
+//! the two agree, which gives the dead-end lengths. The diameter is the best sum of the two
+//! deepest descents met at a cell, and the farthest pair reported is the one a breadth-first
+//! search from the entrance would meet first (see `peel`). The solution is the chain of
+//! parents from the exit up to the entrance; walking it gives the length, the turns, the
 //! decisions and branches, the hitting time (from subtree sizes) and the worst wrong turn.
 //!
 //! With [`Ends::Diameter`] the entrance is first found by a plain BFS from cell 0 (its last cell
-//! is an end of a longest path); the main search is then rooted there and the exit is the cell it
-//! reaches last: the classic double sweep, exact on a tree.
+//! is an end of a longest path); a second search is then rooted there, the exit is the cell it
+//! reaches last (the classic double sweep, exact on a tree), and one pass in reverse BFS order
+//! (children before parents; every cell's children sit next to each other in the queue, so
+//! `first[pos]..first[pos + 1]` are the positions of the children of position `pos`) gives the
+//! same subtree sizes and heights.
 //!
 //! # Masks
 //!
@@ -41,6 +45,7 @@
 pub mod definitions;
 pub(crate) mod degrees;
 mod graph;
+mod peel;
 mod row;
 
 pub use row::{column_index, Column, Filter, Get, Row, RowView, COLUMNS};
@@ -239,64 +244,18 @@ impl Ends {
     }
 }
 
-/// Per-position values of the reverse pass. Written once by the BFS (when the position leaves
-/// the queue) and then only by the position's children, so nothing needs clearing between mazes.
+/// Per-position values of the reverse pass: the longest descent below the position, in edges
+/// (`height`), and the number of positions below it (`below`, its subtree minus itself). Zeroed
+/// by the search and then written only by the position's children, each adding itself once.
 ///
-/// Two words, so the BFS writes a position with two stores and the reverse pass updates a
-/// parent with two loads, one compare-and-select and one add per word:
-/// - `hd`: the longest descent below the position, in edges (`height`, high half), and the
-///   position at its end (`deepest`, low half; the position itself while `height` is 0).
-///   Taking the larger `hd` keeps, on equal heights, the descent met first in reverse BFS
-///   order: of two siblings' descents of equal height, the later sibling's ends later in the
-///   queue (BFS lists a level in the order of the level above), so the unsigned maximum is
-///   exactly "replace only when strictly deeper".
-/// - `bc`: cells below the position (`below`, its subtree minus itself, low half) and the
-///   dead-end corridors arriving from its children (`chains`, high half): the low
-///   [`INF_SHIFT`] bits of `chains` sum, over the children whose subtree is a bare corridor
-///   ending in a dead end, that dead end's distance to this position; each other child adds
-///   `1 << INF_SHIFT`. The BFS sets [`JUNCTION`] on positions with two or more children, so
-///   the reverse pass needs no child count. Neither half carries into the other (`below` <
-///   2^26, `chains` < 2^32).
+/// Which position ends the longest descent is not kept: it is recovered after the pass for the
+/// two positions the diameter needs ([`deepest`]). Nor is a dead-end flag: a subtree is a bare
+/// corridor ending in a dead end exactly when `below == height`.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
-    hd: u64,
-    bc: u64,
+    height: u32,
+    below: u32,
 }
-
-impl Node {
-    /// A position as the BFS leaves it: no descent, nothing below, and the junction flag.
-    #[inline(always)]
-    fn leaf(pos: usize, chains: u32) -> Node {
-        Node {
-            hd: pos as u64,
-            bc: (chains as u64) << 32,
-        }
-    }
-    #[inline(always)]
-    fn height(self) -> u32 {
-        (self.hd >> 32) as u32
-    }
-    #[inline(always)]
-    fn deepest(self) -> u32 {
-        self.hd as u32
-    }
-    #[inline(always)]
-    fn below(self) -> u32 {
-        self.bc as u32
-    }
-    #[inline(always)]
-    fn chains(self) -> u32 {
-        (self.bc >> 32) as u32
-    }
-}
-
-/// See [`Node`]'s `chains`: sums stay below `cells ≤ 2^26`, at most six children (a 3D root) add
-/// `2^28` each.
-const INF_SHIFT: u32 = 28;
-const INF: u32 = 1 << INF_SHIFT;
-/// Flag in [`Node`]'s `chains`: the position has two or more children (so, below the root, three
-/// or more passages). Above anything the sums and [`INF`] counts reach.
-const JUNCTION: u32 = 1 << 31;
 
 /// Buffers for [`measure`], reused across mazes. Everything but the mask table is indexed by
 /// BFS position (the order cells leave the queue), and written before it is read, so no per-cell
@@ -332,6 +291,15 @@ struct Bufs {
     node: Vec<Node>,
     /// BFS positions of the last solution's two ends (start, end).
     solution: (u32, u32),
+    /// The peel's copy of the open sides, taken apart as it goes; then each cell's direction
+    /// to its parent (cell-indexed).
+    core: Vec<u8>,
+    /// The peel's stack of leaves.
+    stack: Vec<u32>,
+    /// Cell offsets of the directions for the last peel.
+    off: [u32; 8],
+    /// The entrance and exit of the last measurement if it was a peel ([`peel`]).
+    peeled: Option<(u32, u32)>,
 }
 
 impl Scratch {
@@ -345,6 +313,9 @@ impl Scratch {
     pub fn solution_path(&self) -> Vec<u32> {
         if self.graph_last {
             return self.graph.solution_path();
+        }
+        if let Some((entrance, exit)) = self.bufs.peeled {
+            return peel::solution_path(&self.bufs, entrance, exit);
         }
         let b = &self.bufs;
         let (mut a, mut b, queue) = (b.solution.0 as usize, b.solution.1 as usize, &b.queue);
@@ -365,10 +336,8 @@ impl Scratch {
     }
 }
 
-// Cell ids must fit the 26 bits `pack` gives them, and chain sums the bits below `INF`.
+// Cell ids must fit the 26 bits `pack` gives them.
 const _: () = assert!(crate::grid::MAX_CELLS <= 1 << 26);
-const _: () = assert!(6 * (INF as u64) + (INF as u64) < JUNCTION as u64);
-const _: () = assert!(crate::grid::MAX_CELLS < INF as u64);
 
 #[inline(always)]
 fn pack(cell: u32, back: u32, parent: usize) -> u64 {
@@ -460,7 +429,8 @@ fn pop<const D: usize>(f: u32) -> usize {
 
 /// Breadth-first search from `root` over the mask table with `D` directions (4 or 6) and the
 /// push table `table` (`T = 2^D` rows): fills the queue and, if `FULL`, the first-child table
-/// and the positions' initial [`Node`]s. Returns the position of `exit` (0 if it is never met).
+/// and zeroes the positions' [`Node`]s.
+/// Returns the position of `exit` (0 if it is never met).
 /// Panics unless every cell is reached exactly once (a tree).
 #[inline(always)]
 fn bfs<const D: usize, const T: usize, const FULL: bool>(
@@ -474,7 +444,7 @@ fn bfs<const D: usize, const T: usize, const FULL: bool>(
     const { assert!((D == 4 || D == 6) && T == 1 << D) };
     let queue = &mut s.queue[..n + D];
     let first = &mut s.first[..n + 1];
-    let node = &mut s.node[..n + D];
+    let node = &mut s.node[..n];
     queue[0] = root as u64;
     let (mut head, mut tail, mut exit_pos) = (0usize, 1usize, 0usize);
     while head < tail {
@@ -488,7 +458,8 @@ fn bfs<const D: usize, const T: usize, const FULL: bool>(
                 exit_pos = met(head);
             }
             first[head] = tail as u32;
-            node[head] = Node::leaf(head, if pop::<D>(fwd) >= 2 { JUNCTION } else { 0 });
+            // One store per position; a fill (memset) before the pass costs more.
+            node[head] = Node::default();
         }
         // Branch-free push: always write `D` slots, advance by the number of children. A
         // child's cell is `v` plus an offset that cannot borrow (the wall is open, so the
@@ -517,33 +488,6 @@ fn bfs<const D: usize, const T: usize, const FULL: bool>(
 #[inline(never)]
 fn met(pos: usize) -> usize {
     pos
-}
-
-/// What a child adds to its parent's [`Node::chains`]: its dead-end corridor's length plus the
-/// edge up, or [`INF`] if its subtree is not a bare corridor (a junction, or a corridor that
-/// leads to one).
-#[inline(always)]
-fn chain_up(chains: u32) -> u32 {
-    if chains < INF {
-        chains + 1
-    } else {
-        INF
-    }
-}
-
-/// The diameter and its two ends (positions) from the reverse pass's best word
-/// `through << 32 | pos`: one end is the deepest descent below `pos`; the other is the deepest
-/// descent its parent had when `pos` was met, i.e. through the siblings after `pos` (met
-/// before it), or the parent itself. Both are read from final values: positions after `pos`
-/// are complete by then.
-fn diameter_ends(best: u64, queue: &[u64], first: &[u32], node: &[Node]) -> (u32, u32, u32) {
-    let pos = best as u32 as usize;
-    let p = parent(queue[pos]);
-    let mut hd = p as u64;
-    for sibling in &node[pos + 1..first[p + 1] as usize] {
-        hd = hd.max(sibling.hd + (1 << 32));
-    }
-    ((best >> 32) as u32, hd as u32, node[pos].deepest())
 }
 
 /// Steps down from position `x` while it has exactly one child; returns the steps taken.
@@ -589,6 +533,10 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
 /// [`measure`] on a maze of depth 1: four directions.
 #[inline(never)]
 fn measure_2d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
+    if let Ends::Cells { entrance, exit } = ends {
+        return peel::measure::<4>(maze, entrance, exit, &mut s.masks, &mut s.bufs);
+    }
+    s.bufs.peeled = None;
     let w = maze.width();
     let deg = degrees::prepare(maze, &mut s.masks);
     if s.pushes.1 != w {
@@ -600,6 +548,10 @@ fn measure_2d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
 /// [`measure`] on a maze of depth > 1: six directions.
 #[inline(never)]
 fn measure_3d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
+    if let Ends::Cells { entrance, exit } = ends {
+        return peel::measure::<6>(maze, entrance, exit, &mut s.masks, &mut s.bufs);
+    }
+    s.bufs.peeled = None;
     let deg = degrees::prepare_3d(maze, &mut s.masks);
     let size = maze.size();
     let key = (size.width, size.layer_cells());
@@ -647,119 +599,138 @@ fn traverse<const D: usize, const T: usize>(
     let node = &mut s.node[..n + D];
 
     // Reverse BFS order: every child before its parent. The longest path is the best sum of
-    // the two deepest descents met at one position; dead-end corridors are summed where they
-    // end, at a junction.
+    // the two deepest descents met at one position: the longest met so far at `pos`'s parent
+    // through `pos`. A strict `>` keeps, among equal lengths, the highest position (met first);
+    // its two ends are recovered after the pass.
     //
-    // The best is kept as one word, `through << 32 | pos` (the longest path met at `pos`'s
-    // parent through `pos`): its maximum keeps, among equal lengths, the highest position, the
-    // one met first, and its two ends are recovered after the pass. One register instead of
-    // three, so the loop's values stay in registers (with three, the length lived in a stack
-    // slot read and written every step).
-    let mut best = 0u64;
-    let mut dead_sum = 0u64;
+    // Dead-end corridors: a position whose subtree is a bare corridor (`below == height`)
+    // puts the passage to its parent on the corridor of the dead end below it, and every
+    // passage of such a corridor is counted once so, at whichever position the corridor ends.
+    // Corridors ending at the root are corrected below.
+    let mut bare = 0u64;
     for pos in (1..n).rev() {
         let p = parent(queue[pos]);
         let me = node[pos];
         let par = node[p];
-        let cand = me.hd + (1 << 32);
-        let through = par.height() + (cand >> 32) as u32;
-        best = best.max((through as u64) << 32 | pos as u64);
-        // A non-root position with two or more children is a junction: the corridors that
-        // arrived from its children end here.
-        let chains = me.chains();
-        dead_sum += if chains >= JUNCTION {
-            (chains & (INF - 1)) as u64
-        } else {
-            0
-        };
-        // Branch-free max (which child is deepest is data-dependent and unpredictable); sums
-        // of both halves of `bc` in one add.
+        let up = me.height + 1;
+        bare += (me.below == me.height) as u64;
+        // Branch-free max (which child is deepest is data-dependent and unpredictable).
         node[p] = Node {
-            hd: par.hd.max(cand),
-            bc: par.bc + (me.below() as u64 + 1) + ((chain_up(chains) as u64) << 32),
+            height: par.height.max(up),
+            below: par.below + me.below + 1,
         };
     }
-    let (diameter, d_start, d_end) = diameter_ends(best, queue, first, node);
+    let node = &s.node[..n + D];
     // The root's own corridors: a dead end (one child) walks down its corridor; with two
-    // children a corridor from one side runs through the root into the other.
-    let root_children = first[1] - first[0];
-    let low = (node[0].chains() & (INF - 1)) as u64;
-    match root_children {
-        0 => {}
-        1 => dead_sum += low + corridor_down(first, 0) as u64,
-        2 => {
-            let up = |c: usize| chain_up(node[c].chains());
-            let (c1, c2) = (first[0] as usize, first[0] as usize + 1);
-            let (x1, x2) = (up(c1), up(c2));
-            dead_sum += match (x1 < INF, x2 < INF) {
-                (true, true) => 2 * (x1 + x2) as u64,
-                (true, false) => (x1 + 1 + corridor_down(first, c2)) as u64,
-                (false, true) => (x2 + 1 + corridor_down(first, c1)) as u64,
-                (false, false) => 0,
-            };
-        }
-        _ => dead_sum += low,
-    }
+    // children a corridor from one side runs through the root into the other. `up(c)` is the
+    // length of the dead-end corridor through child `c` up to the root, `None` if `c`'s subtree
+    // is not a bare corridor; `low` sums them (what `bare` counted of corridors ending there).
+    let up = |c: usize| (node[c].below == node[c].height).then_some(node[c].height + 1);
+    let (c0, c1) = (first[0] as usize, first[1] as usize);
+    let low: u64 = (c0..c1).filter_map(up).map(u64::from).sum();
+    let dead_sum = bare - low
+        + root_corridors((c1 - c0) as u32, low, [up(c0), up(c0 + 1)], |k| {
+            corridor_down(first, if k == 0 { 0 } else { c0 + k - 1 })
+        });
 
     // The solution: BFS parents from the exit up to the entrance (position 0). At each path
     // cell above the exit, the children other than the path's next cell are the wrong turns;
     // the walker's hitting time adds `2·|T_u| − 1` per edge u → x, with `T_u` everything outside
     // x's subtree.
     s.solution = (0, exit_pos as u32);
-    let (mut length, mut turns, mut last) = (0u32, 0u32, 0u32);
-    let (mut decisions, mut branches, mut walk) = (0u32, 0u32, 0u64);
-    let (mut max_cells, mut max_depth) = (0u32, 0u32);
+    let (mut solution, mut last) = (Solution::default(), 0u32);
     let mut x = exit_pos;
     while x != 0 {
         let px = parent(queue[x]);
         let step = cell(queue[px]).wrapping_sub(cell(queue[x]));
-        turns += (last != 0 && step != last) as u32;
+        solution.turns += (last != 0 && step != last) as u32;
         last = step;
-        walk += 2 * (n as u64 - node[x].below() as u64 - 1) - 1;
+        solution.walk += 2 * (n as u64 - node[x].below as u64 - 1) - 1;
         let (c0, c1) = (first[px] as usize, first[px + 1] as usize);
         let off = (c1 - c0 - 1) as u32;
-        branches += off;
-        decisions += (off > 0) as u32;
+        solution.branches += off;
+        solution.decisions += (off > 0) as u32;
         for (c, b) in node[c0..c0 + D]
             .iter()
             .enumerate()
             .map(|(j, b)| (c0 + j, b))
         {
             let take = c < c1 && c != x;
-            max_cells = max_cells.max(if take { b.below() + 1 } else { 0 });
-            max_depth = max_depth.max(if take { b.height() + 1 } else { 0 });
+            solution.max_cells = solution.max_cells.max(if take { b.below + 1 } else { 0 });
+            solution.max_depth = solution.max_depth.max(if take { b.height + 1 } else { 0 });
         }
         x = px;
-        length += 1;
+        solution.length += 1;
     }
 
-    let entrance = cell(queue[0]);
-    let exit_cell = cell(queue[exit_pos]);
-    let (diameter, diameter_start, diameter_end) = match ends {
-        Ends::Cells { .. } => (
-            diameter,
-            cell(queue[d_start as usize]),
-            cell(queue[d_end as usize]),
-        ),
-        Ends::Diameter => (length, entrance, exit_cell),
-    };
+    let (entrance, exit) = (cell(queue[0]), cell(queue[exit_pos]));
+    let diameter = (solution.length, entrance, exit);
+    let ends = (entrance, exit);
+    tree_row::<D>(maze, n, &deg, dead_sum, diameter, ends, solution)
+}
+
+/// What the dead-end corridors that end at or pass through the root add to the sum of
+/// dead-end lengths, for a root with `kids` children: a dead end (one child) walks down its
+/// corridor; with two children a corridor from one side runs through the root into the other.
+/// `low` sums the corridors from the children up to the root; `up` is, for the first two
+/// children, the length of the dead-end corridor through it up to the root (`None` if its
+/// subtree is not a bare corridor); `down(0)` steps down from the root while there is exactly
+/// one child, `down(k)` from child `k`.
+fn root_corridors(kids: u32, low: u64, up: [Option<u32>; 2], down: impl Fn(usize) -> u32) -> u64 {
+    match kids {
+        0 => 0,
+        1 => low + down(0) as u64,
+        2 => match (up[0], up[1]) {
+            (Some(x1), Some(x2)) => 2 * (x1 + x2) as u64,
+            (Some(x1), None) => (x1 + 1 + down(2)) as u64,
+            (None, Some(x2)) => (x2 + 1 + down(1)) as u64,
+            (None, None) => 0,
+        },
+        _ => low,
+    }
+}
+
+/// The solution's columns, from the walk up its cells.
+#[derive(Default)]
+struct Solution {
+    length: u32,
+    turns: u32,
+    decisions: u32,
+    branches: u32,
+    walk: u64,
+    max_cells: u32,
+    max_depth: u32,
+}
+
+/// The row of a perfect maze of `n` cells and `D` directions from its parts: the degree pass,
+/// the sum of dead-end lengths, the diameter with its ends, and the solution from `entrance`
+/// to `exit` (the diameter's ends under [`Ends::Diameter`]).
+fn tree_row<const D: usize>(
+    maze: &Maze,
+    n: usize,
+    deg: &degrees::Degrees,
+    dead_sum: u64,
+    (diameter, diameter_start, diameter_end): (u32, u32, u32),
+    (entrance, exit): (u32, u32),
+    s: Solution,
+) -> Metrics {
     let manhattan = if D == 4 {
         let w = maze.width();
-        (entrance % w).abs_diff(exit_cell % w) + (entrance / w).abs_diff(exit_cell / w)
+        (entrance % w).abs_diff(exit % w) + (entrance / w).abs_diff(exit / w)
     } else {
-        manhattan_3d(maze.size(), entrance, exit_cell)
+        manhattan_3d(maze.size(), entrance, exit)
     };
     Metrics {
         diameter,
         diameter_start,
         diameter_end,
-        solution_length: length,
-        solution_turns: turns,
-        solution_decisions: decisions,
-        solution_branches: branches,
-        walk_steps: walk,
-        max_branch_cells: max_cells,
-        max_branch_depth: max_depth,
+        solution_length: s.length,
+        solution_turns: s.turns,
+        solution_decisions: s.decisions,
+        solution_branches: s.branches,
+        walk_steps: s.walk,
+        max_branch_cells: s.max_cells,
+        max_branch_depth: s.max_depth,
         mean_dead_end_length: if deg.dead_ends == 0 {
             0.0
         } else {
@@ -768,10 +739,10 @@ fn traverse<const D: usize, const T: usize>(
         tortuosity: if manhattan == 0 {
             1.0
         } else {
-            length as f64 / manhattan as f64
+            s.length as f64 / manhattan as f64
         },
         solution_count: 1,
-        ..Metrics::from_degrees(&deg, maze, n)
+        ..Metrics::from_degrees(deg, maze, n)
     }
 }
 
