@@ -2,7 +2,8 @@
 //! (circular). A grid here is a *cell graph* ([`CellGraph`]): cells numbered `0..n`, each with
 //! its neighbours in a fixed order and a direction label per neighbour; a maze on it is a
 //! spanning tree of that graph, held as one open bit per edge ([`GraphMaze`]). The generators
-//! that are defined on any connected graph are written once against it ([`generate`]). The square grid keeps its own word-parallel code in
+//! that are defined on any connected graph are written once against it ([`generate`]), and so are
+//! the metrics ([`measure()`]). The square grid keeps its own word-parallel code in
 //! [`crate::generate`] and [`crate::metrics`]; [`Grid::Square`] is here only so a grid can be
 //! named and its graph built (tests compare the square graph with [`crate::grid::Size`]).
 //!
@@ -20,14 +21,18 @@
 
 pub mod generate;
 pub mod graph;
+pub mod measure;
 pub mod polar;
 
+#[cfg(test)]
+mod measure_tests;
 #[cfg(all(test, feature = "cli"))]
 mod tau_tests;
 
 use std::fmt;
 
 pub use graph::{CellGraph, GraphError};
+pub use measure::{measure, GraphEnds, MeasureScratch};
 
 use crate::rng::{fnv1a64, maze_seed_base, maze_seed_from_base, splitmix64};
 
