@@ -38,6 +38,8 @@ mod generators;
 #[cfg(feature = "cli")]
 mod golden;
 #[cfg(feature = "cli")]
+mod grids;
+#[cfg(feature = "cli")]
 mod integrity;
 #[cfg(feature = "cli")]
 mod interop;

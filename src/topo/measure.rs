@@ -19,6 +19,34 @@
 //! one walk along the solution the rest. Buffers are reused ([`MeasureScratch`]).
 
 use super::{CellGraph, GraphMaze};
+
+/// The section of the column page (`src/metrics/columns.md`) on the grids other than the square
+/// one: how each column reads there.
+pub const COLUMNS_SECTION: &str = "\n## Other grids (`--grid hex|triangle|polar`)\n\n\
+A file made with `--grid hex`, `triangle` or `polar` has every column above plus a last column \
+`grid` (string: `hex`, `triangle` or `polar`) and the metadata key `batchgen.grid`; square files \
+have neither, so they stay as they were. Cell ids are those of the grid's layout \
+(`src/topo/README.md`): `y·width + x` on hex and triangle grids, ring by ring from the centre \
+(id 0) on polar grids, where `width` holds the rings R and `height` the cells C of the first \
+ring. `depth` is 1. Every column keeps its definition, read on the grid's own neighbours:\n\n\
+- **Degrees** (`dead_ends`, `corridors`, `junctions`) count passages; a hex cell has up to 6, \
+a triangle 3, a polar cell 3 + its outward neighbours (the centre: its first ring).\n\
+- **`straights`**: corridors whose two passages leave by opposite sides, so a walk through \
+keeps its direction: opposite hex sides; a triangle's left and right sides (its base has no \
+opposite); on a polar grid clockwise + counter-clockwise, or inward + outward.\n\
+- **`solution_turns`** (and `solution_twist`): changes of the step's direction between \
+consecutive steps of the solution; the directions are the six hex sides, on a triangle grid \
+east, west, north and south (a step through a base is north or south), on a polar grid \
+clockwise, counter-clockwise, inward and outward.\n\
+- **`tortuosity`**: `solution_length` over the entrance–exit distance in the grid with every \
+wall open (the grid's own Manhattan distance; on a mask, through the mask's cells).\n\
+- The entrance and exit are the first and last cell (polar: the centre and the last cell of \
+the outer ring; on a mask, its first and last cells). `--ends`, `--entrance`, `--exit`, \
+`--braid` and `--accept` work on the square grid only, so `loops` is 0, `solution_count` 1 and \
+`braid` 0 on these files.\n\
+- `maze_hash` hashes the grid, its size and the open bit of every edge (edges numbered as in \
+`src/topo/README.md`).\n";
+
 use crate::metrics::Metrics;
 
 /// Entrance and exit cells of the solution.
