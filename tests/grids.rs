@@ -199,3 +199,75 @@ fn masks_connect_through_the_grids_neighbours() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("--mask") && err.contains("triangle"), "{err}");
 }
+
+#[test]
+fn render_draws_every_grid_as_svg_and_refuses_text() {
+    let dir = tempfile::tempdir().unwrap();
+    for (grid, size) in [("hex", "6x5"), ("triangle", "8x4"), ("polar", "4")] {
+        let out = dir.path().join(format!("{grid}.svg"));
+        let base = [
+            "render", "--grid", grid, "--size", size, "--algo", "kruskal", "--index", "2",
+        ];
+        let o = batchgen()
+            .args(base)
+            .arg("--solution")
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let doc = std::fs::read_to_string(&out).unwrap();
+        for id in ["walls", "solution", "entrance", "exit"] {
+            assert!(doc.contains(&format!("id=\"{id}\"")), "{grid}: no {id}");
+        }
+        for (flag, value) in [
+            ("--format", "ascii"),
+            ("--format", "unicode"),
+            ("-o", "x.png"),
+        ] {
+            let o = batchgen()
+                .current_dir(dir.path())
+                .args(base)
+                .args([flag, value])
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{grid} {value}: {err}");
+            assert!(err.contains(grid) && err.contains("svg"), "{err}");
+        }
+    }
+}
+
+/// The pictures of `data/grids/` are what the commands of its README make.
+#[test]
+fn the_pictures_in_data_grids_are_current() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("data/grids/README.md")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut n = 0;
+    for line in readme.lines().filter(|l| l.starts_with("batchgen render")) {
+        let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+        let at = words.iter().position(|w| *w == "-o").unwrap();
+        let committed = root.join(words[at + 1]);
+        let out = dir.path().join("x.svg");
+        let o = batchgen()
+            .args(&words[..at])
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{line}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            std::fs::read_to_string(&committed).unwrap(),
+            "{} is stale: run `{line}`",
+            committed.display()
+        );
+        n += 1;
+    }
+    assert_eq!(n, 3);
+}

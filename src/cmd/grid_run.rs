@@ -70,22 +70,14 @@ fn refused_flags(a: &RunArgs) -> Option<&'static str> {
     .map(|(_, flag)| flag)
 }
 
-fn validate(a: &RunArgs) -> Result<GridConfig, UsageError> {
-    let grid = a.grid;
-    if let Some(flag) = refused_flags(a) {
-        return Err(UsageError(format!(
-            "{flag} works on the square grid only, not with --grid {grid}"
-        )));
-    }
-    let shard = batchgen::shard::resolve(None, None, &|k| std::env::var(k).ok())
-        .map_err(|e| UsageError(e.to_string()))?;
-    if let Some((s, source)) = shard {
-        return Err(UsageError(format!(
-            "the environment sets shard {s} ({source:?}); sharded runs work on the square grid \
-             only, not with --grid {grid}"
-        )));
-    }
-    let mask = match &a.mask {
+/// The grid size, cell graph and mask of `--grid`, `--size` and `--mask` (hex and triangle
+/// only; its cells connected through the grid's neighbours); every refusal names the flag.
+pub(super) fn grid_of(
+    grid: Grid,
+    size_arg: Option<SizeArg>,
+    mask_path: Option<&std::path::Path>,
+) -> Result<(GridSize, CellGraph, Option<Arc<Mask>>), UsageError> {
+    let mask = match mask_path {
         None => None,
         Some(_) if grid == Grid::Polar => {
             return Err(UsageError(
@@ -94,7 +86,7 @@ fn validate(a: &RunArgs) -> Result<GridConfig, UsageError> {
         }
         Some(p) => Some(mask_arg::read_with("--mask", p, Mask::cells_from_bytes)?),
     };
-    let text = match a.size {
+    let text = match size_arg {
         None => match &mask {
             Some(m) => format!("{}x{}", m.size().width, m.size().height),
             None if grid == Grid::Polar => "32".into(),
@@ -115,12 +107,9 @@ fn validate(a: &RunArgs) -> Result<GridConfig, UsageError> {
     let graph = match &mask {
         None => CellGraph::new(size),
         Some(m) => {
-            let shown = a
-                .mask
-                .as_ref()
-                .map_or(String::new(), |p| p.display().to_string());
+            let shown = mask_path.map_or(String::new(), |p| p.display().to_string());
             let (mw, mh) = (m.size().width, m.size().height);
-            if a.size.is_some() && (mw, mh) != (size.a, size.b) {
+            if size_arg.is_some() && (mw, mh) != (size.a, size.b) {
                 return Err(UsageError::flag(
                     "--size",
                     &text,
@@ -132,6 +121,25 @@ fn validate(a: &RunArgs) -> Result<GridConfig, UsageError> {
                 .map_err(|e| UsageError::flag("--mask", &shown, e))?
         }
     };
+    Ok((size, graph, mask))
+}
+
+fn validate(a: &RunArgs) -> Result<GridConfig, UsageError> {
+    let grid = a.grid;
+    if let Some(flag) = refused_flags(a) {
+        return Err(UsageError(format!(
+            "{flag} works on the square grid only, not with --grid {grid}"
+        )));
+    }
+    let shard = batchgen::shard::resolve(None, None, &|k| std::env::var(k).ok())
+        .map_err(|e| UsageError(e.to_string()))?;
+    if let Some((s, source)) = shard {
+        return Err(UsageError(format!(
+            "the environment sets shard {s} ({source:?}); sharded runs work on the square grid \
+             only, not with --grid {grid}"
+        )));
+    }
+    let (size, graph, mask) = grid_of(grid, a.size, a.mask.as_deref())?;
     let spec = a.algo.spec.as_str();
     let has_all = spec.split(',').any(|p| p.trim() == "all");
     let (algos, skipped): (Vec<Algorithm>, Vec<Algorithm>) = a
