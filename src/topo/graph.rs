@@ -76,6 +76,8 @@ pub struct CellGraph {
     dir: Vec<u8>,
     /// The two cells of each edge, smaller first.
     ends: Vec<[u32; 2]>,
+    /// The direction labels of each edge: from its smaller cell, and from its larger one.
+    edge_dir: Vec<[u8; 2]>,
     /// The cells of the graph (all of them, or a mask's), increasing.
     ids: Vec<u32>,
     /// Polar: the first cell id of each ring, and one past the last ring.
@@ -147,6 +149,7 @@ impl CellGraph {
             edge: Vec::new(),
             dir: Vec::new(),
             ends: Vec::new(),
+            edge_dir: Vec::new(),
             ids: (0..len).filter(|&c| present[c as usize]).collect(),
             ring_start,
             ring,
@@ -182,6 +185,7 @@ impl CellGraph {
                         .find(|&t| g.nbr[t as usize] == u)
                         .expect("neighbours are symmetric");
                     g.edge[back as usize] = e;
+                    g.edge_dir.push([g.dir[s as usize], g.dir[back as usize]]);
                 }
             }
         }
@@ -327,6 +331,12 @@ impl CellGraph {
     #[inline]
     pub fn ends(&self, e: u32) -> [u32; 2] {
         self.ends[e as usize]
+    }
+
+    /// The direction labels of edge `e`: from its smaller cell to its larger one, and back.
+    #[inline(always)]
+    pub fn edge_dirs(&self, e: u32) -> [u8; 2] {
+        self.edge_dir[e as usize]
     }
 
     /// The slots of cell `c`.

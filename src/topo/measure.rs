@@ -109,8 +109,13 @@ pub struct MeasureScratch {
     queue: Vec<u32>,
     /// BFS distance (u32::MAX: not reached).
     dist: Vec<u32>,
-    /// The slot from a cell's parent to it (u32::MAX at the root).
-    via: Vec<u32>,
+    /// The tree's adjacency (CSR over the open edges): cell `c`'s passages are
+    /// `toff[c]..toff[c + 1]` of `tnbr` (the cell across) and `tdir` (its direction label).
+    toff: Vec<u32>,
+    tnbr: Vec<u32>,
+    tdir: Vec<u8>,
+    /// The direction label of the step from a cell's BFS parent to it.
+    vdir: Vec<u8>,
     /// The BFS parent of each cell (the root's is itself).
     parent: Vec<u32>,
     /// Subtree sizes.
@@ -151,43 +156,71 @@ pub fn measure(
     let n = g.cells();
     for v in [
         &mut s.dist,
-        &mut s.via,
         &mut s.parent,
         &mut s.size,
         &mut s.h1,
         &mut s.h2,
         &mut s.e1,
         &mut s.e2,
+        &mut s.deg,
     ] {
         v.clear();
         v.resize(len, 0);
     }
     s.dist.fill(u32::MAX);
-    s.deg.clear();
-    s.deg.resize(len, 0u32);
     s.on_path.clear();
     s.on_path.resize(len, false);
+    s.vdir.clear();
+    s.vdir.resize(len, 0);
+
+    // The tree's adjacency from the open bits: degrees, offsets, then the passages.
+    let words = maze.words();
+    for (k, &w) in words.iter().enumerate() {
+        let mut w = w;
+        while w != 0 {
+            let [a, b] = g.ends((k as u32) << 6 | w.trailing_zeros());
+            s.deg[a as usize] += 1;
+            s.deg[b as usize] += 1;
+            w &= w - 1;
+        }
+    }
+    s.toff.clear();
+    let mut at = 0u32;
+    for &d in &s.deg {
+        s.toff.push(at);
+        at += d;
+    }
+    s.toff.push(at);
+    s.tnbr.clear();
+    s.tnbr.resize(at as usize, 0);
+    s.tdir.clear();
+    s.tdir.resize(at as usize, 0);
+    // `e1` is the fill cursor here (the search below sets it again).
+    s.e1.copy_from_slice(&s.toff[..len]);
+    for (k, &w) in words.iter().enumerate() {
+        let mut w = w;
+        while w != 0 {
+            let e = (k as u32) << 6 | w.trailing_zeros();
+            let ([a, b], [da, db]) = (g.ends(e), g.edge_dirs(e));
+            let (pa, pb) = (s.e1[a as usize] as usize, s.e1[b as usize] as usize);
+            (s.tnbr[pa], s.tdir[pa]) = (b, da);
+            (s.tnbr[pb], s.tdir[pb]) = (a, db);
+            s.e1[a as usize] += 1;
+            s.e1[b as usize] += 1;
+            w &= w - 1;
+        }
+    }
 
     // Degrees, straights.
     let (mut dead_ends, mut corridors, mut junctions, mut straights) = (0u32, 0u32, 0u32, 0u32);
     for &c in g.ids() {
-        let (mut d, mut first, mut second) = (0u32, 0u8, 0u8);
-        for t in g.slots(c) {
-            if maze.is_open(g.edge(t)) {
-                if d == 0 {
-                    first = g.dir(t);
-                } else {
-                    second = g.dir(t);
-                }
-                d += 1;
-            }
-        }
-        s.deg[c as usize] = d;
+        let d = s.deg[c as usize];
         match d {
             1 => dead_ends += 1,
             2 => {
                 corridors += 1;
-                straights += (second == g.opposite(first)) as u32;
+                let t = s.toff[c as usize] as usize;
+                straights += (s.tdir[t + 1] == g.opposite(s.tdir[t])) as u32;
             }
             0 => {}
             _ => junctions += 1,
@@ -198,18 +231,18 @@ pub fn measure(
     s.queue.clear();
     s.queue.push(ends.entrance);
     s.dist[ends.entrance as usize] = 0;
-    s.via[ends.entrance as usize] = u32::MAX;
     s.parent[ends.entrance as usize] = ends.entrance;
     let mut i = 0;
     while i < s.queue.len() {
         let u = s.queue[i];
         i += 1;
         (s.e1[u as usize], s.e2[u as usize]) = (u, u);
-        for t in g.slots(u) {
-            let v = g.nbr(t);
-            if s.dist[v as usize] == u32::MAX && maze.is_open(g.edge(t)) {
+        let (from, to) = (s.toff[u as usize] as usize, s.toff[u as usize + 1] as usize);
+        for t in from..to {
+            let v = s.tnbr[t];
+            if s.dist[v as usize] == u32::MAX {
                 s.dist[v as usize] = s.dist[u as usize] + 1;
-                s.via[v as usize] = t;
+                s.vdir[v as usize] = s.tdir[t];
                 s.parent[v as usize] = u;
                 s.queue.push(v);
             }
@@ -231,7 +264,7 @@ pub fn measure(
             diameter = through;
             (d_start, d_end) = (s.e1[u], s.e2[u]);
         }
-        if s.via[u] != u32::MAX {
+        if u as u32 != ends.entrance {
             let p = s.parent[u] as usize;
             s.size[p] += s.size[u];
             let (h, e) = (s.h1[u] + 1, s.e1[u]);
@@ -262,7 +295,7 @@ pub fn measure(
     // From the entrance: the path cell `c` and the next one towards the exit.
     for k in (1..s.path.len()).rev() {
         let (c, next) = (s.path[k], s.path[k - 1]);
-        let step = g.dir(s.via[next as usize]);
+        let step = s.vdir[next as usize];
         if last_dir != u8::MAX && step != last_dir {
             turns += 1;
         }
@@ -274,9 +307,9 @@ pub fn measure(
             decisions += 1;
             branches += off;
             // Off-path openings of a path cell lead to its BFS children off the path.
-            for t in g.slots(c) {
-                let v = g.nbr(t);
-                if !s.on_path[v as usize] && s.via[v as usize] == t && maze.is_open(g.edge(t)) {
+            for t in s.toff[c as usize]..s.toff[c as usize + 1] {
+                let v = s.tnbr[t as usize];
+                if !s.on_path[v as usize] && s.parent[v as usize] == c {
                     branch_cells = branch_cells.max(s.size[v as usize]);
                     branch_depth = branch_depth.max(s.h1[v as usize] + 1);
                 }
@@ -296,11 +329,13 @@ pub fn measure(
             }
             let (mut prev, mut u) = (u32::MAX, c);
             loop {
-                let t = g
-                    .slots(u)
-                    .find(|&t| g.nbr(t) != prev && maze.is_open(g.edge(t)))
-                    .expect("a dead end or corridor has a way on");
-                (prev, u) = (u, g.nbr(t));
+                let t = s.toff[u as usize] as usize;
+                let next = if s.tnbr[t] != prev {
+                    s.tnbr[t]
+                } else {
+                    s.tnbr[t + 1]
+                };
+                (prev, u) = (u, next);
                 dead_walk += 1;
                 if s.deg[u as usize] != 2 {
                     break;
