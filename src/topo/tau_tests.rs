@@ -328,3 +328,157 @@ fn uniform_samplers_are_uniform_on_every_grid() {
         }
     }
 }
+
+/// A random source that walks every outcome of every draw (prefix replayed, then outcome 0
+/// of each new draw, arities recorded): the exact distribution of a generator whose tree of
+/// choices is finite, written here independently of the lab's enumerator.
+struct Every {
+    path: Vec<(u32, u32)>,
+    pos: usize,
+}
+
+impl crate::RandomSource for Every {
+    fn below(&mut self, n: u32) -> u32 {
+        if self.pos == self.path.len() {
+            self.path.push((0, n));
+        }
+        let (c, a) = self.path[self.pos];
+        assert_eq!(a, n, "the same prefix must make the same draws");
+        self.pos += 1;
+        c
+    }
+    fn bits(&mut self, k: u32) -> u32 {
+        self.below(1 << k)
+    }
+    fn unit_f64(&mut self) -> f64 {
+        panic!("not enumerable: a floating-point draw")
+    }
+}
+
+/// The exact distribution of `algo` on `g`: maze bits → probability.
+fn exact(algo: &Algorithm, g: &CellGraph) -> HashMap<Vec<u64>, num_rational::BigRational> {
+    use num_rational::BigRational;
+    let mut out: HashMap<Vec<u64>, BigRational> = HashMap::new();
+    let mut prefix: Vec<(u32, u32)> = Vec::new();
+    let mut maze = GraphMaze::new(g);
+    let mut s = GraphScratch::new();
+    loop {
+        let mut src = Every {
+            path: prefix,
+            pos: 0,
+        };
+        generate(algo, g, &mut maze, &mut s, &mut src);
+        let denom: num_bigint::BigInt = src
+            .path
+            .iter()
+            .map(|&(_, a)| num_bigint::BigInt::from(a))
+            .product();
+        *out.entry(maze.words().to_vec())
+            .or_insert_with(|| BigRational::from_integer(0.into())) +=
+            BigRational::new(1.into(), denom);
+        prefix = src.path;
+        while prefix.last().is_some_and(|&(c, a)| c + 1 == a) {
+            prefix.pop();
+        }
+        match prefix.last_mut() {
+            None => return out,
+            Some(last) => last.0 += 1,
+        }
+    }
+}
+
+#[test]
+fn exhaustive_distributions_on_the_smallest_grids() {
+    use num_rational::BigRational;
+    let one = BigRational::from_integer(1.into());
+    let sizes = [
+        GridSize::new(Grid::Hex, 2, 2),
+        GridSize::new(Grid::Triangle, 3, 2),
+        GridSize::new(Grid::Polar, 2, 3),
+    ];
+    for size in sizes {
+        let g = CellGraph::new(size);
+        let tau: u64 = spanning_trees_graph(&g).try_into().unwrap();
+        for name in [
+            "backtracker",
+            "kruskal",
+            "prim",
+            "hunt-and-kill",
+            "growing-tree:newest",
+            "growing-tree:oldest",
+            "growing-tree:random",
+        ] {
+            let algo = Algorithm::parse(name).unwrap();
+            let dist = exact(&algo, &g);
+            let total: BigRational = dist.values().cloned().sum();
+            assert_eq!(total, one, "{name} {} {size}", size.grid);
+            for bits in dist.keys() {
+                let mut m = GraphMaze::new(&g);
+                for e in 0..g.edges() {
+                    if bits[(e / 64) as usize] >> (e % 64) & 1 == 1 {
+                        m.open(e);
+                    }
+                }
+                assert!(m.is_spanning_tree(&g));
+            }
+            assert!(dist.len() as u64 <= tau);
+            if name == "kruskal" {
+                // Independently: the greedy forest of every order of the edges, each order
+                // equally likely.
+                let edges: Vec<[u32; 2]> = (0..g.edges()).map(|e| g.ends(e)).collect();
+                let mut want: HashMap<Vec<u64>, u64> = HashMap::new();
+                let mut order: Vec<usize> = (0..edges.len()).collect();
+                let mut orders = 0u64;
+                permute(&mut order, 0, &mut |o| {
+                    let mut p: Vec<u32> = (0..g.len()).collect();
+                    fn root(p: &mut [u32], x: u32) -> u32 {
+                        let mut x = x;
+                        while p[x as usize] != x {
+                            x = p[x as usize];
+                        }
+                        x
+                    }
+                    let mut bits = vec![0u64; edges.len().div_ceil(64)];
+                    for &e in o {
+                        let (a, b) = (root(&mut p, edges[e][0]), root(&mut p, edges[e][1]));
+                        if a != b {
+                            p[a as usize] = b;
+                            bits[e / 64] |= 1 << (e % 64);
+                        }
+                    }
+                    *want.entry(bits).or_default() += 1;
+                    orders += 1;
+                });
+                assert_eq!(dist.len() as u64, tau, "kruskal makes every tree");
+                for (bits, k) in want {
+                    assert_eq!(dist[&bits], BigRational::new(k.into(), orders.into()));
+                }
+            }
+        }
+    }
+    // Polar binary tree: every cell but the centre and the cells 0 of the rings chooses between
+    // two parents with a fair coin, so each of the 2^k trees has probability 2^-k.
+    for (rings, first) in [(2, 3), (3, 3), (2, 6)] {
+        let g = CellGraph::new(GridSize::new(Grid::Polar, rings, first));
+        let k = g.cells() - rings;
+        let dist = exact(&Algorithm::BinaryTree, &g);
+        assert_eq!(dist.len() as u64, 1 << k);
+        let p = BigRational::new(1.into(), (1u64 << k).into());
+        assert!(dist.values().all(|v| *v == p));
+        let side = exact(&Algorithm::Sidewinder, &g);
+        let total: BigRational = side.values().cloned().sum();
+        assert_eq!(total, one);
+    }
+}
+
+/// Call `f` on every permutation of `v[i..]` (with `v[..i]` fixed).
+fn permute(v: &mut Vec<usize>, i: usize, f: &mut impl FnMut(&[usize])) {
+    if i == v.len() {
+        return f(v);
+    }
+    for j in i..v.len() {
+        v.swap(i, j);
+        permute(v, i + 1, f);
+        v.swap(i, j);
+    }
+}
