@@ -327,6 +327,7 @@ pub mod summary;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod thousands;
+pub mod topo;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod uniformity;

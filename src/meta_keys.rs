@@ -19,6 +19,9 @@ pub const ALGOS: &str = "batchgen.algos";
 pub const COUNT: &str = "batchgen.count_per_algo";
 /// `WxH`.
 pub const SIZE: &str = "batchgen.size";
+/// The cell shape of a file made on a grid other than the square one (`hex`, `triangle`,
+/// `polar`); absent on square files.
+pub const GRID: &str = "batchgen.grid";
 /// Master seed.
 pub const SEED: &str = "batchgen.seed";
 /// Version of batchgen that wrote the file.

@@ -37,6 +37,8 @@ mod foreign_parquet;
 mod generators;
 #[cfg(feature = "cli")]
 mod golden;
+#[cfg(feature = "cli")]
+mod grids;
 mod imports;
 #[cfg(feature = "cli")]
 mod integrity;

@@ -17,7 +17,6 @@ use anyhow::Context;
 use batchgen::accept::Accept;
 use batchgen::args::{check_out, DEFAULT_SEED};
 use batchgen::atomic_file::{self, AtomicFile};
-use batchgen::grid::Size;
 use batchgen::interrupt;
 use batchgen::output_set::OutputSet;
 use batchgen::run::{
@@ -49,9 +48,17 @@ pub struct RunArgs {
         long,
         value_name = "WxH[xD]",
         allow_hyphen_values = true,
-        value_parser = values::text(values::size)
+        value_parser = values::text(values::size_arg)
     )]
-    pub size: Option<Size>,
+    pub size: Option<values::SizeArg>,
+    /// Cell shape: square, hex, triangle or polar.
+    ///
+    /// hex: pointy-top hexagons, odd rows shifted right (`--size WxH`); triangle: cell (x, y)
+    /// points up when x + y is even (`--size WxH`); polar: a centre cell and rings (`--size R`,
+    /// or `RxC` with C cells in the first ring). Layouts: `src/topo/README.md`. Only the
+    /// generators defined on the grid run (`--algo all` runs those).
+    #[arg(long, value_name = "GRID", default_value = "square", value_parser = values::text(values::grid))]
+    pub grid: batchgen::topo::Grid,
     /// Make every maze inside this shape: a text file (`#` = no cell) or a PNG (dark = no cell).
     ///
     /// One line (or pixel row) per grid row; any character but `#` (any light pixel) is a
@@ -221,7 +228,7 @@ impl RunArgs {
             spec = spec.mask(mask_arg::read("--mask", p)?, p.display().to_string());
         }
         if let Some(s) = self.size {
-            spec = spec.size(s);
+            spec = spec.size(s.square()?);
         }
         if let Some(t) = self.threads {
             spec = spec.threads(t);

@@ -34,6 +34,16 @@ pub fn size_for(
 /// [`MAX_FILE_BYTES`], cannot be read, is empty or is not connected. Every command that takes a
 /// mask file reads it here.
 pub fn read(flag: &str, path: &Path) -> Result<Arc<Mask>, UsageError> {
+    read_with(flag, path, Mask::from_bytes)
+}
+
+/// [`read`] with the mask built by `parse` (e.g. [`Mask::cells_from_bytes`] for a grid that
+/// checks connectivity on its own neighbours).
+pub fn read_with(
+    flag: &str,
+    path: &Path,
+    parse: fn(&[u8]) -> Result<Mask, batchgen::grid::MaskError>,
+) -> Result<Arc<Mask>, UsageError> {
     let shown = path.display().to_string();
     let bytes = folder_walk::read_regular(path, MAX_FILE_BYTES).map_err(|e| {
         let why = match e {
@@ -47,7 +57,7 @@ pub fn read(flag: &str, path: &Path) -> Result<Arc<Mask>, UsageError> {
         };
         UsageError::flag(flag, &shown, why)
     })?;
-    Mask::from_bytes(&bytes)
+    parse(&bytes)
         .map(Arc::new)
         .map_err(|e| UsageError::flag(flag, &shown, e))
 }

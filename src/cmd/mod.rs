@@ -9,6 +9,8 @@ pub mod completions;
 pub mod dataset_ml;
 pub mod explore;
 pub mod generate;
+pub mod grid_render;
+pub mod grid_run;
 pub mod levels;
 pub mod list_algos;
 pub mod man;

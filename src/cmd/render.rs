@@ -56,8 +56,14 @@ pub struct RenderArgs {
     #[arg(long, value_name = "ALGO", requires = "index", value_parser = values::text(values::algorithm))]
     pub algo: Option<Algorithm>,
     /// ... the grid size (`WxH`, or `WxHxD` for a 3D maze) ...
-    #[arg(long, value_name = "WxH[xD]", allow_hyphen_values = true, value_parser = values::text(values::size))]
-    pub size: Option<Size>,
+    #[arg(long, value_name = "WxH[xD]", allow_hyphen_values = true, value_parser = values::text(values::size_arg))]
+    pub size: Option<values::SizeArg>,
+    /// Cell shape of a regenerated maze: square, hex, triangle or polar (SVG only).
+    ///
+    /// As the main job's --grid: the maze of (grid, algo, size, seed, index), drawn as SVG with
+    /// --solution and the entrance and exit marked.
+    #[arg(long, value_name = "GRID", default_value = "square", value_parser = values::text(values::grid), conflicts_with = "store")]
+    pub grid: batchgen::topo::Grid,
     /// ... the run's master seed (as the main job's) ...
     #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
     pub seed: u64,
@@ -221,14 +227,15 @@ fn regenerated(args: &RenderArgs) -> anyhow::Result<batchgen::Maze> {
         Some(p) => Some(mask_arg::read("--mask", p)?),
         None => None,
     };
+    let size = args.size.map(values::SizeArg::square).transpose()?;
     let grid = match &mask {
         Some(m) => Some(mask_arg::size_for(
-            args.size,
+            size,
             m.size(),
             Some(m),
             args.mask.as_deref(),
         )?),
-        None => args.size,
+        None => size,
     };
     let (Some(algo), Some(grid), Some(index)) = (args.algo, grid, args.index) else {
         return Err(UsageError(
@@ -361,7 +368,10 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
-    if let Some(size) = args.size {
+    if args.grid != batchgen::topo::Grid::Square {
+        return super::grid_render::run(args, format);
+    }
+    if let Some(size) = args.size.map(values::SizeArg::square).transpose()? {
         check_size(args, format, &style, size)?;
     }
     let (maze, recorded) = match &args.store {

@@ -78,6 +78,44 @@ pub fn size(s: &str) -> Result<Size, String> {
     batchgen::args::parse_size3("", s).map_err(reason)
 }
 
+/// `--size` of the main job as given: a grid size, or a bare number (the rings of a polar
+/// grid, `--grid polar --size R`; refused on the other grids).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SizeArg {
+    /// `WxH` or `WxHxD`.
+    Grid(Size),
+    /// A single number.
+    Rings(u32),
+}
+
+impl SizeArg {
+    /// The size of a square-cell grid: a bare number is refused naming `--size`.
+    pub fn square(self) -> Result<Size, crate::cmd::UsageError> {
+        match self {
+            SizeArg::Grid(s) => Ok(s),
+            SizeArg::Rings(r) => Err(crate::cmd::UsageError::flag(
+                "--size",
+                &r.to_string(),
+                "expected WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH, e.g. 64x64 or 16x16x16 (a single \
+                 number is the rings of --grid polar)",
+            )),
+        }
+    }
+}
+
+/// [`size`], or a bare positive number ([`SizeArg::Rings`]).
+pub fn size_arg(s: &str) -> Result<SizeArg, String> {
+    match s.trim().parse::<u32>() {
+        Ok(r) if r > 0 => Ok(SizeArg::Rings(r)),
+        _ => size(s).map(SizeArg::Grid),
+    }
+}
+
+/// A grid name (`--grid`): square, hex, triangle or polar.
+pub fn grid(s: &str) -> Result<batchgen::topo::Grid, String> {
+    batchgen::topo::Grid::parse(s)
+}
+
 /// The reason of an [`batchgen::args::ArgError`] without its flag and value (clap names those).
 fn reason(e: batchgen::args::ArgError) -> String {
     match e {

@@ -110,7 +110,18 @@ impl Mask {
     pub fn from_fn(
         width: u32,
         height: u32,
+        is_cell: impl FnMut(u32, u32) -> bool,
+    ) -> Result<Mask, MaskError> {
+        Mask::build(width, height, is_cell, true)
+    }
+
+    /// [`Mask::from_fn`], checking 4-neighbour connectivity only when `connected` (a grid with
+    /// other neighbours, [`crate::topo`], checks it on its own cell graph).
+    fn build(
+        width: u32,
+        height: u32,
         mut is_cell: impl FnMut(u32, u32) -> bool,
+        connected: bool,
     ) -> Result<Mask, MaskError> {
         if width as u64 * height as u64 > MAX_CELLS {
             return Err(MaskError::TooLarge {
@@ -149,7 +160,11 @@ impl Mask {
             hash: h.max(1),
             centre,
         };
-        let firsts = mask.component_firsts();
+        let firsts = if connected {
+            mask.component_firsts()
+        } else {
+            Vec::new()
+        };
         if firsts.len() > 1 {
             return Err(MaskError::Disconnected {
                 count: firsts.len(),
@@ -161,6 +176,10 @@ impl Mask {
 
     /// Read a text mask (see the module docs).
     pub fn from_text(text: &str) -> Result<Mask, MaskError> {
+        Mask::text_with(text, true)
+    }
+
+    fn text_with(text: &str, connected: bool) -> Result<Mask, MaskError> {
         let rows: Vec<&[u8]> = text
             .split('\n')
             .map(|r| r.strip_suffix('\r').unwrap_or(r).as_bytes())
@@ -188,14 +207,22 @@ impl Mask {
                 height: rows.len() as u64,
             });
         }
-        Mask::from_fn(want as u32, rows.len() as u32, |x, y| {
-            rows[y as usize][x as usize] != b'#'
-        })
+        Mask::build(
+            want as u32,
+            rows.len() as u32,
+            |x, y| rows[y as usize][x as usize] != b'#',
+            connected,
+        )
     }
 
     /// Read a PNG mask (see the module docs).
     #[cfg(feature = "png")]
     pub fn from_png(bytes: &[u8]) -> Result<Mask, MaskError> {
+        Mask::png_with(bytes, true)
+    }
+
+    #[cfg(feature = "png")]
+    fn png_with(bytes: &[u8], connected: bool) -> Result<Mask, MaskError> {
         let err = |e: ::png::DecodingError| MaskError::Png(e.to_string());
         let mut dec = ::png::Decoder::new(std::io::Cursor::new(bytes));
         dec.set_transformations(::png::Transformations::normalize_to_color8());
@@ -216,7 +243,7 @@ impl Mask {
         }
         let channels = info.color_type.samples();
         let line = info.line_size;
-        Mask::from_fn(w, h, |x, y| {
+        let is_cell = |x: u32, y: u32| {
             let p = &buf[y as usize * line + x as usize * channels..][..channels];
             let (luma, alpha) = match channels {
                 1 => (p[0] as u32, 255),
@@ -231,21 +258,33 @@ impl Mask {
                 ),
             };
             luma >= 128 && alpha >= 128
-        })
+        };
+        Mask::build(w, h, is_cell, connected)
     }
 
     /// Read a mask file's bytes: a PNG if they start with the PNG signature, text otherwise.
     pub fn from_bytes(bytes: &[u8]) -> Result<Mask, MaskError> {
+        Mask::bytes_with(bytes, true)
+    }
+
+    /// [`Mask::from_bytes`] without the 4-neighbour connectivity check: the cells of a mask file
+    /// for a grid whose neighbours are not the square ones (hex, triangle; [`crate::topo`]
+    /// checks connectivity on its own cell graph).
+    pub fn cells_from_bytes(bytes: &[u8]) -> Result<Mask, MaskError> {
+        Mask::bytes_with(bytes, false)
+    }
+
+    fn bytes_with(bytes: &[u8], connected: bool) -> Result<Mask, MaskError> {
         if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
             #[cfg(feature = "png")]
-            return Mask::from_png(bytes);
+            return Mask::png_with(bytes, connected);
             #[cfg(not(feature = "png"))]
             return Err(MaskError::Png(
                 "this build has no PNG support (cargo feature `png`)".into(),
             ));
         }
         match std::str::from_utf8(bytes) {
-            Ok(text) => Mask::from_text(text),
+            Ok(text) => Mask::text_with(text, connected),
             Err(e) => Err(MaskError::Png(format!(
                 "neither a PNG nor UTF-8 text ({e})"
             ))),

@@ -106,6 +106,7 @@ pub fn columns_page() -> String {
          `--accept` the filter and each generator's candidates, accepted count and acceptance \
          rate.\n",
     );
+    page.push_str(crate::topo::measure::COLUMNS_SECTION);
     page
 }
 

@@ -87,6 +87,7 @@ use crate::grid::{Dir, Maze, Size, MAX_CELLS};
 
 #[cfg(feature = "png")]
 mod png;
+pub mod polygon;
 mod svg;
 mod text;
 

@@ -125,6 +125,21 @@ pub fn spanning_trees_masked(mask: &Mask) -> BigInt {
     bareiss_det(to_big(&reduced_laplacian_masked(mask)))
 }
 
+/// The exact number of spanning trees of a grid's cell graph (hex, triangle, polar, with or
+/// without a mask): the mazes a generator can make there. Rows and columns are the graph's cells
+/// in id order, the last one removed.
+pub fn spanning_trees_graph(g: &crate::topo::CellGraph) -> BigInt {
+    if g.cells() == 1 {
+        return BigInt::one();
+    }
+    let row = |c: u32| g.ids().binary_search(&c).expect("a cell of the graph");
+    let edges = (0..g.edges()).map(|e| {
+        let [a, b] = g.ends(e);
+        (row(a), row(b))
+    });
+    bareiss_det(to_big(&reduced_laplacian_of(g.cells() as usize, edges)))
+}
+
 /// `log10 τ` of the grid of `size` from the eigenvalue product (floating point; any size).
 pub fn log10_spanning_trees(size: Size) -> f64 {
     use std::f64::consts::PI;

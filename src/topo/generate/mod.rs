@@ -1,0 +1,173 @@
+//! The generators on a [`CellGraph`]: each makes a spanning tree of the graph's cells into a
+//! [`GraphMaze`], drawing only from the per-maze random source, with the worker's
+//! [`GraphScratch`] reused for every maze (no allocation once the buffers have grown). One file
+//! per generator; [`generate`] dispatches an [`Algorithm`] to its file and [`check`] says, before
+//! any work, whether a generator runs on a grid.
+//!
+//! Which generators run where:
+//!
+//! - On every grid (they need only a connected graph): backtracker, kruskal, wilson,
+//!   aldous-broder, prim, growing-tree, hunt-and-kill.
+//! - Biased Wilson (`wilson-straight:P`, `wilson-turn:P`) needs a "straight on": on a hex grid it
+//!   is the opposite side ([`wilson_biased`]); a triangle has no opposite sides and a polar
+//!   cell's outward neighbours are not one direction, so both refuse it by name.
+//! - Binary tree and sidewinder have their classic polar forms ([`polar_rows`]); on hex and
+//!   triangle grids they are refused.
+//! - Eller, recursive division and fractal are defined by rows and rectangles of squares and
+//!   are refused on every other grid.
+
+mod aldous_broder;
+mod backtracker;
+mod growing_tree;
+mod hunt_and_kill;
+mod kruskal;
+mod polar_rows;
+mod prim;
+mod wilson;
+mod wilson_biased;
+
+use super::{CellGraph, GraphMaze, Grid};
+use crate::dsu::Dsu;
+use crate::rng::RandomSource;
+use crate::Algorithm;
+
+/// A worker's buffers, reused for every maze it makes.
+#[derive(Debug, Default)]
+pub struct GraphScratch {
+    /// Per-cell state (visited, in tree).
+    mark: Vec<u8>,
+    /// A stack, queue or active list of cells.
+    stack: Vec<u32>,
+    /// Per-cell slot (Wilson's walk) or a list of slots (Prim's frontier).
+    next: Vec<u32>,
+    /// The shuffled edges (Kruskal).
+    order: Vec<u32>,
+    /// Kruskal's union-find.
+    dsu: Dsu,
+}
+
+impl GraphScratch {
+    /// Empty buffers.
+    pub fn new() -> GraphScratch {
+        GraphScratch::default()
+    }
+
+    /// `mark` holding `len` zeros.
+    fn marks(&mut self, len: u32) -> &mut Vec<u8> {
+        self.mark.clear();
+        self.mark.resize(len as usize, 0);
+        &mut self.mark
+    }
+}
+
+/// Can `algo` generate on `grid`? `Err` names the generator and the grid, and the generators
+/// that do run there.
+pub fn check(algo: &Algorithm, grid: Grid) -> Result<(), String> {
+    if grid == Grid::Square || supported(algo, grid) {
+        return Ok(());
+    }
+    let why = match algo {
+        Algorithm::WilsonStraight(_) | Algorithm::WilsonTurn(_) => match grid {
+            Grid::Triangle => "a triangle has no opposite sides to go straight through",
+            _ => "a polar cell's outward neighbours are not one direction to keep",
+        },
+        Algorithm::BinaryTree | Algorithm::Sidewinder => {
+            "it is defined on square and polar grids only"
+        }
+        _ => "it is defined by rows and rectangles of square cells",
+    };
+    Err(format!(
+        "{} does not run on a {grid} grid: {why}; generators on the {grid} grid: {}",
+        algo.name(),
+        on_grid(grid)
+            .iter()
+            .map(|a| a.family().name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
+/// The families that run on `grid` (their default parameters), in canonical order.
+pub fn on_grid(grid: Grid) -> Vec<Algorithm> {
+    Algorithm::all()
+        .into_iter()
+        .filter(|a| grid == Grid::Square || supported(a, grid))
+        .collect()
+}
+
+fn supported(algo: &Algorithm, grid: Grid) -> bool {
+    match algo {
+        Algorithm::Backtracker
+        | Algorithm::Kruskal
+        | Algorithm::Wilson
+        | Algorithm::AldousBroder
+        | Algorithm::Prim
+        | Algorithm::GrowingTree(_)
+        | Algorithm::HuntAndKill => true,
+        Algorithm::WilsonStraight(_) | Algorithm::WilsonTurn(_) => grid == Grid::Hex,
+        Algorithm::BinaryTree | Algorithm::Sidewinder => grid == Grid::Polar,
+        Algorithm::Eller | Algorithm::RecursiveDivision | Algorithm::Fractal => false,
+    }
+}
+
+/// Make one maze of `algo` on `g` into `maze` (cleared first).
+///
+/// # Panics
+///
+/// If `algo` does not run on `g`'s grid ([`check`]), or on the square grid (whose mazes come
+/// from [`crate::generate`]).
+pub fn generate<R: RandomSource>(
+    algo: &Algorithm,
+    g: &CellGraph,
+    maze: &mut GraphMaze,
+    s: &mut GraphScratch,
+    rng: &mut R,
+) {
+    let grid = g.size().grid;
+    assert!(
+        grid != Grid::Square && supported(algo, grid),
+        "{}",
+        check(algo, grid)
+            .err()
+            .unwrap_or_else(|| "the square grid has its own generators".into())
+    );
+    maze.clear(g);
+    match *algo {
+        Algorithm::Backtracker => backtracker::generate(g, maze, s, rng),
+        Algorithm::Kruskal => kruskal::generate(g, maze, s, rng),
+        Algorithm::Wilson => wilson::generate(g, maze, s, rng),
+        Algorithm::AldousBroder => aldous_broder::generate(g, maze, s, rng),
+        Algorithm::Prim => prim::generate(g, maze, s, rng),
+        Algorithm::GrowingTree(p) => growing_tree::generate(g, maze, s, rng, p),
+        Algorithm::HuntAndKill => hunt_and_kill::generate(g, maze, s, rng),
+        Algorithm::WilsonStraight(p) => wilson_biased::generate(g, maze, s, rng, true, p),
+        Algorithm::WilsonTurn(p) => wilson_biased::generate(g, maze, s, rng, false, p),
+        Algorithm::BinaryTree => polar_rows::binary_tree(g, maze, rng),
+        Algorithm::Sidewinder => polar_rows::sidewinder(g, maze, rng),
+        Algorithm::Eller | Algorithm::RecursiveDivision | Algorithm::Fractal => {
+            unreachable!("refused above")
+        }
+    }
+}
+
+/// A uniformly drawn cell of `g` (one draw when there is a choice).
+#[inline]
+fn random_cell<R: RandomSource>(g: &CellGraph, rng: &mut R) -> u32 {
+    g.ids()[rng.choose(g.cells()) as usize]
+}
+
+/// The slots of `u` whose neighbour has `mark == want`, into `out` (at most 8 on these grids,
+/// more only at a polar centre with a large first ring); returns how many.
+#[inline]
+fn slots_with(g: &CellGraph, mark: &[u8], u: u32, want: u8, out: &mut Vec<u32>) -> u32 {
+    out.clear();
+    for s in g.slots(u) {
+        if mark[g.nbr(s) as usize] == want {
+            out.push(s);
+        }
+    }
+    out.len() as u32
+}
+
+#[cfg(test)]
+mod tests;

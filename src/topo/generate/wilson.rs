@@ -1,0 +1,35 @@
+//! Wilson on a cell graph: the root is the middle cell of [`CellGraph::ids`]; every other cell,
+//! in id order, starts a random walk (uniform neighbour each step) that runs until it meets the
+//! tree, remembering the slot it last left each cell by (`next`); retracing those slots from the
+//! start is the loop-erased walk, which joins the tree. Uniform over the spanning trees.
+
+use super::GraphScratch;
+use crate::rng::RandomSource;
+use crate::topo::{CellGraph, GraphMaze};
+
+/// One maze (see the module docs).
+pub(super) fn generate<R: RandomSource>(
+    g: &CellGraph,
+    maze: &mut GraphMaze,
+    s: &mut GraphScratch,
+    rng: &mut R,
+) {
+    s.marks(g.len());
+    s.next.clear();
+    s.next.resize(g.len() as usize, 0);
+    let ids = g.ids();
+    s.mark[ids[ids.len() / 2] as usize] = 1;
+    for &start in ids {
+        if s.mark[start as usize] != 0 {
+            continue;
+        }
+        let mut u = start;
+        while s.mark[u as usize] == 0 {
+            let slots = g.slots(u);
+            let slot = slots.start + rng.choose(slots.end - slots.start);
+            s.next[u as usize] = slot;
+            u = g.nbr(slot);
+        }
+        super::wilson_biased::join(g, maze, s, start);
+    }
+}

@@ -1,0 +1,500 @@
+//! The cell graph of a grid: cells `0..len`, each cell's neighbours in direction order with the
+//! edge between them, in flat arrays (CSR: the slots of cell `c` are `off[c]..off[c + 1]`),
+//! built once per run and shared by every maze of it. The layouts below are a contract (cell
+//! ids, direction labels, edge ids and the order of the neighbours are what mazes, seeds and
+//! hashes are made of); `src/topo/README.md` states them with pictures.
+//!
+//! - **Square** `W×H`: cell `y·W + x`; directions E 0, S 1, W 2, N 3.
+//! - **Hex** `W×H`, odd-r pointy-top: cell `y·W + x`; directions clockwise from the east:
+//!   E 0, SE 1, SW 2, W 3, NW 4, NE 5 (opposite `d ± 3`). Even `y`: NW `(x−1, y−1)`,
+//!   NE `(x, y−1)`, SW `(x−1, y+1)`, SE `(x, y+1)`; odd `y`: NW `(x, y−1)`, NE `(x+1, y−1)`,
+//!   SW `(x, y+1)`, SE `(x+1, y+1)`; E and W are `(x ± 1, y)`.
+//! - **Triangle** `W×H`: cell `y·W + x`, pointing up when `x + y` is even; directions E 0
+//!   `(x+1, y)`, S 1 `(x, y+1)` (up-pointing cells only), W 2 `(x−1, y)`, N 3 `(x, y−1)`
+//!   (down-pointing cells only).
+//! - **Polar** `R×C`: see [`super::polar`]; directions clockwise 0, outward 1 (one slot per
+//!   outward neighbour, in index order), counter-clockwise 2, inward 3.
+//!
+//! Edges are numbered in the order they are met going through the cells in id order and each
+//! cell's neighbours in slot order, counting an edge at its smaller end. With a cell set (a
+//! mask), the cells outside have no slot and the edges are those between cells of the set.
+
+use super::{polar, Grid, GridSize};
+
+/// Why a graph could not be built.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GraphError {
+    /// The cell set has no cell.
+    #[error("the mask has no cell")]
+    Empty,
+    /// The cell set is not connected through the grid's neighbours.
+    #[error(
+        "the mask's cells are not connected on the {grid} grid: cell ({x}, {y}) cannot be \
+         reached from cell ({fx}, {fy})"
+    )]
+    Disconnected {
+        /// The grid.
+        grid: Grid,
+        /// The first cell of the set.
+        fx: u32,
+        /// Its row.
+        fy: u32,
+        /// A cell it does not reach.
+        x: u32,
+        /// Its row.
+        y: u32,
+    },
+    /// A mask given for a grid that has none.
+    #[error("masks work on square, hex and triangle grids, not on a {0} grid")]
+    NoMask(Grid),
+    /// The cell set's size differs from the grid's.
+    #[error("the mask is {mw}x{mh} cells and the grid {w}x{h}")]
+    MaskSize {
+        /// Mask width.
+        mw: u32,
+        /// Mask height.
+        mh: u32,
+        /// Grid width.
+        w: u32,
+        /// Grid height.
+        h: u32,
+    },
+}
+
+/// A grid's cells and edges (see the module docs).
+#[derive(Clone, Debug)]
+pub struct CellGraph {
+    size: GridSize,
+    /// Slots of cell `c`: `off[c]..off[c + 1]`.
+    off: Vec<u32>,
+    /// The neighbour of each slot.
+    nbr: Vec<u32>,
+    /// The edge of each slot.
+    edge: Vec<u32>,
+    /// The direction label of each slot.
+    dir: Vec<u8>,
+    /// The two cells of each edge, smaller first.
+    ends: Vec<[u32; 2]>,
+    /// The direction labels of each edge: from its smaller cell, and from its larger one.
+    edge_dir: Vec<[u8; 2]>,
+    /// The cells of the graph (all of them, or a mask's), increasing.
+    ids: Vec<u32>,
+    /// Polar: the first cell id of each ring, and one past the last ring.
+    ring_start: Vec<u32>,
+    /// Polar: the ring of each cell.
+    ring: Vec<u32>,
+    /// Is each id a cell of the graph (false for a mask's holes)?
+    present: Vec<bool>,
+}
+
+impl CellGraph {
+    /// The full graph of `size`.
+    pub fn new(size: GridSize) -> CellGraph {
+        CellGraph::build(size, None).expect("a full grid is connected")
+    }
+
+    /// The graph of `size` restricted to the cells of `cells` (`cells[y·W + x]`, `W×H` long;
+    /// not for polar grids), refused when empty or not connected through the grid's neighbours.
+    pub fn masked(
+        size: GridSize,
+        mw: u32,
+        mh: u32,
+        cells: &[bool],
+    ) -> Result<CellGraph, GraphError> {
+        if size.grid == Grid::Polar {
+            return Err(GraphError::NoMask(Grid::Polar));
+        }
+        if (mw, mh) != (size.a, size.b) || cells.len() != (mw * mh) as usize {
+            return Err(GraphError::MaskSize {
+                mw,
+                mh,
+                w: size.a,
+                h: size.b,
+            });
+        }
+        CellGraph::build(size, Some(cells))
+    }
+
+    fn build(size: GridSize, mask: Option<&[bool]>) -> Result<CellGraph, GraphError> {
+        let mut counts = Vec::new();
+        let mut ring_start = Vec::new();
+        let len = if size.grid == Grid::Polar {
+            polar::ring_counts(size.a, size.b, &mut counts);
+            let mut s = 0;
+            for &c in &counts {
+                ring_start.push(s);
+                s += c;
+            }
+            ring_start.push(s);
+            s
+        } else {
+            size.a * size.b
+        };
+        let present: Vec<bool> = match mask {
+            Some(m) => m.to_vec(),
+            None => vec![true; len as usize],
+        };
+        let mut ring = Vec::new();
+        if size.grid == Grid::Polar {
+            ring.reserve(len as usize);
+            for (r, &c) in counts.iter().enumerate() {
+                ring.extend(std::iter::repeat_n(r as u32, c as usize));
+            }
+        }
+        let mut g = CellGraph {
+            size,
+            off: Vec::with_capacity(len as usize + 1),
+            nbr: Vec::new(),
+            edge: Vec::new(),
+            dir: Vec::new(),
+            ends: Vec::new(),
+            edge_dir: Vec::new(),
+            ids: (0..len).filter(|&c| present[c as usize]).collect(),
+            ring_start,
+            ring,
+            present,
+        };
+        if g.ids.is_empty() {
+            return Err(GraphError::Empty);
+        }
+        let mut list: Vec<(u32, u8)> = Vec::with_capacity(8);
+        g.off.push(0);
+        for c in 0..len {
+            list.clear();
+            if g.present[c as usize] {
+                g.neighbours_of(c, &counts, &mut list);
+                list.retain(|&(v, _)| g.present[v as usize]);
+            }
+            for &(v, d) in &list {
+                g.nbr.push(v);
+                g.dir.push(d);
+                g.edge.push(u32::MAX);
+            }
+            g.off.push(g.nbr.len() as u32);
+        }
+        for u in 0..len {
+            for s in g.slots(u) {
+                let v = g.nbr[s as usize];
+                if v > u {
+                    let e = g.ends.len() as u32;
+                    g.ends.push([u, v]);
+                    g.edge[s as usize] = e;
+                    let back = g
+                        .slots(v)
+                        .find(|&t| g.nbr[t as usize] == u)
+                        .expect("neighbours are symmetric");
+                    g.edge[back as usize] = e;
+                    g.edge_dir.push([g.dir[s as usize], g.dir[back as usize]]);
+                }
+            }
+        }
+        debug_assert!(g.edge.iter().all(|&e| e != u32::MAX));
+        g.check_connected()?;
+        Ok(g)
+    }
+
+    /// The neighbours of cell `c` with their direction labels, in slot order (before a mask).
+    fn neighbours_of(&self, c: u32, counts: &[u32], out: &mut Vec<(u32, u8)>) {
+        let (w, h) = (self.size.a as i64, self.size.b as i64);
+        let at = |x: i64, y: i64, d: u8, out: &mut Vec<(u32, u8)>| {
+            if (0..w).contains(&x) && (0..h).contains(&y) {
+                out.push(((y * w + x) as u32, d));
+            }
+        };
+        match self.size.grid {
+            Grid::Square => {
+                let (x, y) = ((c as i64) % w, (c as i64) / w);
+                at(x + 1, y, 0, out);
+                at(x, y + 1, 1, out);
+                at(x - 1, y, 2, out);
+                at(x, y - 1, 3, out);
+            }
+            Grid::Hex => {
+                let (x, y) = ((c as i64) % w, (c as i64) / w);
+                let s = y & 1; // odd rows: the diagonals lean right
+                at(x + 1, y, 0, out);
+                at(x + s, y + 1, 1, out);
+                at(x + s - 1, y + 1, 2, out);
+                at(x - 1, y, 3, out);
+                at(x + s - 1, y - 1, 4, out);
+                at(x + s, y - 1, 5, out);
+            }
+            Grid::Triangle => {
+                let (x, y) = ((c as i64) % w, (c as i64) / w);
+                let up = (x + y) % 2 == 0;
+                at(x + 1, y, 0, out);
+                if up {
+                    at(x, y + 1, 1, out);
+                }
+                at(x - 1, y, 2, out);
+                if !up {
+                    at(x, y - 1, 3, out);
+                }
+            }
+            Grid::Polar => {
+                let r = self.ring[c as usize] as usize;
+                let n = counts[r];
+                let i = c - self.ring_start[r];
+                let start = self.ring_start[r];
+                if n >= 3 {
+                    out.push((start + (i + 1) % n, 0));
+                }
+                if r + 1 < counts.len() {
+                    let k = counts[r + 1] / n;
+                    for j in 0..k {
+                        out.push((self.ring_start[r + 1] + i * k + j, 1));
+                    }
+                }
+                if n >= 3 {
+                    out.push((start + (i + n - 1) % n, 2));
+                }
+                if r >= 1 {
+                    let k = n / counts[r - 1];
+                    out.push((self.ring_start[r - 1] + i / k, 3));
+                }
+            }
+        }
+    }
+
+    fn check_connected(&self) -> Result<(), GraphError> {
+        let mut seen = vec![false; self.len() as usize];
+        let first = self.ids[0];
+        seen[first as usize] = true;
+        let mut stack = vec![first];
+        while let Some(u) = stack.pop() {
+            for s in self.slots(u) {
+                let v = self.nbr(s);
+                if !seen[v as usize] {
+                    seen[v as usize] = true;
+                    stack.push(v);
+                }
+            }
+        }
+        match self.ids.iter().find(|&&c| !seen[c as usize]) {
+            None => Ok(()),
+            Some(&c) => {
+                let w = self.size.a;
+                Err(GraphError::Disconnected {
+                    grid: self.size.grid,
+                    fx: first % w,
+                    fy: first / w,
+                    x: c % w,
+                    y: c / w,
+                })
+            }
+        }
+    }
+
+    /// The grid and size.
+    #[inline]
+    pub fn size(&self) -> GridSize {
+        self.size
+    }
+
+    /// The number of cell ids (holes of a mask included).
+    #[inline]
+    pub fn len(&self) -> u32 {
+        (self.off.len() - 1) as u32
+    }
+
+    /// Never true (a graph has a cell); for clippy's `len` convention.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// The number of cells (a mask's cells, or every id).
+    #[inline]
+    pub fn cells(&self) -> u32 {
+        self.ids.len() as u32
+    }
+
+    /// The cells, increasing.
+    #[inline]
+    pub fn ids(&self) -> &[u32] {
+        &self.ids
+    }
+
+    /// Is `c` a cell (not a hole of a mask)?
+    #[inline]
+    pub fn has_cell(&self, c: u32) -> bool {
+        self.present.get(c as usize).copied().unwrap_or(false)
+    }
+
+    /// The number of edges.
+    #[inline]
+    pub fn edges(&self) -> u32 {
+        self.ends.len() as u32
+    }
+
+    /// The two cells of edge `e`, smaller first.
+    #[inline]
+    pub fn ends(&self, e: u32) -> [u32; 2] {
+        self.ends[e as usize]
+    }
+
+    /// The direction labels of edge `e`: from its smaller cell to its larger one, and back.
+    #[inline(always)]
+    pub fn edge_dirs(&self, e: u32) -> [u8; 2] {
+        self.edge_dir[e as usize]
+    }
+
+    /// The slots of cell `c`.
+    #[inline(always)]
+    pub fn slots(&self, c: u32) -> std::ops::Range<u32> {
+        self.off[c as usize]..self.off[c as usize + 1]
+    }
+
+    /// The neighbour at slot `s`.
+    #[inline(always)]
+    pub fn nbr(&self, s: u32) -> u32 {
+        self.nbr[s as usize]
+    }
+
+    /// The edge at slot `s`.
+    #[inline(always)]
+    pub fn edge(&self, s: u32) -> u32 {
+        self.edge[s as usize]
+    }
+
+    /// The direction label of slot `s` (see the module docs).
+    #[inline(always)]
+    pub fn dir(&self, s: u32) -> u8 {
+        self.dir[s as usize]
+    }
+
+    /// The number of direction labels: 6 on a hex grid, 4 on the others.
+    pub fn dirs(&self) -> u8 {
+        if self.size.grid == Grid::Hex {
+            6
+        } else {
+            4
+        }
+    }
+
+    /// The label opposite `d`: the direction a step keeps when it goes straight on.
+    #[inline]
+    pub fn opposite(&self, d: u8) -> u8 {
+        (d + self.dirs() / 2) % self.dirs()
+    }
+
+    /// Polar: the ring of cell `c` and its index in the ring. Other grids: `(y, x)`.
+    pub fn ring_of(&self, c: u32) -> (u32, u32) {
+        if self.size.grid == Grid::Polar {
+            let r = self.ring[c as usize];
+            (r, c - self.ring_start[r as usize])
+        } else {
+            (c / self.size.a, c % self.size.a)
+        }
+    }
+
+    /// Polar: the cells of ring `r`. Other grids: the cells of row `r`.
+    pub fn ring_len(&self, r: u32) -> u32 {
+        if self.size.grid == Grid::Polar {
+            self.ring_start[r as usize + 1] - self.ring_start[r as usize]
+        } else {
+            self.size.a
+        }
+    }
+
+    /// Polar: the number of rings. Other grids: rows.
+    pub fn rings(&self) -> u32 {
+        if self.size.grid == Grid::Polar {
+            self.size.a
+        } else {
+            self.size.b
+        }
+    }
+
+    /// The default entrance and exit: the first and the last cell (for polar, the centre and
+    /// the last cell of the outer ring).
+    pub fn corners(&self) -> (u32, u32) {
+        (self.ids[0], *self.ids.last().expect("a graph has a cell"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Dir, Size};
+
+    #[test]
+    fn square_graph_is_the_grid() {
+        let size = Size::planar(5, 3);
+        let g = CellGraph::new(GridSize::new(Grid::Square, 5, 3));
+        assert_eq!(g.edges() as u64, size.interior_wall_count());
+        for c in 0..15 {
+            let got: Vec<(u32, u8)> = g.slots(c).map(|s| (g.nbr(s), g.dir(s))).collect();
+            let want: Vec<(u32, u8)> = Dir::ALL
+                .iter()
+                .take(4)
+                .enumerate()
+                .filter(|&(_, &d)| size.has_neighbour(c, d))
+                .map(|(i, &d)| (size.neighbour(c, d), i as u8))
+                .collect();
+            assert_eq!(got, want, "cell {c}");
+        }
+    }
+
+    /// The issue's neighbour rules, spelled out cell by cell on a 3x3 hex grid.
+    #[test]
+    fn hex_layout() {
+        let g = CellGraph::new(GridSize::new(Grid::Hex, 3, 3));
+        let nb = |c: u32| -> Vec<(u32, u8)> { g.slots(c).map(|s| (g.nbr(s), g.dir(s))).collect() };
+        // (1,1), odd row: E (2,1) SE (2,2) SW (1,2) W (0,1) NW (1,0) NE (2,0).
+        assert_eq!(nb(4), [(5, 0), (8, 1), (7, 2), (3, 3), (1, 4), (2, 5)]);
+        // (1,0), even row: E (2,0) SE (1,1) SW (0,1) W (0,0).
+        assert_eq!(nb(1), [(2, 0), (4, 1), (3, 2), (0, 3)]);
+        // (1,2), even row: E, W, NW (0,1), NE (1,1).
+        assert_eq!(nb(7), [(8, 0), (6, 3), (3, 4), (4, 5)]);
+        let two = CellGraph::new(GridSize::new(Grid::Hex, 2, 2));
+        assert_eq!(two.edges(), 5);
+    }
+
+    #[test]
+    fn triangle_layout() {
+        let g = CellGraph::new(GridSize::new(Grid::Triangle, 3, 2));
+        let nb = |c: u32| -> Vec<(u32, u8)> { g.slots(c).map(|s| (g.nbr(s), g.dir(s))).collect() };
+        // (0,0) up: E (1,0), S (0,1). (1,0) down: E, W, no N. (1,1) up: E, W, S none.
+        assert_eq!(nb(0), [(1, 0), (3, 1)]);
+        assert_eq!(nb(1), [(2, 0), (0, 2)]);
+        assert_eq!(nb(3), [(4, 0), (0, 3)]);
+        assert_eq!(nb(4), [(5, 0), (3, 2)]);
+        // Rows: 0-1, 1-2, 3-4, 4-5; verticals from the up cells (0,0) and (2,0).
+        assert_eq!(g.edges(), 4 + 2);
+    }
+
+    #[test]
+    fn polar_layout() {
+        let g = CellGraph::new(GridSize::new(Grid::Polar, 3, 6));
+        assert_eq!(g.len(), 1 + 6 + 12);
+        // The centre: six outward neighbours.
+        let nb = |c: u32| -> Vec<(u32, u8)> { g.slots(c).map(|s| (g.nbr(s), g.dir(s))).collect() };
+        assert_eq!(nb(0), (1..7).map(|c| (c, 1)).collect::<Vec<_>>());
+        // Ring 1 cell 0 (id 1): cw 2, out 7 and 8, ccw 6, in 0.
+        assert_eq!(nb(1), [(2, 0), (7, 1), (8, 1), (6, 2), (0, 3)]);
+        // Ring 2 cell 11 (id 18): cw 7, ccw 17, in ring 1 cell 5 (id 6).
+        assert_eq!(nb(18), [(7, 0), (17, 2), (6, 3)]);
+        assert_eq!(g.edges(), 6 + 6 + 12 + 12);
+        assert_eq!(CellGraph::new(GridSize::new(Grid::Polar, 1, 6)).edges(), 0);
+    }
+
+    #[test]
+    fn masks_connect_through_the_grid() {
+        // Two cells touching only diagonally in square terms: hex neighbours on an odd row.
+        let cells = [true, false, false, false, true, false];
+        // 3x2 hex: (0,0) and (1,1): odd row (1,1) NW is (1,0), not (0,0): disconnected.
+        let size = GridSize::new(Grid::Hex, 3, 2);
+        assert!(matches!(
+            CellGraph::masked(size, 3, 2, &cells),
+            Err(GraphError::Disconnected { .. })
+        ));
+        // (0,1) and (1,0) on hex: (0,1) odd row NE = (1,0): connected.
+        let cells = [false, true, false, true, false, false];
+        let g = CellGraph::masked(size, 3, 2, &cells).unwrap();
+        assert_eq!((g.cells(), g.edges()), (2, 1));
+        // The same cells on the triangle grid are not neighbours.
+        let t = GridSize::new(Grid::Triangle, 3, 2);
+        assert!(CellGraph::masked(t, 3, 2, &cells).is_err());
+    }
+}
