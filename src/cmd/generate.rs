@@ -426,7 +426,8 @@ impl RunArgs {
 
 /// Every generator's random walk must be expected to finish in reasonable time on `size`, or
 /// on `mask`'s own cells when there is one (its bounding box says nothing of a winding corridor).
-fn check_walk_steps(
+/// `levels` and `render` apply it too, before they regenerate anything.
+pub(crate) fn check_walk_steps(
     algos: &[Algorithm],
     size: Size,
     mask: Option<(&batchgen::grid::Mask, &std::path::Path)>,
