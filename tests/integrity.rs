@@ -1555,3 +1555,150 @@ fn help_to_a_full_device_fails() {
         assert!(err.contains("No space left"), "{arg}: {err}");
     }
 }
+
+// ---- long walks in levels and render: the main job's rule -------------------------------
+
+/// A copy of the metrics file `src` whose rows all claim to be `width`x1 mazes.
+fn with_width(src: &Path, dst: &Path, width: u32) {
+    common::with_column(src, dst, "width", |old, _| {
+        std::sync::Arc::new(arrow_array::UInt32Array::from(vec![width; old.len()]))
+    });
+}
+
+#[test]
+fn levels_and_render_refuse_long_walks_before_regenerating() {
+    // A regression would walk for hours: the timeouts make it fail instead of hang.
+    let d = tempfile::tempdir().unwrap();
+    let small = d.path().join("small.parquet");
+    batchgen()
+        .args([
+            "--size",
+            "4x1",
+            "--count",
+            "401",
+            "--algo",
+            "aldous-broder",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&small)
+        .assert()
+        .success();
+    // Rows claiming 1000000x1: about 1e12 steps each, over the main job's limit.
+    let hostile = d.path().join("hostile.parquet");
+    with_width(&small, &hostile, 1_000_000);
+    let out = d.path().join("levels.jsonl");
+    batchgen()
+        .arg("levels")
+        .arg(&hostile)
+        .args(["--format", "jsonl", "--out"])
+        .arg(&out)
+        .timeout(Duration::from_secs(120))
+        .assert()
+        .code(2)
+        .stderr(contains(hostile.to_str().unwrap()))
+        .stderr(contains("row 0 (aldous-broder 1000000x1)"))
+        .stderr(contains("1.0e12 steps"))
+        .stderr(contains("--no-time-limit"));
+    assert!(!out.exists());
+    // --no-time-limit skips the rule: the run goes on to the next check, which also comes
+    // before any maze is made (a contact sheet holds at most 400 levels; 401 are picked).
+    let sheet = d.path().join("sheet.png");
+    for (flag, says) in [
+        (None, "random walk"),
+        (Some("--no-time-limit"), "at most 400"),
+    ] {
+        batchgen()
+            .arg("levels")
+            .arg(&hostile)
+            .args(["--format", "png", "--out"])
+            .arg(&sheet)
+            .args(flag)
+            .timeout(Duration::from_secs(120))
+            .assert()
+            .code(2)
+            .stderr(contains(says));
+    }
+    assert!(!sheet.exists());
+    // The rule lets the real rows through, with or without the flag, to the same output.
+    let a = d.path().join("a.jsonl");
+    let b = d.path().join("b.jsonl");
+    for (out, flag) in [(&a, None), (&b, Some("--no-time-limit"))] {
+        batchgen()
+            .arg("levels")
+            .arg(&small)
+            .args(["--count", "3", "--format", "jsonl", "--out"])
+            .arg(out)
+            .args(flag)
+            .assert()
+            .success();
+    }
+    assert_eq!(fs::read(&a).unwrap(), fs::read(&b).unwrap());
+    assert_eq!(fs::read_to_string(&a).unwrap().lines().count(), 3);
+
+    // render: the same rule on --size and on --mask, before anything is drawn.
+    let pic = d.path().join("x.txt");
+    for algo in ["aldous-broder", "wilson"] {
+        batchgen()
+            .args([
+                "render",
+                "--algo",
+                algo,
+                "--size",
+                "1000000x1",
+                "--index",
+                "0",
+            ])
+            .arg("-o")
+            .arg(&pic)
+            .timeout(Duration::from_secs(120))
+            .assert()
+            .code(2)
+            .stderr(contains("'--size'"))
+            .stderr(contains("1.0e12 steps"))
+            .stderr(contains("--no-time-limit"));
+    }
+    let m = d.path().join("snake.txt");
+    fs::write(&m, serpentine(1001)).unwrap();
+    batchgen()
+        .args(["render", "--algo", "wilson", "--index", "0", "--mask"])
+        .arg(&m)
+        .arg("-o")
+        .arg(&pic)
+        .timeout(Duration::from_secs(120))
+        .assert()
+        .code(2)
+        .stderr(contains("'--mask'"))
+        .stderr(contains("longest path"))
+        .stderr(contains("--no-time-limit"));
+    assert!(names(d.path()).iter().all(|n| n != "x.txt"));
+    // With the flag a cheap maze is drawn as without it; beside --store it means nothing.
+    let plain = batchgen()
+        .args([
+            "render", "--algo", "wilson", "--size", "9x5", "--index", "2",
+        ])
+        .output()
+        .unwrap();
+    let insisted = batchgen()
+        .args([
+            "render", "--algo", "wilson", "--size", "9x5", "--index", "2",
+        ])
+        .arg("--no-time-limit")
+        .output()
+        .unwrap();
+    assert!(plain.status.success() && insisted.status.success());
+    assert_eq!(plain.stdout, insisted.stdout);
+    batchgen()
+        .args([
+            "render",
+            "--store",
+            "s.arrow",
+            "--record",
+            "0",
+            "--no-time-limit",
+        ])
+        .timeout(Duration::from_secs(120))
+        .assert()
+        .code(2)
+        .stderr(contains("--no-time-limit"));
+}

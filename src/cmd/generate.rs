@@ -290,6 +290,18 @@ impl RunArgs {
     }
 }
 
+/// The run layer's random-walk rule ([`batchgen::run::check_walk_steps`]) for `levels` and
+/// `render`, which apply it before they regenerate anything; the message names flags.
+pub(crate) fn check_walk_steps(
+    algos: &[batchgen::Algorithm],
+    size: batchgen::grid::Size,
+    mask: Option<(&batchgen::grid::Mask, &std::path::Path)>,
+) -> Result<(), UsageError> {
+    let mask = mask.map(|(m, p)| (m, p.display().to_string()));
+    batchgen::run::check_walk_steps(algos, size, mask.as_ref().map(|(m, p)| (*m, p.as_str())))
+        .map_err(usage)
+}
+
 /// Warnings for output files whose extension is not the format written.
 fn extension_warnings(out: &Output, mazes: Option<&Output>) -> Vec<String> {
     let mut warnings = Vec::new();

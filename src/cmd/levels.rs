@@ -24,6 +24,7 @@ use batchgen::pick::{self, Pick, PickError, PickSpec, Picked, Value};
 use batchgen::store::{Entry, StoreInfo, StoreWriter};
 use batchgen::summary::inputs;
 
+use super::generate::check_walk_steps;
 use super::{mask_arg, values, UsageError};
 
 /// Threads writing and syncing the files of a per-level format.
@@ -113,6 +114,11 @@ pub struct LevelsArgs {
     /// The mask of masked rows in inputs whose metadata lacks batchgen.mask.
     #[arg(long, value_name = "FILE")]
     pub mask: Option<PathBuf>,
+    /// Regenerate rows of a random-walk generator even where one maze is expected to walk more
+    /// than 10^11 steps (a long 1-wide grid, which can take hours per maze), as the main job's
+    /// flag.
+    #[arg(long)]
+    pub no_time_limit: bool,
 }
 
 /// Bad `--out`: refused before any work.
@@ -222,6 +228,28 @@ fn write_store(out: &Path, levels: &[Level], picked: &[Picked]) -> anyhow::Resul
     Ok(w.prepare()?)
 }
 
+/// Every picked (algo, size, mask) group must regenerate in reasonable time, by the main job's
+/// rule ([`check_walk_steps`]): a file's rows can name any generator and size. A refusal names
+/// the group's first row.
+fn check_walks(picked: &[Picked]) -> Result<(), UsageError> {
+    let mut seen = std::collections::HashSet::new();
+    for p in picked {
+        if !seen.insert((p.id.algo.name(), p.id.size, p.id.mask_hash)) {
+            continue;
+        }
+        let mask = p.mask.as_deref().map(|m| (m, p.path.as_path()));
+        check_walk_steps(&[p.id.algo], p.id.size, mask).map_err(|e| {
+            UsageError(format!(
+                "INPUT '{}' row {} ({}): {e}",
+                p.path.display(),
+                p.row,
+                pick::group_name(&p.id.algo.name(), p.id.size)
+            ))
+        })?;
+    }
+    Ok(())
+}
+
 /// Run `batchgen levels`.
 pub fn run(args: &LevelsArgs) -> anyhow::Result<()> {
     let pick = match (args.pick, args.pick_seed) {
@@ -284,6 +312,9 @@ pub fn run(args: &LevelsArgs) -> anyhow::Result<()> {
             None => "the inputs have no rows".into(),
         })
         .into());
+    }
+    if !args.no_time_limit {
+        check_walks(&picked)?;
     }
     if matches!(args.format, LevelFormat::Png | LevelFormat::Svg) && picked.len() > SHEET_MAX {
         return Err(UsageError::flag(

@@ -12,6 +12,7 @@ use batchgen::render::{self, Format, Style};
 use batchgen::store::{StoreError, StoreReader};
 use batchgen::{metrics, Algorithm, Ends};
 
+use crate::cmd::generate::check_walk_steps;
 use crate::cmd::{mask_arg, values, Interrupted, UsageError};
 use batchgen::args::{check_3d, check_out, resolve_ends_sized, DEFAULT_SEED};
 use batchgen::grid::Size;
@@ -78,6 +79,10 @@ pub struct RenderArgs {
     /// ... braided with this chance per dead end, as `--braid P` made it (0 to 1).
     #[arg(long, value_name = "P", requires = "algo", allow_hyphen_values = true, value_parser = values::text(values::braid))]
     pub braid: Option<f64>,
+    /// Regenerate with a random-walk generator even where the maze is expected to walk more
+    /// than 10^11 steps (a long 1-wide grid, which can take hours), as the main job's flag.
+    #[arg(long, conflicts_with = "store")]
+    pub no_time_limit: bool,
     /// Output format [default: from the -o extension (.txt, .svg, .png), else ascii].
     #[arg(long, value_name = "FORMAT", value_enum)]
     pub format: Option<RenderFormat>,
@@ -247,6 +252,9 @@ fn regenerated(args: &RenderArgs) -> anyhow::Result<batchgen::Maze> {
     };
     check_3d("--algo", &algo.name(), &[algo], grid).map_err(UsageError::from)?;
     mask_arg::select_algos(&algo.name(), vec![algo], mask.as_ref())?;
+    if !args.no_time_limit {
+        check_walk_steps(&[algo], grid, mask.as_deref().zip(args.mask.as_deref()))?;
+    }
     let size = grid.to_string();
     let need = batchgen::memory::estimate(&[algo], grid, 1, 0, false);
     batchgen::memory::check(need).map_err(|why| UsageError::flag("--size", &size, why))?;

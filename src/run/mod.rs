@@ -22,5 +22,7 @@ pub use execute::ParquetOutput;
 #[cfg(feature = "run")]
 pub use execute::{ArrowTable, CreateError, ExecuteError, RowSink, SinkFailure, StoreOutput};
 #[cfg(feature = "run")]
-pub use spec::{MaskArg, Output, Run, RunSpec, DEFAULT_COUNT, DEFAULT_SIZE, MAX_WALK_STEPS};
+pub use spec::{
+    check_walk_steps, MaskArg, Output, Run, RunSpec, DEFAULT_COUNT, DEFAULT_SIZE, MAX_WALK_STEPS,
+};
 pub use value::EndsRule;

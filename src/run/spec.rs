@@ -297,7 +297,11 @@ impl RunSpec {
         let note = note.or(mask_note);
         check_3d(&spec, &algos, size)?;
         if !self.no_time_limit {
-            check_walk_steps(&algos, size, mask)?;
+            check_walk_steps(
+                &algos,
+                size,
+                mask.map(|m| (m.mask.as_ref(), m.name.as_str())),
+            )?;
         }
         let count = self.count.unwrap_or(DEFAULT_COUNT);
         check_total(count, algos.len())?;
@@ -488,27 +492,27 @@ fn check_3d(spec: &str, algos: &[Algorithm], size: Size) -> Result<(), RunError>
 }
 
 /// Every generator's random walk must be expected to finish in reasonable time on `size`, or
-/// on the mask's own cells when there is one (its bounding box says nothing of a winding
+/// on the mask's own cells (named `name` in messages) when there is one (its bounding box says nothing of a winding
 /// corridor).
-fn check_walk_steps(
+pub fn check_walk_steps(
     algos: &[Algorithm],
     size: Size,
-    mask: Option<&MaskArg>,
+    mask: Option<(&Mask, &str)>,
 ) -> Result<(), RunError> {
     for a in algos {
         let steps = match mask {
-            Some(m) => a.expected_walk_steps_on(&m.mask),
+            Some((m, _)) => a.expected_walk_steps_on(m),
             None => a.expected_walk_steps(size),
         };
         if let Some(steps) = steps.filter(|&s| s > MAX_WALK_STEPS) {
             let (field, value, on, advice) = match mask {
-                Some(m) => (
+                Some((m, name)) => (
                     Field::Mask,
-                    m.name.clone(),
+                    name.to_string(),
                     format!(
                         "this mask ({} cells, {} on its longest path)",
-                        m.mask.cells(),
-                        m.mask.span()
+                        m.cells(),
+                        m.span()
                     ),
                     "mask with fewer long corridors",
                 ),
