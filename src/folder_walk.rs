@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use crate::atomic_file::kind_of;
 
 /// What an entry found by [`walk`] is.
-#[cfg(feature = "cli")]
+#[cfg(feature = "parquet")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// A regular file (or a symbolic link to one).
@@ -29,7 +29,7 @@ pub enum Kind {
 }
 
 /// One entry below the walked folder.
-#[cfg(feature = "cli")]
+#[cfg(feature = "parquet")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {
     /// The path (the walked folder joined with `rel`).
@@ -148,7 +148,7 @@ pub fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, InputError> {
 
 /// Every entry below `dir` that is not a folder, sorted by relative path; hidden entries
 /// (names starting with `.`) are skipped, folders included, unless `hidden`.
-#[cfg(feature = "cli")]
+#[cfg(feature = "parquet")]
 pub fn walk(dir: &Path, hidden: bool) -> Result<Vec<Found>, InputError> {
     use std::os::unix::fs::MetadataExt;
     let io = |path: &Path, source| InputError::Io {
@@ -211,7 +211,7 @@ pub fn walk(dir: &Path, hidden: bool) -> Result<Vec<Found>, InputError> {
     Ok(out)
 }
 
-#[cfg(all(test, feature = "cli"))]
+#[cfg(all(test, feature = "parquet"))]
 mod tests {
     use super::*;
 

@@ -84,7 +84,7 @@ pub struct MazeId {
     pub index: u64,
     /// Where the solution starts and ends.
     pub ends: Ends,
-    /// The hash of the mask the maze fills ([`Mask::hash`], the `mask_hash` column; 0 without
+    /// The hash of the mask the maze fills ([`crate::grid::Mask::hash`], the `mask_hash` column; 0 without
     /// a mask).
     pub mask_hash: u64,
     /// The braid chance per dead end (the `braid` column; 0 for a perfect maze).

@@ -32,6 +32,7 @@ pub fn join<S: AsRef<str>>(words: impl IntoIterator<Item = S>) -> String {
 
 /// Split a command line written by [`join`] (or by hand, with POSIX single quotes, double
 /// quotes and backslashes) back into words; `None` when a quote is left open.
+#[cfg(feature = "parquet")]
 pub fn split(cmd: &str) -> Option<Vec<String>> {
     shlex::split(cmd)
 }
@@ -41,6 +42,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg(feature = "parquet")]
     fn quoted_words_split_back() {
         assert_eq!(quote("wilson-straight:0.7"), "wilson-straight:0.7");
         assert_eq!(quote("a > 'b'"), r"'a > '\''b'\'''");

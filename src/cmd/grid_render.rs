@@ -13,11 +13,36 @@ use batchgen::topo::generate::{self as tgen, GraphScratch};
 use batchgen::topo::{self, GraphEnds, GraphMaze, MeasureScratch};
 use batchgen::Rng;
 
-use super::render::RenderArgs;
+use super::values::SizeArg;
 use super::UsageError;
 
+/// What `render --grid` draws: the render command's flags that apply to these grids, and the
+/// square-only flags given (refused by name).
+pub struct GridRender<'a> {
+    /// `--grid` (not square).
+    pub grid: topo::Grid,
+    /// `--algo`.
+    pub algo: Option<batchgen::Algorithm>,
+    /// `--size`.
+    pub size: Option<SizeArg>,
+    /// `--mask`.
+    pub mask: Option<&'a std::path::Path>,
+    /// `--seed`.
+    pub seed: u64,
+    /// `--index`.
+    pub index: Option<u64>,
+    /// `--solution`.
+    pub solution: bool,
+    /// `--cell-px`.
+    pub cell_px: Option<u32>,
+    /// `-o/--out`.
+    pub out: Option<&'a std::path::Path>,
+    /// Whether each of `--braid`, `--entrance`, `--exit`, `--ends` was given.
+    pub square_only: [(bool, &'static str); 4],
+}
+
 /// Render `args` (whose `--grid` is not square) in `format`.
-pub fn run(args: &RenderArgs, format: Format) -> anyhow::Result<()> {
+pub fn run(args: &GridRender<'_>, format: Format) -> anyhow::Result<()> {
     let grid = args.grid;
     if format != Format::Svg {
         return Err(UsageError(format!(
@@ -27,12 +52,7 @@ pub fn run(args: &RenderArgs, format: Format) -> anyhow::Result<()> {
         ))
         .into());
     }
-    for (given, flag) in [
-        (args.braid.is_some(), "--braid"),
-        (args.entrance.is_some(), "--entrance"),
-        (args.exit.is_some(), "--exit"),
-        (args.ends.is_some(), "--ends"),
-    ] {
+    for (given, flag) in args.square_only {
         if given {
             return Err(UsageError(format!(
                 "{flag} works on the square grid only, not with --grid {grid}"
@@ -47,7 +67,7 @@ pub fn run(args: &RenderArgs, format: Format) -> anyhow::Result<()> {
         .into());
     };
     tgen::check(&algo, grid).map_err(|why| UsageError::flag("--algo", &algo.name(), why))?;
-    let (size, g, mask) = super::grid_run::grid_of(grid, args.size, args.mask.as_deref())?;
+    let (size, g, mask) = super::grid_run::grid_of(grid, args.size, args.mask)?;
     let mut maze = GraphMaze::new(&g);
     let seed = topo::maze_seed(args.seed, &algo.name(), size, index);
     tgen::generate(
@@ -69,7 +89,7 @@ pub fn run(args: &RenderArgs, format: Format) -> anyhow::Result<()> {
         (ends.entrance, ends.exit),
         unit,
     );
-    match &args.out {
+    match args.out {
         None => std::io::stdout().write_all(doc.as_bytes())?,
         Some(o) => {
             let mut f = AtomicFile::create(o)

@@ -377,7 +377,24 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         .into());
     }
     if args.grid != batchgen::topo::Grid::Square {
-        return super::grid_render::run(args, format);
+        let request = super::grid_render::GridRender {
+            grid: args.grid,
+            algo: args.algo,
+            size: args.size,
+            mask: args.mask.as_deref(),
+            seed: args.seed,
+            index: args.index,
+            solution: args.solution,
+            cell_px: args.cell_px,
+            out: args.out.as_deref(),
+            square_only: [
+                (args.braid.is_some(), "--braid"),
+                (args.entrance.is_some(), "--entrance"),
+                (args.exit.is_some(), "--exit"),
+                (args.ends.is_some(), "--ends"),
+            ],
+        };
+        return super::grid_render::run(&request, format);
     }
     if let Some(size) = args.size.map(values::SizeArg::square).transpose()? {
         check_size(args, format, &style, size)?;

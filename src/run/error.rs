@@ -5,8 +5,6 @@
 
 use std::fmt;
 
-use super::value::ArgError;
-
 /// A field of a [`super::RunSpec`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -228,6 +226,36 @@ impl RunError {
                 why.render(names)
             ),
             RunError::Conflict(why) => why.render(names),
+        }
+    }
+}
+
+/// A bad value for a named option, found before any work.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ArgError {
+    /// A value that does not parse or is out of range; displayed as
+    /// `invalid value 'VALUE' for 'FLAG': WHY`.
+    #[error("invalid value '{value}' for '{flag}': {why}")]
+    Value {
+        /// The flag, e.g. `--size`.
+        flag: String,
+        /// The text given.
+        value: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// Flags that cannot be combined; the message says which and what to do.
+    #[error("{0}")]
+    Conflict(String),
+}
+
+impl ArgError {
+    /// An error for `flag` with `value`.
+    pub fn new(flag: &str, value: &str, why: impl std::fmt::Display) -> ArgError {
+        ArgError::Value {
+            flag: flag.to_string(),
+            value: value.to_string(),
+            why: why.to_string(),
         }
     }
 }

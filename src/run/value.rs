@@ -16,35 +16,7 @@ use crate::run::error::{Field, Names, Reason, RunError};
 /// Default master seed when no seed is given (always recorded in the output).
 pub const DEFAULT_SEED: u64 = 42;
 
-/// A bad value for a named option, found before any work.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ArgError {
-    /// A value that does not parse or is out of range; displayed as
-    /// `invalid value 'VALUE' for 'FLAG': WHY`.
-    #[error("invalid value '{value}' for '{flag}': {why}")]
-    Value {
-        /// The flag, e.g. `--size`.
-        flag: String,
-        /// The text given.
-        value: String,
-        /// What is wrong with it.
-        why: String,
-    },
-    /// Flags that cannot be combined; the message says which and what to do.
-    #[error("{0}")]
-    Conflict(String),
-}
-
-impl ArgError {
-    /// An error for `flag` with `value`.
-    pub fn new(flag: &str, value: &str, why: impl std::fmt::Display) -> ArgError {
-        ArgError::Value {
-            flag: flag.to_string(),
-            value: value.to_string(),
-            why: why.to_string(),
-        }
-    }
-}
+pub use super::error::ArgError;
 
 /// Parse a 2D `WxH` into `(width, height)`, refusing zero sides and grids over [`MAX_CELLS`]
 /// (before anything is allocated). A `WxHxD` size is refused here: commands that take 3D

@@ -9,9 +9,9 @@
 //! - On every grid (they need only a connected graph): backtracker, kruskal, wilson,
 //!   aldous-broder, prim, growing-tree, hunt-and-kill.
 //! - Biased Wilson (`wilson-straight:P`, `wilson-turn:P`) needs a "straight on": on a hex grid it
-//!   is the opposite side ([`wilson_biased`]); a triangle has no opposite sides and a polar
+//!   is the opposite side (`wilson_biased.rs`); a triangle has no opposite sides and a polar
 //!   cell's outward neighbours are not one direction, so both refuse it by name.
-//! - Binary tree and sidewinder have their classic polar forms ([`polar_rows`]); on hex and
+//! - Binary tree and sidewinder have their classic polar forms (`polar_rows.rs`); on hex and
 //!   triangle grids they are refused.
 //! - Eller, recursive division and fractal are defined by rows and rectangles of squares and
 //!   are refused on every other grid.
