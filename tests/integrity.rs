@@ -45,6 +45,40 @@ fn mkfifo(p: &Path) {
     sh("mkfifo", &[p.as_os_str()]);
 }
 
+/// Wait (at most a minute) until a run in `d` has made its temporary files.
+fn wait_for_temps(d: &Path) {
+    let waited = Instant::now();
+    while temps(d).is_empty() {
+        assert!(waited.elapsed() < Duration::from_secs(60), "never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Send `signal` (`-TERM`, …) to `child` and wait for it to exit, killing it and failing with
+/// `what` if it is still running after `limit`; its status and the time it took after the signal.
+fn signal_and_wait(
+    child: &mut std::process::Child,
+    signal: &str,
+    limit: Duration,
+    what: &str,
+) -> (std::process::ExitStatus, Duration) {
+    let sent = Instant::now();
+    sh(
+        "kill",
+        &[OsStr::new(signal), OsStr::new(&child.id().to_string())],
+    );
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break (s, sent.elapsed());
+        }
+        if sent.elapsed() > limit {
+            let _ = child.kill();
+            panic!("{what} did not stop after {signal}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 // ---- 1. special targets ------------------------------------------------------------------
 
 #[test]
@@ -288,23 +322,9 @@ fn interrupt_mid_run(signal: &str, code: i32) {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    let sent = Instant::now();
-    sh(
-        "kill",
-        &[OsStr::new(signal), OsStr::new(&child.id().to_string())],
-    );
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if sent.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            panic!("the run did not stop after {signal}");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
+    let (status, took) = signal_and_wait(&mut child, signal, Duration::from_secs(120), "the run");
     // Reported, not asserted (timings are noisy on a shared machine).
-    eprintln!("{signal}: stopped {:?} after the signal", sent.elapsed());
+    eprintln!("{signal}: stopped {took:?} after the signal");
     let mut err = String::new();
     std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
     assert_eq!(status.code(), Some(code), "{err}");
@@ -359,29 +379,10 @@ fn a_long_filter_stops_promptly_on_sigterm() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let waited = Instant::now();
-    while temps(d.path()).is_empty() {
-        assert!(waited.elapsed() < Duration::from_secs(60), "never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_temps(d.path());
     // Into the filtering of the first chunks.
     std::thread::sleep(Duration::from_millis(1500));
-    sh(
-        "kill",
-        &[OsStr::new("-TERM"), OsStr::new(&child.id().to_string())],
-    );
-    let sent = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if sent.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("the run ignored SIGTERM");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let took = sent.elapsed();
+    let (status, took) = signal_and_wait(&mut child, "-TERM", Duration::from_secs(60), "the run");
     eprintln!("stopped {took:?} after SIGTERM");
     assert_eq!(status.code(), Some(143));
     // Generous: the filter of one chunk alone takes several seconds here.
@@ -1225,28 +1226,11 @@ fn long_walks_are_refused_up_front_and_stop_on_a_signal() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let waited = Instant::now();
-        while temps(d.path()).is_empty() {
-            assert!(waited.elapsed() < Duration::from_secs(60), "never started");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        wait_for_temps(d.path());
         std::thread::sleep(Duration::from_millis(300));
-        sh(
-            "kill",
-            &[OsStr::new("-INT"), OsStr::new(&child.id().to_string())],
-        );
-        let sent = Instant::now();
-        let status = loop {
-            if let Some(s) = child.try_wait().unwrap() {
-                break s;
-            }
-            if sent.elapsed() > Duration::from_secs(60) {
-                let _ = child.kill();
-                panic!("{algo}: the walk ignored SIGINT");
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        };
-        eprintln!("{algo}: stopped {:?} after SIGINT", sent.elapsed());
+        let what = format!("{algo}'s walk");
+        let (status, took) = signal_and_wait(&mut child, "-INT", Duration::from_secs(60), &what);
+        eprintln!("{algo}: stopped {took:?} after SIGINT");
         assert_eq!(status.code(), Some(130), "{algo}");
         assert!(names(d.path()).is_empty(), "{algo}: {:?}", names(d.path()));
     }
