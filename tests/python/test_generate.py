@@ -260,6 +260,7 @@ def test_mask_and_braid_arguments_are_checked_naming_them(tmp_path):
         (dict(mask=str(tmp_path / "missing.txt")), "'mask'"),
         (dict(mask="#.\n.#\n"), "'mask'.*not connected"),
         (dict(mask=42), "'mask'"),
+        (dict(mask=tmp_path), "'mask'.*it is a folder; a mask must be a regular file"),
         (dict(braid=1.5), "'braid'"),
         (dict(braid="often"), "'braid'"),
         (dict(mask=ring, size="4x4"), "is 3x3 \\(the mask sets the size: drop size"),
