@@ -23,7 +23,7 @@ use crate::generate::Algorithm;
 use crate::json;
 use crate::level::LevelSpec;
 use crate::run::value::{parse_count, parse_size3, ArgError, DEFAULT_SEED};
-use crate::run::{EndsRule, Output, RunSpec};
+use crate::run::{EndsRule, Output, RenderSpec, RunSpec};
 
 /// Longest accept expression accepted, bytes.
 pub const MAX_EXPR: usize = 4096;
@@ -193,19 +193,6 @@ fn made_with(g: &Group) -> Vec<(&'static str, String)> {
     out
 }
 
-/// The command-line flags beyond the ends for group `g`: `--mask mask.txt` (the file's
-/// `batchgen.mask` saved as `mask.txt`) and `--braid P`.
-fn made_with_flags(g: &Group) -> String {
-    let mut c = String::new();
-    if g.mask.is_some() {
-        c.push_str(" --mask mask.txt");
-    }
-    if g.braid > 0.0 {
-        let _ = write!(c, " --braid {}", g.braid);
-    }
-    c
-}
-
 /// The filter a generation run needs to make the rows of group `g` that pass `accept`: the
 /// file's own filter (`batchgen.accept`: its rows are the candidates that passed it) and
 /// `accept`, ANDed.
@@ -349,20 +336,25 @@ fn key_command(
     generate_command(g, accept, count, last)
 }
 
-/// The `batchgen render` command that draws row `(g, index)`.
+/// The `batchgen render` command that draws row `(g, index)` ([`RenderSpec::command_line`]),
+/// with every field that fixes its maze (the ends rule, mask and braid chance, as
+/// [`generate_command`]) and its solution, into `maze.svg`.
 fn render_command(g: &Group, index: u64) -> String {
-    let mut c = format!(
-        "batchgen render --algo {} --size {} --seed {} --index {index}",
-        crate::shell::quote(&g.algo),
-        g.size,
-        g.seed
-    );
+    let mut spec = RenderSpec::new(g.algo.as_str(), g.size, g.seed, index);
     for (k, v) in ends_flags(&g.ends, g.size) {
-        let _ = write!(c, " --{k} {}", crate::shell::quote(&v));
+        spec = match k.as_str() {
+            "ends" => spec.ends(EndsRule::Diameter),
+            "entrance" => spec.entrance(v),
+            _ => spec.exit(v),
+        };
     }
-    c.push_str(&made_with_flags(g));
-    c.push_str(" --solution -o maze.svg");
-    c
+    if g.mask.is_some() {
+        spec = spec.mask("mask.txt");
+    }
+    spec.braid(g.braid)
+        .solution(true)
+        .out("maze.svg")
+        .command_line()
 }
 
 /// Wilson's 95% interval for a proportion `k / n`.
