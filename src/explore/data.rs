@@ -697,7 +697,11 @@ impl Table {
     }
 
     /// Passing rows of column `c`'s histogram under `sel`, per group × bin.
-    pub(crate) fn pass_histogram(&self, c: usize, sel: &Selection) -> Result<Arc<Vec<u64>>, String> {
+    pub(crate) fn pass_histogram(
+        &self,
+        c: usize,
+        sel: &Selection,
+    ) -> Result<Arc<Vec<u64>>, String> {
         if let Some(h) = sel.hists.lock().unwrap_or_else(|e| e.into_inner()).get(&c) {
             return Ok(Arc::clone(h));
         }
