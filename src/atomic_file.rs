@@ -111,7 +111,7 @@ pub struct Target {
 const MAX_LINKS: usize = 40;
 
 /// What a file type is, for messages: `a folder`, `a FIFO (named pipe)`, ….
-pub fn kind_of(ft: &fs::FileType) -> &'static str {
+pub(crate) fn kind_of(ft: &fs::FileType) -> &'static str {
     if ft.is_dir() {
         "a folder"
     } else if ft.is_fifo() {

@@ -427,7 +427,7 @@ fn bit_in(words: &[u64], b: u32) -> bool {
 
 /// Walls by id, writable ([`Maze::wall_writer`]). Ids must be interior walls' ids.
 #[derive(Debug)]
-pub struct WallWriter<'a> {
+pub(crate) struct WallWriter<'a> {
     words: &'a mut [u64],
     width: u32,
 }
@@ -729,46 +729,28 @@ impl Maze {
         self.set_bit(id);
     }
 
-    /// Open the wall with id `id` when `open`, nothing otherwise. Branch-free, for generators
-    /// whose choices are coin flips to a predictor. The wall must be interior when `open`.
-    #[inline]
-    pub fn open_wall_if(&mut self, id: u32, open: bool) {
-        debug_assert!(
-            !open || self.size.wall_checked(id).is_some(),
-            "opening wall id {id}"
-        );
-        self.walls[(id >> 6) as usize] |= (open as u64) << (id & 63);
-    }
-
     /// Close the wall with id `id` (an interior wall's).
     #[inline]
     pub fn close_wall(&mut self, id: u32) {
         self.clear_bit(id);
     }
 
-    /// Open the east wall of `cell` when `open`, and its south wall when also `south`; nothing
-    /// when `!open`. Branch-free. The wall must be interior; debug builds check.
-    #[inline]
-    pub fn carve_east_or_south_if(&mut self, cell: u32, south: bool, open: bool) {
-        self.open_wall_if(2 * cell + south as u32, open);
-    }
-
     /// Open the east wall of `cell` (its east neighbour must exist).
     #[inline]
-    pub fn carve_east(&mut self, cell: u32) {
+    pub(crate) fn carve_east(&mut self, cell: u32) {
         self.carve(cell, Dir::East)
     }
 
     /// Open the south wall of `cell` (its south neighbour must exist).
     #[inline]
-    pub fn carve_south(&mut self, cell: u32) {
+    pub(crate) fn carve_south(&mut self, cell: u32) {
         self.carve(cell, Dir::South)
     }
 
     /// Write access to the walls by id that borrows the words once, for generators' hot loops
     /// (the words stay in registers across the loop).
     #[inline]
-    pub fn wall_writer(&mut self) -> WallWriter<'_> {
+    pub(crate) fn wall_writer(&mut self) -> WallWriter<'_> {
         WallWriter {
             words: &mut self.walls,
             width: self.size.width,
@@ -801,7 +783,7 @@ impl Maze {
     /// closed in the codes (debug builds check). Generators that know each cell's passages only
     /// at the end (parent links) build the maze this way: eight codes are packed into 16 bits
     /// with shifts and masks, so the pass has no branch and no per-wall read-modify-write.
-    pub fn set_cell_codes(&mut self, codes: &[u8]) {
+    pub(crate) fn set_cell_codes(&mut self, codes: &[u8]) {
         self.set_planar_codes(codes, !0);
         debug_assert!(
             codes.iter().all(|&c| c <= 3) && self.planar_borders_closed(),
@@ -815,7 +797,7 @@ impl Maze {
     /// eight codes at a time (their down bits gathered into a byte by one multiplication), no
     /// branch and no per-wall read-modify-write. Border walls must be closed in the codes
     /// (debug builds check); on a 2D maze the down bits must be 0.
-    pub fn set_cell_codes3(&mut self, codes: &[u8]) {
+    pub(crate) fn set_cell_codes3(&mut self, codes: &[u8]) {
         self.set_planar_codes(codes, 0x0303_0303_0303_0303);
         /// Bit 2 of each of eight bytes → those bits side by side in 8 bits, byte `k` to bit
         /// `k`: shifted to bit `8k`, the multiplier's term `2^(56 − 7k)` moves it to bit
@@ -891,7 +873,7 @@ impl Maze {
     /// south when `north[c + W]`). For the 2D generators that draw whole rows of coins. Bits at
     /// or past `W·H` in both must be clear, and both need two spare words past `W·H + W` bits
     /// ([`Maze::cell_bitset_words`]).
-    pub fn set_from_cell_bitsets(&mut self, east: &[u64], north: &[u64]) {
+    pub(crate) fn set_from_cell_bitsets(&mut self, east: &[u64], north: &[u64]) {
         debug_assert!(!self.size.is_3d(), "cell bitsets are planar");
         let w = self.width();
         let planar = self.size.planar_words();
@@ -904,7 +886,7 @@ impl Maze {
 
     /// Words a cell bitset needs for [`Maze::set_from_cell_bitsets`].
     #[inline]
-    pub fn cell_bitset_words(&self) -> usize {
+    pub(crate) fn cell_bitset_words(&self) -> usize {
         (self.cells() + self.width()) as usize / 64 + 3
     }
 
@@ -1082,7 +1064,7 @@ impl Maze {
     /// order of [`Maze::words`], and end with the same value (metrics' degree pass does: the
     /// hash's chain of multiplications then overlaps with the pass's own work).
     #[inline]
-    pub fn hash_start(&self) -> u64 {
+    pub(crate) fn hash_start(&self) -> u64 {
         let h =
             fmix64(0x6d61_7a65_6861_7368 ^ ((self.width() as u64) << 32 | self.height() as u64));
         if self.size.is_3d() {
@@ -1094,7 +1076,7 @@ impl Maze {
 
     /// One step of [`Maze::hash`]: fold in the next wall word.
     #[inline(always)]
-    pub fn hash_word(h: u64, word: u64) -> u64 {
+    pub(crate) fn hash_word(h: u64, word: u64) -> u64 {
         const GOLD: u64 = 0x9e37_79b9_7f4a_7c15;
         fmix64(h ^ word).wrapping_add(GOLD)
     }

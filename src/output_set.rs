@@ -132,7 +132,7 @@ fn resolve_folder(dir: &Path) -> Result<(PathBuf, bool), OutputError> {
 }
 
 /// A resolved output: the file, how it is written, its device and inode when it exists.
-pub type Resolved = (PathBuf, Mode, Option<(u64, u64)>);
+pub(crate) type Resolved = (PathBuf, Mode, Option<(u64, u64)>);
 
 /// Resolve one output path as its writer will (see the module docs).
 pub fn resolve(path: &Path) -> Result<Resolved, OutputError> {

@@ -19,7 +19,7 @@ pub const MAX_SHARDS: u32 = 99_999;
 
 /// Environment variable giving the shard count where the engine does not export it
 /// (Kubernetes Indexed Jobs; AWS Batch without `AWS_BATCH_JOB_ARRAY_SIZE`).
-pub const COUNT_ENV: &str = "BATCHGEN_SHARD_COUNT";
+pub(crate) const COUNT_ENV: &str = "BATCHGEN_SHARD_COUNT";
 
 /// One shard: the `k`-th (1-based) of `n` slices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -146,7 +146,7 @@ pub enum Source {
 
 impl Source {
     /// True when the shard came from an engine's environment, not from a flag.
-    pub fn is_environment(&self) -> bool {
+    pub(crate) fn is_environment(&self) -> bool {
         !matches!(self, Source::Flag)
     }
 }

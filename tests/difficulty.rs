@@ -356,7 +356,7 @@ fn degenerate_mazes_have_defined_values() {
     // A single corridor 1×5: both dead ends are 4 from each other; no decisions.
     let mut m = Maze::new(1, 5);
     for c in 0..4 {
-        m.carve_south(c);
+        m.carve(c, Dir::South);
     }
     let got = metrics::measure(&m, Ends::corners(1, 5), &mut ms);
     assert_eq!(got.mean_dead_end_length, 4.0);

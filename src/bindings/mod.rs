@@ -97,11 +97,8 @@ fn mask_of(v: &Bound<'_, PyAny>) -> PyResult<Arc<Mask>> {
                 "expected a path to a mask file, the mask's text or its bytes".into(),
             )
         })?;
-        let shown = path.display().to_string();
-        // A regular file of bounded size, as the CLI's --mask (a FIFO is refused, not waited on).
-        let data = crate::folder_walk::read_regular(&path, crate::grid::mask::MAX_FILE_BYTES)
-            .map_err(|e| bad(&shown, e.to_string()))?;
-        Mask::from_bytes(&data).map_err(|e| bad(&shown, e.to_string()))
+        // The CLI's --mask rules (a FIFO is refused, not waited on).
+        return crate::run::paths::read_mask("mask", &path, Mask::from_bytes).map_err(value_error);
     };
     parsed.map(Arc::new)
 }

@@ -58,7 +58,8 @@ fn algos_of(v: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 #[pyfunction]
 #[pyo3(signature = (
     algo, size, count, seed = None, *, threads = None, ends = None, entrance = None,
-    exit = None, accept = None, max_candidates = None, mask = None, braid = None
+    exit = None, accept = None, max_candidates = None, mask = None, braid = None,
+    no_time_limit = false
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn generate(
@@ -75,6 +76,7 @@ pub fn generate(
     max_candidates: Option<&Bound<'_, PyAny>>,
     mask: Option<&Bound<'_, PyAny>>,
     braid: Option<&Bound<'_, PyAny>>,
+    no_time_limit: bool,
 ) -> PyResult<Table> {
     let mut spec = RunSpec::new().algos(algos_of(algo)?);
     let mask_named = mask.map(mask_recorded);
@@ -82,7 +84,7 @@ pub fn generate(
         spec = spec.mask(mask_of(m)?, name.clone());
     }
     let braid = braid.map(braid_of).transpose()?.unwrap_or(0.0);
-    spec = spec.braid(braid);
+    spec = spec.braid(braid).no_time_limit(no_time_limit);
     match size {
         Some(s) => {
             let t = joined(s, "x")?;
@@ -150,6 +152,10 @@ pub fn generate(
         ("max_candidates", given(max_candidates)?),
         ("mask", mask_named.map(Literal::Str)),
         ("braid", (braid > 0.0).then_some(Literal::Float(braid))),
+        (
+            "no_time_limit",
+            no_time_limit.then_some(Literal::Bool(true)),
+        ),
     ];
     if let Some(note) = &run.note {
         let note = std::ffi::CString::new(note.render(Names::Fields)).map_err(value_error)?;

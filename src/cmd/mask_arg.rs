@@ -1,13 +1,11 @@
 //! The `--mask FILE` flag shared by the subcommands that make mazes (the main job, `render`,
 //! `uniformity`): read and check the mask, reconcile it with `--size`, and move the default
-//! entrance and exit onto its first and last cells. Every refusal names the flag and the value
-//! and comes before any work.
+//! entrance and exit onto its first and last cells, each by the run layer's rule. Every refusal
+//! names the flag and the value and comes before any work.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use batchgen::folder_walk::{self, InputError};
-use batchgen::grid::mask::MAX_FILE_BYTES;
 use batchgen::grid::{Mask, Size};
 use batchgen::metrics::Ends;
 use batchgen::run::Names;
@@ -29,10 +27,9 @@ pub fn size_for(
         .map_err(|e| UsageError(e.message(Names::Flags)))
 }
 
-/// Read `--mask FILE` (text or PNG, see [`Mask`]); refused with exit 2 when it is not a regular
-/// file (a FIFO, a device or a folder is refused without blocking or reading it), is larger than
-/// [`MAX_FILE_BYTES`], cannot be read, is empty or is not connected. Every command that takes a
-/// mask file reads it here.
+/// Read `--mask FILE` (text or PNG, see [`Mask`]) by the run layer's rules
+/// ([`batchgen::run::paths::read_mask`]): refused with exit 2, before any work, when it is not
+/// a regular file, is too large, cannot be read, is empty or is not connected.
 pub fn read(flag: &str, path: &Path) -> Result<Arc<Mask>, UsageError> {
     read_with(flag, path, Mask::from_bytes)
 }
@@ -44,22 +41,7 @@ pub fn read_with(
     path: &Path,
     parse: fn(&[u8]) -> Result<Mask, batchgen::grid::MaskError>,
 ) -> Result<Arc<Mask>, UsageError> {
-    let shown = path.display().to_string();
-    let bytes = folder_walk::read_regular(path, MAX_FILE_BYTES).map_err(|e| {
-        let why = match e {
-            InputError::NotRegular { kind, .. } => {
-                format!("it is {kind}; a mask must be a regular file")
-            }
-            InputError::TooLarge { len, max, .. } => {
-                format!("it is {len} bytes; a mask file is at most {max} bytes")
-            }
-            InputError::Io { source, .. } => source.to_string(),
-        };
-        UsageError::flag(flag, &shown, why)
-    })?;
-    parse(&bytes)
-        .map(Arc::new)
-        .map_err(|e| UsageError::flag(flag, &shown, e))
+    batchgen::run::paths::read_mask(flag, path, parse).map_err(UsageError::from)
 }
 
 /// The ends on a mask: the default entrance and exit (not given as flags) become the mask's
@@ -75,18 +57,16 @@ pub fn ends_on(
         .map_err(|e| UsageError(e.message(Names::Flags)))
 }
 
-/// The generators of `--algo` on a mask: `all` keeps those that accept one (with a note naming
-/// the skipped ones); a named generator that does not is refused with exit 2, naming those
-/// that accept a mask.
+/// The generators of `--algo` on `size` and a mask, by the run layer's rule
+/// ([`batchgen::run::select_algos`]): `all` keeps those that accept a 3D size or a mask (with a
+/// note naming the skipped ones); a named generator that does not is refused with exit 2.
 pub fn select_algos(
     spec: &str,
     algos: Vec<Algorithm>,
+    size: Size,
     mask: Option<&Arc<Mask>>,
 ) -> Result<(Vec<Algorithm>, Option<String>), UsageError> {
-    if mask.is_none() {
-        return Ok((algos, None));
-    }
-    let (keep, note) =
-        Algorithm::on_mask(spec, algos).map_err(|why| UsageError::flag("--algo", spec, why))?;
-    Ok((keep, note.map(|n| format!("--mask: {n}"))))
+    let (algos, note) = batchgen::run::select_algos(spec, algos, size, mask.map(|m| m.as_ref()))
+        .map_err(|e| UsageError(e.message(Names::Flags)))?;
+    Ok((algos, note.map(|n| n.render(Names::Flags))))
 }

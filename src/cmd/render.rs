@@ -14,7 +14,7 @@ use batchgen::{metrics, Algorithm, Ends};
 
 use crate::cmd::generate::check_walk_steps;
 use crate::cmd::{mask_arg, values, Interrupted, UsageError};
-use batchgen::args::{check_3d, check_out, resolve_ends_sized, DEFAULT_SEED};
+use batchgen::args::{check_out, resolve_ends_sized, DEFAULT_SEED};
 use batchgen::grid::Size;
 
 /// Output formats of `batchgen render` (the names `--format` takes).
@@ -250,8 +250,7 @@ fn regenerated(args: &RenderArgs) -> anyhow::Result<batchgen::Maze> {
         )
         .into());
     };
-    check_3d("--algo", &algo.name(), &[algo], grid).map_err(UsageError::from)?;
-    mask_arg::select_algos(&algo.name(), vec![algo], mask.as_ref())?;
+    mask_arg::select_algos(&algo.name(), vec![algo], grid, mask.as_ref())?;
     if !args.no_time_limit {
         check_walk_steps(&[algo], grid, mask.as_deref().zip(args.mask.as_deref()))?;
     }

@@ -10,7 +10,6 @@
 use std::path::PathBuf;
 
 use super::{mask_arg, values, UsageError};
-use batchgen::args::{check_3d, select_3d};
 use batchgen::grid::Size;
 use batchgen::json;
 use batchgen::uniformity::report::{self, Options, StudyMask, MASK_MAX_CELLS};
@@ -90,10 +89,13 @@ pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
     }
     // On a 3D size, `all` means the 3D-capable generators (said on stderr); a 2D-only one named
     // explicitly is refused. On a mask, likewise for the generators that accept one.
-    let (algos, note) = select_3d(&args.algo.spec, args.algo.algos.clone(), size);
-    check_3d("--algo", &args.algo.spec, &algos, size).map_err(UsageError::from)?;
-    let (algos, mask_note) = mask_arg::select_algos(&args.algo.spec, algos, mask.as_ref())?;
-    for note in [note, mask_note].into_iter().flatten() {
+    let (algos, note) = mask_arg::select_algos(
+        &args.algo.spec,
+        args.algo.algos.clone(),
+        size,
+        mask.as_ref(),
+    )?;
+    if let Some(note) = note {
         crate::errln!("batchgen uniformity: {note}")?;
     }
     let opts = Options {

@@ -23,10 +23,10 @@ use crate::generate::Algorithm;
 use crate::json;
 use crate::level::LevelSpec;
 use crate::run::value::{parse_count, parse_size3, ArgError, DEFAULT_SEED};
-use crate::run::{EndsRule, Output, RunSpec};
+use crate::run::{EndsRule, Output, RenderSpec, RunSpec};
 
 /// Longest accept expression accepted, bytes.
-pub const MAX_EXPR: usize = 4096;
+pub(crate) const MAX_EXPR: usize = 4096;
 /// Most rows one sample returns.
 pub const MAX_SAMPLE: usize = 100;
 /// Most cells of a maze drawn on request.
@@ -35,7 +35,7 @@ pub const MAX_MAZE_CELLS: u64 = 512 * 512;
 /// ([`Algorithm::expected_walk_steps`]): a few seconds of one core. Every square grid up to
 /// [`MAX_MAZE_CELLS`] (about 4·10^7 at 512×512) fits; a long thin grid or a winding mask of as
 /// many cells (about 7·10^10 at 262144×1, tens of minutes) does not.
-pub const MAX_MAZE_WALK_STEPS: f64 = 2e8;
+pub(crate) const MAX_MAZE_WALK_STEPS: f64 = 2e8;
 /// Pixels per cell of the drawn mazes.
 const CELL_PX: u32 = 6;
 
@@ -84,7 +84,7 @@ struct ErrorBody<'a> {
 
 /// `%XX` and `+` decoded; `None` when the bytes are not UTF-8 or an escape is broken: every
 /// `%` must be followed by two hex digits (the decoder alone would pass `%zz` through as text).
-pub fn url_decode(s: &str) -> Option<String> {
+pub(crate) fn url_decode(s: &str) -> Option<String> {
     let b = s.as_bytes();
     let escapes_whole = b.iter().enumerate().all(|(i, &c)| {
         c != b'%'
@@ -156,7 +156,7 @@ fn by_key(k: &Keys, per_group: &[u64], n: usize) -> Vec<Vec<u64>> {
 
 /// The CLI flags that reproduce a file's ends rule (its `batchgen.ends` metadata): nothing for
 /// the default corners, `--ends diameter`, or `--entrance X,Y --exit X,Y`.
-pub fn ends_flags(rule: &str, size: crate::grid::Size) -> Vec<(String, String)> {
+pub(crate) fn ends_flags(rule: &str, size: crate::grid::Size) -> Vec<(String, String)> {
     if rule.starts_with("diameter") {
         return vec![("ends".into(), "diameter".into())];
     }
@@ -191,19 +191,6 @@ fn made_with(g: &Group) -> Vec<(&'static str, String)> {
         out.push(("braid", g.braid.to_string()));
     }
     out
-}
-
-/// The command-line flags beyond the ends for group `g`: `--mask mask.txt` (the file's
-/// `batchgen.mask` saved as `mask.txt`) and `--braid P`.
-fn made_with_flags(g: &Group) -> String {
-    let mut c = String::new();
-    if g.mask.is_some() {
-        c.push_str(" --mask mask.txt");
-    }
-    if g.braid > 0.0 {
-        let _ = write!(c, " --braid {}", g.braid);
-    }
-    c
 }
 
 /// The filter a generation run needs to make the rows of group `g` that pass `accept`: the
@@ -349,20 +336,25 @@ fn key_command(
     generate_command(g, accept, count, last)
 }
 
-/// The `batchgen render` command that draws row `(g, index)`.
+/// The `batchgen render` command that draws row `(g, index)` ([`RenderSpec::command_line`]),
+/// with every field that fixes its maze (the ends rule, mask and braid chance, as
+/// [`generate_command`]) and its solution, into `maze.svg`.
 fn render_command(g: &Group, index: u64) -> String {
-    let mut c = format!(
-        "batchgen render --algo {} --size {} --seed {} --index {index}",
-        crate::shell::quote(&g.algo),
-        g.size,
-        g.seed
-    );
+    let mut spec = RenderSpec::new(g.algo.as_str(), g.size, g.seed, index);
     for (k, v) in ends_flags(&g.ends, g.size) {
-        let _ = write!(c, " --{k} {}", crate::shell::quote(&v));
+        spec = match k.as_str() {
+            "ends" => spec.ends(EndsRule::Diameter),
+            "entrance" => spec.entrance(v),
+            _ => spec.exit(v),
+        };
     }
-    c.push_str(&made_with_flags(g));
-    c.push_str(" --solution -o maze.svg");
-    c
+    if g.mask.is_some() {
+        spec = spec.mask("mask.txt");
+    }
+    spec.braid(g.braid)
+        .solution(true)
+        .out("maze.svg")
+        .command_line()
 }
 
 /// Wilson's 95% interval for a proportion `k / n`.

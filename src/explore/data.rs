@@ -24,7 +24,7 @@ use crate::grid::{Mask, Size};
 use crate::summary::{self, Source, SummaryError};
 
 /// Bins of a histogram (at most; integer columns may use fewer).
-pub const BINS: usize = 40;
+pub(crate) const BINS: usize = 40;
 
 /// How many interquartile ranges beyond the quartiles a histogram's range reaches at most:
 /// a tail farther than that lands in the end bins, so outliers cannot squeeze every other
@@ -514,7 +514,7 @@ impl Table {
     }
 
     /// Index into [`Table::columns`] of the column named `name`.
-    pub fn column_index(&self, name: &str) -> Option<usize> {
+    pub(crate) fn column_index(&self, name: &str) -> Option<usize> {
         self.columns.iter().position(|c| c.name == name)
     }
 
@@ -697,7 +697,11 @@ impl Table {
     }
 
     /// Passing rows of column `c`'s histogram under `sel`, per group × bin.
-    pub fn pass_histogram(&self, c: usize, sel: &Selection) -> Result<Arc<Vec<u64>>, String> {
+    pub(crate) fn pass_histogram(
+        &self,
+        c: usize,
+        sel: &Selection,
+    ) -> Result<Arc<Vec<u64>>, String> {
         if let Some(h) = sel.hists.lock().unwrap_or_else(|e| e.into_inner()).get(&c) {
             return Ok(Arc::clone(h));
         }
@@ -719,7 +723,7 @@ impl Table {
     }
 
     /// The histograms of several columns under `sel`, computed in parallel.
-    pub fn pass_histograms(
+    pub(crate) fn pass_histograms(
         &self,
         cols: &[usize],
         sel: &Selection,
@@ -734,7 +738,7 @@ impl Table {
     }
 
     /// The group of row `r`.
-    pub fn group_of(&self, r: usize) -> usize {
+    pub(crate) fn group_of(&self, r: usize) -> usize {
         let k = self.runs.partition_point(|run| run.end <= r);
         self.runs[k].group
     }
@@ -777,7 +781,7 @@ impl Table {
     }
 
     /// The `index` column, loaded.
-    pub fn index_values(&self) -> Result<&Values, String> {
+    pub(crate) fn index_values(&self) -> Result<&Values, String> {
         let c = self
             .column_index("index")
             .ok_or("these files have no 'index' column")?;
@@ -857,7 +861,7 @@ impl Table {
 
     /// How many rows of the groups for which `of(group)` holds have an `index` of at most
     /// `last`.
-    pub fn rows_up_to(&self, of: impl Fn(usize) -> bool, last: u64) -> Result<u64, String> {
+    pub(crate) fn rows_up_to(&self, of: impl Fn(usize) -> bool, last: u64) -> Result<u64, String> {
         let idx = self.index_values()?;
         let ascending = self.ascending()?;
         let mut n = 0u64;

@@ -32,7 +32,7 @@ pub const READ_TIMEOUT: Duration = Duration::from_secs(10);
 const REJECT_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The page and its assets, embedded in the binary: (path, MIME type, bytes).
-pub const ASSETS: [(&str, &str, &str); 3] = [
+pub(crate) const ASSETS: [(&str, &str, &str); 3] = [
     (
         "/",
         "text/html; charset=utf-8",

@@ -36,7 +36,7 @@ impl Mt19937 {
     }
 
     /// Reseed in place, as `np.random.seed(seed)`.
-    pub fn reseed(&mut self, seed: u32) {
+    pub(crate) fn reseed(&mut self, seed: u32) {
         let mut s = seed;
         for (i, k) in self.key.iter_mut().enumerate() {
             *k = s;
@@ -61,7 +61,7 @@ impl Mt19937 {
     }
 
     /// The next 32-bit output (tempered).
-    pub fn next_u32(&mut self) -> u32 {
+    pub(crate) fn next_u32(&mut self) -> u32 {
         if self.pos == N {
             self.refill();
         }
@@ -74,7 +74,7 @@ impl Mt19937 {
     }
 
     /// A double in `[0, 1)` as `np.random.rand` draws it: 53 bits from two 32-bit outputs.
-    pub fn next_f64(&mut self) -> f64 {
+    pub(crate) fn next_f64(&mut self) -> f64 {
         let a = (self.next_u32() >> 5) as f64;
         let b = (self.next_u32() >> 6) as f64;
         (a * 67_108_864.0 + b) / 9_007_199_254_740_992.0

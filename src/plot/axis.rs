@@ -15,7 +15,7 @@ pub const MAX_BINS: usize = 60;
 
 /// The largest magnitude a range reaches when the values' own span exceeds the f64 range
 /// (a quarter of the largest double, about 4.5e307).
-pub const SPAN_LIMIT: f64 = f64::MAX / 4.0;
+pub(crate) const SPAN_LIMIT: f64 = f64::MAX / 4.0;
 
 /// A plotted column and its shown range.
 #[derive(Clone, Debug, PartialEq)]

@@ -67,7 +67,7 @@ pub struct Density {
 
 /// The cells along an axis, at most `cells`, and the extent they cover: on an integer column
 /// each cell holds the same count of whole numbers, which sit mid-cell.
-pub fn cells_along(a: &Axis, cells: usize) -> (usize, (f64, f64)) {
+pub(crate) fn cells_along(a: &Axis, cells: usize) -> (usize, (f64, f64)) {
     if a.integer {
         let span = a.hi - a.lo + 1.0;
         let w = (span / cells as f64).ceil().max(1.0);

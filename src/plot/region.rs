@@ -13,7 +13,7 @@
 use crate::accept::{arith, Accept, Op};
 
 /// A point of the plane (x, y).
-pub type Point = (f64, f64);
+pub(crate) type Point = (f64, f64);
 
 /// The accepted region within the plotted ranges.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -13,6 +13,8 @@ pub mod layout;
 #[cfg(feature = "run")]
 pub mod paths;
 #[cfg(feature = "run")]
+mod render_spec;
+#[cfg(feature = "run")]
 mod spec;
 pub mod value;
 
@@ -22,7 +24,10 @@ pub use execute::ParquetOutput;
 #[cfg(feature = "run")]
 pub use execute::{ArrowTable, CreateError, ExecuteError, RowSink, SinkFailure, StoreOutput};
 #[cfg(feature = "run")]
+pub use render_spec::RenderSpec;
+#[cfg(feature = "run")]
 pub use spec::{
-    check_walk_steps, MaskArg, Output, Run, RunSpec, DEFAULT_COUNT, DEFAULT_SIZE, MAX_WALK_STEPS,
+    check_walk_steps, select_algos, MaskArg, Output, Run, RunSpec, DEFAULT_COUNT, DEFAULT_SIZE,
+    MAX_WALK_STEPS,
 };
 pub use value::EndsRule;

@@ -1,11 +1,44 @@
-//! Output paths checked before any work: a file's folder exists and it is not a folder; a
-//! dataset folder's nearest existing ancestor is a folder. The run layer checks its outputs
-//! here; the command line checks its other outputs (`--summary-json`, man pages) the same way.
+//! Paths checked before any work: a file's folder exists and it is not a folder; a dataset
+//! folder's nearest existing ancestor is a folder; a mask file is a regular file of bounded
+//! size that parses. The run layer checks its outputs here; the command line checks its other
+//! outputs (`--summary-json`, man pages) the same way, and every front end reads mask files
+//! here.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::value::ArgError;
 use crate::atomic_file::{OutputError, Target};
+use crate::folder_walk::{self, InputError};
+use crate::grid::mask::MAX_FILE_BYTES;
+use crate::grid::{Mask, MaskError};
+
+/// Read the mask file at `path` for the option `name` (`--mask`, `mask`) with `parse` (e.g.
+/// [`Mask::from_bytes`], text or PNG); refused, naming the option and the path, when it is not
+/// a regular file (a FIFO, a device or a folder is refused without blocking or reading it), is
+/// larger than [`MAX_FILE_BYTES`], cannot be read, is empty or is not connected.
+pub fn read_mask(
+    name: &str,
+    path: &Path,
+    parse: fn(&[u8]) -> Result<Mask, MaskError>,
+) -> Result<Arc<Mask>, ArgError> {
+    let shown = path.display().to_string();
+    let bytes = folder_walk::read_regular(path, MAX_FILE_BYTES).map_err(|e| {
+        let why = match e {
+            InputError::NotRegular { kind, .. } => {
+                format!("it is {kind}; a mask must be a regular file")
+            }
+            InputError::TooLarge { len, max, .. } => {
+                format!("it is {len} bytes; a mask file is at most {max} bytes")
+            }
+            InputError::Io { source, .. } => source.to_string(),
+        };
+        ArgError::new(name, &shown, why)
+    })?;
+    parse(&bytes)
+        .map(Arc::new)
+        .map_err(|e| ArgError::new(name, &shown, e))
+}
 
 /// Check an output file path (see [`crate::atomic_file::Target::resolve`]): its folder must
 /// exist, and a target that exists must be a regular file (replaced) or a character device

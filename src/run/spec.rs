@@ -282,20 +282,7 @@ impl RunSpec {
         let spec = self.algo_text();
         let algos = Algorithm::parse_list(&spec)
             .map_err(|e| RunError::value(Field::Algo, &spec, e.to_string()))?;
-        let (algos, mask_note) = match mask {
-            None => (algos, None),
-            Some(_) => {
-                let (keep, note) = Algorithm::on_mask(&spec, algos)
-                    .map_err(|why| RunError::value(Field::Algo, &spec, why))?;
-                (
-                    keep,
-                    note.map(|n| Reason::text("").field(Field::Mask).then(format!(": {n}"))),
-                )
-            }
-        };
-        let (algos, note) = select_3d(&spec, algos, size);
-        let note = note.or(mask_note);
-        check_3d(&spec, &algos, size)?;
+        let (algos, note) = select_algos(&spec, algos, size, mask.map(|m| m.mask.as_ref()))?;
         if !self.no_time_limit {
             check_walk_steps(
                 &algos,
@@ -451,6 +438,33 @@ fn check_path(field: Field, o: &Output) -> Result<(), RunError> {
         super::paths::check_out(field.flag(), &o.path).map(|_| ())
     };
     r.map_err(|e| RunError::of_arg(field, e))
+}
+
+/// The generators `algos` (parsed from `spec`, the text given for [`Field::Algo`]) that a run
+/// makes on `size` and `mask`: `all` keeps those that accept a 3D size or a mask, with a note
+/// naming the skipped ones; a named generator that does not accept them is refused. Every
+/// front end that makes mazes from generator names (a run, `render`, `uniformity`) checks them
+/// here.
+pub fn select_algos(
+    spec: &str,
+    algos: Vec<Algorithm>,
+    size: Size,
+    mask: Option<&Mask>,
+) -> Result<(Vec<Algorithm>, Option<Reason>), RunError> {
+    let (algos, mask_note) = match mask {
+        None => (algos, None),
+        Some(_) => {
+            let (keep, note) = Algorithm::on_mask(spec, algos)
+                .map_err(|why| RunError::value(Field::Algo, spec, why))?;
+            (
+                keep,
+                note.map(|n| Reason::text("").field(Field::Mask).then(format!(": {n}"))),
+            )
+        }
+    };
+    let (algos, note) = select_3d(spec, algos, size);
+    check_3d(spec, &algos, size)?;
+    Ok((algos, note.or(mask_note)))
 }
 
 /// For `all` with a 3D size: keep the generators that accept one, with a note naming the
@@ -809,6 +823,38 @@ mod tests {
                 "{spec:?}"
             );
         }
+    }
+
+    #[test]
+    fn generators_are_selected_for_a_3d_size_or_a_mask() {
+        let cube = Size::new(2, 2, 2);
+        let list = |s: &str| Algorithm::parse_list(s).unwrap();
+        let (keep, note) = select_algos("all", list("all"), cube, None).unwrap();
+        assert!(keep.iter().all(|a| a.supports_3d()) && !keep.is_empty());
+        let note = note.unwrap().render(Names::Flags);
+        assert!(
+            note.starts_with("--size 2x2x2 is 3D: running the"),
+            "{note}"
+        );
+        assert!(note.contains("binary-tree"), "{note}");
+        let (keep, note) = select_algos("all", list("all"), Size::planar(2, 2), None).unwrap();
+        assert_eq!((keep, note), (list("all"), None));
+        let e = select_algos("wilson,eller", list("wilson,eller"), cube, None).unwrap_err();
+        let flags = e.message(Names::Flags);
+        assert!(
+            flags.starts_with("invalid value 'wilson,eller' for '--algo': eller only makes 2D")
+                && flags.contains("and --size 2x2x2 is 3D")
+                && flags.contains("wilson"),
+            "{flags}"
+        );
+        assert!(e.message(Names::Fields).contains("and size 2x2x2 is 3D"));
+        let mask = ring();
+        let (keep, note) = select_algos("all", list("all"), mask.size(), Some(&mask)).unwrap();
+        assert!(keep.iter().all(|a| a.supports_mask()) && !keep.is_empty());
+        let note = note.unwrap().render(Names::Flags);
+        assert!(note.starts_with("--mask: running the"), "{note}");
+        let e = select_algos("eller", list("eller"), mask.size(), Some(&mask)).unwrap_err();
+        assert_eq!(e.field(), Some(Field::Algo));
     }
 
     #[test]

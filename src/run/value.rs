@@ -176,37 +176,10 @@ pub fn names_3d() -> String {
         .join(", ")
 }
 
-/// Refuse generators that only make 2D mazes when `size` is 3D: an [`ArgError`] for `flag`
-/// (e.g. `--algo`) and its `value`, naming the refused ones and the ones that accept a 3D size.
-/// A 2D size accepts every generator.
-pub fn check_3d(flag: &str, value: &str, algos: &[Algorithm], size: Size) -> Result<(), ArgError> {
-    if !size.is_3d() {
-        return Ok(());
-    }
-    let flat: Vec<String> = algos
-        .iter()
-        .filter(|a| !a.supports_3d())
-        .map(|a| a.name())
-        .collect();
-    if flat.is_empty() {
-        return Ok(());
-    }
-    Err(ArgError::new(
-        flag,
-        value,
-        format!(
-            "{} only make{} 2D mazes, and --size {size} is 3D; the generators that accept a 3D \
-             size are: {}",
-            flat.join(", "),
-            if flat.len() == 1 { "s" } else { "" },
-            names_3d()
-        ),
-    ))
-}
-
 /// For `--algo all` (or a list containing `all`) with a 3D `size`: keep the generators that
 /// accept a 3D size and return, beside them, the one-line note naming the skipped ones (`None`
-/// when nothing was skipped). Any other list is returned as is (check it with [`check_3d`]).
+/// when nothing was skipped). Any other list is returned as is (the run layer's
+/// `select_algos` refuses a 2D-only generator named on a 3D size).
 pub fn select_3d(
     spec: &str,
     algos: Vec<Algorithm>,
@@ -610,20 +583,6 @@ mod tests {
             "{note}"
         );
         assert_eq!(select_3d("all", all.clone(), Size::planar(2, 2)).0, all);
-        assert!(check_3d("--algo", "all", &keep, cube).is_ok());
-        let e = check_3d(
-            "--algo",
-            "wilson,eller",
-            &Algorithm::parse_list("wilson,eller").unwrap(),
-            cube,
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(
-            e.contains("'--algo'") && e.contains("eller only makes 2D") && e.contains("wilson"),
-            "{e}"
-        );
-        assert!(check_3d("--algo", "eller", &[Algorithm::Eller], Size::planar(3, 3)).is_ok());
     }
 
     #[test]

@@ -153,7 +153,7 @@ impl ParquetSink {
     }
 
     /// Add a key-value pair to the footer (e.g. a count known only at the end).
-    pub fn add_metadata(&mut self, key: &str, value: &str) {
+    pub(crate) fn add_metadata(&mut self, key: &str, value: &str) {
         self.writer
             .append_key_value_metadata(KeyValue::new(key.to_string(), value.to_string()));
     }

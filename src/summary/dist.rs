@@ -45,7 +45,7 @@ pub struct Stat {
 /// Non-finite values of a column, counted by kind (they take no part in the mean, the standard
 /// error or the quantiles).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct NonFinite {
+pub(crate) struct NonFinite {
     /// `+inf` values.
     pub pos_inf: u64,
     /// `-inf` values.
@@ -304,7 +304,7 @@ impl Stat {
     }
 
     /// The non-finite values seen, by kind.
-    pub fn nonfinite(&self) -> NonFinite {
+    pub(crate) fn nonfinite(&self) -> NonFinite {
         self.nonfinite
     }
 

@@ -48,7 +48,7 @@ pub const NOT_METRICS: [&str; 11] = [
 ];
 
 /// The quantiles reported.
-pub const QUANTILES: [f64; 5] = [0.05, 0.25, 0.5, 0.75, 0.95];
+pub(crate) const QUANTILES: [f64; 5] = [0.05, 0.25, 0.5, 0.75, 0.95];
 
 /// Why a summary could not be made. Every variant but [`SummaryError::Read`] is bad input
 /// found before any statistics are computed.
@@ -184,7 +184,7 @@ pub struct Group {
 impl Group {
     /// Pass-rate figures (every report format prints them): share of rows passing and
     /// candidates per accepted maze (infinite when none passes).
-    pub fn pass_rate(&self) -> (f64, f64) {
+    pub(crate) fn pass_rate(&self) -> (f64, f64) {
         let share = self.passing as f64 / self.rows.max(1) as f64;
         let per = if self.passing == 0 {
             f64::INFINITY

@@ -191,7 +191,7 @@ impl ExactDistribution {
 }
 
 /// Draw cap for a grid of `size`: far above what any finite generator needs.
-pub fn depth_cap(size: Size) -> usize {
+pub(crate) fn depth_cap(size: Size) -> usize {
     let cells = size.cells() as usize;
     let walls = size.interior_wall_count() as usize;
     8 * (cells + walls) + 64
@@ -203,7 +203,7 @@ pub struct Estimate {
     /// Estimated number of leaves (generator runs needed).
     pub leaves: f64,
     /// Measured seconds per generator run (single thread, with the replay overhead).
-    pub seconds_per_leaf: f64,
+    pub(crate) seconds_per_leaf: f64,
 }
 
 /// Bytes a walk holds per distinct tree it finds, an upper bound: each parallel job's map entry
@@ -241,7 +241,7 @@ pub fn estimate(algo: &Algorithm, size: Size, probes: u32) -> Result<Estimate, N
 }
 
 /// [`estimate`] on the cells of `mask` when there is one (its size is `size`).
-pub fn estimate_on(
+pub(crate) fn estimate_on(
     algo: &Algorithm,
     size: Size,
     mask: Option<&Arc<Mask>>,

@@ -21,7 +21,7 @@ use num_traits::{One, Zero};
 pub const EXACT_TAU_MAX_CELLS: u64 = 400;
 
 /// The reduced Laplacian of the grid of `size` (last cell removed), as small integers.
-pub fn reduced_laplacian(size: Size) -> Vec<Vec<i64>> {
+pub(crate) fn reduced_laplacian(size: Size) -> Vec<Vec<i64>> {
     let n = size.cells() as usize;
     let edges = super::interior_walls(size)
         .into_iter()
@@ -57,7 +57,7 @@ fn to_big(m: &[Vec<i64>]) -> Vec<Vec<BigInt>> {
 
 /// Determinant of a square integer matrix by Bareiss' fraction-free elimination (with row
 /// swaps on zero pivots).
-pub fn bareiss_det(mut a: Vec<Vec<BigInt>>) -> BigInt {
+pub(crate) fn bareiss_det(mut a: Vec<Vec<BigInt>>) -> BigInt {
     let n = a.len();
     if n == 0 {
         return BigInt::one();

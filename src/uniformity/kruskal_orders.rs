@@ -213,7 +213,7 @@ pub fn count_all_orders(size: Size) -> OrderCounts {
 
 /// Work (inner steps) of [`count_by_linear_extensions`]: `τ · 2^E · E`, or `None` beyond
 /// [`MAX_WALLS`] walls.
-pub fn linear_extension_work(size: Size, tau: u64) -> Option<f64> {
+pub(crate) fn linear_extension_work(size: Size, tau: u64) -> Option<f64> {
     let e = size.interior_wall_count() as usize;
     (e <= MAX_WALLS && size.cells_u64() <= 32).then(|| tau as f64 * (1u64 << e) as f64 * e as f64)
 }
@@ -334,7 +334,7 @@ pub fn count_by_linear_extensions(size: Size) -> OrderCounts {
 
 /// Estimated wall-clock seconds for [`count_all_orders`] on `threads` threads, from a short
 /// calibration run (about 2·10⁶ Kruskal runs on this grid, single thread).
-pub fn estimate_seconds(size: Size, threads: usize) -> f64 {
+pub(crate) fn estimate_seconds(size: Size, threads: usize) -> f64 {
     let walls = interior_walls(size);
     let e = walls.len();
     let n = size.cells() as usize;

@@ -38,7 +38,7 @@ pub fn interior_walls(size: Size) -> Vec<Wall> {
 }
 
 /// A tree (maze) as its wall words, for use as a map key.
-pub type TreeKey = Box<[u64]>;
+pub(crate) type TreeKey = Box<[u64]>;
 
 /// Write the tree with the given wall words as a compact code: the open walls' bits as one
 /// hexadecimal number per word, most significant word first (`0x…`).
@@ -55,7 +55,7 @@ pub fn tree_code(words: &[u64]) -> String {
 }
 
 /// `"1.2 s"`, `"3.4 min"`, `"5.6 h"`, `"7.8 days"`, `"9.0e3 years"`.
-pub fn human_duration(s: f64) -> String {
+pub(crate) fn human_duration(s: f64) -> String {
     if !s.is_finite() {
         "forever".into()
     } else if s < 60.0 {

@@ -2,7 +2,7 @@
 //! hours unless forced) and run; [`super::render`] prints the result as a table or JSON.
 
 use super::enumerate::{self, Estimate, ExactDistribution, NotEnumerable};
-pub use super::human_duration;
+pub(crate) use super::human_duration;
 use super::kirchhoff;
 use super::kruskal_orders::{self, OrderCounts};
 use super::sample::{self, ChiSquare, SampleCounts};
@@ -19,14 +19,14 @@ use std::time::Instant;
 
 /// Estimated seconds above which an exhaustive part (all Kruskal orders, a choice-tree walk)
 /// is skipped with a note unless forced.
-pub const EXHAUSTIVE_BUDGET_SECONDS: f64 = 600.0;
+pub(crate) const EXHAUSTIVE_BUDGET_SECONDS: f64 = 600.0;
 /// Largest `τ · 2^E · E` for which Kruskal's order counts are computed as linear extensions
 /// (about a minute on 2 cores).
-pub const LINEAR_EXTENSION_MAX_WORK: f64 = 3e10;
+pub(crate) const LINEAR_EXTENSION_MAX_WORK: f64 = 3e10;
 /// Estimated seconds of sampling above which the whole request is refused unless forced.
 pub const SAMPLING_BUDGET_SECONDS: f64 = 1800.0;
 /// A chi-square over trees is reported only when every tree is expected at least this often.
-pub const MIN_EXPECTED_PER_TREE: u64 = 5;
+pub(crate) const MIN_EXPECTED_PER_TREE: u64 = 5;
 /// Significance level of the verdicts.
 pub const ALPHA: f64 = 0.001;
 /// Largest mask (cells) the lab studies: its τ is always computed exactly
@@ -84,7 +84,7 @@ pub enum Part<T> {
 
 /// Exact per-wall probabilities under the uniform distribution.
 #[derive(Clone, Debug)]
-pub enum UniformWalls {
+pub(crate) enum UniformWalls {
     /// Exact rationals.
     Exact(Vec<BigRational>),
     /// Floating point (grid too large for exact arithmetic).
@@ -123,7 +123,7 @@ pub struct AlgoReport {
     /// Its exact distribution over trees, or why it is not available.
     pub exact: Part<ExactDistribution>,
     /// Where the exact distribution came from when not from the choice-tree walk.
-    pub exact_note: Option<String>,
+    pub(crate) exact_note: Option<String>,
     /// Its sampled distribution (absent when `--samples 0`).
     pub sample: Option<Sampled>,
 }
@@ -140,13 +140,13 @@ pub struct Report {
     /// τ exactly, when the grid is small enough.
     pub tau: Option<BigInt>,
     /// log10 τ (always).
-    pub log10_tau: f64,
+    pub(crate) log10_tau: f64,
     /// Per-wall open probability under the uniform distribution.
-    pub uniform_walls: UniformWalls,
+    pub(crate) uniform_walls: UniformWalls,
     /// Kruskal over every wall order (absent when Kruskal was not asked for).
     pub orders: Option<Part<OrderCounts>>,
     /// Whether the brute force and the linear-extension count agreed (when both ran).
-    pub orders_cross_check: Option<bool>,
+    pub(crate) orders_cross_check: Option<bool>,
     /// One entry per generator.
     pub algos: Vec<AlgoReport>,
     /// Remarks on what was skipped and why.
@@ -599,7 +599,7 @@ impl Report {
     }
 
     /// Kruskal's exact distribution from the orders, as probabilities `count / E!`.
-    pub fn orders_distribution(&self) -> Option<ExactDistribution> {
+    pub(crate) fn orders_distribution(&self) -> Option<ExactDistribution> {
         match &self.orders {
             Some(Part::Done(o, _)) => Some(o.distribution()),
             _ => None,

@@ -151,7 +151,7 @@ pub fn sample_on(
 
 /// Measured single-thread seconds per sampled maze of `algo` at this size (generation plus
 /// counting, a short timing run) on the cells of `mask` when there is one, for planning.
-pub fn seconds_per_maze(
+pub(crate) fn seconds_per_maze(
     algo: &Algorithm,
     size: Size,
     mask: Option<&Arc<Mask>>,
@@ -183,7 +183,7 @@ pub struct ChiSquare {
     pub p_value: f64,
     /// Total-variation distance between the empirical distribution and uniform (includes
     /// sampling noise: about `½·sqrt(2τ/(πN))` for a uniform generator).
-    pub tv: f64,
+    pub(crate) tv: f64,
     /// Spanning trees never seen.
     pub unseen: u64,
 }

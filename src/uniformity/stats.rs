@@ -7,7 +7,7 @@
 //! prints (and its byte-for-byte reference files in `tests/json/`) would change.
 
 /// `ln Γ(x)` for `x > 0` (Lanczos, g = 7, n = 9; relative error below 1e-15).
-pub fn ln_gamma(x: f64) -> f64 {
+pub(crate) fn ln_gamma(x: f64) -> f64 {
     const G: f64 = 7.0;
     const C: [f64; 9] = [
         0.999_999_999_999_809_9,
@@ -35,7 +35,7 @@ pub fn ln_gamma(x: f64) -> f64 {
 }
 
 /// The regularized upper incomplete gamma function `Q(a, x) = Γ(a, x) / Γ(a)`, `a > 0`, `x ≥ 0`.
-pub fn gamma_q(a: f64, x: f64) -> f64 {
+pub(crate) fn gamma_q(a: f64, x: f64) -> f64 {
     assert!(a > 0.0 && x >= 0.0, "gamma_q({a}, {x}) out of domain");
     if x == 0.0 {
         return 1.0;
@@ -110,7 +110,7 @@ pub fn chi_square_p_value(statistic: f64, df: f64) -> f64 {
 
 /// Pearson's chi-square statistic of observed counts against equal expected counts
 /// `total / categories` (categories never observed contribute their expected count).
-pub fn chi_square_uniform(observed: &[u64], categories: u64) -> f64 {
+pub(crate) fn chi_square_uniform(observed: &[u64], categories: u64) -> f64 {
     let total: u64 = observed.iter().sum();
     let e = total as f64 / categories as f64;
     let seen: f64 = observed
@@ -125,7 +125,7 @@ pub fn chi_square_uniform(observed: &[u64], categories: u64) -> f64 {
 /// `categories`: the expected number of empty categories, `μ = τ(1 − 1/τ)^n`, and the
 /// upper-tail p-value of `unseen` under the normal approximation of the occupancy problem
 /// (variance `τ(τ−1)(1 − 2/τ)^n + μ − μ²`), which holds when μ is not tiny.
-pub fn unseen_p_value(unseen: u64, categories: u64, samples: u64) -> (f64, f64) {
+pub(crate) fn unseen_p_value(unseen: u64, categories: u64, samples: u64) -> (f64, f64) {
     let (t, n) = (categories as f64, samples as f64);
     if categories < 2 {
         return (0.0, if unseen == 0 { 1.0 } else { 0.0 });
@@ -141,7 +141,7 @@ pub fn unseen_p_value(unseen: u64, categories: u64, samples: u64) -> (f64, f64) 
 
 /// The upper-`alpha` quantile of the chi-square distribution with `df` degrees of freedom
 /// (bisection on [`chi_square_p_value`]).
-pub fn chi_square_critical(df: f64, alpha: f64) -> f64 {
+pub(crate) fn chi_square_critical(df: f64, alpha: f64) -> f64 {
     let (mut lo, mut hi) = (0.0, df + 100.0 * (2.0 * df).sqrt() + 100.0);
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);

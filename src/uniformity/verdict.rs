@@ -226,7 +226,7 @@ pub(super) fn legend() -> String {
 
 /// `text` word-wrapped to [`WIDTH`] columns, the first line after `first`, the rest after
 /// `rest`; every line ends with a newline. A single word longer than a line stays whole.
-pub fn wrap(text: &str, first: &str, rest: &str) -> String {
+pub(crate) fn wrap(text: &str, first: &str, rest: &str) -> String {
     let mut out = String::new();
     let mut line = first.to_string();
     let mut empty = true;
@@ -251,7 +251,7 @@ pub fn wrap(text: &str, first: &str, rest: &str) -> String {
 
 /// Wrap every line of `block` that is longer than [`WIDTH`], continuing it indented by its own
 /// leading spaces plus two.
-pub fn wrap_lines(block: &str) -> String {
+pub(crate) fn wrap_lines(block: &str) -> String {
     let mut out = String::new();
     for line in block.lines() {
         if line.chars().count() <= WIDTH {
@@ -323,7 +323,7 @@ pub fn blocks(rows: &[Vec<String>], left: &[usize], keep: usize) -> String {
 }
 
 /// Colour the verdict words of `text` (green for passes, red for biased) when `color`.
-pub fn paint_outcome(text: &str, outcome: Outcome, color: bool) -> String {
+pub(crate) fn paint_outcome(text: &str, outcome: Outcome, color: bool) -> String {
     if !color {
         return text.to_string();
     }
@@ -343,7 +343,7 @@ pub fn paint_outcome(text: &str, outcome: Outcome, color: bool) -> String {
 }
 
 /// Colour a table verdict cell (`NOT uniform` red, `consistent` / `uniform (exact)` green).
-pub fn paint_cell(text: &str, color: bool) -> String {
+pub(crate) fn paint_cell(text: &str, color: bool) -> String {
     if !color {
         return text.to_string();
     }

@@ -17,7 +17,7 @@ use num_rational::BigRational;
 use num_traits::Zero;
 
 /// Largest grid (cells) whose per-wall probabilities are computed exactly by default.
-pub const EXACT_WALL_MAX_CELLS: u64 = 144;
+pub(crate) const EXACT_WALL_MAX_CELLS: u64 = 144;
 /// Largest [`float_work`] for which per-wall probabilities are computed in floating point
 /// (about 10 s on 2 cores; 100×100 is 1.0·10¹⁰).
 pub const FLOAT_WALL_MAX_WORK: f64 = 1.2e10;
@@ -37,7 +37,7 @@ pub fn uniform_open_exact(size: Size) -> Vec<BigRational> {
 /// [`uniform_open_exact`] on the graph of `mask`'s cells: the exact probability that each wall
 /// between two mask cells (in [`mask_walls`] order) is open in a uniformly random spanning tree
 /// of the mask (ground: the mask's last cell).
-pub fn uniform_open_exact_masked(mask: &Mask) -> Vec<BigRational> {
+pub(crate) fn uniform_open_exact_masked(mask: &Mask) -> Vec<BigRational> {
     if mask.cells() == 1 {
         return Vec::new();
     }
@@ -157,7 +157,7 @@ pub fn uniform_open_f64(size: Size) -> Vec<f64> {
 
 /// How many times each wall (in `walls` order) is open, weighted: `counts[i] += weight` for every
 /// open wall `i` of the tree `words`.
-pub fn add_open_counts(walls: &[Wall], words: &[u64], weight: u64, counts: &mut [u64]) {
+pub(crate) fn add_open_counts(walls: &[Wall], words: &[u64], weight: u64, counts: &mut [u64]) {
     for (c, w) in counts.iter_mut().zip(walls) {
         if w.open_in(words) {
             *c += weight;

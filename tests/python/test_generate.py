@@ -260,6 +260,7 @@ def test_mask_and_braid_arguments_are_checked_naming_them(tmp_path):
         (dict(mask=str(tmp_path / "missing.txt")), "'mask'"),
         (dict(mask="#.\n.#\n"), "'mask'.*not connected"),
         (dict(mask=42), "'mask'"),
+        (dict(mask=tmp_path), "'mask'.*it is a folder; a mask must be a regular file"),
         (dict(braid=1.5), "'braid'"),
         (dict(braid="often"), "'braid'"),
         (dict(mask=ring, size="4x4"), "is 3x3 \\(the mask sets the size: drop size"),
@@ -301,3 +302,27 @@ def test_the_command_line_is_a_python_call_that_reruns(tmp_path, monkeypatch):
     call = {k.decode(): v.decode() for k, v in t.schema.metadata.items()}["batchgen.command_line"]
     assert f"mask={str(odd)!r})" in call and "\\x01\\u2028" in call, call
     assert rows(eval(call, {"batchgen": batchgen})) == rows(t), call
+
+
+def test_no_time_limit_lets_a_long_walk_through_as_the_cli_flag_does(tmp_path, cli):
+    """A random walk expected to take hours is refused naming ``no_time_limit`` (the CLI names
+    ``--no-time-limit``); with ``no_time_limit=True`` the rule is skipped, so the run goes on to
+    the next check (here a bad exit cell) before any maze is made."""
+    p = cli("--algo", "aldous-broder", "--size", "1000000x1", "--count", "1",
+            "--out", tmp_path / "x.parquet", check=False)
+    assert p.returncode == 2 and "--no-time-limit" in p.stderr, p.stderr
+    with pytest.raises(ValueError, match="no_time_limit") as e:
+        batchgen.generate("aldous-broder", "1000000x1", 1)
+    assert "1.0e12 steps" in str(e.value) and "--" not in str(e.value)
+    with pytest.raises(ValueError, match="'exit'"):
+        batchgen.generate("aldous-broder", "1000000x1", 1, exit="0,5", no_time_limit=True)
+    # On a small grid it changes nothing but the recorded call, which reruns it.
+    a = batchgen.generate("wilson", "8x8", 20, seed=5)
+    b = batchgen.generate("wilson", "8x8", 20, seed=5, no_time_limit=True)
+    drop = lambda t: t.drop_columns(["gen_ns"]).to_pylist()
+    assert drop(a) == drop(b)
+    meta = {k.decode(): v.decode() for k, v in b.schema.metadata.items()}
+    assert meta["batchgen.command_line"].endswith("no_time_limit=True)"), meta
+    assert "no_time_limit" not in {k.decode(): v.decode() for k, v in a.schema.metadata.items()}[
+        "batchgen.command_line"
+    ]

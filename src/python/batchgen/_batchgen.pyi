@@ -96,5 +96,6 @@ def generate(
     max_candidates: Optional[int] = None,
     mask: Optional[_Mask] = None,
     braid: Optional[float] = None,
+    no_time_limit: bool = False,
 ) -> Table: ...
 def read_store(path: Union[str, "PathLike[str]"]) -> Table: ...
