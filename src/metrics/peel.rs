@@ -33,12 +33,13 @@ const ONE_SIDE: [u8; 256] = {
     t
 };
 
-/// The number of sides in a set of directions (no `popcnt` needed).
-const POP: [u8; 64] = {
-    let mut t = [0u8; 64];
-    let mut m = 0;
+/// For a set of directions off the solution: the number of sides, plus 1 in the high half
+/// when there is one (the walk sums branches and decisions in one word).
+const FORKS: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut m = 1;
     while m < 64 {
-        t[m] = m.count_ones() as u8;
+        t[m] = m.count_ones() as u64 | 1 << 32;
         m += 1;
     }
     t
@@ -314,7 +315,7 @@ pub(super) fn measure<const D: usize>(
     let mut x = exit;
     if x != root {
         let mut dx = dir[x as usize] as usize & 7;
-        let (mut last, mut below) = (dx, 0u64);
+        let (mut last, mut below, mut forks) = (dx, 0u64, 0u64);
         loop {
             let px = x.wrapping_add(off[dx]);
             below += node[x as usize].below as u64;
@@ -323,9 +324,7 @@ pub(super) fn measure<const D: usize>(
             last = dx;
             let dp = dir[px as usize] as u32;
             let mut side = masks[px as usize] as u32 & !(1 << dp) & !(BACK[dx] as u32);
-            let off_path = POP[side as usize & 63] as u32;
-            solution.branches += off_path;
-            solution.decisions += (off_path > 0) as u32;
+            forks += FORKS[side as usize & 63];
             while side != 0 {
                 let c = &node[px.wrapping_add(off[side.trailing_zeros() as usize]) as usize];
                 side &= side - 1;
@@ -339,6 +338,7 @@ pub(super) fn measure<const D: usize>(
             }
         }
         solution.walk = solution.length as u64 * (2 * n as u64 - 3) - 2 * below;
+        (solution.branches, solution.decisions) = (forks as u32, (forks >> 32) as u32);
     }
 
     let (diameter_start, diameter_end) = if n == 1 {
