@@ -13,8 +13,10 @@
 //! farthest pair it reports: of the longest paths, the one met at the deepest top (the top of
 //! a path being its cell nearest the entrance) and, there, through the last child in the
 //! search's order (east, south, west, north, down, up) that starts one. The tops of all the
-//! longest paths lie on the one path from the entrance to the tree's centre, so after the pass
-//! [`farthest_pair`] walks down that path from the top the peel met to the deepest top, and
+//! longest paths lie on the one path from the entrance to the tree's centre, and the first of
+//! them the peel meets is the deepest: two longest paths share a cell, so the path at a top
+//! above goes down through the child whose subtree holds the deeper top, and the peel reaches
+//! that child (and so the deeper top, with both of its halves) before it. [`farthest_pair`]
 //! picks the child and both ends there by direction order.
 
 use super::{degrees, root_corridors, tree_row, Bufs, Metrics, Node, Solution};
@@ -31,12 +33,13 @@ const ONE_SIDE: [u8; 256] = {
     t
 };
 
-/// The number of sides in a set of directions (no `popcnt` needed).
-const POP: [u8; 64] = {
-    let mut t = [0u8; 64];
-    let mut m = 0;
+/// For a set of directions off the solution: the number of sides, plus 1 in the high half
+/// when there is one (the walk sums branches and decisions in one word).
+const FORKS: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut m = 1;
     while m < 64 {
-        t[m] = m.count_ones() as u8;
+        t[m] = m.count_ones() as u64 | 1 << 32;
         m += 1;
     }
     t
@@ -94,14 +97,18 @@ fn corridor_down(masks: &[u8], dir: &[u8], off: &[u32; 8], mut x: u32) -> u32 {
 /// The cell ending the longest descent below `x` that the search-based pass reports: at each
 /// step the last child (in direction order) of the right height.
 fn deepest(masks: &[u8], dir: &[u8], off: &[u32; 8], node: &[Node], mut x: u32) -> u32 {
-    while node[x as usize].height > 0 {
-        let want = node[x as usize].height - 1;
+    loop {
         let mut c = children(masks, dir, x);
         if c & c.wrapping_sub(1) == 0 {
-            // One child (a cell of height > 0 has one): the way down.
+            if c == 0 {
+                // No child: height 0, the end of the descent.
+                return x;
+            }
+            // One child: the way down (no height to compare).
             x = x.wrapping_add(off[c.trailing_zeros() as usize & 7]);
             continue;
         }
+        let want = node[x as usize].height - 1;
         let mut next = x;
         while c != 0 {
             let y = x.wrapping_add(off[c.trailing_zeros() as usize]);
@@ -112,11 +119,10 @@ fn deepest(masks: &[u8], dir: &[u8], off: &[u32; 8], node: &[Node], mut x: u32) 
         }
         x = next;
     }
-    x
 }
 
-/// The farthest pair the search-based pass reports, given the diameter `d` and `top`, a cell
-/// where the peel met a path of that length (one of the tops). See the module docs.
+/// The farthest pair the search-based pass reports, given the diameter `d` and `top`, the
+/// first cell where the peel met a path of that length: the deepest top (see the module docs).
 fn farthest_pair(
     masks: &[u8],
     dir: &[u8],
@@ -125,48 +131,10 @@ fn farthest_pair(
     d: u32,
     top: u32,
 ) -> (u32, u32) {
-    // Down from `top` towards the centre: a deeper top has a smaller height, and none has
-    // twice its height below `d`. The child of greatest height leads to the centre; with two
-    // such children the cell is the centre.
-    let (mut x, mut deep_top) = (top, top);
-    loop {
-        let c = children(masks, dir, x);
-        if c != 0 && c & (c - 1) == 0 {
-            // One child: the one descent is the cell's height, and leads on.
-            if node[x as usize].height == d {
-                deep_top = x;
-            }
-            let y = x.wrapping_add(off[c.trailing_zeros() as usize & 7]);
-            if 2 * node[y as usize].height < d {
-                break;
-            }
-            x = y;
-            continue;
-        }
-        let (mut first, mut second, mut next) = (0u32, 0u32, x);
-        let mut c = c;
-        while c != 0 {
-            let y = x.wrapping_add(off[c.trailing_zeros() as usize]);
-            c &= c - 1;
-            let up = node[y as usize].height + 1;
-            if up > first {
-                (second, first, next) = (first, up, y);
-            } else if up > second {
-                second = up;
-            }
-        }
-        if first + second == d {
-            deep_top = x;
-        }
-        if next == x || first == second || 2 * node[next as usize].height < d {
-            break;
-        }
-        x = next;
-    }
     // At the deepest top: the last child `c` (in direction order) whose descent plus the
     // longest descent through a later child (or none: the top itself) makes `d`; that later
     // child is the last of the greatest height.
-    let p = deep_top;
+    let p = top;
     let kids = children(masks, dir, p);
     let (mut after, mut pick) = ((0u32, p), None);
     for k in (0..6).rev() {
@@ -235,7 +203,13 @@ pub(super) fn measure<const D: usize>(
     } else {
         degrees::prepare_with(maze, masks, |i, one| push(i, one, stack, &mut top))
     };
-    // The entrance is the root, not a leaf (the stack is in cell order).
+    // The stack is in cell order: its last cell is the largest (the peel relies on all being
+    // cells of the grid).
+    assert!(
+        top == 0 || (stack[top - 1] as usize) < ng,
+        "measure: a leaf past the grid"
+    );
+    // The entrance is the root, not a leaf.
     if let Ok(k) = stack[..top].binary_search(&entrance) {
         top -= 1;
         stack[k] = stack[top];
@@ -259,16 +233,24 @@ pub(super) fn measure<const D: usize>(
     // into `bare` (corridors ending at the root are corrected below). A cell with no side left
     // (only in a maze that is not connected) takes direction 7: offset 0, nothing cleared, so
     // the loop still ends, and the root's size below tells.
+    //
+    // Only `p` is bounds-checked: the stack holds cells below `ng` (the dead ends, checked
+    // above, and parents, checked as `p`), and `top` only falls from its start, within it.
     let (mut best, mut best_top) = (0u32, entrance);
     let mut bare = 0u64;
     while top > 0 {
         top -= 1;
-        let v = stack[top] as usize;
-        let d = (core[v] as u32 | ROOT as u32).trailing_zeros() as usize & 7;
+        // SAFETY: `top` < its starting value ≤ `stack.len()` (see above).
+        let v = unsafe { *stack.get_unchecked(top) } as usize;
+        debug_assert!(v < ng);
+        // SAFETY: `v` < `ng` = `core.len()` = `node.len()`: every value on the stack is a dead
+        // end (the largest was checked) or a `p` below, checked by `core[p]`.
+        let (cv, me) = unsafe { (*core.get_unchecked(v), *node.get_unchecked(v)) };
+        let d = (cv as u32 | ROOT as u32).trailing_zeros() as usize & 7;
         let p = (v as u32).wrapping_add(off[d]) as usize;
         core[p] ^= BACK[d];
-        core[v] = d as u8;
-        let me = node[v];
+        // SAFETY: as above.
+        unsafe { *core.get_unchecked_mut(v) = d as u8 };
         let par = node[p];
         let up = me.height + 1;
         let through = par.height + up;
@@ -280,7 +262,8 @@ pub(super) fn measure<const D: usize>(
             height: par.height.max(up),
             below: par.below + me.below + 1,
         };
-        stack[top] = p as u32;
+        // SAFETY: as above (`top` < `stack.len()`).
+        unsafe { *stack.get_unchecked_mut(top) = p as u32 };
         top += ONE_SIDE[core[p] as usize] as usize;
     }
     assert_eq!(
@@ -326,27 +309,36 @@ pub(super) fn measure<const D: usize>(
     // exit, the children other than the path's next cell are the wrong turns; the walker's
     // hitting time adds `2·|T_u| − 1` per edge u → x, with `T_u` everything outside x's subtree.
     b.peeled = Some((entrance, exit));
-    let (mut solution, mut last) = (Solution::default(), 0u32);
+    // Per step: the parent's direction is read once, as the next step's. The hitting time is
+    // summed as `length·(2n − 3) − 2·Σ below` over the path's cells below the entrance.
+    let mut solution = Solution::default();
     let mut x = exit;
-    while x != root {
-        let dx = dir[x as usize] as usize & 7;
-        let step = off[dx];
-        let px = x.wrapping_add(step);
-        solution.turns += (last != 0 && step != last) as u32;
-        last = step;
-        solution.walk += 2 * (n as u64 - node[x as usize].below as u64 - 1) - 1;
-        let mut side = children(masks, dir, px) & !(BACK[dx] as u32);
-        let off_path = POP[side as usize] as u32;
-        solution.branches += off_path;
-        solution.decisions += (off_path > 0) as u32;
-        while side != 0 {
-            let c = &node[px.wrapping_add(off[side.trailing_zeros() as usize]) as usize];
-            side &= side - 1;
-            solution.max_cells = solution.max_cells.max(c.below + 1);
-            solution.max_depth = solution.max_depth.max(c.height + 1);
+    if x != root {
+        let mut dx = dir[x as usize] as usize & 7;
+        let (mut last, mut below, mut forks) = (dx, 0u64, 0u64);
+        loop {
+            let px = x.wrapping_add(off[dx]);
+            below += node[x as usize].below as u64;
+            solution.length += 1;
+            solution.turns += (dx != last) as u32;
+            last = dx;
+            let dp = dir[px as usize] as u32;
+            let mut side = masks[px as usize] as u32 & !(1 << dp) & !(BACK[dx] as u32);
+            forks += FORKS[side as usize & 63];
+            while side != 0 {
+                let c = &node[px.wrapping_add(off[side.trailing_zeros() as usize]) as usize];
+                side &= side - 1;
+                solution.max_cells = solution.max_cells.max(c.below + 1);
+                solution.max_depth = solution.max_depth.max(c.height + 1);
+            }
+            x = px;
+            dx = dp as usize & 7;
+            if x == root {
+                break;
+            }
         }
-        x = px;
-        solution.length += 1;
+        solution.walk = solution.length as u64 * (2 * n as u64 - 3) - 2 * below;
+        (solution.branches, solution.decisions) = (forks as u32, (forks >> 32) as u32);
     }
 
     let (diameter_start, diameter_end) = if n == 1 {
