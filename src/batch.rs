@@ -1,11 +1,13 @@
 //! The batch pipeline: many mazes of one size, generated and measured in parallel, delivered in
 //! index order, chunk by chunk.
 //!
-//! Work is split into fixed chunks of consecutive indices. Each chunk is filled by the rayon pool
-//! (an indexed parallel iterator collected into a reused vector, so order is kept) and handed to
-//! the caller on the calling thread while the pool fills the next one, so the workers do not
-//! wait for the caller (a Parquet writer, say); memory is bounded by two chunks whatever
-//! `count` is.
+//! Work is split into chunks of consecutive indices, held in a ring of [`CHUNKS_IN_FLIGHT`]
+//! slots. Each pool thread takes small blocks of indices from the earliest chunk with work left
+//! and copies the finished rows into that chunk's slot, going on to the next chunk without
+//! waiting for the rest of this one; the calling thread hands each chunk, once complete and in
+//! order, to the caller (a Parquet writer, say) while the workers fill the following ones. So
+//! the workers wait for the caller only when every slot is full, and memory is bounded by
+//! [`CHUNKS_IN_FLIGHT`] chunks whatever `count` is.
 //! Each pool thread owns one [`Worker`] (maze, scratch buffers, RNG) for the whole run, so nothing
 //! is allocated per maze. A maze depends only on (algo, size, seed, index): thread count and
 //! chunk size cannot change a row. (Cargo feature `parallel`.)
@@ -38,11 +40,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
-use std::time::Instant;
-
-use rayon::prelude::*;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use crate::accept::{Accept, Candidate};
 use crate::braid;
@@ -254,98 +255,514 @@ pub fn run_cancellable<E>(
     job: &Job,
     pool: &rayon::ThreadPool,
     cancel: &AtomicBool,
+    on_chunk: impl FnMut(&Chunk<'_>) -> Result<(), E>,
+) -> Result<Vec<Tally>, E> {
+    pipeline(job, pool, cancel, None, on_chunk)
+}
+
+/// [`run_cancellable`], also timing where the run's threads spent it ([`Waits`]). The plain
+/// calls take no clock readings beyond the per-maze `gen_ns`; this one reads the clock once per
+/// block of mazes and around each wait.
+pub fn run_timed<E>(
+    job: &Job,
+    pool: &rayon::ThreadPool,
+    cancel: &AtomicBool,
+    waits: &mut Waits,
+    on_chunk: impl FnMut(&Chunk<'_>) -> Result<(), E>,
+) -> Result<Vec<Tally>, E> {
+    pipeline(job, pool, cancel, Some(waits), on_chunk)
+}
+
+/// Where a run's time went, from [`run_timed`]: the workers' time split into making mazes and
+/// the rest (waiting for a chunk slot the caller still holds, for the lock that hands out
+/// work, for the run's start and end), and the caller's time split into `on_chunk` and
+/// waiting for the next chunk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Waits {
+    /// Wall time of the whole run.
+    pub wall: Duration,
+    /// Worker threads.
+    pub workers: usize,
+    /// Summed over workers: time spent making, measuring and copying mazes.
+    pub worker_busy: Duration,
+    /// Summed over workers: the rest of the run's wall time (`workers × wall − worker_busy`).
+    pub worker_idle: Duration,
+    /// The calling thread's time inside `on_chunk` (and the filter).
+    pub caller_busy: Duration,
+    /// The calling thread's time waiting for its next chunk to be filled.
+    pub caller_idle: Duration,
+}
+
+/// Chunks in flight at most: the one the caller holds (in `on_chunk`) and the ones the
+/// workers fill meanwhile. It bounds the memory of a run (rows and, with
+/// [`Job::keep_walls`], wall words of this many chunks) and how far the workers can run ahead
+/// of a slow caller.
+pub const CHUNKS_IN_FLIGHT: usize = 4;
+
+/// Mazes a worker takes at a time: small against a chunk, so a chunk's tail is spread over
+/// every worker, large enough that the lock handing them out is rarely touched.
+fn block_len(chunk: u64, threads: usize) -> u64 {
+    (chunk / (4 * threads as u64)).clamp(1, 64)
+}
+
+/// The pipeline behind [`run_cancellable`] and [`run_timed`].
+///
+/// The calling thread plans chunks (consecutive candidate ranges, in job order) into a ring of
+/// [`CHUNKS_IN_FLIGHT`] slots. Every pool thread runs one worker loop: it takes the next block
+/// of unclaimed indices of the earliest open chunk, makes those mazes into its own buffers,
+/// and copies them into the chunk's slot; a worker never waits for a chunk to be written, only
+/// for a free slot when every slot is full. The calling thread waits for the earliest chunk to
+/// be complete, takes its buffers out of the slot, filters it and hands it to `on_chunk`, then
+/// plans the next chunk into the freed slot.
+fn pipeline<E>(
+    job: &Job,
+    pool: &rayon::ThreadPool,
+    cancel: &AtomicBool,
+    waits: Option<&mut Waits>,
     mut on_chunk: impl FnMut(&Chunk<'_>) -> Result<(), E>,
 ) -> Result<Vec<Tally>, E> {
+    let began = Instant::now();
     let threads = pool.current_num_threads();
-    let workers: Vec<Mutex<Worker>> = (0..threads)
-        .map(|_| {
-            let mut w = Worker::sized(job.size);
-            w.maze.set_mask(job.mask.clone());
-            Mutex::new(w)
-        })
-        .collect();
     let chunk = chunk_len(job.size.cells_u64(), threads);
-    let wpm = job.size.words_per_maze();
-    let first = job.first_index;
-    let limit = first.saturating_add(match job.accept {
-        Some(_) => job.max_candidates,
-        None => job.count,
+    let timed = waits.is_some();
+    let shared = Shared {
+        plan: Mutex::new(Open::default()),
+        work: Condvar::new(),
+        slots: (0..CHUNKS_IN_FLIGHT)
+            .map(|_| (Mutex::new(Slot::default()), Condvar::new()))
+            .collect(),
+        halt: AtomicBool::new(false),
+        cancel,
+        busy_ns: AtomicU64::new(0),
+        panicked: AtomicBool::new(false),
+    };
+    let bases: Vec<u64> = job
+        .algos
+        .iter()
+        .map(|algo| generate::seed_base_masked(algo, job.size, job.mask.as_deref(), job.seed))
+        .collect();
+    let block = block_len(chunk, threads);
+    let (result, workers) = std::thread::scope(|scope| {
+        let workers = scope.spawn(|| {
+            pool.scope(|s| {
+                for _ in 0..threads {
+                    s.spawn(|_| work(&shared, job, &bases, block, timed));
+                }
+            })
+        });
+        let mut caller = Caller {
+            job,
+            shared: &shared,
+            threads,
+            chunk,
+            planner: Planner {
+                algo: 0,
+                next: job.first_index,
+            },
+            queue: VecDeque::with_capacity(CHUNKS_IN_FLIGHT),
+            free: (0..CHUNKS_IN_FLIGHT).map(|_| Buffers::default()).collect(),
+            seq: 0,
+            tallies: vec![Tally::default(); job.algos.len()],
+            busy: Duration::ZERO,
+            idle: Duration::ZERO,
+            timed,
+        };
+        let halt = Halt(&shared);
+        let result = caller.deliver(&mut on_chunk);
+        drop(halt);
+        (
+            result.map(|t| (t, caller.busy, caller.idle)),
+            workers.join(),
+        )
     });
-    // Two chunks in flight at most: the one handed to `on_chunk` (on this thread) and the one
-    // the pool fills meanwhile, so the workers do not wait while the caller writes.
-    let mut cur = Buffers::default();
-    let mut nxt = Buffers::default();
-    let mut tallies = Vec::with_capacity(job.algos.len());
-    for algo in &job.algos {
-        let algo_name = algo.name();
-        let base = generate::seed_base_masked(algo, job.size, job.mask.as_deref(), job.seed);
-        // Fill `buf` with the rows (and walls) of candidates `start..end`.
-        let fill = |buf: &mut Buffers, start: u64, end: u64| {
-            let len = (end - start) as usize;
-            let (rows, walls) = (&mut buf.rows, &mut buf.walls);
-            rows.clear();
-            rows.resize(len, Row::default());
-            walls.clear();
-            if job.keep_walls {
-                walls.resize(len * wpm, 0);
-            }
-            let make = |i: usize, row: &mut Row, words: Option<&mut [u64]>| {
-                if cancel.load(Ordering::Relaxed) {
+    if let Err(panic) = workers {
+        std::panic::resume_unwind(panic);
+    }
+    let (tallies, caller_busy, caller_idle) = result?;
+    if let Some(w) = waits {
+        let wall = began.elapsed();
+        let busy = Duration::from_nanos(shared.busy_ns.load(Ordering::Relaxed));
+        *w = Waits {
+            wall,
+            workers: threads,
+            worker_busy: busy,
+            worker_idle: (wall * threads as u32).saturating_sub(busy),
+            caller_busy,
+            caller_idle,
+        };
+    }
+    Ok(tallies)
+}
+
+/// Lock `m`, going on past a poisoned lock (a worker that panicked has already marked the run
+/// as failed, and its panic is raised when the workers are joined).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What the calling thread and the workers share.
+struct Shared<'a> {
+    /// The chunks with indices not yet handed to a worker, earliest first.
+    plan: Mutex<Open>,
+    /// Signalled when a chunk is opened or the run ends.
+    work: Condvar,
+    /// The ring: chunk `seq` lives in slot `seq % CHUNKS_IN_FLIGHT`; each slot's condvar is
+    /// signalled when its chunk is complete or a worker leaves.
+    slots: Vec<(Mutex<Slot>, Condvar)>,
+    /// Set by the calling thread when it stops (done, `on_chunk` failed, or cancelled).
+    halt: AtomicBool,
+    /// The caller's stop flag.
+    cancel: &'a AtomicBool,
+    /// Workers' busy time, nanoseconds (only counted by [`run_timed`]).
+    busy_ns: AtomicU64,
+    /// A worker panicked: the caller stops waiting (the panic is raised at the join).
+    panicked: AtomicBool,
+}
+
+impl Shared<'_> {
+    fn stopped(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed) || self.halt.load(Ordering::Relaxed)
+    }
+}
+
+/// The opened chunks' unclaimed indices.
+#[derive(Default)]
+struct Open {
+    chunks: VecDeque<Claim>,
+    /// No chunk will be opened any more: workers leave when `chunks` is empty.
+    closed: bool,
+}
+
+/// Candidates `next..end` of algorithm `algo` (the job's position), chunk `seq`.
+#[derive(Clone, Copy, Debug)]
+struct Claim {
+    seq: u64,
+    algo: usize,
+    next: u64,
+    end: u64,
+}
+
+/// One ring slot: the buffers of chunk `seq` (candidates `start..start + len`) and how many of
+/// its rows the workers have filled in. `seq` is `u64::MAX` while the slot holds no chunk (the
+/// caller has taken its buffers), so late rows of a dropped chunk are recognised and discarded.
+struct Slot {
+    seq: u64,
+    start: u64,
+    len: usize,
+    filled: usize,
+    buf: Buffers,
+}
+
+impl Default for Slot {
+    fn default() -> Slot {
+        Slot {
+            seq: u64::MAX,
+            start: 0,
+            len: 0,
+            filled: 0,
+            buf: Buffers::default(),
+        }
+    }
+}
+
+/// The rows of one chunk and, with [`Job::keep_walls`], their wall words.
+#[derive(Default)]
+struct Buffers {
+    rows: Vec<Row>,
+    walls: Vec<u64>,
+}
+
+/// Ends the run for the workers whatever ended it for the caller (the end, an error, a stop,
+/// a panic in `on_chunk`): none is left waiting for work.
+struct Halt<'s, 'a>(&'s Shared<'a>);
+
+impl Drop for Halt<'_, '_> {
+    fn drop(&mut self) {
+        self.0.halt.store(true, Ordering::Relaxed);
+        lock(&self.0.plan).closed = true;
+        self.0.work.notify_all();
+    }
+}
+
+/// Marks a worker's exit, normal or by panic: adds its busy time and wakes the caller (which
+/// may be waiting for a chunk this worker will not finish, after a stop or a panic).
+struct Leave<'s, 'a> {
+    shared: &'s Shared<'a>,
+    busy: Duration,
+}
+
+impl Drop for Leave<'_, '_> {
+    fn drop(&mut self) {
+        let s = self.shared;
+        if std::thread::panicking() {
+            s.panicked.store(true, Ordering::Relaxed);
+        }
+        s.busy_ns
+            .fetch_add(self.busy.as_nanos() as u64, Ordering::Relaxed);
+        for (m, cv) in &s.slots {
+            // Under the lock: the caller checks the flags and waits atomically.
+            let _g = lock(m);
+            cv.notify_all();
+        }
+    }
+}
+
+/// One pool thread's loop: claim a block of the earliest open chunk, make its mazes, copy them
+/// into the chunk's slot; leave when the run stops or no chunk will be opened any more.
+fn work(shared: &Shared<'_>, job: &Job, bases: &[u64], block: u64, timed: bool) {
+    let mut w = Worker::sized(job.size);
+    w.maze.set_mask(job.mask.clone());
+    let wpm = job.size.words_per_maze();
+    let mut rows: Vec<Row> = Vec::with_capacity(block as usize);
+    let mut walls: Vec<u64> = Vec::new();
+    let mut leave = Leave {
+        shared,
+        busy: Duration::ZERO,
+    };
+    loop {
+        let c = {
+            let mut open = lock(&shared.plan);
+            loop {
+                if shared.stopped() {
                     return;
                 }
-                let t = rayon::current_thread_index().unwrap_or(0);
-                // Each pool thread only ever locks its own worker: never contended.
-                let mut w = workers[t].lock().unwrap_or_else(|e| e.into_inner());
-                *row = w.row(algo, base, start + i as u64, job.ends, job.braid);
-                if let Some(words) = words {
-                    words.copy_from_slice(w.maze.words());
+                if let Some(front) = open.chunks.front_mut() {
+                    let c = Claim {
+                        end: (front.next + block).min(front.end),
+                        ..*front
+                    };
+                    front.next = c.end;
+                    if front.next == front.end {
+                        open.chunks.pop_front();
+                    }
+                    break c;
                 }
-            };
-            pool.install(|| {
-                if job.keep_walls {
-                    rows.par_iter_mut()
-                        .zip(walls.par_chunks_mut(wpm))
-                        .enumerate()
-                        .with_min_len(16)
-                        .for_each(|(i, (r, wd))| make(i, r, Some(wd)));
-                } else {
-                    rows.par_iter_mut()
-                        .enumerate()
-                        .with_min_len(16)
-                        .for_each(|(i, r)| make(i, r, None));
+                if open.closed {
+                    return;
                 }
-            });
+                open = shared.work.wait(open).unwrap_or_else(|e| e.into_inner());
+            }
         };
-        // The candidates of the chunk after `start`, from the tally so far, if any are needed.
-        let next_range = |tally: &Tally, start: u64| -> Option<(u64, u64)> {
-            if tally.accepted >= job.count || start >= limit {
+        let t = timed.then(Instant::now);
+        let algo = &job.algos[c.algo];
+        rows.clear();
+        walls.clear();
+        for index in c.next..c.end {
+            if shared.stopped() {
+                return;
+            }
+            rows.push(w.row(algo, bases[c.algo], index, job.ends, job.braid));
+            if job.keep_walls {
+                walls.extend_from_slice(w.maze.words());
+            }
+        }
+        let (m, cv) = &shared.slots[(c.seq % CHUNKS_IN_FLIGHT as u64) as usize];
+        {
+            let mut slot = lock(m);
+            if slot.seq == c.seq {
+                let at = (c.next - slot.start) as usize;
+                slot.buf.rows[at..at + rows.len()].copy_from_slice(&rows);
+                if job.keep_walls {
+                    slot.buf.walls[at * wpm..(at + rows.len()) * wpm].copy_from_slice(&walls);
+                }
+                slot.filled += rows.len();
+                if slot.filled == slot.len {
+                    cv.notify_all();
+                }
+            }
+        }
+        if let Some(t) = t {
+            leave.busy += t.elapsed();
+        }
+    }
+}
+
+/// Which chunk comes next: the position of the algorithm being planned and its next index.
+struct Planner {
+    algo: usize,
+    next: u64,
+}
+
+/// A chunk the caller has opened: its sequence number, algorithm and candidates.
+#[derive(Clone, Copy, Debug)]
+struct Planned {
+    seq: u64,
+    algo: usize,
+    start: u64,
+    end: u64,
+}
+
+/// The calling thread's side of the pipeline: plans chunks, waits for them in order, filters
+/// them and hands them to `on_chunk`.
+struct Caller<'s, 'a> {
+    job: &'s Job,
+    shared: &'s Shared<'a>,
+    threads: usize,
+    chunk: u64,
+    planner: Planner,
+    /// The opened chunks, in order.
+    queue: VecDeque<Planned>,
+    /// Buffers of the free slots.
+    free: Vec<Buffers>,
+    /// The next chunk's sequence number.
+    seq: u64,
+    tallies: Vec<Tally>,
+    busy: Duration,
+    idle: Duration,
+    timed: bool,
+}
+
+impl Caller<'_, '_> {
+    /// Candidates `first_index..limit` may be tried per algorithm.
+    fn limit(&self) -> u64 {
+        self.job.first_index.saturating_add(match self.job.accept {
+            Some(_) => self.job.max_candidates,
+            None => self.job.count,
+        })
+    }
+
+    /// The next chunk to open, if one is due now. Without a filter every algorithm's range is
+    /// cut into full chunks, one algorithm after the other. With a filter the chunks of an
+    /// algorithm are sized to the candidates still likely needed (from the acceptance rate so
+    /// far, less those already in flight), so little work is thrown away past the last
+    /// acceptance, and the next algorithm starts only once this one is settled.
+    fn plan(&mut self) -> Option<(usize, u64, u64)> {
+        let (job, limit, first) = (self.job, self.limit(), self.job.first_index);
+        loop {
+            let p = &mut self.planner;
+            if p.algo >= job.algos.len() {
                 return None;
             }
-            // With a filter, size the chunk to the candidates still likely needed (from the
-            // acceptance rate so far) so little work is thrown away past the last acceptance.
+            let t = self.tallies[p.algo];
+            let settled = t.accepted >= job.count || p.next >= limit;
+            if settled {
+                // With a filter, an algorithm ends with its last chunk delivered.
+                if job.accept.is_some() && !self.queue.is_empty() {
+                    return None;
+                }
+                p.algo += 1;
+                p.next = first;
+                continue;
+            }
             let step = match job.accept {
-                None => chunk,
+                None => self.chunk,
                 Some(_) => {
-                    let rate = (tally.accepted.max(1) as f64) / ((start - first).max(1) as f64);
-                    let need = (job.count - tally.accepted) as f64 / rate.min(1.0);
-                    ((need * 1.25) as u64).clamp(16 * threads as u64, chunk)
+                    let tried = t.candidates;
+                    let in_flight = p.next - first - tried;
+                    let rate = (t.accepted.max(1) as f64) / (tried.max(1) as f64);
+                    let need =
+                        (job.count - t.accepted) as f64 / rate.min(1.0) * 1.25 - in_flight as f64;
+                    if in_flight > 0 && need < 1.0 {
+                        return None;
+                    }
+                    let least = (16 * self.threads as u64).min(self.chunk);
+                    (need as u64).clamp(least, self.chunk)
                 }
             };
-            Some((start, (start + step).min(limit)))
-        };
-        let mut tally = Tally::default();
-        let Some((mut start, mut end)) = next_range(&tally, first) else {
-            tallies.push(tally);
-            continue;
-        };
-        fill(&mut cur, start, end);
-        loop {
-            if cancel.load(Ordering::Relaxed) {
-                tallies.push(tally);
-                return Ok(tallies);
-            }
+            let start = p.next;
+            p.next = (start + step).min(limit);
+            return Some((p.algo, start, p.next));
+        }
+    }
+
+    /// Open chunks into the free slots as far as the plan goes.
+    fn open(&mut self) {
+        while !self.free.is_empty() {
+            let Some((algo, start, end)) = self.plan() else {
+                return;
+            };
+            let mut buf = self.free.pop().unwrap_or_default();
             let len = (end - start) as usize;
-            let (rows, walls) = (&mut cur.rows, &mut cur.walls);
+            buf.rows.clear();
+            buf.rows.resize(len, Row::default());
+            buf.walls.clear();
+            if self.job.keep_walls {
+                buf.walls.resize(len * self.job.size.words_per_maze(), 0);
+            }
+            let seq = self.seq;
+            self.seq += 1;
+            *lock(&self.shared.slots[(seq % CHUNKS_IN_FLIGHT as u64) as usize].0) = Slot {
+                seq,
+                start,
+                len,
+                filled: 0,
+                buf,
+            };
+            lock(&self.shared.plan).chunks.push_back(Claim {
+                seq,
+                algo,
+                next: start,
+                end,
+            });
+            self.shared.work.notify_all();
+            self.queue.push_back(Planned {
+                seq,
+                algo,
+                start,
+                end,
+            });
+        }
+    }
+
+    /// Chunk `p`'s buffers once it is complete, or `None` when the run stops first.
+    fn take(&mut self, p: Planned) -> Option<Buffers> {
+        let t = self.timed.then(Instant::now);
+        let (m, cv) = &self.shared.slots[(p.seq % CHUNKS_IN_FLIGHT as u64) as usize];
+        let mut slot = lock(m);
+        while slot.filled < slot.len
+            && !self.shared.stopped()
+            && !self.shared.panicked.load(Ordering::Relaxed)
+        {
+            slot = cv.wait(slot).unwrap_or_else(|e| e.into_inner());
+        }
+        if let Some(t) = t {
+            self.idle += t.elapsed();
+        }
+        if slot.filled < slot.len {
+            return None;
+        }
+        let slot = std::mem::take(&mut *slot);
+        Some(slot.buf)
+    }
+
+    /// Drop the opened chunks (a filtered algorithm that is settled): their slots are freed and
+    /// rows still being made for them are discarded.
+    fn drop_opened(&mut self) {
+        lock(&self.shared.plan).chunks.clear();
+        while let Some(p) = self.queue.pop_back() {
+            let slot = std::mem::take(&mut *lock(
+                &self.shared.slots[(p.seq % CHUNKS_IN_FLIGHT as u64) as usize].0,
+            ));
+            self.free.push(slot.buf);
+        }
+    }
+
+    /// Deliver every chunk in order, until the end, an error or a stop.
+    fn deliver<E>(
+        &mut self,
+        on_chunk: &mut impl FnMut(&Chunk<'_>) -> Result<(), E>,
+    ) -> Result<Vec<Tally>, E> {
+        let job = self.job;
+        let (first, limit) = (job.first_index, self.limit());
+        let wpm = job.size.words_per_maze();
+        let stopped = |me: &Self, algo: usize| Ok(me.tallies[..=algo].to_vec());
+        loop {
+            self.open();
+            let Some(p) = self.queue.pop_front() else {
+                return Ok(std::mem::take(&mut self.tallies));
+            };
+            let Some(mut buf) = self.take(p) else {
+                return stopped(self, p.algo);
+            };
+            if self.shared.cancel.load(Ordering::Relaxed) {
+                return stopped(self, p.algo);
+            }
+            let t = self.timed.then(Instant::now);
+            let algo = &job.algos[p.algo];
+            let algo_name = algo.name();
+            let mut tally = self.tallies[p.algo];
+            let len = (p.end - p.start) as usize;
+            let (rows, walls) = (&mut buf.rows, &mut buf.walls);
             // Keep the first passing candidates, in index order, up to the count.
             let mut kept = 0usize;
             let mut tried = len;
@@ -356,9 +773,9 @@ pub fn run_cancellable<E>(
                 }
                 // A long filter takes tens of microseconds a row, seconds a chunk: look at the
                 // flag every 64 rows so a signal is not kept waiting for the whole chunk.
-                if job.accept.is_some() && i % 64 == 0 && cancel.load(Ordering::Relaxed) {
-                    tallies.push(tally);
-                    return Ok(tallies);
+                if job.accept.is_some() && i % 64 == 0 && self.shared.cancel.load(Ordering::Relaxed)
+                {
+                    return stopped(self, p.algo);
                 }
                 let pass = job.accept.as_ref().is_none_or(|a| {
                     a.eval(&Candidate {
@@ -378,8 +795,10 @@ pub fn run_cancellable<E>(
                     kept += 1;
                 }
             }
-            tally.candidates = start - first + tried as u64;
+            tally.candidates = p.start - first + tried as u64;
             tally.accepted += kept as u64;
+            let settled = tally.accepted >= job.count || p.end >= limit;
+            self.tallies[p.algo] = tally;
             let done = Chunk {
                 algo,
                 rows: &rows[..kept],
@@ -391,35 +810,18 @@ pub fn run_cancellable<E>(
                 words_per_maze: wpm,
                 candidates: tally.candidates,
             };
-            let Some(next) = next_range(&tally, end) else {
-                on_chunk(&done)?;
-                break;
-            };
-            // The pool fills the next chunk while this thread hands this one over.
-            let handed = std::thread::scope(|scope| {
-                let filling = scope.spawn(|| fill(&mut nxt, next.0, next.1));
-                let handed = on_chunk(&done);
-                if let Err(panic) = filling.join() {
-                    std::panic::resume_unwind(panic);
-                }
-                handed
-            });
+            let handed = on_chunk(&done);
+            self.free.push(buf);
+            if let Some(t) = t {
+                self.busy += t.elapsed();
+            }
             handed?;
-            std::mem::swap(&mut cur, &mut nxt);
-            (start, end) = next;
+            if settled && job.accept.is_some() {
+                self.drop_opened();
+            }
         }
-        tallies.push(tally);
     }
-    Ok(tallies)
 }
-
-/// The rows of one chunk and, with [`Job::keep_walls`], their wall words.
-#[derive(Default)]
-struct Buffers {
-    rows: Vec<Row>,
-    walls: Vec<u64>,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

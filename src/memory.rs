@@ -28,8 +28,10 @@ pub fn bytes_per_cell(algo: &Algorithm) -> u64 {
 pub const FIXED_BYTES: u64 = 64 << 20;
 
 /// Estimated peak bytes of a main-job run on mazes of `size` (2D or 3D): `threads` workers of
-/// the most demanding generator, plus (with a maze store) two chunks of wall words (the one
-/// being written and the one the workers fill meanwhile; a 3D maze's include its down-wall plane) and the store writer's buffers (one record batch of walls being
+/// the most demanding generator, plus (with a maze store) the wall words of
+/// [`crate::batch::CHUNKS_IN_FLIGHT`] chunks (the one being written and the ones the workers
+/// fill meanwhile) and of the blocks the workers are making (at most a quarter chunk; a 3D
+/// maze's include its down-wall plane) and the store writer's buffers (one record batch of walls being
 /// filled or written, the copy the writer encodes, its 1 MiB file buffer), plus
 /// [`FIXED_BYTES`]. The per-cell bounds cover 2D and 3D runs; a 3D worker is given one byte per
 /// cell more for its down-wall plane.
@@ -45,12 +47,15 @@ pub fn estimate(
     let workers = cells
         .saturating_mul(per_cell)
         .saturating_mul(threads.max(1) as u64);
-    // Wall words of one maze, kept per maze of two chunks, and the store's batches.
+    // Wall words of one maze, kept per maze of the chunks in flight and the workers' blocks,
+    // and the store's batches.
     let walls = if keep_walls {
         let words = size.words_per_maze();
+        let mazes = chunk_mazes
+            .saturating_mul(crate::batch::CHUNKS_IN_FLIGHT as u64)
+            .saturating_add(chunk_mazes.div_ceil(4));
         (words as u64 * 8)
-            .saturating_mul(chunk_mazes)
-            .saturating_mul(2)
+            .saturating_mul(mazes)
             .saturating_add(crate::store::writer_peak_bytes(words))
     } else {
         0
@@ -126,12 +131,13 @@ mod tests {
         assert_eq!(a, 8192 * 8192 * 36 + FIXED_BYTES);
         assert!(estimate(&k, Size::planar(8192, 8192), 1, 4, false) > a);
         assert!(estimate(&w, Size::planar(8192, 8192), 2, 4, false) > a);
-        // A maze's walls: 8192² cells, two bits each, 16 MiB; two chunks of 4 mazes in
-        // flight; one maze per store batch.
+        // A maze's walls: 8192² cells, two bits each, 16 MiB; the chunks of 4 mazes in
+        // flight and one maze in the worker's block; one maze per store batch.
         let maze = 8192 * 8192 / 4;
+        let in_flight = crate::batch::CHUNKS_IN_FLIGHT as u64;
         assert_eq!(
             estimate(&w, Size::planar(8192, 8192), 1, 4, true),
-            a + 2 * 4 * maze + 2 * maze + (1 << 20)
+            a + (in_flight * 4 + 1) * maze + 2 * maze + (1 << 20)
         );
     }
 
