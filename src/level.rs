@@ -12,6 +12,14 @@
 //! `x + width·(y + height·z)`, layer `z = 0` on top; [`Level::xyz`] and [`Level::cell_at`]
 //! convert.
 //!
+//! Levels on the other grids ([`LevelSpec::grid`]: hex, triangle, polar; layouts in
+//! `src/topo/README.md`) are the mazes of those grids' rows: the same seed rule as their run
+//! ([`crate::topo::seed_base`]), walls as one open bit per edge of the grid's
+//! [`CellGraph`] ([`Level::graph`], [`Level::graph_maze`]), ends the first and the last cell
+//! unless given as cells, and [`crate::topo::measure()`]'s metrics. Their cells are numbered
+//! as on those grids (`y·W + x` for hex and triangle, ring by ring for polar); the square-only
+//! parts of this API ([`Level::maze`], [`Level::can_move`], the text pictures) say so.
+//!
 //! Every constructor is one builder, [`LevelSpec`]: the generator, the size, the mask (if
 //! any), the braid chance, the seed, the index and the ends. A masked or braided row of the
 //! main job (`--mask`, `--braid`) is a `LevelSpec` with its mask and its `braid` column, and
@@ -27,6 +35,8 @@ use crate::render::{self, RenderError};
 use crate::rng::Chance;
 #[cfg(feature = "store")]
 use crate::store::{StoreError, StoreReader};
+use crate::topo::generate::{self as tgen, GraphScratch};
+use crate::topo::{self, CellGraph, GraphEnds, GraphError, GraphMaze, Grid, GridSize};
 
 /// Why a level could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -91,6 +101,14 @@ pub enum LevelError {
         /// What is wrong.
         why: &'static str,
     },
+    /// A generator, size, mask or option that does not work on the level's grid.
+    #[error("--grid {grid}: {why}")]
+    Grid {
+        /// The grid.
+        grid: Grid,
+        /// What is wrong.
+        why: String,
+    },
     /// A braid chance outside 0 to 1 (or not a number).
     #[error("braid {braid}: expected a chance from 0 to 1")]
     BadBraid {
@@ -124,11 +142,22 @@ pub struct Level {
     seed: u64,
     index: u64,
     maze_seed: u64,
-    maze: Maze,
+    maze: Body,
     entrance: u32,
     exit: u32,
     metrics: Metrics,
     solution: Vec<u32>,
+}
+
+/// A level's maze: square (2D or 3D), or a spanning tree of another grid's cell graph.
+#[derive(Clone, Debug)]
+enum Body {
+    Square(Maze),
+    Graph {
+        graph: Arc<CellGraph>,
+        maze: GraphMaze,
+        mask: Option<Arc<Mask>>,
+    },
 }
 
 /// Everything that makes a level: the maze's identifiers as a metrics row holds them (`algo`,
@@ -170,6 +199,10 @@ pub struct LevelSpec {
     /// The ends of the solution; `None` is the main job's default: the corners (in 3D the
     /// first and the last cell), on a mask its first and last cells.
     pub ends: Option<Ends>,
+    /// The shape of the cells ([`Grid::Square`] unless set with [`LevelSpec::on_grid`]). On
+    /// the other grids `size` is `W×H` (depth 1), for polar `R×C` (rings, cells of the first
+    /// ring); the ends are cells (the first and the last cell by default) and braid is 0.
+    pub grid: Grid,
 }
 
 impl LevelSpec {
@@ -183,7 +216,14 @@ impl LevelSpec {
             seed,
             index,
             ends: None,
+            grid: Grid::Square,
         }
+    }
+
+    /// The same spec on `grid` (see [`LevelSpec::grid`]).
+    pub fn on_grid(mut self, grid: Grid) -> LevelSpec {
+        self.grid = grid;
+        self
     }
 
     /// Maze `index` of (`algo`, `mask`, master `seed`): the mask sets the size.
@@ -219,6 +259,7 @@ impl LevelSpec {
             seed: id.seed,
             index: id.index,
             ends: Some(id.ends),
+            grid: id.grid,
         })
     }
 
@@ -255,6 +296,9 @@ impl LevelSpec {
     /// generator that does not accept one, a braid chance outside 0 to 1 (or above 0 on a
     /// mask), ends outside the grid or on a hole of the mask.
     pub fn build(&self) -> Result<Level, LevelError> {
+        if self.grid != Grid::Square {
+            return self.build_on_graph();
+        }
         let (algo, size) = (self.algo, self.size);
         if !size.is_valid() {
             return Err(LevelError::BadSize {
@@ -327,6 +371,84 @@ impl LevelSpec {
         };
         Ok(Level::measured(ids, maze, ends))
     }
+
+    /// [`LevelSpec::build`] on a grid other than the square one: the run's seed rule, its
+    /// generator, its ends and its measure.
+    fn build_on_graph(&self) -> Result<Level, LevelError> {
+        let grid = self.grid;
+        let err = |why: String| LevelError::Grid { grid, why };
+        let size = self.size;
+        if size.is_3d() {
+            return Err(err(format!("size {size}: the {grid} grid is 2D")));
+        }
+        let gs = GridSize::new(grid, size.width, size.height);
+        let text = gs.to_string();
+        GridSize::parse(grid, &text).map_err(|why| LevelError::BadSize {
+            width: size.width,
+            height: size.height,
+            why,
+        })?;
+        tgen::check(&self.algo, grid).map_err(err)?;
+        if self.braid != 0.0 {
+            return Err(err(format!(
+                "braid {}: braided mazes are made on the square grid only",
+                self.braid
+            )));
+        }
+        let graph = match &self.mask {
+            None => CellGraph::new(gs),
+            Some(m) => {
+                let (mw, mh) = (m.size().width, m.size().height);
+                let cells: Vec<bool> = (0..mw * mh).map(|c| m.contains(c)).collect();
+                CellGraph::masked(gs, mw, mh, &cells).map_err(|e: GraphError| err(e.to_string()))?
+            }
+        };
+        let (first, last) = graph.corners();
+        let (entrance, exit) = match self.ends {
+            None => (first, last),
+            Some(Ends::Cells { entrance, exit }) => (entrance, exit),
+            Some(Ends::Diameter) => {
+                return Err(err(
+                    "the ends are cells on this grid (a farthest pair is square-only)".into(),
+                ))
+            }
+        };
+        for cell in [entrance, exit] {
+            if cell >= graph.len() {
+                return Err(LevelError::BadCell {
+                    cell,
+                    cells: graph.len(),
+                });
+            }
+            if !graph.has_cell(cell) {
+                return Err(LevelError::Hole { cell });
+            }
+        }
+        let maze_seed = topo::maze_seed(self.seed, &self.algo.name(), gs, self.index);
+        let mut maze = GraphMaze::new(&graph);
+        tgen::generate(
+            &self.algo,
+            &graph,
+            &mut maze,
+            &mut GraphScratch::new(),
+            &mut crate::Rng::from_maze_seed(maze_seed),
+        );
+        let ids = Ids {
+            algo: self.algo,
+            braid: 0.0,
+            seed: self.seed,
+            index: self.index,
+            maze_seed,
+        };
+        Ok(Level::measured_graph(
+            ids,
+            Arc::new(graph),
+            maze,
+            self.mask.clone(),
+            entrance,
+            exit,
+        ))
+    }
 }
 
 /// A [`MazeId`] regenerated: its conversion to a level lives here, beside [`LevelSpec`], so
@@ -388,7 +510,86 @@ fn check_ends(ends: Ends, cells: u32) -> Result<(), LevelError> {
 impl Level {
     /// The mask the maze fills, if any.
     pub fn mask(&self) -> Option<&Arc<Mask>> {
-        self.maze.mask()
+        match &self.maze {
+            Body::Square(m) => m.mask(),
+            Body::Graph { mask, .. } => mask.as_ref(),
+        }
+    }
+
+    /// The shape of the cells.
+    pub fn grid(&self) -> Grid {
+        match &self.maze {
+            Body::Square(_) => Grid::Square,
+            Body::Graph { graph, .. } => graph.size().grid,
+        }
+    }
+
+    /// The grid and its size (for the square grid, width and height; see [`Level::size`] for
+    /// the depth).
+    pub fn grid_size(&self) -> GridSize {
+        match &self.maze {
+            Body::Square(m) => GridSize::new(Grid::Square, m.width(), m.height()),
+            Body::Graph { graph, .. } => graph.size(),
+        }
+    }
+
+    /// The cell graph of a level on a grid other than the square one (`None` on the square
+    /// grid, whose maze is [`Level::maze`]).
+    pub fn graph(&self) -> Option<&CellGraph> {
+        match &self.maze {
+            Body::Square(_) => None,
+            Body::Graph { graph, .. } => Some(graph),
+        }
+    }
+
+    /// The maze of a level on a grid other than the square one: one open bit per edge of
+    /// [`Level::graph`] (`None` on the square grid).
+    pub fn graph_maze(&self) -> Option<&GraphMaze> {
+        match &self.maze {
+            Body::Square(_) => None,
+            Body::Graph { maze, .. } => Some(maze),
+        }
+    }
+
+    /// The hash of the walls: the `maze_hash` column of the level's row, on every grid.
+    pub fn maze_hash(&self) -> u64 {
+        match &self.maze {
+            Body::Square(m) => m.hash(),
+            Body::Graph { graph, maze, .. } => maze.hash(graph.size()),
+        }
+    }
+
+    /// The cells of the maze (a mask's holes not counted).
+    pub fn cell_count(&self) -> u32 {
+        match &self.maze {
+            Body::Square(m) => m.cells() - m.mask().map_or(0, |k| m.cells() - k.cells()),
+            Body::Graph { graph, .. } => graph.cells(),
+        }
+    }
+
+    /// Is `cell` a cell of the maze (inside the grid and not a hole of its mask)?
+    pub fn has_cell(&self, cell: u32) -> bool {
+        match &self.maze {
+            Body::Square(m) => cell < m.cells() && m.has_cell(cell),
+            Body::Graph { graph, .. } => cell < graph.len() && graph.has_cell(cell),
+        }
+    }
+
+    /// The neighbours of `cell` on any grid, in the grid's direction order: (neighbour, the
+    /// direction label of the step, whether the wall between them is open). Square labels are
+    /// E 0, S 1, W 2, N 3, down 4, up 5; the other grids' are in `src/topo/README.md`.
+    pub fn neighbours(&self, cell: u32) -> Vec<(u32, u8, bool)> {
+        match &self.maze {
+            Body::Square(m) => Dir::ALL
+                .into_iter()
+                .filter(|&d| m.has_neighbour(cell, d))
+                .map(|d| (m.neighbour(cell, d), d as u8, m.is_open(cell, d)))
+                .collect(),
+            Body::Graph { graph, maze, .. } => graph
+                .slots(cell)
+                .map(|s| (graph.nbr(s), graph.dir(s), maze.is_open(graph.edge(s))))
+                .collect(),
+        }
     }
 
     /// The braid chance the maze was made with (the `braid` column; 0 for a perfect maze, and
@@ -403,13 +604,14 @@ impl Level {
     pub fn id(&self) -> MazeId {
         MazeId::new(
             self.algo,
-            self.maze.size(),
+            self.size(),
             self.seed,
             self.index,
             Ends::cells(self.entrance, self.exit),
         )
-        .on_mask(self.maze.mask().map_or(0, |m| m.hash()))
+        .on_mask(self.mask().map_or(0, |m| m.hash()))
         .braided(self.braid)
+        .on_grid(self.grid())
     }
 
     #[cfg(feature = "store")]
@@ -443,20 +645,56 @@ impl Level {
             maze_seed: ids.maze_seed,
             entrance: solution[0],
             exit: solution[solution.len() - 1],
-            maze,
+            maze: Body::Square(maze),
             metrics: m,
             solution,
+        }
+    }
+
+    fn measured_graph(
+        ids: Ids,
+        graph: Arc<CellGraph>,
+        maze: GraphMaze,
+        mask: Option<Arc<Mask>>,
+        entrance: u32,
+        exit: u32,
+    ) -> Level {
+        let mut scratch = topo::MeasureScratch::new();
+        let ends = GraphEnds::new(&graph, entrance, exit);
+        let m = topo::measure(
+            &graph,
+            &maze,
+            ends,
+            mask.as_ref().map_or(0, |k| k.hash()),
+            &mut scratch,
+        );
+        Level {
+            algo: ids.algo,
+            braid: 0.0,
+            seed: ids.seed,
+            index: ids.index,
+            maze_seed: ids.maze_seed,
+            entrance,
+            exit,
+            maze: Body::Graph { graph, maze, mask },
+            metrics: m,
+            solution: scratch.solution_path(),
         }
     }
 
     /// The same maze measured between other ends: [`Ends::cells`] (cell ids, checked),
     /// [`Ends::corners`], or [`Ends::Diameter`] (a longest path, so the solution is as long as
     /// the maze allows).
+    /// On the other grids the ends are cells ([`Ends::Diameter`] is refused).
     pub fn with_ends(self, ends: Ends) -> Result<Level, LevelError> {
-        check_ends(ends, self.maze.cells())?;
+        let len = match &self.maze {
+            Body::Square(m) => m.cells(),
+            Body::Graph { graph, .. } => graph.len(),
+        };
+        check_ends(ends, len)?;
         if let Ends::Cells { entrance, exit } = ends {
             for cell in [entrance, exit] {
-                if !self.maze.has_cell(cell) {
+                if !self.has_cell(cell) {
                     return Err(LevelError::Hole { cell });
                 }
             }
@@ -468,7 +706,16 @@ impl Level {
             index: self.index,
             maze_seed: self.maze_seed,
         };
-        Ok(Level::measured(ids, self.maze, ends))
+        match (self.maze, ends) {
+            (Body::Square(maze), _) => Ok(Level::measured(ids, maze, ends)),
+            (Body::Graph { graph, .. }, Ends::Diameter) => Err(LevelError::Grid {
+                grid: graph.size().grid,
+                why: "the ends are cells on this grid (a farthest pair is square-only)".into(),
+            }),
+            (Body::Graph { graph, maze, mask }, Ends::Cells { entrance, exit }) => Ok(
+                Level::measured_graph(ids, graph, maze, mask, entrance, exit),
+            ),
+        }
     }
 
     /// The generator.
@@ -491,35 +738,60 @@ impl Level {
         self.maze_seed
     }
 
-    /// The maze.
+    /// The maze of a square level.
+    ///
+    /// # Panics
+    ///
+    /// On a level of another grid ([`Level::grid`]): its maze is [`Level::graph_maze`].
     pub fn maze(&self) -> &Maze {
-        &self.maze
+        match &self.maze {
+            Body::Square(m) => m,
+            Body::Graph { graph, .. } => panic!(
+                "a level on the {} grid has no square maze: use Level::graph_maze",
+                graph.size().grid
+            ),
+        }
     }
 
-    /// Grid width in cells.
+    /// The square maze, or `None` on another grid.
+    pub fn square_maze(&self) -> Option<&Maze> {
+        match &self.maze {
+            Body::Square(m) => Some(m),
+            Body::Graph { .. } => None,
+        }
+    }
+
+    /// Grid width in cells (polar: the rings).
     pub fn width(&self) -> u32 {
-        self.maze.width()
+        self.size().width
     }
 
-    /// Grid height in cells.
+    /// Grid height in cells (polar: the cells of the first ring).
     pub fn height(&self) -> u32 {
-        self.maze.height()
+        self.size().height
     }
 
-    /// Grid depth in layers (1 for 2D).
+    /// Grid depth in layers (1 for 2D and the other grids).
     pub fn depth(&self) -> u32 {
-        self.maze.size().depth
+        self.size().depth
     }
 
-    /// The grid size (depth 1 for 2D).
+    /// The grid size (depth 1 for 2D): the `width`, `height` and `depth` columns of its row.
     pub fn size(&self) -> Size {
-        self.maze.size()
+        match &self.maze {
+            Body::Square(m) => m.size(),
+            Body::Graph { graph, .. } => Size::planar(graph.size().a, graph.size().b),
+        }
     }
 
-    /// The wall words ([`Maze::words`]: bit `2·id` east, `2·id + 1` south, set = open), as a
-    /// maze store holds them.
+    /// The wall words, as a maze store holds them: square [`Maze::words`] (bit `2·id` east,
+    /// `2·id + 1` south, set = open); on the other grids [`GraphMaze::words`] (one bit per
+    /// edge, numbered as in `src/topo/README.md`).
     pub fn walls(&self) -> &[u64] {
-        self.maze.words()
+        match &self.maze {
+            Body::Square(m) => m.words(),
+            Body::Graph { maze, .. } => maze.words(),
+        }
     }
 
     /// Cell id of `(x, y)`: `y · width + x` (in 3D, the cell of layer 0).
@@ -527,7 +799,8 @@ impl Level {
         y * self.width() + x
     }
 
-    /// `(x, y)` of a cell id (in 3D, within its layer; see [`Level::xyz`]).
+    /// `(x, y)` of a cell id (in 3D, within its layer; see [`Level::xyz`]). Polar: `(i, r)`,
+    /// the cell's index in its ring and the ring.
     pub fn xy(&self, cell: u32) -> (u32, u32) {
         let (x, y, _) = self.xyz(cell);
         (x, y)
@@ -538,14 +811,21 @@ impl Level {
         self.size().cell(x, y, z)
     }
 
-    /// `(x, y, z)` of a cell id (`z = 0` for 2D).
+    /// `(x, y, z)` of a cell id (`z = 0` for 2D and the other grids; polar: `(i, r, 0)`, the
+    /// index in the ring and the ring).
     pub fn xyz(&self, cell: u32) -> (u32, u32, u32) {
-        self.size().coords(cell)
+        match &self.maze {
+            Body::Graph { graph, .. } if graph.size().grid == Grid::Polar => {
+                let (r, i) = graph.ring_of(cell);
+                (i, r, 0)
+            }
+            _ => self.size().coords(cell),
+        }
     }
 
     /// Whether a player at `(x, y, z)` can step in direction `dir` (any of the six, `Dir::Down`
     /// to layer `z + 1`): the wall there is open; the border never is. The cell must be inside
-    /// the grid.
+    /// the grid, and the level square ([`Level::neighbours`] works on every grid).
     pub fn can_move_at(&self, x: u32, y: u32, z: u32, dir: Dir) -> bool {
         let s = self.size();
         assert!(
@@ -553,17 +833,19 @@ impl Level {
             "({x}, {y}, {z}) outside the grid"
         );
         let c = s.cell(x, y, z);
-        self.maze.has_neighbour(c, dir) && self.maze.is_open(c, dir)
+        let m = self.maze();
+        m.has_neighbour(c, dir) && m.is_open(c, dir)
     }
 
     /// Whether a player at `(x, y)` can step in direction `dir` (the wall there is open; the
-    /// border never is). `(x, y)` must be inside the grid.
+    /// border never is). `(x, y)` must be inside the grid, and the level square.
     pub fn can_move(&self, x: u32, y: u32, dir: Dir) -> bool {
         assert!(
             x < self.width() && y < self.height(),
             "({x}, {y}) outside the grid"
         );
-        self.maze.has_neighbour(self.cell(x, y), dir) && self.maze.is_open(self.cell(x, y), dir)
+        let m = self.maze();
+        m.has_neighbour(self.cell(x, y), dir) && m.is_open(self.cell(x, y), dir)
     }
 
     /// Entrance cell id.
@@ -591,7 +873,7 @@ impl Level {
     /// [`render::unicode`] draws it; `Display` shows it with the solution.
     pub fn unicode(&self, with_solution: bool) -> Result<String, LevelError> {
         Ok(render::unicode(
-            &self.maze,
+            self.text_maze()?,
             with_solution.then_some(&self.solution[..]),
         )?)
     }
@@ -600,16 +882,30 @@ impl Level {
     /// `2·height + 1` lines of `2·width + 1` characters.
     pub fn ascii(&self, with_solution: bool) -> Result<String, LevelError> {
         Ok(render::ascii(
-            &self.maze,
+            self.text_maze()?,
             with_solution.then_some(&self.solution[..]),
         )?)
     }
 }
 
+impl Level {
+    /// The square maze for a text picture; other grids are refused, naming the grid.
+    fn text_maze(&self) -> Result<&Maze, LevelError> {
+        self.square_maze().ok_or_else(|| LevelError::Grid {
+            grid: self.grid(),
+            why: "text pictures draw square cells; draw it as SVG or PNG".into(),
+        })
+    }
+}
+
 impl std::fmt::Display for Level {
-    /// The maze in box-drawing characters with its solution ([`Level::unicode`]).
+    /// The maze in box-drawing characters with its solution ([`Level::unicode`]); a level on
+    /// another grid, which text does not draw, as its id.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.unicode(true).map_err(|_| std::fmt::Error)?)
+        match self.square_maze() {
+            Some(_) => f.write_str(&self.unicode(true).map_err(|_| std::fmt::Error)?),
+            None => write!(f, "{}", self.id()),
+        }
     }
 }
 
@@ -782,5 +1078,80 @@ mod tests {
         let l = wilson.build().unwrap();
         assert_eq!((l.entrance(), l.exit(), l.metrics().cells), (0, 8, 8));
         assert_eq!(l.maze().passages(), 7);
+    }
+
+    #[test]
+    fn grid_levels_are_the_runs_mazes_and_their_ids_give_them_back() {
+        for (grid, a, b) in [
+            (Grid::Hex, 5, 4),
+            (Grid::Triangle, 6, 3),
+            (Grid::Polar, 4, 6),
+        ] {
+            let gs = GridSize::new(grid, a, b);
+            let g = CellGraph::new(gs);
+            for algo in tgen::on_grid(grid) {
+                // The run's rule: the grid's seed, its generator, its measure between the
+                // first and last cell.
+                let seed = topo::maze_seed(31, &algo.name(), gs, 5);
+                let mut maze = GraphMaze::new(&g);
+                let mut rng = crate::Rng::from_maze_seed(seed);
+                tgen::generate(&algo, &g, &mut maze, &mut GraphScratch::new(), &mut rng);
+                let mut ms = topo::MeasureScratch::new();
+                let want = topo::measure(&g, &maze, GraphEnds::corners(&g), 0, &mut ms);
+                let l = LevelSpec::new(algo, Size::planar(a, b), 31, 5)
+                    .on_grid(grid)
+                    .build()
+                    .unwrap();
+                assert_eq!((l.grid(), l.grid_size()), (grid, gs));
+                assert_eq!(l.graph_maze(), Some(&maze), "{grid} {}", algo.name());
+                assert_eq!((l.maze_seed(), l.maze_hash()), (seed, want.maze_hash));
+                assert_eq!(l.metrics(), &want);
+                assert_eq!(l.solution(), &ms.solution_path()[..]);
+                assert_eq!(l.walls(), maze.words());
+                assert!(l.square_maze().is_none() && l.ascii(false).is_err());
+                // The id prints, parses and regenerates the same level.
+                let id = l.id();
+                assert_eq!(id.grid, grid);
+                assert_eq!(id.maze_seed(), seed);
+                let text = id.to_string();
+                assert!(
+                    text.starts_with(&format!("{} {grid} {gs} ", algo.name())),
+                    "{text}"
+                );
+                let back: MazeId = text.parse().unwrap();
+                assert_eq!(back, id, "{text}");
+                let again = back.level().unwrap();
+                assert_eq!(again.graph_maze(), l.graph_maze());
+                assert_eq!(again.metrics(), l.metrics());
+                // Other ends: the solution runs between them.
+                let last = g.len() - 1;
+                let other = l.clone().with_ends(Ends::cells(last, 1)).unwrap();
+                assert_eq!(other.solution().first(), Some(&last));
+                assert_eq!(other.solution().last(), Some(&1));
+                assert_eq!(other.graph_maze(), l.graph_maze());
+            }
+        }
+        // Refusals name the grid.
+        let e = LevelSpec::new(Algorithm::Eller, Size::planar(4, 4), 1, 0)
+            .on_grid(Grid::Hex)
+            .build()
+            .unwrap_err();
+        assert!(e.to_string().starts_with("--grid hex: eller"), "{e}");
+        let e = LevelSpec::new(Algorithm::Wilson, Size::planar(4, 4), 1, 0)
+            .on_grid(Grid::Triangle)
+            .braid(0.5)
+            .build()
+            .unwrap_err();
+        assert!(e.to_string().contains("braid"), "{e}");
+        let e = LevelSpec::new(Algorithm::Wilson, Size::planar(1, 4), 1, 0)
+            .on_grid(Grid::Triangle)
+            .build()
+            .unwrap_err();
+        assert!(matches!(e, LevelError::BadSize { .. }), "{e}");
+        let l = LevelSpec::new(Algorithm::Wilson, Size::planar(3, 3), 1, 0)
+            .on_grid(Grid::Hex)
+            .build()
+            .unwrap();
+        assert!(l.with_ends(Ends::Diameter).is_err());
     }
 }

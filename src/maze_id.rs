@@ -69,6 +69,7 @@ use crate::meta_keys as keys;
 use crate::metrics::Ends;
 #[cfg(feature = "store")]
 use crate::store::{StoreError, StoreReader};
+use crate::topo::{Grid, GridSize};
 
 /// The identity of one maze and its solution: regenerating it ([`MazeId::level`]) always gives
 /// the maze of the row or record it came from, measured between the same ends.
@@ -89,6 +90,10 @@ pub struct MazeId {
     pub mask_hash: u64,
     /// The braid chance per dead end (the `braid` column; 0 for a perfect maze).
     pub braid: f64,
+    /// The shape of the cells (the `grid` column; [`Grid::Square`] for files without one). On
+    /// the other grids `size` is `W×H×1`, or for polar `R×C×1` (rings, cells of the first
+    /// ring), as the `width` and `height` columns hold it, and the ends are cells.
+    pub grid: Grid,
 }
 
 /// Why a row or a record does not name a maze.
@@ -168,7 +173,19 @@ impl MazeId {
             ends,
             mask_hash: 0,
             braid: 0.0,
+            grid: Grid::Square,
         }
+    }
+
+    /// The same id on `grid` (see [`MazeId::grid`]).
+    pub fn on_grid(mut self, grid: Grid) -> MazeId {
+        self.grid = grid;
+        self
+    }
+
+    /// The grid and size of the maze ([`MazeId::size`] read for [`MazeId::grid`]).
+    pub fn grid_size(&self) -> GridSize {
+        GridSize::new(self.grid, self.size.width, self.size.height)
     }
 
     /// The same id on the mask whose hash is `mask_hash` (0: no mask).
@@ -206,6 +223,35 @@ impl MazeId {
         ))
     }
 
+    /// [`MazeId::from_columns`] for a row of a file with a `grid` column: `grid` is its value
+    /// (`square` is [`MazeId::from_columns`]); on the other grids `width` and `height` are the
+    /// columns (for polar the rings and the cells of the first ring) and the ends rule is the
+    /// one those files record ([`grid_ends_rule`]).
+    pub fn from_grid_columns(
+        grid: &str,
+        algo: &str,
+        width: u32,
+        height: u32,
+        seed: u64,
+        index: u64,
+        ends_rule: &str,
+    ) -> Result<MazeId, MazeIdError> {
+        let size = Size::planar(width, height);
+        let grid = Grid::parse(grid).map_err(|why| MazeIdError::Parse {
+            text: grid.to_string(),
+            why,
+        })?;
+        if grid == Grid::Square {
+            return MazeId::from_columns(algo, size, seed, index, ends_rule);
+        }
+        let gs = GridSize::new(grid, width, height);
+        let ends = parse_grid_ends_rule(ends_rule, gs).ok_or_else(|| MazeIdError::BadEndsRule {
+            rule: ends_rule.to_string(),
+            size,
+        })?;
+        Ok(MazeId::new(Algorithm::parse(algo)?, size, seed, index, ends).on_grid(grid))
+    }
+
     #[cfg(feature = "store")]
     /// The identity of row `row` of a batch of metric rows: its `algo`, `width`, `height`,
     /// `depth`, `seed` and `index` columns, its `mask_hash` and `braid` columns (taken as 0 when
@@ -237,24 +283,29 @@ impl MazeId {
                 why: format!("the table has {} rows", batch.num_rows()),
             });
         }
-        let column = |name: &'static str, expected: &'static str| cell(batch, row, name, expected);
         let u32_at = |name| number::<UInt32Type>(batch, row, name, "UInt32");
         let u64_at = |name| number::<UInt64Type>(batch, row, name, "UInt64");
-        let algo_col = column("algo", "a string")?;
-        let algo = match algo_col.data_type() {
-            DataType::Utf8 => algo_col.as_string::<i32>().value(row),
-            DataType::LargeUtf8 => algo_col.as_string::<i64>().value(row),
-            DataType::Utf8View => algo_col.as_string_view().value(row),
-            _ => {
-                return Err(MazeIdError::Column {
-                    name: "algo",
-                    expected: "a string",
-                })
-            }
-        };
-        let size = Size::new(u32_at("width")?, u32_at("height")?, u32_at("depth")?);
-        let id = MazeId::from_columns(algo, size, u64_at("seed")?, u64_at("index")?, ends_rule)?;
+        let algo = string_at(batch, row, "algo")?;
         let has = |name| batch.column_by_name(name).is_some();
+        let grid = if has("grid") {
+            string_at(batch, row, "grid")?
+        } else {
+            "square"
+        };
+        let id = if grid == "square" {
+            let size = Size::new(u32_at("width")?, u32_at("height")?, u32_at("depth")?);
+            MazeId::from_columns(algo, size, u64_at("seed")?, u64_at("index")?, ends_rule)?
+        } else {
+            MazeId::from_grid_columns(
+                grid,
+                algo,
+                u32_at("width")?,
+                u32_at("height")?,
+                u64_at("seed")?,
+                u64_at("index")?,
+                ends_rule,
+            )?
+        };
         let mask_hash = if has("mask_hash") {
             u64_at("mask_hash")?
         } else {
@@ -295,11 +346,41 @@ impl MazeId {
 
     /// The maze's own seed (the `maze_seed` column).
     pub fn maze_seed(&self) -> u64 {
+        if self.grid != Grid::Square {
+            return crate::topo::maze_seed(
+                self.seed,
+                &self.algo.name(),
+                self.grid_size(),
+                self.index,
+            );
+        }
         crate::rng::maze_seed_from_base(
             crate::generate::seed_base_mask_hash(&self.algo, self.size, self.mask_hash, self.seed),
             self.index,
         )
     }
+}
+
+#[cfg(feature = "store")]
+/// The string at `row` of column `name` (plain, large or view strings; dictionary-encoded
+/// columns are decoded by arrow's Parquet reader).
+fn string_at<'b>(
+    batch: &'b RecordBatch,
+    row: usize,
+    name: &'static str,
+) -> Result<&'b str, MazeIdError> {
+    let c = cell(batch, row, name, "a string")?;
+    Ok(match c.data_type() {
+        DataType::Utf8 => c.as_string::<i32>().value(row),
+        DataType::LargeUtf8 => c.as_string::<i64>().value(row),
+        DataType::Utf8View => c.as_string_view().value(row),
+        _ => {
+            return Err(MazeIdError::Column {
+                name,
+                expected: "a string",
+            })
+        }
+    })
 }
 
 #[cfg(feature = "store")]
@@ -341,21 +422,48 @@ impl fmt::Display for MazeId {
     /// ends rule as [`Ends::rule`] writes it); a masked or braided maze adds `mask <hash>` and
     /// `braid <p>` after the size.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.algo, self.size)?;
+        if self.grid != Grid::Square {
+            write!(f, "{} {} {}", self.algo, self.grid, self.grid_size())?;
+        } else {
+            write!(f, "{} {}", self.algo, self.size)?;
+        }
         if self.mask_hash != 0 {
             write!(f, " mask {}", self.mask_hash)?;
         }
         if self.braid != 0.0 {
             write!(f, " braid {}", self.braid)?;
         }
-        write!(
-            f,
-            " seed {} index {}, {}",
-            self.seed,
-            self.index,
-            self.ends.rule(self.size)
-        )
+        let rule = match self.grid {
+            Grid::Square => self.ends.rule(self.size),
+            _ => grid_ends_rule(self.ends, self.grid),
+        };
+        write!(f, " seed {} index {}, {rule}", self.seed, self.index)
     }
+}
+
+/// The ends rule of a maze on a grid other than the square one, as its files record it
+/// (`batchgen.ends`): `entrance=cell E exit=cell X (…)`, cell ids as `src/topo/README.md`
+/// numbers them. Those grids have fixed ends only: [`Ends::Diameter`] is written as `diameter`,
+/// which [`parse_grid_ends_rule`] refuses.
+pub fn grid_ends_rule(ends: Ends, grid: Grid) -> String {
+    match ends {
+        Ends::Cells { entrance, exit } => {
+            format!("entrance=cell {entrance} exit=cell {exit} (cell ids of the {grid} grid)")
+        }
+        Ends::Diameter => "diameter".into(),
+    }
+}
+
+/// The ends of a rule `entrance=cell E exit=cell X …` ([`grid_ends_rule`], and the rule the
+/// main job writes for these grids), checked to be cells of `size`; `None` otherwise.
+pub fn parse_grid_ends_rule(rule: &str, size: GridSize) -> Option<Ends> {
+    let words: Vec<&str> = rule.split_whitespace().collect();
+    let cell = |key: &str| -> Option<u32> {
+        let at = words.iter().position(|w| *w == key)?;
+        let c: u32 = words.get(at + 1)?.parse().ok()?;
+        (u64::from(c) < size.cells_u64()).then_some(c)
+    };
+    Some(Ends::cells(cell("entrance=cell")?, cell("exit=cell")?))
 }
 
 impl std::str::FromStr for MazeId {
@@ -370,12 +478,28 @@ impl std::str::FromStr for MazeId {
         let (head, rule) = text
             .split_once(", ")
             .ok_or_else(|| bad("no ', ' before the ends rule"))?;
-        let mut words = head.split_whitespace();
+        let mut words = head.split_whitespace().peekable();
         let algo = words.next().ok_or_else(|| bad("no generator"))?;
-        let size = words
-            .next()
-            .and_then(|s| crate::run::value::parse_size3("size", s).ok())
-            .ok_or_else(|| bad("no size WxH[xD] after the generator"))?;
+        let grid = match words.peek().and_then(|w| Grid::parse(w).ok()) {
+            Some(g) if g != Grid::Square => {
+                words.next();
+                g
+            }
+            _ => Grid::Square,
+        };
+        let size = match grid {
+            Grid::Square => words
+                .next()
+                .and_then(|s| crate::run::value::parse_size3("size", s).ok())
+                .ok_or_else(|| bad("no size WxH[xD] after the generator"))?,
+            g => {
+                let gs = words
+                    .next()
+                    .and_then(|s| GridSize::parse(g, s).ok())
+                    .ok_or_else(|| bad(&format!("no {g} size after the grid")))?;
+                Size::planar(gs.a, gs.b)
+            }
+        };
         let (mut mask_hash, mut braid, mut seed, mut index) = (0, 0.0, None, None);
         while let Some(key) = words.next() {
             let value = words
@@ -400,9 +524,19 @@ impl std::str::FromStr for MazeId {
         let (Some(seed), Some(index)) = (seed, index) else {
             return Err(bad("it needs 'seed S index I'"));
         };
-        Ok(MazeId::from_columns(algo, size, seed, index, rule)?
-            .on_mask(mask_hash)
-            .braided(braid))
+        let id = match grid {
+            Grid::Square => MazeId::from_columns(algo, size, seed, index, rule)?,
+            g => MazeId::from_grid_columns(
+                g.name(),
+                algo,
+                size.width,
+                size.height,
+                seed,
+                index,
+                rule,
+            )?,
+        };
+        Ok(id.on_mask(mask_hash).braided(braid))
     }
 }
 

@@ -3,7 +3,8 @@
 //! that any front end picks the same rows by the same rule.
 //!
 //! Inputs are what `summary` takes ([`crate::summary::inputs::resolve`]: files, globs,
-//! dataset folders). Rows are grouped by (algo, width, height, depth) and, within a group,
+//! dataset folders). Rows are grouped by (algo, width, height, depth, grid; the grid is a
+//! file's `batchgen.grid` metadata, square without it) and, within a group,
 //! picked by one of two rules:
 //!
 //! - [`Pick::First`]: the `N` passing rows of smallest `index` (ties, e.g. two files of one
@@ -49,6 +50,7 @@ use crate::level::Level;
 use crate::meta_keys as keys;
 use crate::metrics::Ends;
 use crate::summary::{self, SummaryError};
+use crate::topo::{Grid, GridSize};
 use crate::{Algorithm, MazeId};
 
 /// Most rows picked without a count.
@@ -213,7 +215,7 @@ impl Picked {
                 row: self.row,
                 why: e.to_string(),
             })?;
-        let got = level.maze().hash();
+        let got = level.maze_hash();
         if got != self.maze_hash {
             return Err(PickError::HashMismatch {
                 path: self.path.display().to_string(),
@@ -240,6 +242,15 @@ pub fn group_name(algo: &str, size: Size) -> String {
     format!("{algo} {size}")
 }
 
+/// [`group_name`] of a group on `grid`: the square grid's as [`group_name`], the others'
+/// with the grid before the size (`wilson hex 8x8`, `prim polar 12`).
+pub fn grid_group_name(algo: &str, size: Size, grid: Grid) -> String {
+    match grid {
+        Grid::Square => group_name(algo, size),
+        g => format!("{algo} {g} {}", GridSize::new(g, size.width, size.height)),
+    }
+}
+
 /// A candidate in a group's heap; ordered by (key, file, row).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Cand {
@@ -258,6 +269,7 @@ struct Group {
     algo: Algorithm,
     name: String,
     size: Size,
+    grid: Grid,
     heap: BinaryHeap<Cand>,
 }
 
@@ -341,7 +353,7 @@ pub fn choose(files: &[PathBuf], spec: &PickSpec<'_>) -> Result<Vec<Picked>, Pic
         .map(|p| summary::open(p, spec.accept))
         .collect::<Result<_, _>>()?;
     let mut groups: Vec<Group> = Vec::new();
-    let mut slot_of: HashMap<(String, Size), usize> = HashMap::new();
+    let mut slot_of: HashMap<(String, Size, Grid), usize> = HashMap::new();
     let mut infos = Vec::with_capacity(files.len());
     let mut total = 0usize;
     let cap = spec.count.map(|n| n.min(usize::MAX as u64) as usize);
@@ -364,9 +376,22 @@ pub fn choose(files: &[PathBuf], spec: &PickSpec<'_>) -> Result<Vec<Picked>, Pic
                     .collect()
             })
             .unwrap_or_default();
+        let grid = match meta.get(keys::GRID) {
+            None => Grid::Square,
+            Some(g) => Grid::parse(g).map_err(|why| PickError::Read {
+                path: shown.clone(),
+                why: format!("metadata {}: {why}", keys::GRID),
+            })?,
+        };
+        // A hex or triangle mask is connected through its own grid's neighbours (checked
+        // when its graph is built), not necessarily through the square ones.
+        let read_mask = |text: &str| match grid {
+            Grid::Square => Mask::from_text(text),
+            _ => Mask::cells_from_bytes(text.as_bytes()),
+        };
         let (mask, mask_error) = match (&spec.mask, meta.get(keys::MASK)) {
             (Some(m), _) => (Some(m.clone()), None),
-            (None, Some(text)) => match Mask::from_text(text) {
+            (None, Some(text)) => match read_mask(text) {
                 Ok(m) => (Some(Arc::new(m)), None),
                 Err(e) => (None, Some(e.to_string())),
             },
@@ -435,7 +460,7 @@ pub fn choose(files: &[PathBuf], spec: &PickSpec<'_>) -> Result<Vec<Picked>, Pic
                     dim(lv.depth),
                 ) {
                     (Some(a), Some(w), Some(h), Some(d)) => {
-                        slot_of.get(&(a, Size::new(w, h, d))).copied()
+                        slot_of.get(&(a, Size::new(w, h, d), grid)).copied()
                     }
                     _ => None,
                 }
@@ -521,7 +546,7 @@ pub fn choose(files: &[PathBuf], spec: &PickSpec<'_>) -> Result<Vec<Picked>, Pic
                     }
                     let algo_name = names[ids[r] as usize].as_str();
                     let size = Size::new(w[r] as u32, h[r] as u32, d[r] as u32);
-                    let key = (algo_name.to_string(), size);
+                    let key = (algo_name.to_string(), size, grid);
                     let g = match slot_of.get(&key) {
                         Some(&g) => g,
                         None => {
@@ -532,8 +557,9 @@ pub fn choose(files: &[PathBuf], spec: &PickSpec<'_>) -> Result<Vec<Picked>, Pic
                             })?;
                             groups.push(Group {
                                 algo,
-                                name: group_name(algo_name, size),
+                                name: grid_group_name(algo_name, size, grid),
                                 size,
+                                grid,
                                 heap: BinaryHeap::new(),
                             });
                             slot_of.insert(key, groups.len() - 1);
@@ -610,7 +636,14 @@ pub fn choose(files: &[PathBuf], spec: &PickSpec<'_>) -> Result<Vec<Picked>, Pic
                 .ends_rule
                 .as_deref()
                 .ok_or_else(|| PickError::NoEndsRule { path: shown() })?;
-            let ends = Ends::parse_rule(rule, g.size).ok_or_else(|| PickError::BadEndsRule {
+            let ends = match g.grid {
+                Grid::Square => Ends::parse_rule(rule, g.size),
+                grid => crate::maze_id::parse_grid_ends_rule(
+                    rule,
+                    GridSize::new(grid, g.size.width, g.size.height),
+                ),
+            };
+            let ends = ends.ok_or_else(|| PickError::BadEndsRule {
                 path: shown(),
                 rule: rule.to_string(),
                 size: g.size,
@@ -652,7 +685,8 @@ pub fn choose(files: &[PathBuf], spec: &PickSpec<'_>) -> Result<Vec<Picked>, Pic
             out.push(Picked {
                 id: MazeId::new(g.algo, g.size, c.seed, c.index, ends)
                     .on_mask(c.mask_hash)
-                    .braided(f64::from_bits(c.braid_bits)),
+                    .braided(f64::from_bits(c.braid_bits))
+                    .on_grid(g.grid),
                 mask,
                 maze_hash: c.maze_hash,
                 path: info.path.clone(),

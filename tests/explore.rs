@@ -1457,3 +1457,83 @@ fn rows_of_several_runs_under_one_generator_get_no_generation_command() {
         .collect();
     assert_eq!(idx, [0, 0, 1, 1, 2]);
 }
+
+/// A file of another grid: the gallery's mazes are drawn on that grid (polygons, the
+/// solution as long as the row's), the row's render command carries `--grid` and draws the
+/// same maze, the printed levels command is one that format takes, and no generation command
+/// is offered (grid runs take no filter).
+#[test]
+fn grid_files_are_explored_with_their_grids_mazes() {
+    let d = tempfile::tempdir().unwrap();
+    for (grid, size) in [("hex", "7x5"), ("polar", "4")] {
+        let file = d.path().join(format!("{grid}.parquet"));
+        common::batchgen()
+            .args([
+                "--grid",
+                grid,
+                "--size",
+                size,
+                "--algo",
+                "wilson,prim",
+                "--count",
+                "6",
+            ])
+            .args(["--seed", "5", "--quiet", "--out"])
+            .arg(&file)
+            .assert()
+            .success();
+        let table = Table::open(std::slice::from_ref(&file)).unwrap();
+        let a = api::handle(&table, "/api/sample", "n=8");
+        assert_eq!(a.status, 200);
+        let v: serde_json::Value = serde_json::from_slice(&a.body).unwrap();
+        let rows = v["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 8);
+        for r in rows {
+            let url = r["svg"].as_str().unwrap();
+            assert!(url.contains(&format!("&grid={grid}")), "{url}");
+            let (path, q) = url.split_once('?').unwrap();
+            let m = api::handle(&table, path, q);
+            let svg = String::from_utf8(m.body).unwrap();
+            assert_eq!(m.status, 200, "{svg}");
+            assert!(svg.contains(r#"id="walls""#) && svg.contains(r#"class="exit""#));
+            let steps = svg
+                .split(r#"id="solution" d=""#)
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .matches('L')
+                .count();
+            assert_eq!(
+                Some(steps as u64),
+                r["values"]["solution_length"].as_u64(),
+                "{url}"
+            );
+            let render = r["render"].as_str().unwrap();
+            assert!(render.contains(&format!("--grid {grid}")), "{render}");
+            let out = d.path().join("r.svg");
+            let words: Vec<&str> = render.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "-o").unwrap();
+            common::batchgen()
+                .args(&words[1..at])
+                .arg("-o")
+                .arg(&out)
+                .assert()
+                .success();
+            let drawn = std::fs::read_to_string(&out).unwrap();
+            let walls = |s: &str| s.split(r#"id="walls""#).count();
+            assert_eq!(walls(&drawn), walls(&svg));
+            assert!(drawn.contains(r#"id="solution""#), "{render}");
+        }
+        let c = api::handle(&table, "/api/counts", "");
+        let text = String::from_utf8(c.body).unwrap();
+        assert_eq!(c.status, 200, "{text}");
+        let want = if grid == "hex" {
+            "--format tmx"
+        } else {
+            "--format json"
+        };
+        assert!(text.contains(want), "{text}");
+    }
+}

@@ -201,7 +201,7 @@ fn masks_connect_through_the_grids_neighbours() {
 }
 
 #[test]
-fn render_draws_every_grid_as_svg_and_refuses_text() {
+fn render_draws_every_grid_as_svg_and_png_and_refuses_text() {
     let dir = tempfile::tempdir().unwrap();
     for (grid, size) in [("hex", "6x5"), ("triangle", "8x4"), ("polar", "4")] {
         let out = dir.path().join(format!("{grid}.svg"));
@@ -220,11 +220,31 @@ fn render_draws_every_grid_as_svg_and_refuses_text() {
         for id in ["walls", "solution", "entrance", "exit"] {
             assert!(doc.contains(&format!("id=\"{id}\"")), "{grid}: no {id}");
         }
-        for (flag, value) in [
-            ("--format", "ascii"),
-            ("--format", "unicode"),
-            ("-o", "x.png"),
+        // PNG: the same picture as pixels, the entrance and exit marked in their colours.
+        let png = dir.path().join(format!("{grid}.png"));
+        let o = batchgen()
+            .args(base)
+            .arg("--solution")
+            .arg("-o")
+            .arg(&png)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+        let mut r = dec.read_info().unwrap();
+        let mut buf = vec![0; r.output_buffer_size().unwrap()];
+        let info = r.next_frame(&mut buf).unwrap();
+        assert!(doc.contains(&format!("width=\"{}\"", info.width)), "{grid}");
+        let colours: std::collections::HashSet<&[u8]> = buf.chunks_exact(3).collect();
+        for c in [
+            batchgen::render::PNG_ENTRANCE,
+            batchgen::render::PNG_EXIT,
+            batchgen::render::PNG_SOLUTION,
+            batchgen::render::PNG_WALL,
         ] {
+            assert!(colours.contains(&c[..]), "{grid}: no {c:?}");
+        }
+        for (flag, value) in [("--format", "ascii"), ("--format", "unicode")] {
             let o = batchgen()
                 .current_dir(dir.path())
                 .args(base)
@@ -262,8 +282,8 @@ fn the_pictures_in_data_grids_are_current() {
             String::from_utf8_lossy(&o.stderr)
         );
         assert_eq!(
-            std::fs::read_to_string(&out).unwrap(),
-            std::fs::read_to_string(&committed).unwrap(),
+            std::fs::read(&out).unwrap(),
+            std::fs::read(&committed).unwrap(),
             "{} is stale: run `{line}`",
             committed.display()
         );

@@ -3,7 +3,9 @@
 //! (`maze_hash`), its store, JSON and TMX outputs agree cell for cell, its JSON validates
 //! against the shipped schema (Python `jsonschema`), pytmx reads its maps, and Tiled's own
 //! renderer (`tmxrasterizer`, Debian's `tiled`, installed when missing) draws its TMX and TMJ
-//! maps with walls and floors exactly where the maze has them.
+//! maps with walls and floors exactly where the maze has them. Levels of hex, triangle and
+//! polar grids are their rows too, as JSON neighbour lists checked against the grids' layout
+//! rules and SVG sheets; the formats of square cells refuse them by name.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -627,6 +629,25 @@ fn pixels(path: &Path) -> (Vec<[u8; 4]>, u32, u32) {
     (px, info.width, info.height)
 }
 
+/// Draw tile layer `layer` of `map` into `png` with Tiled's `tmxrasterizer` (headless), which
+/// must succeed.
+fn rasterize(raster: &Path, runtime: &Path, map: &Path, png: &Path, layer: &str) {
+    let out = Command::new(raster)
+        .env("QT_QPA_PLATFORM", "offscreen")
+        .env("XDG_RUNTIME_DIR", runtime)
+        .args(["--show-layer", layer])
+        .arg(map)
+        .arg(png)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "tmxrasterizer {}: {}",
+        map.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn tiled_draws_the_walls_of_tmx_and_tmj_maps_tile_for_tile() {
     let raster = common::debian_program("tmxrasterizer", "tiled");
@@ -642,20 +663,7 @@ fn tiled_draws_the_walls_of_tmx_and_tmj_maps_tile_for_tile() {
                 } else {
                     format!("z={z}")
                 };
-                let out = Command::new(&raster)
-                    .env("QT_QPA_PLATFORM", "offscreen")
-                    .env("XDG_RUNTIME_DIR", dir.path())
-                    .args(["--show-layer", &layer])
-                    .arg(&map)
-                    .arg(&png_path)
-                    .output()
-                    .unwrap();
-                assert!(
-                    out.status.success(),
-                    "tmxrasterizer {}: {}",
-                    map.display(),
-                    String::from_utf8_lossy(&out.stderr)
-                );
+                rasterize(&raster, dir.path(), &map, &png_path, &layer);
                 let (px, w, h) = pixels(&png_path);
                 let cols = 2 * doc["width"].as_u64().unwrap() as u32 + 1;
                 let rows = 2 * doc["height"].as_u64().unwrap() as u32 + 1;
@@ -762,6 +770,20 @@ fn json_validates_against_the_schema_and_a_broken_one_does_not() {
         levels(&[p(&file), "--format", "jsonl", "--out", p(&out)]);
         files.push(out);
     }
+    // Levels of the other grids (neighbour lists): one per generator of each grid, 34 in all.
+    for (name, file) in grid_cases(dir.path()) {
+        let out = dir.path().join(format!("{name}.jsonl"));
+        levels(&[
+            p(&file),
+            "--count",
+            "1",
+            "--format",
+            "jsonl",
+            "--out",
+            p(&out),
+        ]);
+        files.push(out);
+    }
     let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/export/level.schema.json");
     let script = r#"
 import copy, json, sys, jsonschema
@@ -782,5 +804,384 @@ print(n)
 "#;
     let mut args: Vec<&Path> = vec![&schema];
     args.extend(files.iter().map(PathBuf::as_path));
-    assert_eq!(python(script, &args).trim(), "12");
+    assert_eq!(python(script, &args).trim(), "46");
+}
+
+/// Metrics files of the other grids (`--algo all`, seed 4242): hex, hex on a mask, triangle and
+/// polar; (name, file, levels in it at `--count 2`).
+fn grid_cases(dir: &Path) -> Vec<(&'static str, PathBuf)> {
+    let mask = dir.join("hexmask.txt");
+    std::fs::write(&mask, "..#...\n.#....\n......\n...#..\n......\n").unwrap();
+    let m = p(&mask).to_string();
+    let common = ["--algo", "all", "--seed", "4242", "--count", "3"];
+    let with = |extra: &[&str]| -> Vec<String> {
+        common.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    [
+        ("hex", with(&["--grid", "hex", "--size", "7x5"])),
+        ("hexmask", with(&["--grid", "hex", "--mask", &m])),
+        ("triangle", with(&["--grid", "triangle", "--size", "6x4"])),
+        ("polar", with(&["--grid", "polar", "--size", "4"])),
+    ]
+    .into_iter()
+    .map(|(name, args)| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        (name, make(dir, &format!("{name}.parquet"), &args))
+    })
+    .collect()
+}
+
+/// The neighbours of `(x, y)` on a `w×h` hex (odd-r) or triangle grid, recomputed from the
+/// layout's rules (not from the library): (cell, direction label).
+fn layout_neighbours(grid: &str, w: i64, h: i64, x: i64, y: i64) -> Vec<(u64, u64)> {
+    let steps: Vec<(i64, i64)> = match grid {
+        "hex" if y % 2 == 0 => vec![(1, 0), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1)],
+        "hex" => vec![(1, 0), (1, 1), (0, 1), (-1, 0), (0, -1), (1, -1)],
+        _ => {
+            let up = (x + y) % 2 == 0;
+            vec![
+                (1, 0),
+                if up { (0, 1) } else { (0, 99) },
+                (-1, 0),
+                if up { (0, 99) } else { (0, -1) },
+            ]
+        }
+    };
+    steps
+        .into_iter()
+        .enumerate()
+        .filter_map(|(d, (dx, dy))| {
+            let (nx, ny) = (x + dx, y + dy);
+            (nx >= 0 && ny >= 0 && nx < w && ny < h).then_some(((ny * w + nx) as u64, d as u64))
+        })
+        .collect()
+}
+
+#[test]
+fn grid_levels_are_their_rows_as_json_with_neighbour_lists_and_svg_sheets() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, file) in grid_cases(dir.path()) {
+        let out = dir.path().join(format!("{name}.jsonl"));
+        levels(&[
+            p(&file),
+            "--count",
+            "2",
+            "--format",
+            "jsonl",
+            "--out",
+            p(&out),
+        ]);
+        let docs = jsonl(&out);
+        let grid = if name == "hexmask" { "hex" } else { name };
+        let algos = match grid {
+            "hex" | "polar" => 9,
+            _ => 7,
+        };
+        assert_eq!(docs.len(), 2 * algos, "{name}");
+        for d in &docs {
+            let what = format!("{name}: {}", d["id"]);
+            assert_eq!(d["grid"], grid, "{what}");
+            assert_eq!(d["maze_hash"], d["metrics"]["maze_hash"], "{what}");
+            assert_eq!(d["metrics"]["grid"], grid, "{what}");
+            let cells = d["cells"].as_array().unwrap();
+            let (w, h) = (d["width"].as_i64().unwrap(), d["height"].as_i64().unwrap());
+            // Passages are open on both cells; a perfect maze has cells - 1 of them.
+            let mut open = 0;
+            let mut present = 0;
+            for (c, cell) in cells.iter().enumerate() {
+                if cell.is_null() {
+                    assert_eq!(name, "hexmask", "{what}");
+                    continue;
+                }
+                present += 1;
+                let nbrs = cell["neighbours"].as_array().unwrap();
+                let got: Vec<(u64, u64)> = nbrs
+                    .iter()
+                    .map(|n| (n["cell"].as_u64().unwrap(), n["dir"].as_u64().unwrap()))
+                    .collect();
+                if grid != "polar" {
+                    let (x, y) = (c as i64 % w, c as i64 / w);
+                    assert_eq!(cell["at"], serde_json::json!([x, y]), "{what}");
+                    let want: Vec<(u64, u64)> = layout_neighbours(grid, w, h, x, y)
+                        .into_iter()
+                        .filter(|&(n, _)| !cells[n as usize].is_null())
+                        .collect();
+                    assert_eq!(got, want, "{what}: cell {c}");
+                }
+                for n in nbrs {
+                    let other = &cells[n["cell"].as_u64().unwrap() as usize]["neighbours"];
+                    let back = other
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .find(|m| m["cell"].as_u64() == Some(c as u64))
+                        .expect("neighbours are mutual");
+                    assert_eq!(back["open"], n["open"], "{what}: cell {c}");
+                    open += usize::from(n["open"] == true);
+                }
+            }
+            assert_eq!(open / 2 + 1, present, "{what}");
+            assert_eq!(
+                d["metrics"]["cells"].as_u64(),
+                Some(present as u64),
+                "{what}"
+            );
+            // The solution steps through open walls from the entrance to the exit.
+            let sol: Vec<u64> = d["solution"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap())
+                .collect();
+            assert_eq!(Some(sol[0]), d["entrance"].as_u64(), "{what}");
+            assert_eq!(sol.last().copied(), d["exit"].as_u64(), "{what}");
+            assert_eq!(
+                d["metrics"]["solution_length"].as_u64(),
+                Some(sol.len() as u64 - 1)
+            );
+            for s in sol.windows(2) {
+                let step = cells[s[0] as usize]["neighbours"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|n| n["cell"].as_u64() == Some(s[1]))
+                    .expect("solution steps are neighbours");
+                assert_eq!(step["open"], true, "{what}");
+            }
+            if grid == "polar" {
+                // Rings of 1, 6, 12, 24 cells: the centre's neighbours are ring 1.
+                assert_eq!(cells.len(), 1 + 6 + 12 + 24, "{what}");
+                assert_eq!(cells[0]["at"], serde_json::json!([0, 0]));
+                let centre: Vec<u64> = cells[0]["neighbours"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|n| n["cell"].as_u64().unwrap())
+                    .collect();
+                assert_eq!(centre, (1..7).collect::<Vec<u64>>());
+            }
+        }
+        // The same levels as files of their own, named by grid.
+        let folder = dir.path().join(format!("{name}-json"));
+        levels(&[
+            p(&file),
+            "--count",
+            "1",
+            "--format",
+            "json",
+            "--out",
+            p(&folder),
+        ]);
+        let size = match grid {
+            "polar" => "4",
+            "triangle" => "6x4",
+            _ if name == "hexmask" => "6x5",
+            _ => "7x5",
+        };
+        let one = folder.join(format!("wilson-{grid}-{size}-0.json"));
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&one).unwrap()).unwrap();
+        assert_eq!(
+            doc,
+            docs.iter().find(|d| d["algo"] == "wilson").unwrap().clone()
+        );
+        // An SVG sheet with a polygon picture and marked ends per level.
+        let sheet = dir.path().join(format!("{name}.svg"));
+        levels(&[
+            p(&file),
+            "--count",
+            "1",
+            "--format",
+            "svg",
+            "--out",
+            p(&sheet),
+        ]);
+        let svg = std::fs::read_to_string(&sheet).unwrap();
+        assert_eq!(svg.matches(r#"class="level""#).count(), algos, "{name}");
+        assert_eq!(svg.matches(r#"class="entrance""#).count(), algos, "{name}");
+        assert_eq!(svg.matches(r#"class="exit""#).count(), algos, "{name}");
+        assert!(!svg.contains(r#"id="entrance""#), "one id per document");
+        // Formats of square cells refuse these grids by name, before writing anything (hex
+        // levels are hexagonal Tiled maps).
+        let refused: &[&str] = if grid == "hex" {
+            &["store", "png"]
+        } else {
+            &["tmx", "tmj", "store", "png"]
+        };
+        for &format in refused {
+            let target = dir.path().join(format!("{name}-refused.{format}"));
+            let out = batchgen()
+                .args([
+                    "levels",
+                    p(&file),
+                    "--count",
+                    "1",
+                    "--format",
+                    format,
+                    "--out",
+                ])
+                .arg(&target)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{name} {format}: {err}");
+            assert!(
+                err.contains(&format!("'{format}' for '--format'")),
+                "{name} {format}: {err}"
+            );
+            assert!(
+                err.contains(&format!("{grid}-grid")),
+                "{name} {format}: {err}"
+            );
+            assert!(!target.exists(), "{name} {format}");
+        }
+    }
+}
+
+#[test]
+fn tiled_draws_hex_levels_as_hexagonal_maps_side_for_side_and_pytmx_reads_them() {
+    use batchgen::export::hex_tiles::{side, ROW_STEP, TILE_H, TILE_W};
+    use batchgen::export::tileset::{FLOOR, WALL};
+    let raster = common::debian_program("tmxrasterizer", "tiled");
+    let dir = tempfile::tempdir().unwrap();
+    let mut pairs: Vec<PathBuf> = Vec::new();
+    let (mut walls, mut open, mut holes) = (0, 0, 0);
+    for (name, file) in grid_cases(dir.path()) {
+        if !name.starts_with("hex") {
+            continue;
+        }
+        let json = dir.path().join(format!("{name}-hexjson"));
+        levels(&[
+            p(&file),
+            "--count",
+            "1",
+            "--format",
+            "json",
+            "--out",
+            p(&json),
+        ]);
+        for format in ["tmx", "tmj"] {
+            let maps = dir.path().join(format!("{name}-hex{format}"));
+            levels(&[
+                p(&file),
+                "--count",
+                "1",
+                "--format",
+                format,
+                "--out",
+                p(&maps),
+            ]);
+            for entry in std::fs::read_dir(&json).unwrap() {
+                let j = entry.unwrap().path();
+                let stem = j.file_stem().unwrap().to_str().unwrap().to_string();
+                let doc: Value =
+                    serde_json::from_str(&std::fs::read_to_string(&j).unwrap()).unwrap();
+                let map = maps.join(format!("{stem}.{format}"));
+                let text = std::fs::read_to_string(&map).unwrap();
+                assert!(
+                    text.contains("hexagonal") && text.contains("staggerindex"),
+                    "{stem}"
+                );
+                if format == "tmx" {
+                    pairs.push(map.clone());
+                    let e = map.with_extension("expected.json");
+                    std::fs::write(&e, doc.to_string()).unwrap();
+                    pairs.push(e);
+                }
+                let png_path = dir.path().join(format!("{name}-{stem}-{format}.png"));
+                rasterize(&raster, dir.path(), &map, &png_path, "maze");
+                let (px, w, h) = pixels(&png_path);
+                let (cw, ch) = (
+                    doc["width"].as_u64().unwrap() as u32,
+                    doc["height"].as_u64().unwrap() as u32,
+                );
+                let want_w = cw * TILE_W + if ch > 1 { TILE_W / 2 } else { 0 };
+                assert_eq!(
+                    (w, h),
+                    (want_w, (ch - 1) * ROW_STEP + TILE_H),
+                    "{}",
+                    map.display()
+                );
+                let at = |x: f64, y: f64| {
+                    let [r, g, b, a] = px[(y.floor() as u32 * w + x.floor() as u32) as usize];
+                    match (a, [r, g, b]) {
+                        (0, _) => "empty",
+                        (255, c) if c == WALL => "wall",
+                        (255, c) if c == FLOOR => "floor",
+                        other => panic!("{}: pixel {other:?} at {x},{y}", map.display()),
+                    }
+                };
+                for (c, cell) in doc["cells"].as_array().unwrap().iter().enumerate() {
+                    let (x, y) = (c as u32 % cw, c as u32 / cw);
+                    let ox = (x * TILE_W + if y % 2 == 1 { TILE_W / 2 } else { 0 }) as f64;
+                    let oy = (y * ROW_STEP) as f64;
+                    let (cx, cy) = (ox + TILE_W as f64 / 2.0, oy + TILE_H as f64 / 2.0);
+                    if cell.is_null() {
+                        assert_eq!(at(cx, cy), "empty", "{} cell {c}", map.display());
+                        holes += 1;
+                        continue;
+                    }
+                    assert_eq!(at(cx, cy), "floor", "{} cell {c}", map.display());
+                    for d in 0..6usize {
+                        // Two pixels in from the middle of side d: wall unless a passage.
+                        let ((ax, ay), (bx, by)) = side(d);
+                        let (mx, my) = (ox + (ax + bx) / 2.0, oy + (ay + by) / 2.0);
+                        let (vx, vy) = (cx - mx, cy - my);
+                        let n = (vx * vx + vy * vy).sqrt();
+                        let is_open = cell["neighbours"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .any(|nb| nb["dir"] == d as u64 && nb["open"] == true);
+                        let got = at(mx + vx / n * 2.0, my + vy / n * 2.0);
+                        assert_eq!(
+                            got,
+                            if is_open { "floor" } else { "wall" },
+                            "{} cell {c} side {d}",
+                            map.display()
+                        );
+                        if is_open {
+                            open += 1;
+                        } else {
+                            walls += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(walls > 0 && open > 0 && holes > 0, "{walls} {open} {holes}");
+    let script = r#"
+import json, sys, pytmx
+n = 0
+for tmx, js in zip(sys.argv[1::2], sys.argv[2::2]):
+    d = json.load(open(js))
+    m = pytmx.TiledMap(tmx)
+    assert m.orientation == "hexagonal", tmx
+    assert (m.width, m.height) == (d["width"], d["height"]), tmx
+    assert (m.tilewidth, m.tileheight, m.hexsidelength) == (28, 32, 16), tmx
+    assert (m.staggeraxis, m.staggerindex) == ("y", "odd"), tmx
+    p = m.properties
+    assert p["algo"] == d["algo"] and p["maze_hash"] == d["maze_hash"] and p["grid"] == "hex"
+    objs = list(m.objects)
+    for name in ("entrance", "exit"):
+        [o] = [o for o in objs if o.name == name]
+        c = d[name]
+        x, y = c % d["width"], c // d["width"]
+        assert (o.properties["cell_x"], o.properties["cell_y"]) == (x, y), (tmx, name)
+        assert (o.x, o.y) == (x * 28 + 14 * (y % 2) + 14, y * 24 + 16), (tmx, name, o.x, o.y)
+    [sol] = [o for o in objs if o.name == "solution"]
+    assert len(sol.points) == len(d["solution"]), tmx
+    layer = m.get_layer_by_name("maze")
+    for c, cell in enumerate(d["cells"]):
+        gid = layer.data[c // d["width"]][c % d["width"]]
+        if cell is None:
+            assert gid == 0, (tmx, c)
+            continue
+        bits = sum(1 << nb["dir"] for nb in cell["neighbours"] if nb["open"])
+        assert m.tiledgidmap[gid] == bits + 1, (tmx, c, gid, bits)
+    n += 1
+print(n)
+"#;
+    let args: Vec<&Path> = pairs.iter().map(PathBuf::as_path).collect();
+    assert_eq!(python(script, &args).trim(), "18");
 }

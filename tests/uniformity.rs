@@ -799,3 +799,71 @@ fn exact_walks_that_would_not_fit_are_refused_up_front() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("sidewinder"));
 }
+
+/// `--grid`: τ of a 2×2 hex grid (8, as the layout's README counts) and of the 2-ring polar
+/// wheel (320), Wilson uniform on both by chi-square (p >= 0.001, fixed seed) with every tree
+/// drawn, the table says τ; a generator that does not run on the grid is refused naming it.
+#[test]
+fn grid_lab_gives_tau_and_chi_square_on_the_other_grids() {
+    for (grid, size, tau) in [("hex", "2x2", "8"), ("polar", "2", "320")] {
+        let out = common::batchgen()
+            .args([
+                "uniformity",
+                "--grid",
+                grid,
+                "--size",
+                size,
+                "--algo",
+                "wilson,kruskal",
+            ])
+            .args(["--samples", "3200", "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["spanning_trees"], tau, "{grid}");
+        let rows = v["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 2);
+        let wilson = rows.iter().find(|r| r["algo"] == "wilson").unwrap();
+        assert_eq!(wilson["uniform"], true, "{grid}: {v}");
+        assert_eq!(
+            wilson["distinct"],
+            tau.parse::<u64>().unwrap(),
+            "{grid}: every tree drawn"
+        );
+        let table = common::batchgen()
+            .args([
+                "uniformity",
+                "--grid",
+                grid,
+                "--size",
+                size,
+                "--algo",
+                "wilson",
+            ])
+            .args(["--samples", "3200"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&table.stdout);
+        assert!(text.contains(&format!("{tau} spanning trees")), "{text}");
+    }
+    let out = common::batchgen()
+        .args([
+            "uniformity",
+            "--grid",
+            "triangle",
+            "--size",
+            "3x2",
+            "--algo",
+            "eller",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--algo") && err.contains("triangle"), "{err}");
+}

@@ -1,15 +1,20 @@
 //! `batchgen.Level`: one maze regenerated from a row's identifiers ([`crate::Level`]), seen
 //! from Python: walls, solution and maze-dataset's `connection_list` as NumPy arrays, the
 //! row's metrics as a dict, and drawings (text and SVG, which a notebook shows). A masked or
-//! braided row's level takes the row's mask and braid chance ([`crate::LevelSpec`]).
+//! braided row's level takes the row's mask and braid chance ([`crate::LevelSpec`]). `grid=`
+//! (`"hex"`, `"triangle"`, `"polar"`) makes the level of a `--grid` row: cells numbered as
+//! on that grid, the walls its open-edge bits, `neighbours(cell)` its neighbour list, drawn as
+//! SVG (the text drawings and `connection_list` are square-only and say so).
 
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyDict};
 
 use super::{braid_of, joined, mask_of, text, value_error};
+use crate::grid::Size;
 use crate::metrics::{Get, Row, RowView, COLUMNS};
 use crate::render::{self, Style};
 use crate::run::value::{parse_size3, ArgError};
+use crate::topo::{Grid, GridSize};
 use crate::{Algorithm, Level, LevelSpec};
 
 /// A NumPy array of `bytes` (native-endian items of `dtype`) in `shape`, made by NumPy itself
@@ -38,7 +43,7 @@ impl PyLevel {
     #[allow(clippy::too_many_arguments)] // the Python signature: identifiers and ends
     #[pyo3(signature = (
         algo, size, seed, index, *, ends = None, entrance = None, exit = None, mask = None,
-        braid = None
+        braid = None, grid = None
     ))]
     fn new(
         py: Python<'_>,
@@ -51,7 +56,14 @@ impl PyLevel {
         exit: Option<&Bound<'_, PyAny>>,
         mask: Option<&Bound<'_, PyAny>>,
         braid: Option<&Bound<'_, PyAny>>,
+        grid: Option<&str>,
     ) -> PyResult<PyLevel> {
+        let grid = match grid {
+            None => Grid::Square,
+            Some(g) => {
+                Grid::parse(g).map_err(|why| value_error(ArgError::new("--grid", g, why)))?
+            }
+        };
         let mask = mask.map(mask_of).transpose()?;
         let braid = braid.map(braid_of).transpose()?.unwrap_or(0.0);
         let size = match (size, &mask) {
@@ -61,11 +73,23 @@ impl PyLevel {
                     "Level needs a size (or a mask, which sets the size)",
                 ))
             }
+            (Some(s), _) if grid != Grid::Square => {
+                let size_text = joined(s, "x")?;
+                let gs = GridSize::parse(grid, &size_text)
+                    .map_err(|why| value_error(ArgError::new("--size", &size_text, why)))?;
+                Size::planar(gs.a, gs.b)
+            }
             (Some(s), _) => {
                 let size_text = joined(s, "x")?;
                 parse_size3("--size", &size_text).map_err(value_error)?
             }
         };
+        if grid != Grid::Square && (ends.is_some() || entrance.is_some() || exit.is_some()) {
+            return Err(value_error(format!(
+                "--grid {grid}: the levels of these grids run from the first to the last cell; \
+                 ends, entrance and exit work on the square grid only"
+            )));
+        }
         let number = |flag: &str, v: &Bound<'_, PyAny>| -> PyResult<u64> {
             let t = text(v)?;
             t.trim().parse::<u64>().map_err(|_| {
@@ -83,11 +107,33 @@ impl PyLevel {
         let spec = LevelSpec {
             mask,
             ..LevelSpec::new(algo, size, seed, index).braid(braid)
-        }
-        .ends_of_flags(ends, entrance.as_deref(), exit.as_deref())
-        .map_err(value_error)?;
+        };
+        let spec = if grid == Grid::Square {
+            spec.ends_of_flags(ends, entrance.as_deref(), exit.as_deref())
+                .map_err(value_error)?
+        } else {
+            spec.on_grid(grid)
+        };
         let level = py.detach(|| spec.build()).map_err(value_error)?;
         Ok(PyLevel { level })
+    }
+
+    /// The grid: `"square"`, `"hex"`, `"triangle"` or `"polar"`.
+    #[getter]
+    fn grid(&self) -> &'static str {
+        self.level.grid().name()
+    }
+
+    /// The neighbours of cell `cell` in the grid's direction order, as `(cell, direction
+    /// label, open)` tuples (labels: square E 0, S 1, W 2, N 3, down 4, up 5; the other grids'
+    /// in `src/topo/README.md`).
+    fn neighbours(&self, cell: u32) -> PyResult<Vec<(u32, u8, bool)>> {
+        if !self.level.has_cell(cell) {
+            return Err(value_error(format!(
+                "cell {cell} is not a cell of this maze"
+            )));
+        }
+        Ok(self.level.neighbours(cell))
     }
 
     /// The braid chance (the row's `braid`; 0 for a perfect maze).
@@ -198,6 +244,13 @@ impl PyLevel {
     #[getter]
     fn connection_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let l = &self.level;
+        if l.grid() != Grid::Square {
+            return Err(value_error(format!(
+                "connection_list is the layout of square mazes; this maze is on the {} grid \
+                 (use neighbours(cell))",
+                l.grid()
+            )));
+        }
         if l.depth() > 1 {
             return Err(value_error(format!(
                 "connection_list is the layout of 2D mazes; this maze is {}",
@@ -244,9 +297,25 @@ impl PyLevel {
     /// The maze drawn as `ascii`, `unicode` or `svg` (`cell_px`: SVG cell side in pixels).
     #[pyo3(signature = (fmt = "unicode", *, solution = true, cell_px = None))]
     fn render(&self, fmt: &str, solution: bool, cell_px: Option<u32>) -> PyResult<String> {
-        let maze = self.level.maze();
         let path = solution.then_some(self.level.solution());
         let px = Style { cell_px }.px_for(render::Format::Svg);
+        if let (Some(g), Some(m)) = (self.level.graph(), self.level.graph_maze()) {
+            let ends = (self.level.entrance(), self.level.exit());
+            return match fmt {
+                "svg" if px >= 1 => Ok(render::polygon::svg(g, m, path, ends, px)),
+                "svg" => Err(value_error(ArgError::new(
+                    "--cell-px",
+                    "0",
+                    "must be at least 1",
+                ))),
+                other => Err(value_error(ArgError::new(
+                    "--format",
+                    other,
+                    format!("the {} grid is drawn as svg", self.level.grid()),
+                ))),
+            };
+        }
+        let maze = self.level.maze();
         let drawn = match fmt {
             "ascii" => render::ascii(maze, path),
             "unicode" => render::unicode(maze, path),
@@ -275,13 +344,16 @@ impl PyLevel {
     }
 
     fn __str__(&self) -> PyResult<String> {
+        if self.level.grid() != Grid::Square {
+            return Ok(self.__repr__());
+        }
         self.render("unicode", true, None)
     }
 
     fn __repr__(&self) -> String {
         let l = &self.level;
         format!(
-            "batchgen.Level({:?}, {:?}, {}, {}, entrance={}, exit={}, solution_length={}{}{})",
+            "batchgen.Level({:?}, {:?}, {}, {}, entrance={}, exit={}, solution_length={}{}{}{})",
             l.algo().name(),
             l.size().to_string(),
             l.seed(),
@@ -296,6 +368,10 @@ impl PyLevel {
             match l.braid() {
                 0.0 => String::new(),
                 p => format!(", braid={p}"),
+            },
+            match l.grid() {
+                Grid::Square => String::new(),
+                g => format!(", grid={:?}", g.name()),
             },
         )
     }

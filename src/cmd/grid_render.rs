@@ -1,7 +1,7 @@
 //! `batchgen render --grid hex|triangle|polar`: the maze of (grid, algo, size, seed, index) as
-//! an SVG picture ([`batchgen::render::polygon`]), with `--solution` and the entrance and exit
-//! marked. The text formats draw square cells only and PNG is not drawn for these grids: both
-//! are refused naming the grid, as are the square picture's other sources and options.
+//! an SVG or PNG picture ([`batchgen::render::polygon`]), with `--solution` and the entrance and
+//! exit marked. The text formats draw square cells only and are refused naming the grid, as are
+//! the square picture's other sources and options.
 
 use std::io::Write;
 
@@ -44,10 +44,10 @@ pub struct GridRender<'a> {
 /// Render `args` (whose `--grid` is not square) in `format`.
 pub fn run(args: &GridRender<'_>, format: Format) -> anyhow::Result<()> {
     let grid = args.grid;
-    if format != Format::Svg {
+    if !matches!(format, Format::Svg | Format::Png) {
         return Err(UsageError(format!(
-            "--grid {grid} is drawn as svg only; {} draws square cells (use --format svg or \
-             -o FILE.svg)",
+            "--grid {grid} is drawn as svg or png; {} draws square cells (use --format svg or \
+             png, or -o FILE.svg)",
             format.name()
         ))
         .into());
@@ -82,19 +82,18 @@ pub fn run(args: &GridRender<'_>, format: Format) -> anyhow::Result<()> {
     topo::measure(&g, &maze, ends, mask.map_or(0, |m| m.hash()), &mut ms);
     let path = ms.solution_path();
     let unit = args.cell_px.unwrap_or(16);
-    let doc = polygon::svg(
-        &g,
-        &maze,
-        args.solution.then_some(&path[..]),
-        (ends.entrance, ends.exit),
-        unit,
-    );
+    let solution = args.solution.then_some(&path[..]);
+    let doc = if format == Format::Png {
+        polygon::png(&g, &maze, solution, (ends.entrance, ends.exit), unit)?
+    } else {
+        polygon::svg(&g, &maze, solution, (ends.entrance, ends.exit), unit).into_bytes()
+    };
     match args.out {
-        None => std::io::stdout().write_all(doc.as_bytes())?,
+        None => std::io::stdout().write_all(&doc)?,
         Some(o) => {
             let mut f = AtomicFile::create(o)
                 .with_context(|| format!("cannot write -o {}", o.display()))?;
-            f.write_all(doc.as_bytes())?;
+            f.write_all(&doc)?;
             f.prepare()?.commit()?;
         }
     }

@@ -23,6 +23,7 @@ use batchgen::output_set::OutputSet;
 use batchgen::pick::{self, Pick, PickError, PickSpec, Picked, Value};
 use batchgen::store::{Entry, StoreInfo, StoreWriter};
 use batchgen::summary::inputs;
+use batchgen::topo::Grid;
 
 use super::generate::check_walk_steps;
 use super::{mask_arg, values, UsageError};
@@ -250,6 +251,40 @@ fn check_walks(picked: &[Picked]) -> Result<(), UsageError> {
     Ok(())
 }
 
+/// The formats that draw or store square cells only refuse levels of another grid, naming
+/// the format and the grid (hex, triangle, polar levels go to json, jsonl and svg; hex levels
+/// to tmx and tmj as hexagonal maps too).
+fn check_grids(format: LevelFormat, picked: &[Picked]) -> Result<(), UsageError> {
+    let tiled = matches!(format, LevelFormat::Tmx | LevelFormat::Tmj);
+    let refused = |g: Grid| g != Grid::Square && !(tiled && g == Grid::Hex);
+    let Some(p) = picked.iter().find(|p| refused(p.id.grid)) else {
+        return Ok(());
+    };
+    let grid = p.id.grid;
+    let (name, why) = match format {
+        LevelFormat::Json | LevelFormat::Jsonl | LevelFormat::Svg => return Ok(()),
+        LevelFormat::Store => ("store", "a maze store holds square mazes"),
+        LevelFormat::Tmx => ("tmx", "Tiled maps are written for square and hex grids"),
+        LevelFormat::Tmj => ("tmj", "Tiled maps are written for square and hex grids"),
+        LevelFormat::Png => ("png", "the PNG sheet draws square cells"),
+    };
+    Err(UsageError::flag(
+        "--format",
+        name,
+        format!(
+            "{why}, and the picked levels include {grid}-grid levels ('{}' row {}); use \
+             --format json, jsonl or svg{}",
+            p.path.display(),
+            p.row,
+            if grid == Grid::Hex {
+                " (or tmx, tmj)"
+            } else {
+                ""
+            }
+        ),
+    ))
+}
+
 /// Run `batchgen levels`.
 pub fn run(args: &LevelsArgs) -> anyhow::Result<()> {
     let pick = match (args.pick, args.pick_seed) {
@@ -313,6 +348,7 @@ pub fn run(args: &LevelsArgs) -> anyhow::Result<()> {
         })
         .into());
     }
+    check_grids(args.format, &picked)?;
     if !args.no_time_limit {
         check_walks(&picked)?;
     }
@@ -379,7 +415,23 @@ pub fn run(args: &LevelsArgs) -> anyhow::Result<()> {
             let ext = f.extension();
             let mut plan = OutputSet::new();
             let mut outputs: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+            let hex = levels.iter().any(|l| l.grid() == Grid::Hex);
+            let square = levels.iter().any(|l| l.grid() == Grid::Square);
+            if hex && matches!(f, LevelFormat::Tmx | LevelFormat::Tmj) {
+                let name = export::hex_tiles::HEX_NAME;
+                let (ext, text) = if f == LevelFormat::Tmx {
+                    ("tsx", export::hex_tiles::tsx())
+                } else {
+                    ("tsj", export::hex_tiles::tsj())
+                };
+                outputs.push((args.out.join(format!("{name}.{ext}")), text.into_bytes()));
+                outputs.push((
+                    args.out.join(format!("{name}.png")),
+                    export::hex_tiles::png(),
+                ));
+            }
             match f {
+                _ if !square => {}
                 LevelFormat::Tmx => {
                     outputs.push((
                         args.out.join(format!("{}.tsx", tileset::NAME)),

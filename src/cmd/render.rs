@@ -59,10 +59,10 @@ pub struct RenderArgs {
     /// ... the grid size (`WxH`, or `WxHxD` for a 3D maze) ...
     #[arg(long, value_name = "WxH[xD]", allow_hyphen_values = true, value_parser = values::text(values::size_arg))]
     pub size: Option<values::SizeArg>,
-    /// Cell shape of a regenerated maze: square, hex, triangle or polar (SVG only).
+    /// Cell shape of a regenerated maze: square, hex, triangle or polar (SVG or PNG).
     ///
-    /// As the main job's --grid: the maze of (grid, algo, size, seed, index), drawn as SVG with
-    /// --solution and the entrance and exit marked.
+    /// As the main job's --grid: the maze of (grid, algo, size, seed, index), drawn as SVG or
+    /// PNG with --solution and the entrance and exit marked.
     #[arg(long, value_name = "GRID", default_value = "square", value_parser = values::text(values::grid), conflicts_with = "store")]
     pub grid: batchgen::topo::Grid,
     /// ... the run's master seed (as the main job's) ...

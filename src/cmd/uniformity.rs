@@ -5,12 +5,13 @@
 //! (progress on stderr) and prints the report as a table or JSON on stdout. Requests that would
 //! run for hours are refused up front with the estimate (exit 2) unless `--force`. With
 //! `--mask FILE` the study is over the spanning trees of the mask's cells; the mask sets the
-//! size, and one too large for an exact τ is refused (exit 2).
+//! size, and one too large for an exact τ is refused (exit 2). With `--grid hex|triangle|polar`
+//! the lab on that grid ([`batchgen::uniformity::grid_lab`]): τ exactly, and chi-square of
+//! each generator that runs there against uniform when τ is small.
 
 use std::path::PathBuf;
 
 use super::{mask_arg, values, UsageError};
-use batchgen::grid::Size;
 use batchgen::json;
 use batchgen::uniformity::report::{self, Options, StudyMask, MASK_MAX_CELLS};
 
@@ -26,9 +27,14 @@ pub enum Format {
 /// Flags of `batchgen uniformity`.
 #[derive(clap::Args, Debug)]
 pub struct UniformityArgs {
-    /// Grid size WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH in cells, e.g. 2x3, 3x3 or 2x2x2.
-    #[arg(long, value_name = "WxH[xD]", required_unless_present = "mask", value_parser = values::text(values::size))]
-    pub size: Option<Size>,
+    /// Grid size WIDTHxHEIGHT or WIDTHxHEIGHTxDEPTH in cells, e.g. 2x3, 3x3 or 2x2x2 (with
+    /// --grid polar: R rings or RxC).
+    #[arg(long, value_name = "WxH[xD]", required_unless_present = "mask", value_parser = values::text(values::size_arg))]
+    pub size: Option<values::SizeArg>,
+    /// The cell shape: square (the default) or hex, triangle, polar (layouts in
+    /// src/topo/README.md).
+    #[arg(long, value_name = "GRID", default_value = "square", value_parser = values::text(batchgen::topo::Grid::parse))]
+    pub grid: batchgen::topo::Grid,
     /// Study the mazes on this mask (text or PNG, as the main job's --mask): the spanning trees
     /// of its cells. It sets the size; a --size beside it must agree.
     #[arg(long, value_name = "FILE")]
@@ -65,13 +71,17 @@ pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
         )
         .into());
     }
+    if args.grid != batchgen::topo::Grid::Square {
+        return run_grid(args);
+    }
     let mask = match &args.mask {
         Some(p) => Some(mask_arg::read("--mask", p)?),
         None => None,
     };
+    let arg_size = args.size.map(values::SizeArg::square).transpose()?;
     let size = match &mask {
-        Some(m) => mask_arg::size_for(args.size, m.size(), Some(m), args.mask.as_deref())?,
-        None => args.size.expect("clap requires --size without --mask"),
+        Some(m) => mask_arg::size_for(arg_size, m.size(), Some(m), args.mask.as_deref())?,
+        None => arg_size.expect("clap requires --size without --mask"),
     };
     if let (Some(m), Some(p)) = (&mask, &args.mask) {
         if u64::from(m.cells()) > MASK_MAX_CELLS {
@@ -117,6 +127,43 @@ pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
     match args.format {
         Format::Table => super::stdio::out(rep.table_with(super::color::stdout()))?,
         Format::Json => super::stdio::out(json::pretty(&rep.to_json()))?,
+    }
+    Ok(())
+}
+
+/// `batchgen uniformity --grid hex|triangle|polar`: the grid's τ and the samples' chi-square.
+fn run_grid(args: &UniformityArgs) -> anyhow::Result<()> {
+    use batchgen::topo::generate as tgen;
+    use batchgen::uniformity::grid_lab;
+    let grid = args.grid;
+    let (size, g, _) = super::grid_run::grid_of(grid, args.size, args.mask.as_deref())?;
+    if u64::from(g.cells()) > MASK_MAX_CELLS {
+        return Err(UsageError::flag(
+            "--size",
+            &size.to_string(),
+            format!(
+                "the {grid} grid has {} cells; the lab counts its spanning trees exactly, which it \
+                 does up to {MASK_MAX_CELLS} cells",
+                g.cells()
+            ),
+        )
+        .into());
+    }
+    let spec = args.algo.spec.as_str();
+    let has_all = spec.split(',').any(|p| p.trim() == "all");
+    let (algos, skipped): (Vec<_>, Vec<_>) = args
+        .algo
+        .algos
+        .iter()
+        .cloned()
+        .partition(|a| tgen::check(a, grid).is_ok());
+    if let (false, Some(a)) = (has_all, skipped.first()) {
+        return Err(UsageError::flag("--algo", spec, tgen::check(a, grid).unwrap_err()).into());
+    }
+    let study = grid_lab::run(&g, &algos, args.samples, args.seed);
+    match args.format {
+        Format::Table => super::stdio::out(study.table())?,
+        Format::Json => super::stdio::out(json::pretty(&study))?,
     }
     Ok(())
 }

@@ -11,7 +11,7 @@
 //! | `/api/sample?accept=E&n=K` | a reproducible random sample of K ≤ 100 passing rows with their identifiers and values |
 //! | `/api/levels?accept=E&count=N&per=K` | per (algo, size) the first K ≤ 100 of the N levels `batchgen levels` writes (the first N passing rows by index), and that command |
 //! | `/api/mask.txt?hash=H` | the files' mask of hash `H` as a text mask: the `mask.txt` the printed commands' `--mask mask.txt` reads |
-//! | `/api/maze.svg?algo=A&size=S&seed=X&index=I[&ends=diameter or &entrance=X,Y&exit=X,Y][&mask=H][&braid=P]` | the maze drawn with its solution: on the files' mask of hash `H` (holes solid), braided with chance `P` |
+//! | `/api/maze.svg?algo=A&size=S&seed=X&index=I[&ends=diameter or &entrance=X,Y&exit=X,Y][&mask=H][&braid=P][&grid=G]` | the maze drawn with its solution: on the files' mask of hash `H` (holes solid), braided with chance `P`; on grid `G` (`hex`, `triangle`, `polar`: the rows of a `--grid` file, drawn as polygons between the first and last cell) |
 
 use std::fmt::Write as _;
 
@@ -20,10 +20,12 @@ use serde::{Serialize, Serializer};
 use super::data::{Group, Loaded, Selection, Table};
 use crate::accept::Accept;
 use crate::generate::Algorithm;
+use crate::grid::Size;
 use crate::json;
 use crate::level::LevelSpec;
 use crate::run::value::{parse_count, parse_size3, ArgError, DEFAULT_SEED};
 use crate::run::{EndsRule, Output, RenderSpec, RunSpec};
+use crate::topo::Grid;
 
 /// Longest accept expression accepted, bytes.
 pub(crate) const MAX_EXPR: usize = 4096;
@@ -184,6 +186,9 @@ pub(crate) fn ends_flags(rule: &str, size: crate::grid::Size) -> Vec<(String, St
 /// itself is the file's `batchgen.mask`, held by the explorer) and its braid chance.
 fn made_with(g: &Group) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
+    if g.grid != Grid::Square {
+        out.push(("grid", g.grid.name().to_string()));
+    }
     if let Some(m) = &g.mask {
         out.push(("mask", m.hash().to_string()));
     }
@@ -263,11 +268,16 @@ fn levels_command(t: &Table, accept: Option<&str>, count: u64) -> String {
     if let Some(a) = accept {
         words.extend(["--accept".into(), a.to_string()]);
     }
+    // Triangle and polar levels have no Tiled map: JSON then.
+    let tiled = t
+        .groups
+        .iter()
+        .all(|g| matches!(g.grid, Grid::Square | Grid::Hex));
     words.extend([
         "--count".into(),
         count.to_string(),
         "--format".into(),
-        "tmx".into(),
+        if tiled { "tmx" } else { "json" }.into(),
         "--out".into(),
         "levels/".into(),
     ]);
@@ -293,6 +303,13 @@ fn key_command(
 ) -> Result<String, String> {
     let (algo, size, first) = &k.keys[key];
     let g = &t.groups[*first];
+    if g.grid != Grid::Square {
+        return Err(format!(
+            "the {algo} {size} rows are on the {} grid, whose runs take no --accept: batchgen \
+             levels picks from the rows themselves",
+            g.grid
+        ));
+    }
     // What differs between the key's first group and another of its groups, if anything.
     let differs = |o: &Group| -> Option<String> {
         let hash = |g: &Group| g.mask.as_ref().map_or(0, |m| m.hash());
@@ -351,7 +368,8 @@ fn render_command(g: &Group, index: u64) -> String {
     if g.mask.is_some() {
         spec = spec.mask("mask.txt");
     }
-    spec.braid(g.braid)
+    spec.grid(g.grid)
+        .braid(g.braid)
         .solution(true)
         .out("maze.svg")
         .command_line()
@@ -1056,6 +1074,37 @@ fn maze(t: &Table, p: &Params) -> Answer {
         Some(b) => crate::run::value::braid_value(b)
             .map_err(|why| bad(ArgError::new("--braid", b, why)))?,
     };
+    let grid = match p.get("grid") {
+        None => Grid::Square,
+        Some(g) => Grid::parse(g).map_err(|why| bad(ArgError::new("--grid", g, why)))?,
+    };
+    if grid != Grid::Square {
+        // The first and last cell, as the grid's runs measure them.
+        let level = LevelSpec {
+            mask,
+            ..LevelSpec::new(algo, Size::planar(size.width, size.height), seed, index)
+                .braid(braid)
+                .on_grid(grid)
+        }
+        .build()
+        .map_err(bad)?;
+        let (g, m) = (
+            level.graph().expect("a grid level"),
+            level.graph_maze().expect("a grid level"),
+        );
+        let svg = crate::render::polygon::svg(
+            g,
+            m,
+            Some(level.solution()),
+            (level.entrance(), level.exit()),
+            CELL_PX,
+        );
+        return Ok(Response {
+            status: 200,
+            content_type: "image/svg+xml",
+            body: svg.into_bytes(),
+        });
+    }
     let level = LevelSpec {
         mask,
         ..LevelSpec::new(algo, size, seed, index).braid(braid)

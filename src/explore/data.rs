@@ -71,6 +71,8 @@ pub struct Group {
     pub accept: Option<String>,
     /// Rows.
     pub rows: u64,
+    /// The file's grid (`batchgen.grid`; square without it).
+    pub grid: crate::topo::Grid,
 }
 
 /// A column's values in memory.
@@ -340,6 +342,8 @@ struct FileMeta {
     braid: f64,
     /// `batchgen.accept`, when the file was made with a filter.
     accept: Option<String>,
+    /// `batchgen.grid` (square when absent).
+    grid: crate::topo::Grid,
 }
 
 /// The ends rule, mask and braid chance of a file's metadata; a mask or chance that does not
@@ -352,8 +356,22 @@ fn file_meta(path: &std::path::Path) -> Result<FileMeta, SummaryError> {
         kv.and_then(|kv| kv.iter().find(|k| k.key == key))
             .and_then(|k| k.value.clone())
     };
+    let grid = match get(crate::meta_keys::GRID) {
+        None => crate::topo::Grid::Square,
+        Some(g) => crate::topo::Grid::parse(&g).map_err(|e| {
+            read_err(
+                path,
+                format!("its {} metadata: {e}", crate::meta_keys::GRID),
+            )
+        })?,
+    };
+    // A hex or triangle mask is connected through its own grid's neighbours.
+    let parse_mask = |t: &str| match grid {
+        crate::topo::Grid::Square => Mask::from_text(t),
+        _ => Mask::cells_from_bytes(t.as_bytes()),
+    };
     let mask = get(crate::meta_keys::MASK)
-        .map(|t| Mask::from_text(&t).map(Arc::new))
+        .map(|t| parse_mask(&t).map(Arc::new))
         .transpose()
         .map_err(|e| {
             read_err(
@@ -375,6 +393,7 @@ fn file_meta(path: &std::path::Path) -> Result<FileMeta, SummaryError> {
         mask,
         braid: braid.unwrap_or(0.0),
         accept: get(crate::meta_keys::ACCEPT).filter(|a| !a.trim().is_empty()),
+        grid,
     })
 }
 
@@ -469,6 +488,7 @@ impl Table {
                         && hash(&g.mask) == hash(&fm.mask)
                         && g.braid == fm.braid
                         && g.accept == fm.accept
+                        && g.grid == fm.grid
                 }) {
                     Some(g) => g,
                     None => {
@@ -489,6 +509,7 @@ impl Table {
                             braid: fm.braid,
                             accept: fm.accept.clone(),
                             rows: 0,
+                            grid: fm.grid,
                         });
                         table.groups.len() - 1
                     }

@@ -17,6 +17,20 @@
 //!   cells, both ends included (`solution_length + 1` cells);
 //! - `metrics`: every column of the level's row, by name, in the file's column order (the
 //!   64-bit columns `seed`, `maze_seed`, `maze_hash`, `mask_hash` as strings; NaN as `null`).
+//!
+//! A level on a hex, triangle or polar grid (layouts in `src/topo/README.md`) has the same
+//! members and one more, `grid` (`"hex"`, `"triangle"` or `"polar"`, after `id`); `width` and
+//! `height` are the row's (for polar the rings and the cells of the first ring), `depth` is 1,
+//! and the cells are a neighbour list ([`graph_cells`]):
+//!
+//! - `cells[id]` for every cell id of the grid: `null` for a hole of the mask, else
+//!   `{"at": [x, y], "neighbours": [{"cell": n, "dir": d, "open": true|false}, …]}`, the
+//!   neighbours in the grid's direction order with the grid's direction labels (hex E 0, SE 1,
+//!   SW 2, W 3, NW 4, NE 5; triangle E 0, S 1, W 2, N 3; polar clockwise 0, outward 1,
+//!   counter-clockwise 2, inward 3, a polar cell listing each of its outward neighbours).
+//!   `at` is `(x, y)` on hex and triangle grids and `(i, r)` on a polar grid (the index in the
+//!   ring, the ring; the centre is `[0, 0]`). A passage is open on both of its cells;
+//! - `entrance`, `exit` and the `solution`'s steps are cell ids.
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
@@ -48,6 +62,74 @@ impl Serialize for Metrics<'_> {
         }
         m.end()
     }
+}
+
+/// One cell of a neighbour list (see the module docs).
+#[derive(serde::Serialize)]
+pub struct GraphCell {
+    /// `[x, y]`, polar `[i, r]`.
+    pub at: [u32; 2],
+    /// The cell's neighbours in direction order.
+    pub neighbours: Vec<Neighbour>,
+}
+
+/// A neighbour of a [`GraphCell`].
+#[derive(serde::Serialize)]
+pub struct Neighbour {
+    /// Its cell id.
+    pub cell: u32,
+    /// The direction label of the step to it.
+    pub dir: u8,
+    /// Is the wall between them open?
+    pub open: bool,
+}
+
+/// The neighbour list of a level on a grid other than the square one (`cells[id]`, `None` for
+/// a hole of the mask); empty for a square level.
+pub fn graph_cells(e: &Export<'_>) -> Vec<Option<GraphCell>> {
+    let l = e.level;
+    let Some(g) = l.graph() else {
+        return Vec::new();
+    };
+    (0..g.len())
+        .map(|c| {
+            g.has_cell(c).then(|| {
+                let (x, y) = l.xy(c);
+                GraphCell {
+                    at: [x, y],
+                    neighbours: l
+                        .neighbours(c)
+                        .into_iter()
+                        .map(|(cell, dir, open)| Neighbour { cell, dir, open })
+                        .collect(),
+                }
+            })
+        })
+        .collect()
+}
+
+/// The document of a level on a grid other than the square one.
+#[derive(serde::Serialize)]
+struct GraphDoc<'a> {
+    format: &'static str,
+    format_version: u32,
+    id: String,
+    grid: &'static str,
+    algo: String,
+    width: u32,
+    height: u32,
+    depth: u32,
+    seed: String,
+    index: u64,
+    mask_hash: String,
+    braid: f64,
+    ends_rule: String,
+    maze_hash: String,
+    cells: Vec<Option<GraphCell>>,
+    entrance: u32,
+    exit: u32,
+    solution: &'a [u32],
+    metrics: Metrics<'a>,
 }
 
 #[derive(serde::Serialize)]
@@ -107,6 +189,30 @@ pub fn cells(e: &Export<'_>) -> Vec<Vec<Vec<Option<u32>>>> {
 pub fn document(e: &Export<'_>) -> String {
     let l = e.level;
     let id = l.id();
+    if l.graph().is_some() {
+        let doc = GraphDoc {
+            format: "batchgen-level",
+            format_version: 1,
+            id: id.to_string(),
+            grid: l.grid().name(),
+            algo: l.algo().to_string(),
+            width: l.width(),
+            height: l.height(),
+            depth: 1,
+            seed: l.seed().to_string(),
+            index: l.index(),
+            mask_hash: id.mask_hash.to_string(),
+            braid: l.braid(),
+            ends_rule: crate::maze_id::grid_ends_rule(id.ends, l.grid()),
+            maze_hash: l.maze_hash().to_string(),
+            cells: graph_cells(e),
+            entrance: l.entrance(),
+            exit: l.exit(),
+            solution: l.solution(),
+            metrics: Metrics(e.row),
+        };
+        return serde_json::to_string(&doc).expect("a level serialises");
+    }
     // The ends as cells: the id reproduces this maze and this solution whatever the file's rule.
     let doc = Doc {
         format: "batchgen-level",

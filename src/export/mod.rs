@@ -14,7 +14,12 @@
 //! [`Tile::Floor`] when the wall is open and [`Tile::Wall`] otherwise, a post is a wall. On a
 //! mask, a hole cell is [`Tile::Empty`], and so is every wall or post tile that touches only
 //! holes (or the border), so a masked level has the shape of its mask.
+//!
+//! A hex level is a Tiled hexagonal map instead: one tile per cell, the tile of its open sides
+//! ([`hex_tiles`]); a hole of the mask is no tile. Triangle and polar levels have no Tiled map
+//! (`batchgen levels` refuses them by name).
 
+pub mod hex_tiles;
 pub mod json;
 pub mod sheet;
 pub mod tileset;
@@ -127,8 +132,68 @@ pub fn tile_layer(level: &Level, z: u32) -> Vec<Tile> {
     out
 }
 
+/// The tile grid of a level's Tiled map: its size in tiles, the tile size in pixels and
+/// whether it is a hexagonal map (a hex level) or an orthogonal one (a square level).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MapShape {
+    /// Tiles across.
+    pub cols: u32,
+    /// Tiles down.
+    pub rows: u32,
+    /// Tile width, pixels.
+    pub tile_w: u32,
+    /// Tile height, pixels.
+    pub tile_h: u32,
+    /// A hexagonal map (stagger axis `y`, stagger index `odd`, side [`hex_tiles::SIDE`]).
+    pub hex: bool,
+}
+
+/// The [`MapShape`] of a level (square or hex).
+pub fn map_shape(level: &Level) -> MapShape {
+    if level.grid() == crate::topo::Grid::Hex {
+        MapShape {
+            cols: level.width(),
+            rows: level.height(),
+            tile_w: hex_tiles::TILE_W,
+            tile_h: hex_tiles::TILE_H,
+            hex: true,
+        }
+    } else {
+        let t = tileset::TILE_PX;
+        MapShape {
+            cols: 2 * level.width() + 1,
+            rows: 2 * level.height() + 1,
+            tile_w: t,
+            tile_h: t,
+            hex: false,
+        }
+    }
+}
+
+/// The global tile ids of tile layer `z` of a level's map, row by row: the tile picture
+/// ([`tile_layer`]) of a square level; one tile per cell of a hex level (the tile of its open
+/// sides, [`hex_tiles::gid`]; 0 for a hole of the mask).
+pub fn layer_gids(level: &Level, z: u32) -> Vec<u32> {
+    match level.graph() {
+        None => tile_layer(level, z).into_iter().map(|t| t as u32).collect(),
+        Some(g) => (0..g.len())
+            .map(|c| {
+                if !g.has_cell(c) {
+                    return 0;
+                }
+                let open = level
+                    .neighbours(c)
+                    .into_iter()
+                    .filter(|n| n.2)
+                    .fold(0, |bits, n| bits | 1 << n.1);
+                hex_tiles::gid(open)
+            })
+            .collect(),
+    }
+}
+
 /// The file name (without extension) of a level in a folder of per-level files:
-/// `ALGO-WxH[xD]-INDEX`, any character of the generator's name but letters, digits, `.`, `-`
+/// `ALGO-WxH[xD]-INDEX` (another grid: `ALGO-GRID-SIZE-INDEX`, e.g. `wilson-hex-8x8-3`), any character of the generator's name but letters, digits, `.`, `-`
 /// and `_` written as `_` (`wilson-straight:0.5` → `wilson-straight_0.5`).
 pub fn file_stem(level: &Level) -> String {
     let algo: String = level
@@ -143,7 +208,10 @@ pub fn file_stem(level: &Level) -> String {
             }
         })
         .collect();
-    format!("{algo}-{}-{}", level.size(), level.index())
+    match level.graph() {
+        None => format!("{algo}-{}-{}", level.size(), level.index()),
+        Some(g) => format!("{algo}-{}-{}-{}", level.grid(), g.size(), level.index()),
+    }
 }
 
 /// Columns whose 64-bit values are written as decimal strings (JSON numbers and Tiled's `int`
@@ -242,10 +310,11 @@ const RENAMED: [(&str, &str); 3] = [
 /// an empty `string`.
 pub fn properties(e: &Export<'_>) -> Vec<Property> {
     let id = e.level.id();
-    let mut out = vec![
-        Property::text("id", id),
-        Property::text("ends_rule", id.ends.rule(e.level.size())),
-    ];
+    let rule = match e.level.grid() {
+        crate::topo::Grid::Square => id.ends.rule(e.level.size()),
+        g => crate::maze_id::grid_ends_rule(id.ends, g),
+    };
+    let mut out = vec![Property::text("id", id), Property::text("ends_rule", rule)];
     for (name, v) in e.row {
         let name = RENAMED
             .iter()
@@ -281,9 +350,18 @@ pub fn centre(x: u32, y: u32, tile: u32) -> (f64, f64) {
 }
 
 /// The objects of layer `z`: the entrance and exit points (if on that layer) and the solution
-/// as one polyline through the centres of its cells per run of consecutive cells on the layer.
+/// as one polyline through the centres of its cells per run of consecutive cells on the layer
+/// (a hex level: the centres of its hexagons, [`hex_tiles::centre`]).
 pub fn objects(e: &Export<'_>, z: u32, tile: u32) -> Vec<MapObject> {
     let l = e.level;
+    let hex = l.grid() == crate::topo::Grid::Hex;
+    let centre = |x: u32, y: u32, tile: u32| {
+        if hex {
+            hex_tiles::centre(x, y)
+        } else {
+            centre(x, y, tile)
+        }
+    };
     let mut out = Vec::new();
     for (name, cell) in [("entrance", l.entrance()), ("exit", l.exit())] {
         let c = xyz(l, cell);

@@ -6,6 +6,10 @@
 //! are marked beyond the cell itself so they read at a glance: an orange square and a cyan
 //! disc, each with a black outline, a few cells wide ([`mark_cells`]).
 //!
+//! A level on a hex, triangle or polar grid is drawn in the SVG sheet as its polygon picture
+//! ([`crate::render::polygon`]: the entrance a square, the exit a disc); the PNG sheet draws
+//! square levels only (`batchgen levels` refuses the others by name).
+//!
 //! PNG: the tile picture of [`super::tile_layer`] is painted into one RGB buffer (holes of a
 //! mask in the page's grey) and the text is drawn into the same buffer with the DejaVu font
 //! the plots use. SVG: each panel is the standalone SVG of [`crate::render::svg`] placed in
@@ -42,6 +46,11 @@ pub struct SheetError(String);
 /// apart).
 fn squares(e: &Export<'_>) -> (u32, u32) {
     let l = e.level;
+    if let Some(g) = l.graph() {
+        // Another grid: its picture's extent in units, two squares to a unit.
+        let (w, h) = crate::render::polygon::extent(g);
+        return ((2.0 * w).ceil() as u32 + 1, (2.0 * h).ceil() as u32 + 1);
+    }
     let across = l.depth() * (2 * l.width() + 1) + (l.depth() - 1);
     (across, 2 * l.height() + 1)
 }
@@ -49,7 +58,10 @@ fn squares(e: &Export<'_>) -> (u32, u32) {
 /// The label lines of a level.
 fn label(e: &Export<'_>, columns: &[&str]) -> Vec<String> {
     let l = e.level;
-    let mut lines = vec![format!("{} #{}  {}", l.algo(), l.index(), l.size())];
+    let mut lines = vec![match l.graph() {
+        None => format!("{} #{}  {}", l.algo(), l.index(), l.size()),
+        Some(g) => format!("{} #{}  {} {}", l.algo(), l.index(), l.grid(), g.size()),
+    }];
     for c in columns {
         let v = e.row.iter().find(|(n, _)| n == c).map(|(_, v)| v);
         let text = match v {
@@ -251,6 +263,31 @@ pub fn svg(exports: &[Export<'_>], columns: &[&str], title: &str) -> Result<Stri
         let (px, py) = (GAP + (i as u32 % cols) * pw, HEAD + (i as u32 / cols) * ph);
         // A maze cell is two squares of the tile picture.
         let c = 2 * k;
+        if let (Some(g), Some(m)) = (l.graph(), l.graph_maze()) {
+            // Another grid: its polygon picture (which marks the entrance and exit itself),
+            // one unit to a cell.
+            let inner =
+                crate::render::polygon::svg(g, m, Some(l.solution()), (l.entrance(), l.exit()), c)
+                    .replace(r#"id="entrance" "#, "")
+                    .replace(r#"id="exit" "#, "");
+            let _ = writeln!(
+                s,
+                r#"<g id="level-{i}" class="level" transform="translate({px},{py})">"#
+            );
+            s.push_str(inner.trim());
+            s.push('\n');
+            let (_, d) = squares(e);
+            for (j, line) in label(e, columns).iter().enumerate() {
+                let _ = writeln!(
+                    s,
+                    r#"<text x="0" y="{}" font-size="12">{}</text>"#,
+                    (d / 2 + 1) * c + 12 + j as u32 * LINE,
+                    esc(line)
+                );
+            }
+            let _ = writeln!(s, "</g>");
+            continue;
+        }
         let inner = crate::render::svg(l.maze(), Some(l.solution()), c)
             .map_err(|e| SheetError(e.to_string()))?;
         let body = inner

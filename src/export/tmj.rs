@@ -1,11 +1,13 @@
 //! The `tmj` format: one Tiled map in Tiled's JSON map format per level, the same map as
 //! [`super::tmx`] writes (layers, objects, properties), using the tileset description
-//! `batchgen-tiles.tsj` written beside the maps.
+//! `batchgen-tiles.tsj` written beside the maps (a hex level: the hexagonal map of
+//! [`super::tmx`], with `batchgen-hex-tiles.tsj`).
 
 use serde_json::{json, Value};
 
+use super::hex_tiles::{HEX_NAME, SIDE};
 use super::tileset::{NAME, TILE_PX};
-use super::{layer_names, objects, properties, tile_layer, Export, Property};
+use super::{layer_gids, layer_names, map_shape, objects, properties, Export, Property};
 
 fn property(p: &Property) -> Value {
     let value = match p.kind {
@@ -24,12 +26,13 @@ fn property(p: &Property) -> Value {
 /// The map of a level as TMJ (JSON) text.
 pub fn map(e: &Export<'_>) -> String {
     let l = e.level;
-    let (cols, rows) = (2 * l.width() + 1, 2 * l.height() + 1);
+    let shape = map_shape(l);
+    let (cols, rows) = (shape.cols, shape.rows);
     let mut layers = Vec::new();
     let mut next_object = 1u64;
     for z in 0..l.depth() {
         let (tiles, objs) = layer_names(l, z);
-        let data: Vec<u32> = tile_layer(l, z).into_iter().map(|t| t as u32).collect();
+        let data: Vec<u32> = layer_gids(l, z);
         layers.push(json!({
             "type": "tilelayer", "id": 2 * z + 1, "name": tiles,
             "width": cols, "height": rows, "x": 0, "y": 0,
@@ -73,7 +76,7 @@ pub fn map(e: &Export<'_>) -> String {
         }));
     }
     let props: Vec<Value> = properties(e).iter().map(property).collect();
-    let map = json!({
+    let mut map = json!({
         "type": "map", "version": "1.8", "tiledversion": "1.8.2",
         "orientation": "orthogonal", "renderorder": "right-down",
         "width": cols, "height": rows, "tilewidth": TILE_PX, "tileheight": TILE_PX,
@@ -83,6 +86,15 @@ pub fn map(e: &Export<'_>) -> String {
         "tilesets": [{"firstgid": 1, "source": format!("{NAME}.tsj")}],
         "properties": props,
     });
+    if shape.hex {
+        map["orientation"] = json!("hexagonal");
+        map["tilewidth"] = json!(shape.tile_w);
+        map["tileheight"] = json!(shape.tile_h);
+        map["hexsidelength"] = json!(SIDE);
+        map["staggeraxis"] = json!("y");
+        map["staggerindex"] = json!("odd");
+        map["tilesets"] = json!([{"firstgid": 1, "source": format!("{HEX_NAME}.tsj")}]);
+    }
     let mut s = serde_json::to_string(&map).expect("serialises");
     s.push('\n');
     s

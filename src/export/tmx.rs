@@ -10,11 +10,17 @@
 //! `cell_z` properties: `x` and `y` are the object's own pixel position) and the
 //! solution as polylines through the cell centres (name and type `solution`). The map
 //! properties are [`super::properties`]: the maze identity and its row's metrics.
+//!
+//! A hex level is a hexagonal map instead ([`super::map_shape`]): `W × H` tiles of
+//! [`super::hex_tiles`] (`batchgen-hex-tiles.tsx`), orientation `hexagonal`, `staggeraxis="y"`,
+//! `staggerindex="odd"`, `hexsidelength` 16, one tile per cell; the objects at the hexagons'
+//! centres.
 
 use std::fmt::Write;
 
+use super::hex_tiles::{HEX_NAME, SIDE};
 use super::tileset::{NAME, TILE_PX};
-use super::{esc, layer_names, objects, properties, tile_layer, Export, Property};
+use super::{esc, layer_gids, layer_names, map_shape, objects, properties, Export, Property};
 
 fn write_properties(s: &mut String, props: &[Property], indent: &str) {
     let _ = writeln!(s, "{indent}<properties>");
@@ -37,7 +43,8 @@ fn write_properties(s: &mut String, props: &[Property], indent: &str) {
 /// The map of a level as TMX text.
 pub fn map(e: &Export<'_>) -> String {
     let l = e.level;
-    let (cols, rows) = (2 * l.width() + 1, 2 * l.height() + 1);
+    let shape = map_shape(l);
+    let (cols, rows) = (shape.cols, shape.rows);
     let depth = l.depth();
     let mut s = String::new();
     let _ = writeln!(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
@@ -53,9 +60,9 @@ pub fn map(e: &Export<'_>) -> String {
             esc(&tiles)
         );
         let _ = writeln!(body, "  <data encoding=\"csv\">");
-        let layer = tile_layer(l, z);
+        let layer = layer_gids(l, z);
         for (r, row) in layer.chunks(cols as usize).enumerate() {
-            let line: Vec<String> = row.iter().map(|&t| (t as u32).to_string()).collect();
+            let line: Vec<String> = row.iter().map(|&t| t.to_string()).collect();
             let end = if r + 1 < rows as usize { "," } else { "" };
             let _ = writeln!(body, "{}{end}", line.join(","));
         }
@@ -97,15 +104,26 @@ pub fn map(e: &Export<'_>) -> String {
         }
         let _ = writeln!(body, " </objectgroup>");
     }
+    let (orientation, hex, tileset) = if shape.hex {
+        (
+            "hexagonal",
+            format!(" hexsidelength=\"{SIDE}\" staggeraxis=\"y\" staggerindex=\"odd\""),
+            HEX_NAME,
+        )
+    } else {
+        ("orthogonal", String::new(), NAME)
+    };
     let _ = writeln!(
         s,
-        "<map version=\"1.8\" tiledversion=\"1.8.2\" orientation=\"orthogonal\" \
-         renderorder=\"right-down\" width=\"{cols}\" height=\"{rows}\" tilewidth=\"{TILE_PX}\" \
-         tileheight=\"{TILE_PX}\" infinite=\"0\" nextlayerid=\"{}\" nextobjectid=\"{next_object}\">",
+        "<map version=\"1.8\" tiledversion=\"1.8.2\" orientation=\"{orientation}\" \
+         renderorder=\"right-down\" width=\"{cols}\" height=\"{rows}\" tilewidth=\"{}\" \
+         tileheight=\"{}\"{hex} infinite=\"0\" nextlayerid=\"{}\" nextobjectid=\"{next_object}\">",
+        shape.tile_w,
+        shape.tile_h,
         layers + 1
     );
     write_properties(&mut s, &properties(e), " ");
-    let _ = writeln!(s, " <tileset firstgid=\"1\" source=\"{NAME}.tsx\"/>");
+    let _ = writeln!(s, " <tileset firstgid=\"1\" source=\"{tileset}.tsx\"/>");
     s.push_str(&body);
     s.push_str("</map>\n");
     s

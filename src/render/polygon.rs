@@ -26,7 +26,7 @@ enum Side {
 }
 
 /// The picture's size in units.
-fn extent(g: &CellGraph) -> (f64, f64) {
+pub(crate) fn extent(g: &CellGraph) -> (f64, f64) {
     let (w, h) = (g.size().a as f64, g.size().b as f64);
     match g.size().grid {
         Grid::Hex => (
@@ -182,45 +182,31 @@ pub fn svg(
         r##"<rect x="0" y="0" width="{vw}" height="{vh}" fill="#ffffff"/>"##
     );
     let mut d = String::new();
-    let mut list = Vec::new();
-    // A polar cell lists only its clockwise and outward sides, so each wall once; the other
-    // grids list every side, drawn by the smaller of its two cells.
-    let once = g.size().grid == Grid::Polar;
-    for &c in g.ids() {
-        sides(g, c, &mut list);
-        for (slot, side) in &list {
-            let draw = match slot {
-                None => true,
-                Some(t) => !maze.is_open(g.edge(*t)) && (once || c < g.nbr(*t)),
-            };
-            if !draw {
-                continue;
+    for side in drawn_sides(g, maze) {
+        match side {
+            Side::Line(a, b) => {
+                let (a, b) = (at(a), at(b));
+                let _ = write!(d, "M{:.2} {:.2}L{:.2} {:.2}", a.0, a.1, b.0, b.1);
             }
-            match *side {
-                Side::Line(a, b) => {
-                    let (a, b) = (at(a), at(b));
-                    let _ = write!(d, "M{:.2} {:.2}L{:.2} {:.2}", a.0, a.1, b.0, b.1);
-                }
-                Side::Arc { c: o, r, a0, a1 } => {
-                    let (o, r) = (at(o), r * u);
-                    if a1 - a0 >= TAU - 1e-9 {
-                        let _ = write!(
-                            d,
-                            "M{:.2} {:.2}a{r:.2} {r:.2} 0 1 1 {:.2} 0a{r:.2} {r:.2} 0 1 1 {:.2} 0",
-                            o.0 - r,
-                            o.1,
-                            2.0 * r,
-                            -2.0 * r
-                        );
-                    } else {
-                        let (x0, y0) = (o.0 + r * a0.cos(), o.1 + r * a0.sin());
-                        let (x1, y1) = (o.0 + r * a1.cos(), o.1 + r * a1.sin());
-                        let large = (a1 - a0 > PI) as u8;
-                        let _ = write!(
-                            d,
-                            "M{x0:.2} {y0:.2}A{r:.2} {r:.2} 0 {large} 1 {x1:.2} {y1:.2}"
-                        );
-                    }
+            Side::Arc { c: o, r, a0, a1 } => {
+                let (o, r) = (at(o), r * u);
+                if a1 - a0 >= TAU - 1e-9 {
+                    let _ = write!(
+                        d,
+                        "M{:.2} {:.2}a{r:.2} {r:.2} 0 1 1 {:.2} 0a{r:.2} {r:.2} 0 1 1 {:.2} 0",
+                        o.0 - r,
+                        o.1,
+                        2.0 * r,
+                        -2.0 * r
+                    );
+                } else {
+                    let (x0, y0) = (o.0 + r * a0.cos(), o.1 + r * a0.sin());
+                    let (x1, y1) = (o.0 + r * a1.cos(), o.1 + r * a1.sin());
+                    let large = (a1 - a0 > PI) as u8;
+                    let _ = write!(
+                        d,
+                        "M{x0:.2} {y0:.2}A{r:.2} {r:.2} 0 {large} 1 {x1:.2} {y1:.2}"
+                    );
                 }
             }
         }
@@ -266,10 +252,225 @@ pub fn svg(
     s
 }
 
+/// The sides [`svg`] and [`png`] draw: every closed wall and every border side of `maze` on
+/// `g`, each once, in cell order.
+fn drawn_sides(g: &CellGraph, maze: &GraphMaze) -> Vec<Side> {
+    let mut out = Vec::new();
+    let mut list = Vec::new();
+    // A polar cell lists only its clockwise and outward sides, so each wall once; the other
+    // grids list every side, drawn by the smaller of its two cells.
+    let once = g.size().grid == Grid::Polar;
+    for &c in g.ids() {
+        sides(g, c, &mut list);
+        for (slot, side) in list.drain(..) {
+            let draw = match slot {
+                None => true,
+                Some(t) => !maze.is_open(g.edge(t)) && (once || c < g.nbr(t)),
+            };
+            if draw {
+                out.push(side);
+            }
+        }
+    }
+    out
+}
+
+/// The closed walls and the border of `maze` on `g` as straight segments in units (arcs as
+/// short chords), each wall once: what [`svg`] strokes, for [`png`].
+#[cfg(feature = "png")]
+fn wall_segments(g: &CellGraph, maze: &GraphMaze) -> Vec<((f64, f64), (f64, f64))> {
+    let mut out = Vec::new();
+    for side in drawn_sides(g, maze) {
+        match side {
+            Side::Line(a, b) => out.push((a, b)),
+            Side::Arc { c: o, r, a0, a1 } => {
+                // Chords of at most a tenth of a unit.
+                let n = (((a1 - a0) * r * 10.0).ceil() as usize).max(1);
+                let p = |k: usize| {
+                    let a = a0 + (a1 - a0) * k as f64 / n as f64;
+                    (o.0 + r * a.cos(), o.1 + r * a.sin())
+                };
+                out.extend((0..n).map(|k| (p(k), p(k + 1))));
+            }
+        }
+    }
+    out
+}
+
+/// [`svg`]'s picture as an RGB PNG of the same size in pixels: white, the walls black, the
+/// solution red, the entrance an orange square and the exit a cyan disc.
+#[cfg(feature = "png")]
+pub fn png(
+    g: &CellGraph,
+    maze: &GraphMaze,
+    solution: Option<&[u32]>,
+    ends: (u32, u32),
+    unit_px: u32,
+) -> Result<Vec<u8>, super::RenderError> {
+    let u = unit_px.max(1) as f64;
+    let pad = u / 2.0;
+    let (w, h) = extent(g);
+    let (vw, vh) = ((w * u + 2.0 * pad).ceil(), (h * u + 2.0 * pad).ceil());
+    if vw > super::PNG_MAX_SIDE as f64 || vh > super::PNG_MAX_SIDE as f64 {
+        return Err(super::RenderError::Size(format!(
+            "PNG of {vw}x{vh} pixels is too large (at most {} per side); use a smaller --cell-px",
+            super::PNG_MAX_SIDE
+        )));
+    }
+    let (pw, ph) = (vw as usize, vh as usize);
+    let mut rgb = vec![255u8; pw * ph * 3];
+    let at = |p: (f64, f64)| (p.0 * u + pad, p.1 * u + pad);
+    // Paint every pixel whose centre is within `half` of the segment a–b.
+    let line = |rgb: &mut Vec<u8>, a: (f64, f64), b: (f64, f64), half: f64, c: [u8; 3]| {
+        let (x0, x1) = (a.0.min(b.0) - half, a.0.max(b.0) + half);
+        let (y0, y1) = (a.1.min(b.1) - half, a.1.max(b.1) + half);
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let len2 = dx * dx + dy * dy;
+        for py in (y0.floor().max(0.0) as usize)..(y1.ceil().min(ph as f64) as usize) {
+            for px in (x0.floor().max(0.0) as usize)..(x1.ceil().min(pw as f64) as usize) {
+                let (qx, qy) = (px as f64 + 0.5, py as f64 + 0.5);
+                let t = if len2 == 0.0 {
+                    0.0
+                } else {
+                    (((qx - a.0) * dx + (qy - a.1) * dy) / len2).clamp(0.0, 1.0)
+                };
+                let (ex, ey) = (a.0 + t * dx - qx, a.1 + t * dy - qy);
+                if ex * ex + ey * ey <= half * half {
+                    let i = (py * pw + px) * 3;
+                    rgb[i..i + 3].copy_from_slice(&c);
+                }
+            }
+        }
+    };
+    let stroke = (u / 8.0).max(1.0);
+    for (a, b) in wall_segments(g, maze) {
+        line(&mut rgb, at(a), at(b), stroke / 2.0, super::PNG_WALL);
+    }
+    if let Some(path) = solution.filter(|p| p.len() > 1) {
+        let half = (u / 5.0).max(1.0) / 2.0;
+        for w in path.windows(2) {
+            line(
+                &mut rgb,
+                at(centre(g, w[0])),
+                at(centre(g, w[1])),
+                half,
+                PNG_SOLUTION,
+            );
+        }
+    }
+    let m = u * 0.35;
+    let (e, x) = (at(centre(g, ends.0)), at(centre(g, ends.1)));
+    for py in 0..ph {
+        for px in 0..pw {
+            let (qx, qy) = (px as f64 + 0.5, py as f64 + 0.5);
+            let i = (py * pw + px) * 3;
+            if (qx - e.0).abs() <= m && (qy - e.1).abs() <= m {
+                rgb[i..i + 3].copy_from_slice(&PNG_ENTRANCE);
+            } else if (qx - x.0).powi(2) + (qy - x.1).powi(2) <= m * m {
+                rgb[i..i + 3].copy_from_slice(&PNG_EXIT);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    {
+        let mut enc = ::png::Encoder::new(&mut out, pw as u32, ph as u32);
+        enc.set_color(::png::ColorType::Rgb);
+        enc.set_depth(::png::BitDepth::Eight);
+        let mut wr = enc.write_header()?;
+        wr.write_image_data(&rgb)?;
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::topo::{GridSize, MeasureScratch};
+
+    /// The PNG picture: the entrance and exit marks in their colours at their cells' centres,
+    /// the solution red between them, walls black, and the same size as the SVG.
+    #[cfg(feature = "png")]
+    #[test]
+    fn png_marks_the_ends_the_solution_and_the_walls() {
+        for size in [
+            GridSize::new(Grid::Hex, 5, 4),
+            GridSize::new(Grid::Triangle, 6, 3),
+            GridSize::new(Grid::Polar, 4, 6),
+        ] {
+            let g = CellGraph::new(size);
+            let mut maze = GraphMaze::new(&g);
+            let algo = crate::Algorithm::Wilson;
+            let mut rng = crate::Rng::from_maze_seed(7);
+            crate::topo::generate::generate(
+                &algo,
+                &g,
+                &mut maze,
+                &mut crate::topo::generate::GraphScratch::new(),
+                &mut rng,
+            );
+            let ends = crate::topo::GraphEnds::corners(&g);
+            let mut ms = MeasureScratch::new();
+            crate::topo::measure(&g, &maze, ends, 0, &mut ms);
+            let path = ms.solution_path();
+            let unit = 20;
+            let bytes = png(&g, &maze, Some(&path), (ends.entrance, ends.exit), unit).unwrap();
+            let dec = ::png::Decoder::new(std::io::Cursor::new(bytes));
+            let mut r = dec.read_info().unwrap();
+            let mut buf = vec![0; r.output_buffer_size().unwrap()];
+            let info = r.next_frame(&mut buf).unwrap();
+            let doc = svg(&g, &maze, Some(&path), (ends.entrance, ends.exit), unit);
+            let (vw, vh) = extent(&g);
+            let pad = unit as f64 / 2.0;
+            assert_eq!(
+                (info.width as f64, info.height as f64),
+                (
+                    (vw * unit as f64 + 2.0 * pad).ceil(),
+                    (vh * unit as f64 + 2.0 * pad).ceil()
+                )
+            );
+            assert!(doc.contains(&format!(r#"width="{}""#, info.width)));
+            let px = |p: (f64, f64)| {
+                let (x, y) = (
+                    (p.0 * unit as f64 + pad) as usize,
+                    (p.1 * unit as f64 + pad) as usize,
+                );
+                let i = (y * info.width as usize + x) * 3;
+                [buf[i], buf[i + 1], buf[i + 2]]
+            };
+            assert_eq!(px(centre(&g, ends.entrance)), PNG_ENTRANCE, "{}", size.grid);
+            assert_eq!(px(centre(&g, ends.exit)), PNG_EXIT, "{}", size.grid);
+            // The middle of a step of the solution (past the marks) is red.
+            let mid = path.len() / 2;
+            let (a, b) = (centre(&g, path[mid]), centre(&g, path[mid + 1]));
+            assert_eq!(
+                px(((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)),
+                PNG_SOLUTION,
+                "{}",
+                size.grid
+            );
+            // The middle of every wall segment is black (or under the solution or a mark,
+            // drawn over the walls).
+            for (a, b) in wall_segments(&g, &maze) {
+                let c = px(((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0));
+                assert!(
+                    [super::super::PNG_WALL, PNG_SOLUTION, PNG_ENTRANCE, PNG_EXIT].contains(&c),
+                    "{} {c:?}",
+                    size.grid
+                );
+            }
+            let walls = wall_segments(&g, &maze)
+                .into_iter()
+                .filter(|&(a, b)| {
+                    px(((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)) == super::super::PNG_WALL
+                })
+                .count();
+            assert!(
+                walls > g.edges() as usize / 4,
+                "{}: {walls} walls drawn",
+                size.grid
+            );
+        }
+    }
 
     /// Every closed wall is drawn once, every open one never: count the segments drawn against
     /// the edges and the border sides.

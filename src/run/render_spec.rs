@@ -8,6 +8,7 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use crate::grid::Size;
+use crate::topo::Grid;
 
 use super::value::EndsRule;
 
@@ -22,6 +23,7 @@ pub struct RenderSpec {
     ends: Option<EndsRule>,
     entrance: Option<String>,
     exit: Option<String>,
+    grid: Grid,
     mask: Option<String>,
     braid: f64,
     solution: bool,
@@ -40,6 +42,7 @@ impl RenderSpec {
             ends: None,
             entrance: None,
             exit: None,
+            grid: Grid::Square,
             mask: None,
             braid: 0.0,
             solution: false,
@@ -62,6 +65,12 @@ impl RenderSpec {
     /// The exit cell (`--exit`).
     pub fn exit(mut self, cell: impl Into<String>) -> RenderSpec {
         self.exit = Some(cell.into());
+        self
+    }
+
+    /// The grid (`--grid`; the square grid, the default, prints no flag).
+    pub fn grid(mut self, grid: Grid) -> RenderSpec {
+        self.grid = grid;
         self
     }
 
@@ -107,6 +116,9 @@ impl RenderSpec {
             if let Some(cell) = cell {
                 let _ = write!(c, " {flag} {}", q(cell));
             }
+        }
+        if self.grid != Grid::Square {
+            let _ = write!(c, " --grid {}", self.grid);
         }
         if let Some(m) = &self.mask {
             let _ = write!(c, " --mask {}", q(m));

@@ -13,11 +13,13 @@
 //! * [`kruskal_orders`]: Kruskal over every one of the E! wall orders (brute force, parallel);
 //! * [`sample`]: N mazes per generator, seeded exactly as the batch seeds them, with Pearson's
 //!   chi-square against uniform ([`stats`] has the p-value);
+//! * [`grid_lab`]: τ and chi-square on the hex, triangle and polar grids;
 //! * [`report`]: the whole study for one grid size (plan, estimates, run); [`render`] prints it
 //!   as a table, [`report_json`] as JSON (laid out by [`crate::json`], which every JSON output of
 //!   the program shares).
 
 pub mod enumerate;
+pub mod grid_lab;
 pub mod kirchhoff;
 pub mod kruskal_orders;
 pub mod render;

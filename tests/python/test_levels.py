@@ -311,3 +311,47 @@ def test_solution_coords_are_a_valid_path_for_maze_dataset():
         assert coords.dtype == np.int64
         maze = LatticeMaze(connection_list=level.connection_list)
         assert maze.is_valid_path(coords)
+
+
+@pytest.mark.parametrize(
+    "grid,size,mask",
+    [
+        ("hex", "7x5", None),
+        ("hex", None, "..#...\n.#....\n......\n"),
+        ("triangle", "6x4", None),
+        ("polar", "4", None),
+    ],
+    ids=["hex", "hex-mask", "triangle", "polar"],
+)
+def test_grid_levels_are_their_rows_and_read_back_from_json(cli, tmp_path, grid, size, mask):
+    import json
+
+    path = tmp_path / "g.parquet"
+    args = ["--grid", grid, "--algo", "wilson,kruskal", "--count", "3", "--seed", "9"]
+    if mask:
+        (tmp_path / "m.txt").write_text(mask)
+        args += ["--mask", tmp_path / "m.txt"]
+    else:
+        args += ["--size", size]
+    cli(*args, "--out", path, "--quiet")
+    rows = pyarrow.parquet.read_table(path).to_pylist()
+    out = tmp_path / "g.jsonl"
+    cli("levels", path, "--format", "jsonl", "--out", out)
+    docs = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(docs) == len(rows) == 6
+    for doc, row in zip(docs, rows):
+        level = batchgen.level_from_json(doc)
+        assert level.grid == grid
+        assert level.metrics["maze_hash"] == row["maze_hash"]
+        assert level.metrics["solution_length"] == row["solution_length"]
+        assert level.solution.tolist() == doc["solution"]
+        assert "svg" in level.render("svg")
+        with pytest.raises(ValueError, match="drawn as svg"):
+            level.render("ascii")
+        with pytest.raises(ValueError, match="square"):
+            level.connection_list
+        # An edited wall is not read back as this level.
+        first = next(c for c in doc["cells"] if c is not None)
+        first["neighbours"][0]["open"] = not first["neighbours"][0]["open"]
+        with pytest.raises(ValueError, match="differs"):
+            batchgen.level_from_json(doc)

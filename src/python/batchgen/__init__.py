@@ -251,6 +251,36 @@ def levels(
         yield level
 
 
+def _grid_level_from_json(doc: dict) -> Level:
+    """:func:`level_from_json` of a level on a hex, triangle or polar grid (a neighbour list
+    per cell): made again from its identity and checked cell by cell."""
+    w, h, cells = doc["width"], doc["height"], doc["cells"]
+    kw: dict = {}
+    if int(doc["mask_hash"]):
+        kw["mask"] = "".join(
+            "".join("#" if cells[y * w + x] is None else "." for x in range(w)) + "\n"
+            for y in range(h)
+        )
+    size = str(w) if doc["grid"] == "polar" and h == 6 else f"{w}x{h}"
+    level = Level(doc["algo"], size, int(doc["seed"]), doc["index"], grid=doc["grid"], **kw)
+    if level.metrics["maze_hash"] != int(doc["maze_hash"]):
+        raise ValueError(
+            f"{doc['id']}: batchgen {__version__} makes a maze of hash "
+            f"{level.metrics['maze_hash']}, the document's is {doc['maze_hash']}"
+        )
+    if (level.entrance, level.exit) != (doc["entrance"], doc["exit"]):
+        raise ValueError(f"{doc['id']}: the entrance and exit differ from the document's")
+    if list(level.solution) != doc["solution"]:
+        raise ValueError(f"{doc['id']}: the solution differs from the document's")
+    for c, cell in enumerate(cells):
+        if cell is None:
+            continue
+        got = [{"cell": n, "dir": dd, "open": o} for n, dd, o in level.neighbours(c)]
+        if got != cell["neighbours"]:
+            raise ValueError(f"{doc['id']}: cell {c} differs from the document's")
+    return level
+
+
 def level_from_json(doc: Union[str, bytes, dict]) -> Level:
     """The :class:`Level` of a level document of ``batchgen levels --format json`` (or one line
     of ``--format jsonl``), given as its text or as the parsed ``dict``.
@@ -266,6 +296,8 @@ def level_from_json(doc: Union[str, bytes, dict]) -> Level:
         doc = json.loads(doc)
     if doc.get("format") != "batchgen-level":
         raise ValueError("not a batchgen level document (its 'format' is not 'batchgen-level')")
+    if "grid" in doc:
+        return _grid_level_from_json(doc)
     w, h, d = doc["width"], doc["height"], doc["depth"]
     cells = doc["cells"]
     kw: dict = {}
