@@ -53,6 +53,8 @@ use crate::grid::{Mask, Maze, Size};
 pub use crate::metrics::Row;
 use crate::metrics::{self, Ends};
 use crate::rng::Chance;
+use crate::topo::generate::{self as tgen, GraphScratch};
+use crate::topo::{self, CellGraph, GraphEnds, GraphMaze, GridSize, MeasureScratch};
 
 /// Everything one worker thread reuses from maze to maze.
 #[derive(Debug)]
@@ -61,6 +63,56 @@ pub struct Worker {
     gen: generate::Scratch,
     braid: braid::Scratch,
     measure: metrics::Scratch,
+    /// On a grid other than the square one: its maze and buffers (then `maze` is unused).
+    graph: Option<Box<GraphWorker>>,
+}
+
+/// A grid other than the square one, as a job makes its mazes: the cell graph (built once per
+/// run), the grid size the seeds mix in, the ends and the mask's hash (0 without one).
+#[derive(Clone, Debug)]
+pub struct GraphJob {
+    /// The grid and its size.
+    pub size: GridSize,
+    /// Its cells and neighbours (a mask's cells only, with one).
+    pub graph: Arc<CellGraph>,
+    /// Entrance and exit of the solution.
+    pub ends: GraphEnds,
+    /// The mask's hash for the `mask_hash` column (0 without a mask).
+    pub mask_hash: u64,
+}
+
+/// A worker's maze and buffers on a [`GraphJob`]'s grid.
+#[derive(Debug)]
+struct GraphWorker {
+    job: GraphJob,
+    maze: GraphMaze,
+    gen: GraphScratch,
+    measure: MeasureScratch,
+}
+
+impl GraphWorker {
+    /// Generate and measure maze `index` (seeds: [`crate::topo::seed_base`]).
+    fn row(&mut self, algo: &Algorithm, seed_base: u64, index: u64) -> Row {
+        let g = &*self.job.graph;
+        let maze_seed = crate::rng::maze_seed_from_base(seed_base, index);
+        let mut rng = crate::Rng::from_maze_seed(maze_seed);
+        let t = Instant::now();
+        tgen::generate(algo, g, &mut self.maze, &mut self.gen, &mut rng);
+        let gen_ns = t.elapsed().as_nanos() as u64;
+        let metrics = topo::measure(
+            g,
+            &self.maze,
+            self.job.ends,
+            self.job.mask_hash,
+            &mut self.measure,
+        );
+        Row {
+            index,
+            maze_seed,
+            gen_ns,
+            metrics,
+        }
+    }
 }
 
 impl Worker {
@@ -76,6 +128,38 @@ impl Worker {
             gen: generate::Scratch::new(),
             braid: braid::Scratch::new(),
             measure: metrics::Scratch::new(),
+            graph: None,
+        }
+    }
+
+    /// A worker for `job`'s mazes: its size and mask, or its grid.
+    pub fn for_job(job: &Job) -> Worker {
+        match &job.graph {
+            None => {
+                let mut w = Worker::sized(job.size);
+                w.maze.set_mask(job.mask.clone());
+                w
+            }
+            Some(g) => {
+                let mut w = Worker::sized(Size::planar(1, 1));
+                w.graph = Some(Box::new(GraphWorker {
+                    maze: GraphMaze::new(&g.graph),
+                    job: g.clone(),
+                    gen: GraphScratch::new(),
+                    measure: MeasureScratch::new(),
+                }));
+                w
+            }
+        }
+    }
+
+    /// The wall words of the last maze made: [`Maze::words`], or on another grid one open bit
+    /// per edge ([`GraphMaze::words`]).
+    #[inline]
+    pub fn words(&self) -> &[u64] {
+        match &self.graph {
+            None => self.maze.words(),
+            Some(g) => g.maze.words(),
         }
     }
 
@@ -98,6 +182,9 @@ impl Worker {
         ends: Ends,
         braid: Chance,
     ) -> Row {
+        if let Some(g) = &mut self.graph {
+            return g.row(algo, seed_base, index);
+        }
         let t = Instant::now();
         let maze_seed =
             generate::regenerate_from_base(algo, &mut self.maze, &mut self.gen, seed_base, index);
@@ -150,6 +237,9 @@ pub struct Job {
     pub mask: Option<Arc<Mask>>,
     /// Braid every maze with this chance per dead end ([`crate::braid`]; 0 = perfect mazes).
     pub braid: Chance,
+    /// On a grid other than the square one: its graph, ends and mask hash (then `size` is
+    /// `W×H` as written, `R×C` for polar, and `ends`, `mask` and `braid` are not used).
+    pub graph: Option<GraphJob>,
 }
 
 impl Job {
@@ -173,6 +263,32 @@ impl Job {
             first_index: 0,
             mask: None,
             braid: Chance::new(0.0),
+            graph: None,
+        }
+    }
+
+    /// The part of `algo`'s maze seeds that does not depend on the index (the grid's,
+    /// [`crate::topo::seed_base`], on a grid other than the square one).
+    pub fn seed_base(&self, algo: &Algorithm) -> u64 {
+        match &self.graph {
+            None => generate::seed_base_masked(algo, self.size, self.mask.as_deref(), self.seed),
+            Some(g) => topo::seed_base(self.seed, &algo.name(), g.size),
+        }
+    }
+
+    /// Cells of one maze (the slots of the grid's graph on another grid).
+    pub fn cells(&self) -> u64 {
+        match &self.graph {
+            None => self.size.cells_u64(),
+            Some(g) => g.graph.len() as u64,
+        }
+    }
+
+    /// Wall words per maze ([`Worker::words`]).
+    pub fn words_per_maze(&self) -> usize {
+        match &self.graph {
+            None => self.size.words_per_maze(),
+            Some(g) => (g.graph.edges() as usize).div_ceil(64),
         }
     }
 }
@@ -258,14 +374,10 @@ pub fn run_cancellable<E>(
 ) -> Result<Vec<Tally>, E> {
     let threads = pool.current_num_threads();
     let workers: Vec<Mutex<Worker>> = (0..threads)
-        .map(|_| {
-            let mut w = Worker::sized(job.size);
-            w.maze.set_mask(job.mask.clone());
-            Mutex::new(w)
-        })
+        .map(|_| Mutex::new(Worker::for_job(job)))
         .collect();
-    let chunk = chunk_len(job.size.cells_u64(), threads);
-    let wpm = job.size.words_per_maze();
+    let chunk = chunk_len(job.cells(), threads);
+    let wpm = job.words_per_maze();
     let first = job.first_index;
     let limit = first.saturating_add(match job.accept {
         Some(_) => job.max_candidates,
@@ -278,7 +390,7 @@ pub fn run_cancellable<E>(
     let mut tallies = Vec::with_capacity(job.algos.len());
     for algo in &job.algos {
         let algo_name = algo.name();
-        let base = generate::seed_base_masked(algo, job.size, job.mask.as_deref(), job.seed);
+        let base = job.seed_base(algo);
         // Fill `buf` with the rows (and walls) of candidates `start..end`.
         let fill = |buf: &mut Buffers, start: u64, end: u64| {
             let len = (end - start) as usize;
@@ -298,7 +410,7 @@ pub fn run_cancellable<E>(
                 let mut w = workers[t].lock().unwrap_or_else(|e| e.into_inner());
                 *row = w.row(algo, base, start + i as u64, job.ends, job.braid);
                 if let Some(words) = words {
-                    words.copy_from_slice(w.maze.words());
+                    words.copy_from_slice(w.words());
                 }
             };
             pool.install(|| {

@@ -67,7 +67,22 @@ pub fn run(args: &GridRender<'_>, format: Format) -> anyhow::Result<()> {
         .into());
     };
     tgen::check(&algo, grid).map_err(|why| UsageError::flag("--algo", &algo.name(), why))?;
-    let (size, g, mask) = super::grid_run::grid_of(grid, args.size, args.mask)?;
+    let mask = match args.mask {
+        None => None,
+        Some(p) => Some(super::mask_arg::read_with(
+            "--mask",
+            p,
+            batchgen::grid::Mask::cells_from_bytes,
+        )?),
+    };
+    let shown = args
+        .mask
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let size = args.size.map(|s| s.on_grid(grid)).transpose()?;
+    let (size, g) =
+        batchgen::run::grid_graph(grid, size, mask.as_deref().map(|m| (m, shown.as_str())))
+            .map_err(|e| UsageError(e.message(batchgen::run::Names::Flags)))?;
     let mut maze = GraphMaze::new(&g);
     let seed = topo::maze_seed(args.seed, &algo.name(), size, index);
     tgen::generate(

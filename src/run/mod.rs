@@ -23,6 +23,7 @@ pub use execute::ParquetOutput;
 pub use execute::{ArrowTable, CreateError, ExecuteError, RowSink, SinkFailure, StoreOutput};
 #[cfg(feature = "run")]
 pub use spec::{
-    check_walk_steps, MaskArg, Output, Run, RunSpec, DEFAULT_COUNT, DEFAULT_SIZE, MAX_WALK_STEPS,
+    check_walk_steps, grid_graph, MaskArg, Output, Run, RunSpec, DEFAULT_COUNT, DEFAULT_SIZE,
+    MAX_WALK_STEPS,
 };
 pub use value::EndsRule;

@@ -69,6 +69,7 @@ def generate(
     max_candidates: Optional[int] = None,
     mask: Optional[MaskArg] = None,
     braid: Optional[float] = None,
+    grid: Optional[str] = None,
 ) -> Any:
     """Generate and measure ``count`` mazes per generator; return their metrics table.
 
@@ -81,7 +82,9 @@ def generate(
     a filter; ``mask`` a mask file's path, the mask's text (a ``str`` with line breaks, ``#`` a
     hole, any other character a cell) or a file's ``bytes`` (text or PNG): it sets the size
     (``size`` ``None`` or equal to it) and only generators that accept a mask run; ``braid``
-    the chance from 0 to 1 of opening each dead end. A bad argument raises ``ValueError``
+    the chance from 0 to 1 of opening each dead end; ``grid`` ``"square"`` (the default),
+    ``"hex"``, ``"triangle"`` or ``"polar"`` (then ``size`` may be the rings alone, and the
+    table ends with a ``grid`` column). A bad argument raises ``ValueError``
     naming the parameter (the CLI's rules) before any work; a filter that accepts too few
     mazes raises ``RuntimeError``.
 
@@ -104,6 +107,7 @@ def generate(
             max_candidates=max_candidates,
             mask=mask,
             braid=braid,
+            grid=grid,
         )
     )
 

@@ -96,5 +96,6 @@ def generate(
     max_candidates: Optional[int] = None,
     mask: Optional[_Mask] = None,
     braid: Optional[float] = None,
+    grid: Optional[str] = None,
 ) -> Table: ...
 def read_store(path: Union[str, "PathLike[str]"]) -> Table: ...
