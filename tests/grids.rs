@@ -139,10 +139,6 @@ fn refusals_name_flag_value_and_grid() {
             vec!["--ends", "diameter", "hex"],
         ),
         (
-            vec!["--grid", "hex", "--mazes", "m.arrow"],
-            vec!["--mazes", "hex"],
-        ),
-        (
             vec!["--grid", "polar", "--mask", m],
             vec!["--mask", "polar"],
         ),

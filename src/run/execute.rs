@@ -227,7 +227,7 @@ impl StoreOutput {
                 mask: run.mask.clone(),
                 braid: run.braid,
             };
-            StoreWriter::create(path, &info)
+            StoreWriter::create_on(path, &info, run.grid.as_ref().map(|g| &*g.graph))
                 .map_err(|e| RunError::value(Field::Mazes, path.display(), e.to_string()))
         };
         let mut stores = Vec::new();

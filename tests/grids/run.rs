@@ -2,7 +2,8 @@
 //! passing mazes of the library's index order; shards (flag or engine environment) join into
 //! the unsharded run and `check` merges them, refusing a folder that mixes grids (exit 2);
 //! `--summary-json` and dataset folders; `--entrance`/`--exit` are cells of the grid (`X,Y`,
-//! polar `RING,I`) and the solution is measured between them.
+//! polar `RING,I`) and the solution is measured between them; `--mazes` stores them and the
+//! store reads back the library's mazes.
 
 use crate::common::{batchgen, parquet_files, read, Table};
 use batchgen::topo::generate::{generate, GraphScratch};
@@ -375,5 +376,83 @@ fn entrance_and_exit_are_cells_of_the_grid() {
             assert!(err.contains(w), "{args:?}: {err} lacks {w}");
         }
         assert!(!out.exists());
+    }
+}
+
+#[test]
+fn a_grid_store_reads_back_the_same_mazes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mask = dir.path().join("ring.txt");
+    std::fs::write(&mask, "....\n.##.\n....\n").unwrap();
+    let m = mask.to_str().unwrap();
+    for (name, args, size) in [
+        (
+            "hex",
+            vec!["--grid", "hex", "--mask", m, "--algo", "wilson,prim"],
+            GridSize::new(Grid::Hex, 4, 3),
+        ),
+        (
+            "polar",
+            vec![
+                "--grid",
+                "polar",
+                "--size",
+                "4",
+                "--algo",
+                "sidewinder",
+                "--exit",
+                "2,5",
+            ],
+            GridSize::new(Grid::Polar, 4, 6),
+        ),
+    ] {
+        let out = dir.path().join(format!("{name}.parquet"));
+        let store = dir.path().join(format!("{name}.arrow"));
+        ok(
+            &[
+                &args[..],
+                &[
+                    "--count",
+                    "9",
+                    "--seed",
+                    "6",
+                    "--out",
+                    out.to_str().unwrap(),
+                ],
+                &["--mazes", store.to_str().unwrap()],
+            ]
+            .concat(),
+            &[],
+        );
+        let t = read(&out);
+        let r = batchgen::store::StoreReader::open(&store).unwrap();
+        assert_eq!(r.len() as usize, t.rows.len());
+        let g = r.grid().expect("a grid store knows its grid");
+        assert_eq!(g.size(), size);
+        assert_eq!(r.mask().is_some(), name == "hex");
+        for (k, row) in t.rows.iter().enumerate() {
+            let rec = r.record(k as u64).unwrap();
+            let maze = r.graph_maze(k as u64).unwrap();
+            assert_eq!(rec.maze_hash.to_string(), row[t.col("maze_hash")]);
+            assert_eq!(rec.index.to_string(), row[t.col("index")]);
+            // The library's maze for the row's identity, bit for bit.
+            let algo = Algorithm::parse(&row[t.col("algo")]).unwrap();
+            let mut want = GraphMaze::new(g);
+            let seed = topo::maze_seed(6, &algo.name(), size, rec.index);
+            generate(
+                &algo,
+                g,
+                &mut want,
+                &mut GraphScratch::new(),
+                &mut Rng::from_maze_seed(seed),
+            );
+            assert_eq!(maze, want, "{name} record {k}");
+            assert!(
+                r.maze(k as u64).is_err(),
+                "a grid record is not a square maze"
+            );
+        }
+        let meta_grid = t.meta["batchgen.grid"].clone();
+        assert_eq!(meta_grid, name);
     }
 }

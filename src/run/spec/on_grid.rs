@@ -172,15 +172,6 @@ impl RunSpec {
                     .then(format!(" {grid}")),
             ));
         }
-        if let Some(m) = &self.mazes {
-            return Err(RunError::value(
-                Field::Mazes,
-                m.path.display(),
-                Reason::text("the maze store works on the square grid only, not with ")
-                    .field(Field::Grid)
-                    .then(format!(" {grid}")),
-            ));
-        }
         self.shard_accept_checked()?;
         self.outputs_checked()?;
         let ends_rule = self.graph_ends_rule(&graph, ends);
@@ -257,5 +248,84 @@ impl RunSpec {
             given(&self.entrance),
             given(&self.exit)
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::Names;
+
+    #[test]
+    fn a_grid_run_validates_with_fields_named() {
+        let spec = RunSpec::new()
+            .grid(Grid::Polar)
+            .algos(["sidewinder,wilson"])
+            .size(Size::planar(5, polar::FIRST_RING))
+            .entrance("1,2")
+            .count(10)
+            .threads(1);
+        assert_eq!(
+            spec.command_line(),
+            "batchgen --algo sidewinder,wilson --grid polar --size 5 --entrance 1,2 \
+             --threads 1 --count 10"
+        );
+        let run = spec.validate().unwrap();
+        assert_eq!(run.size_text(), "5");
+        assert_eq!(run.grid_name(), "polar");
+        let g = run.grid.as_ref().unwrap();
+        assert_eq!((g.ends.entrance, g.ends.exit), (3, g.graph.len() - 1));
+        let job = run.job(false);
+        assert_eq!(job.cells(), g.graph.len() as u64);
+        let info = run.info("cmd");
+        assert!(info
+            .extra
+            .iter()
+            .any(|(k, v)| k == crate::meta_keys::GRID && v == "polar"));
+        for (spec, field, text) in [
+            (
+                RunSpec::new().grid(Grid::Hex).braid(0.5),
+                Field::Braid,
+                "not with grid hex",
+            ),
+            (
+                RunSpec::new().grid(Grid::Triangle).ends(EndsRule::Diameter),
+                Field::Ends,
+                "not with grid triangle",
+            ),
+            (
+                RunSpec::new().grid(Grid::Hex).algos(["eller"]),
+                Field::Algo,
+                "eller does not run on a hex grid",
+            ),
+            (
+                RunSpec::new().grid(Grid::Hex).size(Size::new(4, 4, 2)),
+                Field::Size,
+                "grid hex is 2D",
+            ),
+            (
+                RunSpec::new().grid(Grid::Polar).size(Size::planar(4, 2)),
+                Field::Size,
+                "at least 3",
+            ),
+            (
+                RunSpec::new()
+                    .grid(Grid::Hex)
+                    .size(Size::planar(4, 4))
+                    .exit("4,0"),
+                Field::Exit,
+                "outside the 4x4 grid",
+            ),
+        ] {
+            let e = spec.validate().unwrap_err();
+            assert_eq!(e.field(), Some(field), "{e}");
+            assert!(e.to_string().contains(text), "{e}");
+        }
+        let e = RunSpec::new()
+            .grid(Grid::Hex)
+            .braid(0.5)
+            .validate()
+            .unwrap_err();
+        assert!(e.message(Names::Flags).contains("--grid hex"), "{e}");
     }
 }
