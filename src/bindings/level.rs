@@ -52,7 +52,9 @@ impl PyLevel {
         mask: Option<&Bound<'_, PyAny>>,
         braid: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyLevel> {
-        let mask = mask.map(mask_of).transpose()?;
+        let mask = mask
+            .map(|m| mask_of(m, crate::topo::Grid::Square))
+            .transpose()?;
         let braid = braid.map(braid_of).transpose()?.unwrap_or(0.0);
         let size = match (size, &mask) {
             (None, Some(m)) => m.size(),
