@@ -54,6 +54,8 @@ use crate::grid::{Mask, Maze, Size};
 pub use crate::metrics::Row;
 use crate::metrics::{self, Ends};
 use crate::rng::Chance;
+use crate::topo::generate::{self as tgen, GraphScratch};
+use crate::topo::{self, CellGraph, GraphEnds, GraphMaze, GridSize, MeasureScratch};
 
 /// Everything one worker thread reuses from maze to maze.
 #[derive(Debug)]
@@ -62,6 +64,56 @@ pub struct Worker {
     gen: generate::Scratch,
     braid: braid::Scratch,
     measure: metrics::Scratch,
+    /// On a grid other than the square one: its maze and buffers (then `maze` is unused).
+    graph: Option<Box<GraphWorker>>,
+}
+
+/// A grid other than the square one, as a job makes its mazes: the cell graph (built once per
+/// run), the grid size the seeds mix in, the ends and the mask's hash (0 without one).
+#[derive(Clone, Debug)]
+pub struct GraphJob {
+    /// The grid and its size.
+    pub size: GridSize,
+    /// Its cells and neighbours (a mask's cells only, with one).
+    pub graph: Arc<CellGraph>,
+    /// Entrance and exit of the solution.
+    pub ends: GraphEnds,
+    /// The mask's hash for the `mask_hash` column (0 without a mask).
+    pub mask_hash: u64,
+}
+
+/// A worker's maze and buffers on a [`GraphJob`]'s grid.
+#[derive(Debug)]
+struct GraphWorker {
+    job: GraphJob,
+    maze: GraphMaze,
+    gen: GraphScratch,
+    measure: MeasureScratch,
+}
+
+impl GraphWorker {
+    /// Generate and measure maze `index` (seeds: [`crate::topo::seed_base`]).
+    fn row(&mut self, algo: &Algorithm, seed_base: u64, index: u64) -> Row {
+        let g = &*self.job.graph;
+        let maze_seed = crate::rng::maze_seed_from_base(seed_base, index);
+        let mut rng = crate::Rng::from_maze_seed(maze_seed);
+        let t = Instant::now();
+        tgen::generate(algo, g, &mut self.maze, &mut self.gen, &mut rng);
+        let gen_ns = t.elapsed().as_nanos() as u64;
+        let metrics = topo::measure(
+            g,
+            &self.maze,
+            self.job.ends,
+            self.job.mask_hash,
+            &mut self.measure,
+        );
+        Row {
+            index,
+            maze_seed,
+            gen_ns,
+            metrics,
+        }
+    }
 }
 
 impl Worker {
@@ -77,6 +129,38 @@ impl Worker {
             gen: generate::Scratch::new(),
             braid: braid::Scratch::new(),
             measure: metrics::Scratch::new(),
+            graph: None,
+        }
+    }
+
+    /// A worker for `job`'s mazes: its size and mask, or its grid.
+    pub fn for_job(job: &Job) -> Worker {
+        match &job.graph {
+            None => {
+                let mut w = Worker::sized(job.size);
+                w.maze.set_mask(job.mask.clone());
+                w
+            }
+            Some(g) => {
+                let mut w = Worker::sized(Size::planar(1, 1));
+                w.graph = Some(Box::new(GraphWorker {
+                    maze: GraphMaze::new(&g.graph),
+                    job: g.clone(),
+                    gen: GraphScratch::new(),
+                    measure: MeasureScratch::new(),
+                }));
+                w
+            }
+        }
+    }
+
+    /// The wall words of the last maze made: [`Maze::words`], or on another grid one open bit
+    /// per edge ([`GraphMaze::words`]).
+    #[inline]
+    pub fn words(&self) -> &[u64] {
+        match &self.graph {
+            None => self.maze.words(),
+            Some(g) => g.maze.words(),
         }
     }
 
@@ -99,6 +183,9 @@ impl Worker {
         ends: Ends,
         braid: Chance,
     ) -> Row {
+        if let Some(g) = &mut self.graph {
+            return g.row(algo, seed_base, index);
+        }
         let t = Instant::now();
         let maze_seed =
             generate::regenerate_from_base(algo, &mut self.maze, &mut self.gen, seed_base, index);
@@ -151,6 +238,9 @@ pub struct Job {
     pub mask: Option<Arc<Mask>>,
     /// Braid every maze with this chance per dead end ([`crate::braid`]; 0 = perfect mazes).
     pub braid: Chance,
+    /// On a grid other than the square one: its graph, ends and mask hash (then `size` is
+    /// `W×H` as written, `R×C` for polar, and `ends`, `mask` and `braid` are not used).
+    pub graph: Option<GraphJob>,
 }
 
 impl Job {
@@ -174,6 +264,32 @@ impl Job {
             first_index: 0,
             mask: None,
             braid: Chance::new(0.0),
+            graph: None,
+        }
+    }
+
+    /// The part of `algo`'s maze seeds that does not depend on the index (the grid's,
+    /// [`crate::topo::seed_base`], on a grid other than the square one).
+    pub fn seed_base(&self, algo: &Algorithm) -> u64 {
+        match &self.graph {
+            None => generate::seed_base_masked(algo, self.size, self.mask.as_deref(), self.seed),
+            Some(g) => topo::seed_base(self.seed, &algo.name(), g.size),
+        }
+    }
+
+    /// Cells of one maze (the slots of the grid's graph on another grid).
+    pub fn cells(&self) -> u64 {
+        match &self.graph {
+            None => self.size.cells_u64(),
+            Some(g) => g.graph.len() as u64,
+        }
+    }
+
+    /// Wall words per maze ([`Worker::words`]).
+    pub fn words_per_maze(&self) -> usize {
+        match &self.graph {
+            None => self.size.words_per_maze(),
+            Some(g) => (g.graph.edges() as usize).div_ceil(64),
         }
     }
 }
@@ -323,7 +439,7 @@ fn pipeline<E>(
 ) -> Result<Vec<Tally>, E> {
     let began = Instant::now();
     let threads = pool.current_num_threads();
-    let chunk = chunk_len(job.size.cells_u64(), threads);
+    let chunk = chunk_len(job.cells(), threads);
     let timed = waits.is_some();
     let shared = Shared {
         plan: Mutex::new(Open::default()),
@@ -336,11 +452,7 @@ fn pipeline<E>(
         busy_ns: AtomicU64::new(0),
         panicked: AtomicBool::new(false),
     };
-    let bases: Vec<u64> = job
-        .algos
-        .iter()
-        .map(|algo| generate::seed_base_masked(algo, job.size, job.mask.as_deref(), job.seed))
-        .collect();
+    let bases: Vec<u64> = job.algos.iter().map(|algo| job.seed_base(algo)).collect();
     let block = block_len(chunk, threads);
     let (result, workers) = std::thread::scope(|scope| {
         let workers = scope.spawn(|| {
@@ -510,9 +622,8 @@ impl Drop for Leave<'_, '_> {
 /// One pool thread's loop: claim a block of the earliest open chunk, make its mazes, copy them
 /// into the chunk's slot; leave when the run stops or no chunk will be opened any more.
 fn work(shared: &Shared<'_>, job: &Job, bases: &[u64], block: u64, timed: bool) {
-    let mut w = Worker::sized(job.size);
-    w.maze.set_mask(job.mask.clone());
-    let wpm = job.size.words_per_maze();
+    let mut w = Worker::for_job(job);
+    let wpm = job.words_per_maze();
     let mut rows: Vec<Row> = Vec::with_capacity(block as usize);
     let mut walls: Vec<u64> = Vec::new();
     let mut leave = Leave {
@@ -553,7 +664,7 @@ fn work(shared: &Shared<'_>, job: &Job, bases: &[u64], block: u64, timed: bool) 
             }
             rows.push(w.row(algo, bases[c.algo], index, job.ends, job.braid));
             if job.keep_walls {
-                walls.extend_from_slice(w.maze.words());
+                walls.extend_from_slice(w.words());
             }
         }
         let (m, cv) = &shared.slots[(c.seq % CHUNKS_IN_FLIGHT as u64) as usize];
@@ -677,7 +788,7 @@ impl Caller<'_, '_> {
             buf.rows.resize(len, Row::default());
             buf.walls.clear();
             if self.job.keep_walls {
-                buf.walls.resize(len * self.job.size.words_per_maze(), 0);
+                buf.walls.resize(len * self.job.words_per_maze(), 0);
             }
             let seq = self.seq;
             self.seq += 1;
@@ -744,7 +855,7 @@ impl Caller<'_, '_> {
     ) -> Result<Vec<Tally>, E> {
         let job = self.job;
         let (first, limit) = (job.first_index, self.limit());
-        let wpm = job.size.words_per_maze();
+        let wpm = job.words_per_maze();
         let stopped = |me: &Self, algo: usize| Ok(me.tallies[..=algo].to_vec());
         loop {
             self.open();

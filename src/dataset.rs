@@ -46,6 +46,10 @@ pub enum DatasetError {
     /// The folder to check does not exist or is not a folder.
     #[error("'{0}' is not a folder")]
     NotAFolder(PathBuf),
+    /// The folder holds parts made on different grids (square, hex, triangle, polar): their
+    /// mazes are different things, never one dataset.
+    #[error("{0}")]
+    MixedGrids(String),
     /// Listing the folder failed.
     #[error("reading '{path}': {source}")]
     Io {
@@ -183,6 +187,7 @@ pub fn check(dir: &Path) -> Result<Report, DatasetError> {
     }
     let mut rep = Report::default();
     let (parts, stores) = collect_files(dir, &mut rep)?;
+    check_one_grid(dir, &parts)?;
     let (by_partition, expected) = group_by_partition(dir, &parts, &mut rep);
     check_dataset_params(&parts, &mut rep);
     report_missing_partitions(&expected, &by_partition, &mut rep);
@@ -198,6 +203,28 @@ pub fn check(dir: &Path) -> Result<Report, DatasetError> {
         ));
     }
     Ok(rep)
+}
+
+/// Every part of a dataset is on one grid ([`keys::GRID`]; a part without it is square).
+fn check_one_grid(dir: &Path, parts: &[PartInfo]) -> Result<(), DatasetError> {
+    let mut grids: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for p in parts {
+        let g = p.meta.get(keys::GRID).map_or("square", String::as_str);
+        grids.entry(g).or_default().push(p.rel.as_str());
+    }
+    if grids.len() < 2 {
+        return Ok(());
+    }
+    let listed: Vec<String> = grids
+        .iter()
+        .map(|(g, files)| format!("{g} ({}: {})", files.len(), files[0]))
+        .collect();
+    Err(DatasetError::MixedGrids(format!(
+        "'{}' mixes parts made on different grids: {}; a dataset holds one grid (write each \
+         grid's runs to its own folder)",
+        dir.display(),
+        listed.join(", ")
+    )))
 }
 
 /// A partition: (algo, size).

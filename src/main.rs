@@ -117,9 +117,6 @@ fn main() -> ExitCode {
         Some(Command::Completions(args)) => cmd::completions::run(args, Cli::command()),
         Some(Command::Man(args)) => cmd::man::run(args, Cli::command()),
         None if cli.run.list_algos => cmd::list_algos::run(&Default::default()),
-        None if cli.run.grid != batchgen::topo::Grid::Square => {
-            cmd::grid_run::run(&cli.run, &command_line)
-        }
         None => cli
             .run
             .validate()

@@ -34,7 +34,12 @@
 //! written by Rust's `f64` formatting (which reads back to the same number), so that a record's
 //! identifiers (with [`StoreReader::braid`]) regenerate its maze; the reader refuses a value
 //! that is not a number from 0 to 1. A store without it holds perfect mazes, or braided ones
-//! whose chance it does not know.
+//! whose chance it does not know. A store of mazes on a hex, triangle or polar grid adds
+//! `batchgen.grid` (its name); `width` and `height` are the grid's `W×H` (polar: rings and the
+//! cells of the first ring), and the walls are the open bits of the grid's edges, 64 to a word,
+//! edge 0 in bit 0 of word 0 (edges numbered as `src/topo/README.md` says), so the words per
+//! maze follow from the grid and its mask. Such a record is read with `StoreReader::graph_maze`;
+//! `StoreReader::maze` refuses it.
 //!
 //! Writing: rows are buffered [`rows_per_batch`] at a time (at most 16,384 mazes and about
 //! 16 MiB of walls) and written as one record batch, so memory does not grow with the run. The
@@ -72,6 +77,7 @@ use memmap2::Mmap;
 
 use crate::atomic_file::{AtomicFile, OutputError, Prepared};
 use crate::grid::{Mask, Maze, Size};
+use crate::topo::{CellGraph, GraphMaze, Grid, GridSize};
 
 /// The file extension of a maze store (and of its part files in a dataset folder): `.arrow`,
 /// the Arrow project's extension for IPC files.
@@ -581,6 +587,17 @@ impl StoreWriter {
     /// Start a store for `info.width × info.height × info.depth` mazes of `info.algos`.
     /// Panics if that size is not [valid](Size::is_valid) (callers validate sizes first).
     pub fn create(path: &Path, info: &StoreInfo) -> Result<StoreWriter, StoreError> {
+        StoreWriter::create_on(path, info, None)
+    }
+
+    /// [`StoreWriter::create`] for mazes on `graph`, a grid other than the square one (its
+    /// size `W×H`, or `R×C` for polar, is `info.width × info.height`): the walls are its open
+    /// bits, one per edge ([`GraphMaze::words`]), and [`keys::GRID`] names the grid.
+    pub fn create_on(
+        path: &Path,
+        info: &StoreInfo,
+        graph: Option<&CellGraph>,
+    ) -> Result<StoreWriter, StoreError> {
         assert!(
             Size::new(info.width, info.height, info.depth).is_valid(),
             "store size out of range"
@@ -597,7 +614,11 @@ impl StoreWriter {
             "braid chance out of range"
         );
         let file = AtomicFile::create(path)?;
-        let words = words_per_maze(info.width, info.height, info.depth);
+        let words = match graph {
+            None => words_per_maze(info.width, info.height, info.depth),
+            Some(g) => graph_words(g),
+        };
+        let grid_meta = graph.map(|g| (keys::GRID, g.size().grid.name().to_string()));
         let batch_rows = rows_per_batch(words);
         let mask_meta = info.mask.iter().flat_map(|m| {
             [
@@ -621,6 +642,7 @@ impl StoreWriter {
         ]
         .into_iter()
         .chain(mask_meta)
+        .chain(grid_meta)
         .chain((info.braid > 0.0).then(|| (keys::BRAID, info.braid.to_string())))
         .map(|(k, v)| (k.to_string(), v))
         .collect();
@@ -770,6 +792,8 @@ pub struct StoreReader {
     pub ends_rule: String,
     mask: Option<Arc<Mask>>,
     braid: Option<f64>,
+    /// The grid of a store of mazes on a grid other than the square one.
+    grid: Option<Arc<CellGraph>>,
     count: u64,
     rows_per_batch: u64,
     words: usize,
@@ -834,6 +858,7 @@ impl StoreReader {
             batchgen_version: text(keys::VERSION),
             ends_rule: text(keys::ENDS_RULE),
             mask: shape.mask,
+            grid: shape.grid,
             braid: read_braid(meta, path)?,
             count,
             rows_per_batch: shape.rows_per_batch,
@@ -842,6 +867,50 @@ impl StoreReader {
             algos,
             map,
         })
+    }
+
+    /// The grid of a store of hex, triangle or polar mazes ([`keys::GRID`]), built from its
+    /// size and mask; `None` for square mazes.
+    pub fn grid(&self) -> Option<&CellGraph> {
+        self.grid.as_deref()
+    }
+
+    /// Record `k` of a store on a grid other than the square one as a maze of
+    /// [`StoreReader::grid`] (copies the walls). Checks that its ends are cells of the grid,
+    /// that it is a spanning tree of the grid's cells and that it hashes to the recorded
+    /// `maze_hash`; a square store is refused (see [`StoreReader::maze`]).
+    pub fn graph_maze(&self, k: u64) -> Result<GraphMaze, StoreError> {
+        let r = self.record(k)?;
+        let bad = |why: String| StoreError::BadRecord { record: k, why };
+        let Some(g) = self.grid() else {
+            return Err(bad("a square store: read it with StoreReader::maze".into()));
+        };
+        if !g.has_cell(r.entrance) || !g.has_cell(r.exit) {
+            return Err(bad(format!(
+                "ends {} and {} are not both cells of the {} grid",
+                r.entrance,
+                r.exit,
+                g.size().grid
+            )));
+        }
+        let m = GraphMaze::from_words(g, r.walls)
+            .ok_or_else(|| bad("a wall bit beyond the grid's edges is set".into()))?;
+        if r.loops != 0 || !m.is_spanning_tree(g) {
+            return Err(bad(format!(
+                "{} passages and {} loops: not a spanning tree of the {} cells",
+                m.passages(),
+                r.loops,
+                g.cells()
+            )));
+        }
+        let hash = m.hash(g.size());
+        if hash != r.maze_hash {
+            return Err(bad(format!(
+                "walls hash to {hash}, the record says {}",
+                r.maze_hash
+            )));
+        }
+        Ok(m)
     }
 
     /// The mask every maze of the store spans, if the run had one.
@@ -922,6 +991,12 @@ impl StoreReader {
     pub fn maze(&self, k: u64) -> Result<Maze, StoreError> {
         let r = self.record(k)?;
         let bad = |why: String| StoreError::BadRecord { record: k, why };
+        if let Some(g) = self.grid() {
+            return Err(bad(format!(
+                "a maze on a {} grid, not square cells: read it with StoreReader::graph_maze",
+                g.size().grid
+            )));
+        }
         if (r.width, r.height, r.depth) != (self.width, self.height, self.depth) {
             return Err(bad(format!(
                 "size {}x{}x{} in a {}x{}x{} store",
@@ -1046,6 +1121,8 @@ struct Shape {
     words: usize,
     rows_per_batch: u64,
     mask: Option<Arc<Mask>>,
+    /// The grid of [`keys::GRID`], when it is not the square one.
+    grid: Option<Arc<CellGraph>>,
 }
 
 impl Shape {
@@ -1080,6 +1157,9 @@ impl Shape {
         );
         let words = num(keys::WORDS)? as usize;
         let rows_per_batch = num(keys::ROWS_PER_BATCH)?;
+        if let Some(name) = meta.get(keys::GRID) {
+            return Shape::read_grid(meta, path, name, (width, height, depth), words);
+        }
         if !Size::new(width, height, depth).is_valid()
             || words != words_per_maze(width, height, depth)
             || rows_per_batch == 0
@@ -1103,8 +1183,67 @@ impl Shape {
             words,
             rows_per_batch,
             mask,
+            grid: None,
         })
     }
+
+    /// [`Shape::read`] of a store on the grid named `name` (hex, triangle, polar): its size
+    /// and mask make the cell graph, whose edges give the words per maze.
+    fn read_grid(
+        meta: &arrow_schema::Metadata,
+        path: &Path,
+        name: &str,
+        (width, height, depth): (u32, u32, u32),
+        words: usize,
+    ) -> Result<Shape, StoreError> {
+        let foreign = foreign(path);
+        let grid = Grid::parse(name)
+            .ok()
+            .filter(|&g| g != Grid::Square)
+            .ok_or_else(|| foreign(format!("{} '{name}' is not a grid", keys::GRID)))?;
+        let rows_per_batch = meta_u64(meta, keys::ROWS_PER_BATCH, path)?;
+        let size = GridSize::parse(grid, &format!("{width}x{height}"))
+            .ok()
+            .filter(|_| depth == 1)
+            .ok_or_else(|| foreign(format!("size {width}x{height}x{depth} of a {grid} grid")))?;
+        let bad_mask = |why: String| StoreError::BadMask {
+            path: path.to_path_buf(),
+            why,
+        };
+        let (mask, graph) =
+            match read_grid_mask(meta, Size::planar(width, height)).map_err(bad_mask)? {
+                None => (None, CellGraph::new(size)),
+                Some(m) => {
+                    let cells: Vec<bool> = (0..width * height).map(|c| m.contains(c)).collect();
+                    let g = CellGraph::masked(size, width, height, &cells)
+                        .map_err(|e| bad_mask(e.to_string()))?;
+                    (Some(m), g)
+                }
+            };
+        if words != graph_words(&graph)
+            || rows_per_batch == 0
+            || rows_per_batch > MAX_ROWS_PER_BATCH as u64
+        {
+            return Err(foreign(format!(
+                "inconsistent metadata ({grid} grid {size}, {words} words per maze, \
+                 {rows_per_batch} rows per batch)"
+            )));
+        }
+        Ok(Shape {
+            width,
+            height,
+            depth,
+            words,
+            rows_per_batch,
+            mask,
+            grid: Some(Arc::new(graph)),
+        })
+    }
+}
+
+/// Wall words per maze on `g`: one open bit per edge.
+fn graph_words(g: &CellGraph) -> usize {
+    (g.edges() as usize).div_ceil(64)
 }
 
 /// The schema's columns are a format-[`FORMAT_VERSION`] store's.
@@ -1233,6 +1372,21 @@ fn read_batches(
 /// The mask a store's metadata records ([`keys::MASK`] and [`keys::MASK_HASH`], both or
 /// neither), checked against the store's `size`; `Err` says what is wrong with it.
 fn read_mask(meta: &arrow_schema::Metadata, size: Size) -> Result<Option<Arc<Mask>>, String> {
+    read_mask_with(meta, size, Mask::from_text)
+}
+
+/// [`read_mask`] on a grid other than the square one: the cells are connected through the
+/// grid's own neighbours, which its graph checks.
+fn read_grid_mask(meta: &arrow_schema::Metadata, size: Size) -> Result<Option<Arc<Mask>>, String> {
+    read_mask_with(meta, size, |t| Mask::cells_from_bytes(t.as_bytes()))
+}
+
+/// [`read_mask`] with the text parsed by `parse`.
+fn read_mask_with(
+    meta: &arrow_schema::Metadata,
+    size: Size,
+    parse: impl Fn(&str) -> Result<Mask, crate::grid::MaskError>,
+) -> Result<Option<Arc<Mask>>, String> {
     let (text, hash) = match (meta.get(keys::MASK), meta.get(keys::MASK_HASH)) {
         (None, None) => return Ok(None),
         (Some(t), Some(h)) => (t, h),
@@ -1242,7 +1396,7 @@ fn read_mask(meta: &arrow_schema::Metadata, size: Size) -> Result<Option<Arc<Mas
     let hash: u64 = hash
         .parse()
         .map_err(|_| format!("{} '{hash}' is not a number", keys::MASK_HASH))?;
-    let m = Mask::from_text(text).map_err(|e| format!("{}: {e}", keys::MASK))?;
+    let m = parse(text).map_err(|e| format!("{}: {e}", keys::MASK))?;
     if m.size() != size {
         return Err(format!(
             "{} is a {} mask in a {size} store",

@@ -4,6 +4,8 @@
 //! flag, the value and the grid, with exit status 2, before any file appears; masks on hex and
 //! triangle grids connect through the grid's own neighbours.
 
+mod run;
+
 use crate::common::{batchgen, read};
 use batchgen::topo::generate::{generate, GraphScratch};
 use batchgen::topo::{self, CellGraph, GraphEnds, GraphMaze, Grid, GridSize, MeasureScratch};
@@ -133,8 +135,8 @@ fn refusals_name_flag_value_and_grid() {
             vec!["--braid", "hex"],
         ),
         (
-            vec!["--grid", "hex", "--accept", "diameter > 3"],
-            vec!["--accept", "hex"],
+            vec!["--grid", "hex", "--ends", "diameter"],
+            vec!["--ends", "diameter", "hex"],
         ),
         (
             vec!["--grid", "polar", "--mask", m],

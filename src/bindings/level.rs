@@ -60,11 +60,9 @@ impl PyLevel {
     ) -> PyResult<PyLevel> {
         let grid = match grid {
             None => Grid::Square,
-            Some(g) => {
-                Grid::parse(g).map_err(|why| value_error(ArgError::new("--grid", g, why)))?
-            }
+            Some(g) => Grid::parse(g).map_err(|why| value_error(ArgError::new("grid", g, why)))?,
         };
-        let mask = mask.map(mask_of).transpose()?;
+        let mask = mask.map(|m| mask_of(m, grid)).transpose()?;
         let braid = braid.map(braid_of).transpose()?.unwrap_or(0.0);
         let size = match (size, &mask) {
             (None, Some(m)) => m.size(),

@@ -82,14 +82,23 @@ fn literal(v: &Bound<'_, PyAny>) -> PyResult<Literal> {
 /// The `mask=` argument: a path (`str` or `os.PathLike`) to a text or PNG mask file, the
 /// mask's text itself (a `str` with a line break: `#` a hole, any other character a cell), or
 /// the file's `bytes`. Refused with a `ValueError` naming `mask` when it cannot be read, is
-/// empty or is not connected.
-fn mask_of(v: &Bound<'_, PyAny>) -> PyResult<Arc<Mask>> {
+/// empty or is not connected (on another grid than the square one, the run checks that its
+/// cells connect through the grid's neighbours).
+fn mask_of(v: &Bound<'_, PyAny>, grid: crate::topo::Grid) -> PyResult<Arc<Mask>> {
     let bad = |shown: &str, why: String| value_error(ArgError::new("mask", shown, why));
+    let parse = match grid {
+        crate::topo::Grid::Square => Mask::from_bytes,
+        _ => Mask::cells_from_bytes,
+    };
     let parsed = if let Some(text) = v.extract::<String>().ok().filter(|t| t.contains('\n')) {
         let shown = text.lines().next().unwrap_or_default().to_string() + "\\n...";
-        Mask::from_text(&text).map_err(|e| bad(&shown, e.to_string()))
+        match grid {
+            crate::topo::Grid::Square => Mask::from_text(&text),
+            _ => parse(text.as_bytes()),
+        }
+        .map_err(|e| bad(&shown, e.to_string()))
     } else if let Ok(bytes) = v.cast::<pyo3::types::PyBytes>() {
-        Mask::from_bytes(bytes.as_bytes()).map_err(|e| bad("<bytes>", e.to_string()))
+        parse(bytes.as_bytes()).map_err(|e| bad("<bytes>", e.to_string()))
     } else {
         let path = v.extract::<std::path::PathBuf>().map_err(|_| {
             bad(
@@ -98,7 +107,7 @@ fn mask_of(v: &Bound<'_, PyAny>) -> PyResult<Arc<Mask>> {
             )
         })?;
         // The CLI's --mask rules (a FIFO is refused, not waited on).
-        return crate::run::paths::read_mask("mask", &path, Mask::from_bytes).map_err(value_error);
+        return crate::run::paths::read_mask("mask", &path, parse).map_err(value_error);
     };
     parsed.map(Arc::new)
 }

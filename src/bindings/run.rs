@@ -7,7 +7,8 @@
 //! Ctrl-C (Python's SIGINT handler) is polled every few milliseconds while the workers run:
 //! it stops them between mazes and raises `KeyboardInterrupt`. `mask=` and `braid=` are the
 //! CLI's `--mask` and `--braid`: the same columns, metadata (`batchgen.mask`, `batchgen.braid`)
-//! and values. The schema's `batchgen.command_line` is the call itself, each argument written
+//! and values; `grid=` is `--grid` (`hex`, `triangle`, `polar`: a polar `size` may be the
+//! rings alone). The schema's `batchgen.command_line` is the call itself, each argument written
 //! as the Python literal it was given ([`crate::python_literal`]), so `eval` of it reruns it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,9 +21,11 @@ use pyo3::prelude::*;
 use super::table::Table;
 use super::{braid_of, joined, literal, mask_of, mask_recorded, text, value_error};
 use crate::accept::Accept;
+use crate::grid::Size;
 use crate::python_literal::{self, Literal};
 use crate::run::value::{count_value, parse_size3, parse_threads, EndsRule};
 use crate::run::{ArrowTable, ExecuteError, Field, Names, RowSink, Run, RunError, RunSpec};
+use crate::topo::{polar::FIRST_RING, Grid};
 
 /// How often the waiting thread looks for Ctrl-C while the workers run.
 const SIGNAL_POLL: Duration = Duration::from_millis(20);
@@ -58,7 +61,7 @@ fn algos_of(v: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 #[pyfunction]
 #[pyo3(signature = (
     algo, size, count, seed = None, *, threads = None, ends = None, entrance = None,
-    exit = None, accept = None, max_candidates = None, mask = None, braid = None,
+    exit = None, accept = None, max_candidates = None, mask = None, braid = None, grid = None,
     no_time_limit = false
 ))]
 #[allow(clippy::too_many_arguments)]
@@ -76,20 +79,29 @@ pub fn generate(
     max_candidates: Option<&Bound<'_, PyAny>>,
     mask: Option<&Bound<'_, PyAny>>,
     braid: Option<&Bound<'_, PyAny>>,
+    grid: Option<&str>,
     no_time_limit: bool,
 ) -> PyResult<Table> {
-    let mut spec = RunSpec::new().algos(algos_of(algo)?);
+    let grid_value = match grid {
+        None => Grid::Square,
+        Some(g) => Grid::parse(g).map_err(|why| refused(RunError::value(Field::Grid, g, why)))?,
+    };
+    let mut spec = RunSpec::new().algos(algos_of(algo)?).grid(grid_value);
     let mask_named = mask.map(mask_recorded);
     if let (Some(m), Some(name)) = (mask, &mask_named) {
-        spec = spec.mask(mask_of(m)?, name.clone());
+        spec = spec.mask(mask_of(m, grid_value)?, name.clone());
     }
     let braid = braid.map(braid_of).transpose()?.unwrap_or(0.0);
     spec = spec.braid(braid).no_time_limit(no_time_limit);
     match size {
         Some(s) => {
             let t = joined(s, "x")?;
-            let size =
-                parse_size3("size", &t).map_err(|e| refused(RunError::of_arg(Field::Size, e)))?;
+            let size = match t.trim().parse::<u32>() {
+                // A polar grid's size may be its rings alone (a first ring of 6 cells).
+                Ok(r) if grid_value == Grid::Polar => Size::planar(r, FIRST_RING),
+                _ => parse_size3("size", &t)
+                    .map_err(|e| refused(RunError::of_arg(Field::Size, e)))?,
+            };
             spec = spec.size(size);
         }
         None if mask.is_none() => {
@@ -152,6 +164,7 @@ pub fn generate(
         ("max_candidates", given(max_candidates)?),
         ("mask", mask_named.map(Literal::Str)),
         ("braid", (braid > 0.0).then_some(Literal::Float(braid))),
+        ("grid", grid.map(|g| Literal::Str(g.into()))),
         (
             "no_time_limit",
             no_time_limit.then_some(Literal::Bool(true)),

@@ -33,6 +33,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<()> {
                 "does not exist"
             },
         )),
+        DatasetError::MixedGrids(why) => anyhow::Error::new(UsageError(why)),
         other => anyhow::Error::new(other),
     })?;
     for n in &rep.notes {

@@ -32,6 +32,7 @@ use crate::cmd::run_summary::{self, Destination, RunFacts};
 use crate::cmd::{mask_arg, values};
 use crate::cmd::{Interrupted, UsageError};
 use batchgen::thousands::thousands;
+use batchgen::topo::Grid;
 
 /// Flags of the main job.
 #[derive(Args, Debug)]
@@ -223,12 +224,18 @@ impl RunArgs {
             .count(self.count)
             .seed(self.seed)
             .no_time_limit(self.no_time_limit)
-            .braid(self.braid.unwrap_or(0.0));
+            .braid(self.braid.unwrap_or(0.0))
+            .grid(self.grid);
         if let Some(p) = &self.mask {
-            spec = spec.mask(mask_arg::read("--mask", p)?, p.display().to_string());
+            // On another grid the graph checks the cells' connectivity on its own neighbours.
+            let mask = match self.grid {
+                Grid::Square => mask_arg::read("--mask", p)?,
+                _ => mask_arg::read_with("--mask", p, batchgen::grid::Mask::cells_from_bytes)?,
+            };
+            spec = spec.mask(mask, p.display().to_string());
         }
         if let Some(s) = self.size {
-            spec = spec.size(s.square()?);
+            spec = spec.size(s.on_grid(self.grid)?);
         }
         if let Some(t) = self.threads {
             spec = spec.threads(t);
@@ -398,8 +405,9 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     let total = per_algo * run.algos.len() as u64;
     let show = !cfg.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
     // Only a visible bar needs the ETA's calibration (see cmd/progress.rs).
-    let cost = (show && run.size.cells_u64() <= progress::CALIBRATION_MAX_CELLS)
-        .then(|| progress::calibrate(&run.algos, run.size, run.seed, run.ends, &pool));
+    let cost =
+        (show && run.grid.is_none() && run.size.cells_u64() <= progress::CALIBRATION_MAX_CELLS)
+            .then(|| progress::calibrate(&run.algos, run.size, run.seed, run.ends, &pool));
     let mut bar = Progress::new(&names, per_algo, cost, run.accept.is_some(), show);
     let started = Instant::now();
     let stop = interrupt::stop_flag();
@@ -442,7 +450,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     let summary = cfg.summary_json.as_ref().map(|_| {
         let facts = RunFacts {
             command_line,
-            size: run.size.to_string(),
+            size: run.size_text(),
             seed: run.seed,
             count: run.count,
             shard: shard.to_string(),
@@ -596,7 +604,7 @@ fn done_message(cfg: &Config, bar: &Progress, shard: Shard, t: &Totals) -> Strin
     text += &format!(
         "wrote {} ({}) in {:.2} s to {} ({}{})",
         progress::plural(t.rows, "maze"),
-        cfg.run.size,
+        cfg.run.size_text(),
         t.secs,
         cfg.out().path.display(),
         human_bytes(t.bytes),

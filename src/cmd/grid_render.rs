@@ -67,7 +67,7 @@ pub fn run(args: &GridRender<'_>, format: Format) -> anyhow::Result<()> {
         .into());
     };
     tgen::check(&algo, grid).map_err(|why| UsageError::flag("--algo", &algo.name(), why))?;
-    let (size, g, mask) = super::grid_run::grid_of(grid, args.size, args.mask)?;
+    let (size, g, mask) = grid_of(grid, args.size, args.mask)?;
     let mut maze = GraphMaze::new(&g);
     let seed = topo::maze_seed(args.seed, &algo.name(), size, index);
     tgen::generate(
@@ -98,4 +98,37 @@ pub fn run(args: &GridRender<'_>, format: Format) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The grid size, cell graph and mask of `--grid`, `--size` and `--mask` ([`batchgen::run::grid_graph`]:
+/// a mask on hex and triangle grids only, its cells connected through the grid's neighbours);
+/// every refusal names the flag.
+pub(super) fn grid_of(
+    grid: topo::Grid,
+    size: Option<SizeArg>,
+    mask_path: Option<&std::path::Path>,
+) -> Result<
+    (
+        topo::GridSize,
+        topo::CellGraph,
+        Option<std::sync::Arc<batchgen::grid::Mask>>,
+    ),
+    UsageError,
+> {
+    let mask = match mask_path {
+        None => None,
+        Some(p) => Some(super::mask_arg::read_with(
+            "--mask",
+            p,
+            batchgen::grid::Mask::cells_from_bytes,
+        )?),
+    };
+    let shown = mask_path
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let size = size.map(|s| s.on_grid(grid)).transpose()?;
+    let (size, g) =
+        batchgen::run::grid_graph(grid, size, mask.as_deref().map(|m| (m, shown.as_str())))
+            .map_err(|e| UsageError(e.message(batchgen::run::Names::Flags)))?;
+    Ok((size, g, mask))
 }

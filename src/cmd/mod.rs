@@ -10,7 +10,6 @@ pub mod dataset_ml;
 pub mod explore;
 pub mod generate;
 pub mod grid_render;
-pub mod grid_run;
 pub mod levels;
 pub mod list_algos;
 pub mod man;

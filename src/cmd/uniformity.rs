@@ -136,7 +136,7 @@ fn run_grid(args: &UniformityArgs) -> anyhow::Result<()> {
     use batchgen::topo::generate as tgen;
     use batchgen::uniformity::grid_lab;
     let grid = args.grid;
-    let (size, g, _) = super::grid_run::grid_of(grid, args.size, args.mask.as_deref())?;
+    let (size, g, _) = super::grid_render::grid_of(grid, args.size, args.mask.as_deref())?;
     if u64::from(g.cells()) > MASK_MAX_CELLS {
         return Err(UsageError::flag(
             "--size",

@@ -103,6 +103,19 @@ impl SizeArg {
     }
 }
 
+impl SizeArg {
+    /// The size on `grid`: as [`SizeArg::square`] on square, hex and triangle grids; on a
+    /// polar grid `R` rings (first ring of 6 cells) or `R×C`.
+    pub fn on_grid(self, grid: batchgen::topo::Grid) -> Result<Size, crate::cmd::UsageError> {
+        match (grid, self) {
+            (batchgen::topo::Grid::Polar, SizeArg::Rings(r)) => {
+                Ok(Size::planar(r, batchgen::topo::polar::FIRST_RING))
+            }
+            _ => self.square(),
+        }
+    }
+}
+
 /// [`size`], or a bare positive number ([`SizeArg::Rings`]).
 pub fn size_arg(s: &str) -> Result<SizeArg, String> {
     match s.trim().parse::<u32>() {

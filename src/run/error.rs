@@ -41,6 +41,8 @@ pub enum Field {
     Mazes,
     /// Run random walks expected to take hours.
     NoTimeLimit,
+    /// The cell shape (square, hex, triangle, polar).
+    Grid,
 }
 
 impl Field {
@@ -63,6 +65,7 @@ impl Field {
             Field::Out => "out",
             Field::Mazes => "mazes",
             Field::NoTimeLimit => "no_time_limit",
+            Field::Grid => "grid",
         }
     }
 
@@ -85,6 +88,7 @@ impl Field {
             Field::Out => "--out",
             Field::Mazes => "--mazes",
             Field::NoTimeLimit => "--no-time-limit",
+            Field::Grid => "--grid",
         }
     }
 }

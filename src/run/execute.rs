@@ -17,7 +17,9 @@ use crate::atomic_file::Prepared;
 use crate::batch::{self, Chunk, Tally};
 #[cfg(feature = "parquet")]
 use crate::meta_keys as keys;
-use crate::sink::arrow::{base_metadata, record_batch, schema};
+use crate::sink::arrow::{
+    base_metadata, grid_record_batch, record_batch, schema, with_grid_column,
+};
 use crate::sink::RunInfo;
 #[cfg(feature = "parquet")]
 use crate::sink::{ParquetSink, SinkError};
@@ -136,8 +138,9 @@ pub struct ParquetOutput {
 impl ParquetOutput {
     /// Create the file(s) of `o` (temporary until committed) with the run's metadata `info`.
     pub fn create(run: &Run, o: &Output, info: &RunInfo) -> Result<ParquetOutput, CreateError> {
+        let grid = run.grid.as_ref().map(|g| g.size.grid.name());
         let sink = |path: &Path, info: &RunInfo| {
-            ParquetSink::create(path, info).map_err(|e| match e {
+            ParquetSink::create_on(path, info, grid).map_err(|e| match e {
                 SinkError::Create { .. } | SinkError::Output(_) => {
                     CreateError::Refused(RunError::value(Field::Out, path.display(), e.to_string()))
                 }
@@ -224,7 +227,7 @@ impl StoreOutput {
                 mask: run.mask.clone(),
                 braid: run.braid,
             };
-            StoreWriter::create(path, &info)
+            StoreWriter::create_on(path, &info, run.grid.as_ref().map(|g| &*g.graph))
                 .map_err(|e| RunError::value(Field::Mazes, path.display(), e.to_string()))
         };
         let mut stores = Vec::new();
@@ -283,6 +286,8 @@ impl RowSink for StoreOutput {
 /// the metadata a Parquet file's footer holds.
 pub struct ArrowTable {
     base: SchemaRef,
+    /// The grid of the rows when not the square one (the table then ends with a `grid` column).
+    grid: Option<&'static str>,
     batches: Vec<RecordBatch>,
     info: RunInfo,
 }
@@ -292,6 +297,7 @@ impl ArrowTable {
     pub fn new(info: RunInfo) -> ArrowTable {
         ArrowTable {
             base: schema(),
+            grid: None,
             batches: Vec::new(),
             info,
         }
@@ -301,19 +307,31 @@ impl ArrowTable {
     pub fn into_parts(self) -> (SchemaRef, Vec<RecordBatch>) {
         let meta: std::collections::HashMap<_, _> = base_metadata(&self.info).into_iter().collect();
         let schema = Arc::new(self.base.as_ref().clone().with_metadata(meta));
-        (schema, self.batches)
+        match self.grid {
+            None => (schema, self.batches),
+            Some(_) => (with_grid_column(&schema), self.batches),
+        }
     }
 }
 
 impl RowSink for ArrowTable {
     fn write(&mut self, run: &Run, pos: usize, chunk: &Chunk<'_>) -> Result<(), SinkFailure> {
         let name = run.algos[pos].name();
-        let b = record_batch(&self.base, &name, run.size, run.seed, chunk.rows)?;
+        let b = match &run.grid {
+            None => record_batch(&self.base, &name, run.size, run.seed, chunk.rows)?,
+            Some(g) => {
+                let grid = g.size.grid.name();
+                self.grid = Some(grid);
+                let schema = with_grid_column(&self.base);
+                grid_record_batch(&schema, grid, &name, run.size, run.seed, chunk.rows)?
+            }
+        };
         self.batches.push(b);
         Ok(())
     }
 
     fn finish(&mut self, run: &Run, tallies: &[Tally]) -> Result<(), SinkFailure> {
+        self.grid = run.grid.as_ref().map(|g| g.size.grid.name());
         for (pos, t) in tallies.iter().enumerate() {
             self.info.extra.extend(run.tally_metadata(pos, t));
         }

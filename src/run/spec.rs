@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::accept::Accept;
-use crate::batch::{self, Job, Tally};
+use crate::batch::{self, GraphJob, Job, Tally};
 use crate::generate::Algorithm;
 use crate::grid::{Mask, Size};
 use crate::meta_keys as keys;
@@ -19,6 +19,7 @@ use crate::metrics::Ends;
 use crate::shard::{Shard, Source};
 use crate::sink::arrow::{run_metadata, tally_metadata, RunParams};
 use crate::sink::RunInfo;
+use crate::topo::{Grid, GridSize};
 
 use super::error::{Field, Reason, RunError};
 use super::value::{self, EndsRule, DEFAULT_SEED};
@@ -104,6 +105,7 @@ pub struct RunSpec {
     out: Option<Output>,
     mazes: Option<Output>,
     no_time_limit: bool,
+    grid: Grid,
 }
 
 impl RunSpec {
@@ -118,7 +120,14 @@ impl RunSpec {
         self
     }
 
-    /// The grid size (default 64×64, or the mask's).
+    /// The cell shape (default square). On the other grids the size is `W×H`, or for polar
+    /// `R×C` (rings, cells of the first ring; `R×6` for `R` rings); see `src/topo/README.md`.
+    pub fn grid(mut self, grid: Grid) -> RunSpec {
+        self.grid = grid;
+        self
+    }
+
+    /// The grid size (default 64×64, or the mask's; 32 rings on a polar grid).
     pub fn size(mut self, size: Size) -> RunSpec {
         self.size = Some(size);
         self
@@ -227,8 +236,17 @@ impl RunSpec {
         use std::fmt::Write;
         let q = |s: &str| crate::shell::quote(s);
         let mut c = format!("batchgen --algo {}", q(&self.algo_text()));
-        if let Some(s) = self.size {
-            let _ = write!(c, " --size {s}");
+        if self.grid != Grid::Square {
+            let _ = write!(c, " --grid {}", self.grid);
+        }
+        match self.size {
+            Some(s) if self.grid != Grid::Square && !s.is_3d() => {
+                let _ = write!(c, " --size {}", GridSize::new(self.grid, s.width, s.height));
+            }
+            Some(s) => {
+                let _ = write!(c, " --size {s}");
+            }
+            None => {}
         }
         if let Some(s) = self.seed {
             let _ = write!(c, " --seed {s}");
@@ -277,6 +295,9 @@ impl RunSpec {
     /// or allocated when this fails. Outputs are checked as paths (their folders exist, a file
     /// is not a folder); their creation proves they can be written.
     pub fn validate(&self) -> Result<Run, RunError> {
+        if self.grid != Grid::Square {
+            return self.validate_on_grid();
+        }
         let mask = self.mask.as_ref();
         let size = self.size_checked()?;
         let spec = self.algo_text();
@@ -292,17 +313,7 @@ impl RunSpec {
         }
         let count = self.count.unwrap_or(DEFAULT_COUNT);
         check_total(count, algos.len())?;
-        let threads = match self.threads {
-            Some(t @ 1..=1024) => t,
-            Some(t) => {
-                return Err(RunError::value(
-                    Field::Threads,
-                    t,
-                    "expected a whole number from 1 to 1024",
-                ))
-            }
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        };
+        let threads = self.threads_checked()?;
         let (ends, ends_rule) = self.ends_checked(size)?;
         let max_candidates = self.max_candidates_checked(count)?;
         if !(0.0..=1.0).contains(&self.braid) {
@@ -312,22 +323,7 @@ impl RunSpec {
                 "expected a chance from 0 to 1, e.g. 0, 0.25 or 1",
             ));
         }
-        if let (Some((s, _)), Some(a)) = (&self.shard, &self.accept) {
-            return Err(RunError::Conflict(
-                Reason::text("")
-                    .field(Field::Shard)
-                    .then(format!(" {s} cannot be combined with "))
-                    .field(Field::Accept)
-                    .then(format!(
-                        " '{}': the accepted mazes are the first that pass in index order, \
-                         which no shard can know without the ones before it. Filter the \
-                         sharded dataset afterwards (DuckDB WHERE), or run ",
-                        a.source()
-                    ))
-                    .field(Field::Accept)
-                    .then(" unsharded"),
-            ));
-        }
+        self.shard_accept_checked()?;
         self.outputs_checked()?;
         check_memory(&algos, size, threads, self.mazes.is_some())?;
         Ok(Run {
@@ -346,7 +342,42 @@ impl RunSpec {
             out: self.out.clone(),
             mazes: self.mazes.clone(),
             note,
+            grid: None,
         })
+    }
+
+    /// Worker threads: 1 to 1024, default one per core.
+    fn threads_checked(&self) -> Result<usize, RunError> {
+        match self.threads {
+            Some(t @ 1..=1024) => Ok(t),
+            Some(t) => Err(RunError::value(
+                Field::Threads,
+                t,
+                "expected a whole number from 1 to 1024",
+            )),
+            None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        }
+    }
+
+    /// A shard cannot take a filter: its first accepted maze depends on the shards before it.
+    fn shard_accept_checked(&self) -> Result<(), RunError> {
+        if let (Some((s, _)), Some(a)) = (&self.shard, &self.accept) {
+            return Err(RunError::Conflict(
+                Reason::text("")
+                    .field(Field::Shard)
+                    .then(format!(" {s} cannot be combined with "))
+                    .field(Field::Accept)
+                    .then(format!(
+                        " '{}': the accepted mazes are the first that pass in index order, \
+                         which no shard can know without the ones before it. Filter the \
+                         sharded dataset afterwards (DuckDB WHERE), or run ",
+                        a.source()
+                    ))
+                    .field(Field::Accept)
+                    .then(" unsharded"),
+            ));
+        }
+        Ok(())
     }
 
     /// The size given, or the mask's (which a given size must equal), or 64×64.
@@ -621,6 +652,9 @@ pub struct Run {
     pub mazes: Option<Output>,
     /// What `all` skipped on a 3D size or a mask (the generators left out), if anything.
     pub note: Option<Reason>,
+    /// On a grid other than the square one: its size, graph and ends (`size` then holds its
+    /// `W×H`, or `R×C` for polar).
+    pub grid: Option<GraphJob>,
 }
 
 impl Run {
@@ -655,6 +689,20 @@ impl Run {
             first_index: range.start,
             mask: self.mask.clone(),
             braid: crate::Chance::new(self.braid),
+            graph: self.grid.clone(),
+        }
+    }
+
+    /// The grid's name (`square` for the square grid).
+    pub fn grid_name(&self) -> &'static str {
+        self.grid.as_ref().map_or("square", |g| g.size.grid.name())
+    }
+
+    /// The size as `--size` writes it on the run's grid (`R` for a polar grid of `R` rings).
+    pub fn size_text(&self) -> String {
+        match &self.grid {
+            None => self.size.to_string(),
+            Some(g) => g.size.to_string(),
         }
     }
 
@@ -681,6 +729,9 @@ impl Run {
                 .map(|a| (a.source(), self.max_candidates)),
             braid: self.braid,
         });
+        if let Some(g) = &self.grid {
+            extra.push((keys::GRID.into(), g.size.grid.name().into()));
+        }
         if let Some(m) = &self.mask {
             extra.push((keys::MASK.into(), m.to_text()));
         }
@@ -717,6 +768,9 @@ impl Run {
         }
     }
 }
+
+mod on_grid;
+pub use on_grid::grid_graph;
 
 #[cfg(test)]
 mod tests {

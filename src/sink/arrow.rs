@@ -172,6 +172,40 @@ pub fn record_batch(
     seed: u64,
     rows: &[Row],
 ) -> Result<RecordBatch, ArrowError> {
+    RecordBatch::try_new(schema.clone(), columns(algo, size, seed, rows))
+}
+
+/// The column that a table of mazes on a grid other than the square one ends with (`hex`,
+/// `triangle` or `polar`); square tables do not have it.
+pub const GRID_COLUMN: &str = "grid";
+
+/// `schema` with the [`GRID_COLUMN`] appended (its metadata kept).
+pub fn with_grid_column(schema: &SchemaRef) -> SchemaRef {
+    let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
+    fields.push(Field::new(GRID_COLUMN, DataType::Utf8, false));
+    Arc::new(Schema::new(fields).with_metadata(schema.metadata().clone()))
+}
+
+/// [`record_batch`] for a schema from [`with_grid_column`]: every row's `grid` is `grid`.
+pub fn grid_record_batch(
+    schema: &SchemaRef,
+    grid: &str,
+    algo: &str,
+    size: Size,
+    seed: u64,
+    rows: &[Row],
+) -> Result<RecordBatch, ArrowError> {
+    let mut columns = columns(algo, size, seed, rows);
+    let mut b = StringBuilder::with_capacity(rows.len(), rows.len() * grid.len());
+    for _ in rows {
+        b.append_value(grid);
+    }
+    columns.push(Arc::new(b.finish()));
+    RecordBatch::try_new(schema.clone(), columns)
+}
+
+/// The arrays of [`COLUMNS`] for one chunk of rows.
+fn columns(algo: &str, size: Size, seed: u64, rows: &[Row]) -> Vec<ArrayRef> {
     let n = rows.len();
     let views = rows.iter().map(|row| RowView {
         algo,
@@ -179,7 +213,7 @@ pub fn record_batch(
         seed,
         row,
     });
-    let columns: Vec<ArrayRef> = COLUMNS
+    COLUMNS
         .iter()
         .map(|c| -> ArrayRef {
             match c.get {
@@ -212,6 +246,5 @@ pub fn record_batch(
                 }
             }
         })
-        .collect();
-    RecordBatch::try_new(schema.clone(), columns)
+        .collect()
 }

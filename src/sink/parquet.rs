@@ -28,7 +28,9 @@ use crate::atomic_file::{AtomicFile, OutputError, Prepared};
 use crate::grid::Size;
 use crate::metrics::Row;
 pub use crate::sink::arrow::RunInfo;
-use crate::sink::arrow::{base_metadata, record_batch, schema};
+use crate::sink::arrow::{
+    base_metadata, grid_record_batch, record_batch, schema, with_grid_column, GRID_COLUMN,
+};
 
 /// Rows per Parquet row group (bounds the writer's memory).
 pub const ROW_GROUP_ROWS: usize = 1 << 18;
@@ -59,6 +61,8 @@ pub enum SinkError {
 pub struct ParquetSink {
     writer: ArrowWriter<AtomicFile>,
     schema: SchemaRef,
+    /// The grid of every row, on a grid other than the square one (a last `grid` column).
+    grid: Option<&'static str>,
     final_path: PathBuf,
     rows: u64,
 }
@@ -92,6 +96,16 @@ impl ParquetSink {
     /// Start writing `path` (through a temporary file in the same folder; a target that is not
     /// a regular file is refused, see [`crate::atomic_file::Target::resolve`]).
     pub fn create(path: &Path, info: &RunInfo) -> Result<ParquetSink, SinkError> {
+        ParquetSink::create_on(path, info, None)
+    }
+
+    /// [`ParquetSink::create`] for mazes on the grid named `grid` when it is not the square
+    /// one: the file ends with a dictionary-encoded [`GRID_COLUMN`].
+    pub fn create_on(
+        path: &Path,
+        info: &RunInfo,
+        grid: Option<&'static str>,
+    ) -> Result<ParquetSink, SinkError> {
         let file = AtomicFile::create(path).map_err(|e| match e {
             OutputError::Create { dir, source } => SinkError::Create { dir, source },
             other => SinkError::Output(other),
@@ -101,23 +115,30 @@ impl ParquetSink {
             .iter()
             .map(|(k, v)| KeyValue::new(k.clone(), v.clone()))
             .collect();
-        let props = writer_properties(kv)?
-            .set_column_encoding(ColumnPath::from("index"), Encoding::DELTA_BINARY_PACKED)
-            .build();
+        let mut props = writer_properties(kv)?
+            .set_column_encoding(ColumnPath::from("index"), Encoding::DELTA_BINARY_PACKED);
+        if grid.is_some() {
+            props = props.set_column_dictionary_enabled(ColumnPath::from(GRID_COLUMN), true);
+        }
+        let props = props.build();
         // The run's metadata also goes into the Arrow schema that the writer embeds
         // (`ARROW:schema`): pyarrow takes a file's schema from there, so without it
         // `pyarrow.parquet.read_table` would hand Python a table without the ends rule or mask.
-        let schema = Arc::new(
+        let mut schema = Arc::new(
             schema().as_ref().clone().with_metadata(
                 base.into_iter()
                     .collect::<std::collections::HashMap<_, _>>(),
             ),
         );
+        if grid.is_some() {
+            schema = with_grid_column(&schema);
+        }
         // On error the file is dropped, which removes it.
         let writer = ArrowWriter::try_new(file, schema.clone(), Some(props))?;
         Ok(ParquetSink {
             writer,
             schema,
+            grid,
             final_path: path.to_path_buf(),
             rows: 0,
         })
@@ -134,7 +155,10 @@ impl ParquetSink {
         if rows.is_empty() {
             return Ok(());
         }
-        let batch = record_batch(&self.schema, algo, size, seed, rows)?;
+        let batch = match self.grid {
+            None => record_batch(&self.schema, algo, size, seed, rows)?,
+            Some(g) => grid_record_batch(&self.schema, g, algo, size, seed, rows)?,
+        };
         self.writer.write(&batch)?;
         self.rows += rows.len() as u64;
         Ok(())

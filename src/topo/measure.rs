@@ -41,9 +41,9 @@ clockwise, counter-clockwise, inward and outward.\n\
 - **`tortuosity`**: `solution_length` over the entrance–exit distance in the grid with every \
 wall open (the grid's own Manhattan distance; on a mask, through the mask's cells).\n\
 - The entrance and exit are the first and last cell (polar: the centre and the last cell of \
-the outer ring; on a mask, its first and last cells). `--ends`, `--entrance`, `--exit`, \
-`--braid` and `--accept` work on the square grid only, so `loops` is 0, `solution_count` 1 and \
-`braid` 0 on these files.\n\
+the outer ring; on a mask, its first and last cells), or the cells of `--entrance` and `--exit` \
+(`X,Y`; polar `RING,I`). `--braid` and `--ends diameter` work on the square grid only, so \
+`loops` is 0, `solution_count` 1 and `braid` 0 on these files.\n\
 - `maze_hash` hashes the grid, its size and the open bit of every edge (edges numbered as in \
 `src/topo/README.md`).\n";
 

@@ -234,6 +234,21 @@ impl GraphMaze {
             .fold(start, |h, &w| crate::Maze::hash_word(h, w))
     }
 
+    /// The maze of `g` whose open bits are `words` (as [`GraphMaze::words`] gives them), or
+    /// `None` when they are not `g`'s number of words or open an edge `g` does not have.
+    pub fn from_words(g: &CellGraph, words: &[u64]) -> Option<GraphMaze> {
+        let mut m = GraphMaze::new(g);
+        if words.len() != m.open.len() {
+            return None;
+        }
+        let tail = g.edges() % 64;
+        if tail != 0 && words.last().is_some_and(|&w| w >> tail != 0) {
+            return None;
+        }
+        m.open.copy_from_slice(words);
+        Some(m)
+    }
+
     /// Is this a spanning tree of `g`'s cells: exactly `cells − 1` passages and every cell
     /// reachable from the first? (Allocates; for tests and checks.)
     pub fn is_spanning_tree(&self, g: &CellGraph) -> bool {

@@ -37,6 +37,17 @@ CASES = [
     dict(algo="wilson,backtracker", size="9x6", count=30, seed=4, braid=0.5),
     dict(algo="prim,kruskal", size=None, count=20, seed=6, mask="data/masks/rooms.txt"),
     dict(algo="wilson", size="26x14", count=10, seed=8, mask="data/masks/rooms.txt", exit=(0, 0)),
+    dict(algo=["wilson", "kruskal"], size=(9, 7), count=20, seed=3, grid="hex"),
+    dict(algo="all", size=5, count=10, seed=2, grid="polar", entrance="0,0", exit=(4, 7)),
+    dict(
+        algo="backtracker",
+        size="10x6",
+        count=15,
+        seed=4,
+        grid="triangle",
+        accept="dead_ends >= 8",
+        exit=(0, 5),
+    ),
 ]
 
 # The columns masks and braid add; every table has them (0 for unmasked, perfect mazes).
@@ -49,7 +60,7 @@ def flags(kw):
     for k, v in kw.items():
         if v is None:
             continue
-        if isinstance(v, tuple):
+        if isinstance(v, (tuple, list)):
             v = ("x" if k == "size" else ",").join(map(str, v))
         out += ["--" + k.replace("_", "-"), str(v)]
     return out
@@ -61,8 +72,8 @@ def rows(table):
 
 
 def case_id(kw):
-    extra = "".join(f"-{k}" for k in ("mask", "braid") if k in kw)
-    return kw["algo"] + "-" + str(kw["size"]) + extra
+    extra = "".join(f"-{k}" for k in ("mask", "braid", "grid") if k in kw)
+    return str(kw["algo"]) + "-" + str(kw["size"]) + extra
 
 
 @pytest.mark.parametrize("kw", CASES, ids=case_id)

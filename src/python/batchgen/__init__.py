@@ -69,6 +69,7 @@ def generate(
     max_candidates: Optional[int] = None,
     mask: Optional[MaskArg] = None,
     braid: Optional[float] = None,
+    grid: Optional[str] = None,
     no_time_limit: bool = False,
 ) -> Any:
     """Generate and measure ``count`` mazes per generator; return their metrics table.
@@ -82,7 +83,9 @@ def generate(
     a filter; ``mask`` a mask file's path, the mask's text (a ``str`` with line breaks, ``#`` a
     hole, any other character a cell) or a file's ``bytes`` (text or PNG): it sets the size
     (``size`` ``None`` or equal to it) and only generators that accept a mask run; ``braid``
-    the chance from 0 to 1 of opening each dead end; ``no_time_limit=True`` runs a random-walk
+    the chance from 0 to 1 of opening each dead end; ``grid`` ``"square"`` (the default),
+    ``"hex"``, ``"triangle"`` or ``"polar"`` (then ``size`` may be the rings alone, and the
+    table ends with a ``grid`` column); ``no_time_limit=True`` runs a random-walk
     generator (``aldous-broder``, ``wilson``) on a grid where its walk is expected to take
     hours, which is otherwise refused (the CLI's ``--no-time-limit``). A bad argument raises ``ValueError``
     naming the parameter (the CLI's rules) before any work; a filter that accepts too few
@@ -107,6 +110,7 @@ def generate(
             max_candidates=max_candidates,
             mask=mask,
             braid=braid,
+            grid=grid,
             no_time_limit=no_time_limit,
         )
     )

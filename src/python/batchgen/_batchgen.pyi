@@ -100,6 +100,7 @@ def generate(
     max_candidates: Optional[int] = None,
     mask: Optional[_Mask] = None,
     braid: Optional[float] = None,
+    grid: Optional[str] = None,
     no_time_limit: bool = False,
 ) -> Table: ...
 def read_store(path: Union[str, "PathLike[str]"]) -> Table: ...

@@ -1,0 +1,331 @@
+//! A [`RunSpec`] on a grid other than the square one (hex, triangle, polar): the same fields,
+//! checked against the grid's own size rule, generators and cells. Which fields apply where is
+//! written down in `src/topo/README.md` ("Runs on each grid"): the ends are the corners or
+//! cells given as `X,Y` (hex, triangle) or `RING,I` (polar); the diameter rule, braid and
+//! 3D sizes are refused naming the grid.
+
+use std::sync::Arc;
+
+use super::{check_total, Run, RunSpec, DEFAULT_COUNT};
+use crate::batch::GraphJob;
+use crate::generate::Algorithm;
+use crate::grid::{Mask, Size};
+use crate::metrics::Ends;
+use crate::run::error::{Field, Reason, RunError};
+use crate::run::value::{EndsRule, DEFAULT_SEED};
+use crate::topo::generate as tgen;
+use crate::topo::{polar, CellGraph, GraphEnds, Grid, GridSize};
+
+/// The size a polar run has without one: 32 rings.
+const DEFAULT_RINGS: u32 = 32;
+
+/// The grid size and cell graph of `grid` at `size` (default 64×64, 32 rings for polar, or the
+/// mask's size), over the cells of `mask` (named `name` in messages; hex and triangle only,
+/// its cells connected through the grid's neighbours). For polar, `size` is `R×C`.
+pub fn grid_graph(
+    grid: Grid,
+    size: Option<Size>,
+    mask: Option<(&Mask, &str)>,
+) -> Result<(GridSize, CellGraph), RunError> {
+    if grid == Grid::Polar && mask.is_some() {
+        return Err(RunError::value(
+            Field::Mask,
+            mask.map_or("", |m| m.1),
+            Reason::text("masks work on square, hex and triangle grids, not with ")
+                .field(Field::Grid)
+                .then(" polar"),
+        ));
+    }
+    if let Some(s) = size.filter(|s| s.is_3d()) {
+        return Err(RunError::value(
+            Field::Size,
+            s,
+            Reason::text("")
+                .field(Field::Grid)
+                .then(format!(" {grid} is 2D: expected WIDTHxHEIGHT")),
+        ));
+    }
+    let (a, b) = match (size, mask) {
+        (Some(s), _) => (s.width, s.height),
+        (None, Some((m, _))) => (m.size().width, m.size().height),
+        (None, None) if grid == Grid::Polar => (DEFAULT_RINGS, polar::FIRST_RING),
+        (None, None) => (64, 64),
+    };
+    let shown = GridSize::new(grid, a, b).to_string();
+    let gs =
+        GridSize::parse(grid, &shown).map_err(|why| RunError::value(Field::Size, &shown, why))?;
+    let graph = match mask {
+        None => CellGraph::new(gs),
+        Some((m, name)) => {
+            let (mw, mh) = (m.size().width, m.size().height);
+            if (mw, mh) != (gs.a, gs.b) {
+                return Err(RunError::value(
+                    Field::Size,
+                    &shown,
+                    Reason::text(format!(
+                        "the mask '{name}' is {mw}x{mh} (the mask sets the size: drop "
+                    ))
+                    .field(Field::Size)
+                    .then(" or give ")
+                    .field(Field::Size)
+                    .then(format!(" {mw}x{mh})")),
+                ));
+            }
+            let cells: Vec<bool> = (0..mw * mh).map(|c| m.contains(c)).collect();
+            CellGraph::masked(gs, mw, mh, &cells)
+                .map_err(|e| RunError::value(Field::Mask, name, e.to_string()))?
+        }
+    };
+    Ok((gs, graph))
+}
+
+/// The cell `text` names on `g`: `X,Y` on hex and triangle grids (a cell of the mask, with
+/// one), `RING,I` on a polar grid (ring 0 is the centre, `I` counts clockwise from the east).
+fn cell_of(g: &CellGraph, field: Field, text: &str) -> Result<u32, RunError> {
+    let size = g.size();
+    let polar = size.grid == Grid::Polar;
+    let form = if polar { "RING,I" } else { "X,Y" };
+    let parts: Vec<Option<u32>> = text.split(',').map(|p| p.trim().parse().ok()).collect();
+    let [Some(p), Some(q)] = parts[..] else {
+        return Err(RunError::value(
+            field,
+            text,
+            format!("expected {form} on a {} grid, e.g. 0,0", size.grid),
+        ));
+    };
+    let cell = if polar {
+        if p >= g.rings() || q >= g.ring_len(p) {
+            return Err(RunError::value(
+                field,
+                text,
+                format!(
+                    "outside the grid: {} rings (0 is the centre){}",
+                    g.rings(),
+                    if p < g.rings() {
+                        format!(", ring {p} has {} cells", g.ring_len(p))
+                    } else {
+                        String::new()
+                    }
+                ),
+            ));
+        }
+        (0..p).map(|r| g.ring_len(r)).sum::<u32>() + q
+    } else {
+        if p >= size.a || q >= size.b {
+            return Err(RunError::value(
+                field,
+                text,
+                format!(
+                    "outside the {}x{} grid (X < {}, Y < {})",
+                    size.a, size.b, size.a, size.b
+                ),
+            ));
+        }
+        q * size.a + p
+    };
+    if !g.has_cell(cell) {
+        return Err(RunError::value(field, text, "is not a cell of the mask"));
+    }
+    Ok(cell)
+}
+
+impl RunSpec {
+    /// [`RunSpec::validate`] on a grid other than the square one.
+    pub(super) fn validate_on_grid(&self) -> Result<Run, RunError> {
+        let grid = self.grid;
+        let mask = self.mask.as_ref();
+        let (gs, graph) = grid_graph(
+            grid,
+            self.size,
+            mask.map(|m| (m.mask.as_ref(), m.name.as_str())),
+        )?;
+        let spec = self.algo_text();
+        let parsed = Algorithm::parse_list(&spec)
+            .map_err(|e| RunError::value(Field::Algo, &spec, e.to_string()))?;
+        let has_all = spec.split(',').any(|p| p.trim() == "all");
+        let (algos, skipped): (Vec<Algorithm>, Vec<Algorithm>) = parsed
+            .into_iter()
+            .partition(|a| tgen::check(a, grid).is_ok());
+        if let (false, Some(a)) = (has_all, skipped.first()) {
+            let why = tgen::check(a, grid).unwrap_err();
+            return Err(RunError::value(Field::Algo, &spec, why));
+        }
+        let note = (!skipped.is_empty()).then(|| {
+            let names: Vec<String> = skipped.iter().map(|a| a.name()).collect();
+            Reason::text("").field(Field::Grid).then(format!(
+                " {grid}: running the {} generators defined on it; skipping {}",
+                algos.len(),
+                names.join(", ")
+            ))
+        });
+        let count = self.count.unwrap_or(DEFAULT_COUNT);
+        check_total(count, algos.len())?;
+        let threads = self.threads_checked()?;
+        let ends = self.graph_ends(&graph)?;
+        let max_candidates = self.max_candidates_checked(count)?;
+        if self.braid != 0.0 {
+            return Err(RunError::value(
+                Field::Braid,
+                self.braid,
+                Reason::text("braiding works on the square grid only, not with ")
+                    .field(Field::Grid)
+                    .then(format!(" {grid}")),
+            ));
+        }
+        self.shard_accept_checked()?;
+        self.outputs_checked()?;
+        let ends_rule = self.graph_ends_rule(&graph, ends);
+        let mask_hash = mask.map_or(0, |m| m.mask.hash());
+        Ok(Run {
+            algos,
+            size: Size::planar(gs.a, gs.b),
+            count,
+            seed: self.seed.unwrap_or(DEFAULT_SEED),
+            threads,
+            ends: Ends::cells(ends.entrance, ends.exit),
+            ends_rule,
+            mask: mask.map(|m| m.mask.clone()),
+            accept: self.accept.clone(),
+            max_candidates,
+            braid: 0.0,
+            shard: self.shard.clone(),
+            out: self.out.clone(),
+            mazes: self.mazes.clone(),
+            note,
+            grid: Some(GraphJob {
+                size: gs,
+                graph: Arc::new(graph),
+                ends,
+                mask_hash,
+            }),
+        })
+    }
+
+    /// The entrance and exit on `g`: the first and last cell, or the cells given.
+    fn graph_ends(&self, g: &CellGraph) -> Result<GraphEnds, RunError> {
+        if let Some(EndsRule::Diameter) = self.ends {
+            return Err(RunError::value(
+                Field::Ends,
+                "diameter",
+                Reason::text("works on the square grid only, not with ")
+                    .field(Field::Grid)
+                    .then(format!(
+                        " {}; give corners, or the cells with ",
+                        g.size().grid
+                    ))
+                    .field(Field::Entrance)
+                    .then(" and ")
+                    .field(Field::Exit),
+            ));
+        }
+        let (first, last) = g.corners();
+        let entrance = match &self.entrance {
+            Some(t) => cell_of(g, Field::Entrance, t)?,
+            None => first,
+        };
+        let exit = match &self.exit {
+            Some(t) => cell_of(g, Field::Exit, t)?,
+            None => last,
+        };
+        Ok(GraphEnds::new(g, entrance, exit))
+    }
+
+    /// The ends rule recorded in the metadata.
+    fn graph_ends_rule(&self, g: &CellGraph, ends: GraphEnds) -> String {
+        let grid = g.size().grid;
+        if self.entrance.is_none() && self.exit.is_none() {
+            return format!(
+                "entrance=cell {} exit=cell {} (the first and last cell of the {grid} grid)",
+                ends.entrance, ends.exit
+            );
+        }
+        let form = if grid == Grid::Polar { "RING,I" } else { "X,Y" };
+        let given = |t: &Option<String>| t.as_deref().unwrap_or("default").to_string();
+        format!(
+            "entrance=cell {} exit=cell {} (on the {grid} grid; entrance {} exit {} as {form})",
+            ends.entrance,
+            ends.exit,
+            given(&self.entrance),
+            given(&self.exit)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::Names;
+
+    #[test]
+    fn a_grid_run_validates_with_fields_named() {
+        let spec = RunSpec::new()
+            .grid(Grid::Polar)
+            .algos(["sidewinder,wilson"])
+            .size(Size::planar(5, polar::FIRST_RING))
+            .entrance("1,2")
+            .count(10)
+            .threads(1);
+        assert_eq!(
+            spec.command_line(),
+            "batchgen --algo sidewinder,wilson --grid polar --size 5 --entrance 1,2 \
+             --threads 1 --count 10"
+        );
+        let run = spec.validate().unwrap();
+        assert_eq!(run.size_text(), "5");
+        assert_eq!(run.grid_name(), "polar");
+        let g = run.grid.as_ref().unwrap();
+        assert_eq!((g.ends.entrance, g.ends.exit), (3, g.graph.len() - 1));
+        let job = run.job(false);
+        assert_eq!(job.cells(), g.graph.len() as u64);
+        let info = run.info("cmd");
+        assert!(info
+            .extra
+            .iter()
+            .any(|(k, v)| k == crate::meta_keys::GRID && v == "polar"));
+        for (spec, field, text) in [
+            (
+                RunSpec::new().grid(Grid::Hex).braid(0.5),
+                Field::Braid,
+                "not with grid hex",
+            ),
+            (
+                RunSpec::new().grid(Grid::Triangle).ends(EndsRule::Diameter),
+                Field::Ends,
+                "not with grid triangle",
+            ),
+            (
+                RunSpec::new().grid(Grid::Hex).algos(["eller"]),
+                Field::Algo,
+                "eller does not run on a hex grid",
+            ),
+            (
+                RunSpec::new().grid(Grid::Hex).size(Size::new(4, 4, 2)),
+                Field::Size,
+                "grid hex is 2D",
+            ),
+            (
+                RunSpec::new().grid(Grid::Polar).size(Size::planar(4, 2)),
+                Field::Size,
+                "at least 3",
+            ),
+            (
+                RunSpec::new()
+                    .grid(Grid::Hex)
+                    .size(Size::planar(4, 4))
+                    .exit("4,0"),
+                Field::Exit,
+                "outside the 4x4 grid",
+            ),
+        ] {
+            let e = spec.validate().unwrap_err();
+            assert_eq!(e.field(), Some(field), "{e}");
+            assert!(e.to_string().contains(text), "{e}");
+        }
+        let e = RunSpec::new()
+            .grid(Grid::Hex)
+            .braid(0.5)
+            .validate()
+            .unwrap_err();
+        assert!(e.message(Names::Flags).contains("--grid hex"), "{e}");
+    }
+}
