@@ -31,9 +31,8 @@ pub struct UniformityArgs {
     /// --grid polar: R rings or RxC).
     #[arg(long, value_name = "WxH[xD]", required_unless_present = "mask", value_parser = values::text(values::size_arg))]
     pub size: Option<values::SizeArg>,
-    /// The cell shape: square (the default) or hex, triangle, polar (layouts in
-    /// src/topo/README.md).
-    #[arg(long, value_name = "GRID", default_value = "square", value_parser = values::text(batchgen::topo::Grid::parse))]
+    /// The cell shape: square, hex, triangle or polar (layouts in src/topo/README.md).
+    #[arg(long, value_name = "GRID", default_value = "square", value_parser = values::text(values::grid))]
     pub grid: batchgen::topo::Grid,
     /// Study the mazes on this mask (text or PNG, as the main job's --mask): the spanning trees
     /// of its cells. It sets the size; a --size beside it must agree.
