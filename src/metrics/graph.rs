@@ -41,18 +41,19 @@ pub(super) struct Buffers {
     queue: Vec<u32>,
     /// The leaf stack of the peel.
     order: Vec<u32>,
-    /// Distances from the central cell (diameter), or part labels (branch columns).
+    /// Part labels (branch columns).
     level: Vec<u32>,
     /// Canonical BFS parents.
     parent: Vec<u32>,
     /// Shortest-path counts.
     count: Vec<u64>,
-    /// Lower bounds of the eccentricities (diameter), or the union-find of part labels.
+    /// The union-find of part labels (branch columns).
     lo: Vec<u32>,
-    /// Upper bounds of the eccentricities (diameter), or cells per part label.
+    /// Cells per part label (branch columns).
     hi: Vec<u32>,
-    /// The cells that may still end a longest pair (diameter).
-    cand: Vec<u32>,
+    /// The cells that may still end a longest pair (diameter), in cell order, each with its
+    /// bounds kept beside it so that a pass over them reads one array in order.
+    cand: Vec<Candidate>,
     /// The walls of the 2-core (diameter; 0 for a cell of a pendant tree).
     core: Vec<u8>,
     /// The height of the pendant trees hanging off each core cell (diameter).
@@ -70,6 +71,23 @@ pub(super) struct Buffers {
     dirs: usize,
     /// Breadth-first searches run for the diameter of the last maze.
     pub(super) diameter_searches: u32,
+}
+
+/// A core cell that may still end a longest pair, with what the diameter's passes over the
+/// candidates read of it.
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    /// The cell.
+    cell: u32,
+    /// The height of the pendant trees hanging off it.
+    height: u32,
+    /// Lower bound of its tip's eccentricity.
+    lo: u32,
+    /// Upper bound of its tip's eccentricity.
+    hi: u32,
+    /// Its tip's distance from the central tip (0 for the central cell itself, and before the
+    /// central cell is known).
+    ring: u32,
 }
 
 impl Buffers {
@@ -286,10 +304,15 @@ impl Buffers {
         let mut start = 0u32;
         for c in 0..n {
             if self.core[c] != 0 {
-                self.cand.push(c as u32);
-                self.lo[c] = 0;
-                self.hi[c] = UNSEEN;
-                let far = self.dist[c].saturating_add(self.height[c]);
+                let height = self.height[c];
+                self.cand.push(Candidate {
+                    cell: c as u32,
+                    height,
+                    lo: 0,
+                    hi: UNSEEN,
+                    ring: 0,
+                });
+                let far = self.dist[c].saturating_add(height);
                 if v == UNSEEN || far > start {
                     (v, start) = (c as u32, far);
                 }
@@ -303,25 +326,20 @@ impl Buffers {
         if best.0 == 0 {
             best = (0, v, v);
         }
-        let mut center = v;
         self.diameter_searches = 0;
         loop {
             self.diameter_searches += 1;
             let step = self.diameter_searches;
             // The eccentricity of `v`'s tip: the farthest other tip.
             let (mut e, far) = self.core_bfs::<D>(off, n, v);
-            let (dist, height) = (&self.dist[..n], &self.height[..n]);
-            let hv = height[v as usize];
+            let dist = &self.dist[..n];
+            let hv = self.height[v as usize];
             e += hv;
             if e > best.0 {
                 best = (e, self.deep[v as usize], self.deep[far as usize]);
             }
-            if step == 3 {
-                self.level[..n].copy_from_slice(dist);
-                center = v;
-            }
-            let (level, lo, hi) = (&self.level[..n], &mut self.lo[..n], &mut self.hi[..n]);
-            let hc = height[center as usize];
+            // The third search is from the central tip: its distances are the rings.
+            let central = step == 3;
             let cand = &mut self.cand;
             // Tighten the bounds, drop the settled candidates, find the next root: `top`, the
             // fringe candidate with the largest (upper, lower) bounds; `low`, the candidate
@@ -329,19 +347,27 @@ impl Buffers {
             let (mut top, mut low) = ((0u32, 0u32, UNSEEN), (UNSEEN, 0u32, 0u32));
             let mut kept = 0;
             for i in 0..cand.len() {
-                let w = cand[i];
-                let (wi, hw) = (w as usize, height[w as usize]);
-                let d = if w == v { 0 } else { hv + dist[wi] + hw };
-                let h = hi[wi].min(e + d);
+                let mut k = cand[i];
+                let w = k.cell;
+                let d = if w == v {
+                    0
+                } else {
+                    hv + dist[w as usize] + k.height
+                };
+                let h = k.hi.min(e + d);
                 if h <= best.0 {
                     continue;
                 }
-                let l = lo[wi].max(d.max(e - d));
-                hi[wi] = h;
-                lo[wi] = l;
-                cand[kept] = w;
+                let l = k.lo.max(d.max(e - d));
+                k.hi = h;
+                k.lo = l;
+                if central {
+                    k.ring = d;
+                }
+                cand[kept] = k;
                 kept += 1;
-                let fringe = step < 3 || (w != center && 2 * (hc + level[wi] + hw) > best.0);
+                // The central cell's ring is 0: never in the fringe.
+                let fringe = step < 3 || 2 * k.ring > best.0;
                 if fringe && (h, l) > (top.0, top.1) {
                     top = (h, l, w);
                 }
@@ -762,6 +788,50 @@ mod tests {
                 total / 50
             );
         }
+    }
+
+    /// Random braided mazes, planar and 3D, at several braid chances: from every first cell
+    /// the diameter is the largest distance of a BFS from every cell, and its pair lies that
+    /// far apart ([`diameters`]).
+    #[test]
+    fn diameter_is_the_all_pairs_maximum_on_random_braided_mazes() {
+        let (mut gen, mut braid) = (GenScratch::new(), crate::braid::Scratch::new());
+        let mut s = super::super::Scratch::new();
+        let mut measured = 0;
+        for (k, size) in [
+            Size::planar(9, 7),
+            Size::planar(12, 12),
+            Size::planar(20, 3),
+            Size::new(4, 3, 3),
+            Size::new(3, 5, 2),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let algos = if size.is_3d() {
+                Algorithm::all_3d()
+            } else {
+                Algorithm::all()
+            };
+            for (a, algo) in algos.iter().enumerate() {
+                for p in [0.05, 0.3, 0.5, 1.0] {
+                    let seed = 1000 * k as u64 + 10 * a as u64 + (p * 4.0) as u64;
+                    let mut m = Maze::with_size(size);
+                    generate_seeded(algo, &mut m, &mut gen, seed);
+                    crate::braid::braid_seeded(
+                        &mut m,
+                        crate::rng::Chance::new(p),
+                        seed,
+                        &mut braid,
+                    );
+                    if super::super::measure(&m, Ends::first_last(size), &mut s).loops > 0 {
+                        diameters(&m);
+                        measured += 1;
+                    }
+                }
+            }
+        }
+        assert!(measured > 100, "{measured} braided mazes");
     }
 
     /// On a perfect maze the graph pass gives the tree pass's values (its own choice of a
