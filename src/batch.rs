@@ -289,7 +289,7 @@ impl Job {
     pub fn words_per_maze(&self) -> usize {
         match &self.graph {
             None => self.size.words_per_maze(),
-            Some(g) => (g.graph.edges() as usize).div_ceil(64),
+            Some(g) => g.graph.words_per_maze(),
         }
     }
 }

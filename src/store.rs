@@ -616,7 +616,7 @@ impl StoreWriter {
         let file = AtomicFile::create(path)?;
         let words = match graph {
             None => words_per_maze(info.width, info.height, info.depth),
-            Some(g) => graph_words(g),
+            Some(g) => g.words_per_maze(),
         };
         let grid_meta = graph.map(|g| (keys::GRID, g.size().grid.name().to_string()));
         let batch_rows = rows_per_batch(words);
@@ -1220,7 +1220,7 @@ impl Shape {
                     (Some(m), g)
                 }
             };
-        if words != graph_words(&graph)
+        if words != graph.words_per_maze()
             || rows_per_batch == 0
             || rows_per_batch > MAX_ROWS_PER_BATCH as u64
         {
@@ -1239,11 +1239,6 @@ impl Shape {
             grid: Some(Arc::new(graph)),
         })
     }
-}
-
-/// Wall words per maze on `g`: one open bit per edge.
-fn graph_words(g: &CellGraph) -> usize {
-    (g.edges() as usize).div_ceil(64)
 }
 
 /// The schema's columns are a format-[`FORMAT_VERSION`] store's.

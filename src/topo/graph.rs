@@ -327,6 +327,13 @@ impl CellGraph {
         self.ends.len() as u32
     }
 
+    /// Words of a maze on this graph: one open bit per edge ([`super::GraphMaze::words`], the
+    /// maze store's records).
+    #[inline]
+    pub fn words_per_maze(&self) -> usize {
+        (self.edges() as usize).div_ceil(64)
+    }
+
     /// The two cells of edge `e`, smaller first.
     #[inline]
     pub fn ends(&self, e: u32) -> [u32; 2] {

@@ -199,7 +199,7 @@ impl GraphMaze {
     /// Close every wall, sized for `g` (no allocation once sized).
     pub fn clear(&mut self, g: &CellGraph) {
         self.open.clear();
-        self.open.resize((g.edges() as usize).div_ceil(64), 0);
+        self.open.resize(g.words_per_maze(), 0);
     }
 
     /// Open edge `e`.
