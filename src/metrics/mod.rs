@@ -1,6 +1,6 @@
 //! Per-maze measurements: the [`Metrics`] row and [`measure`], which computes all of it with one
-//! word-parallel pass over the walls, one pass that visits every cell children before parents,
-//! and one walk along the solution.
+//! word-parallel pass over the walls, one breadth-first search from the entrance, one pass over
+//! the cells in reverse BFS order and one walk along the solution.
 //!
 //! Definitions (the column page `src/metrics/columns.md`, generated from [`COLUMNS`] and
 //! [`definitions`]; lengths count edges): a dead end is a cell with exactly one passage, a
@@ -8,22 +8,19 @@
 //! open on opposite sides. These four counts come from the `degrees` module, popcounts over
 //! whole wall words.
 //!
-//! The rest is tree dynamic programming on the maze rooted at the entrance. With fixed ends
-//! (the default) the `peel` module peels the leaves up to the entrance: the dead ends from the
-//! degree pass first, then each cell as its last child is gone. Each cell hands its subtree
-//! size and its height to its parent; a subtree is a bare corridor ending in a dead end when
-//! the two agree, which gives the dead-end lengths. The diameter is the best sum of the two
-//! deepest descents met at a cell, and the farthest pair reported is the one a breadth-first
-//! search from the entrance would meet first (see `peel`). The solution is the chain of
-//! parents from the exit up to the entrance; walking it gives the length, the turns, the
+//! The rest is tree dynamic programming. The BFS roots the maze at the entrance; every cell's
+//! children sit next to each other in the BFS queue, so `first[pos]..first[pos + 1]` are the
+//! positions of the children of position `pos`. One pass in reverse BFS order (children before
+//! parents) gives each position its subtree size and its height; a subtree is a bare corridor
+//! ending in a dead end when the two agree, which gives the dead-end lengths. The diameter is
+//! the best sum of the two deepest descents met at a cell; its ends are found after the pass by
+//! walking down from the two positions of that sum. The solution is the chain
+//! of BFS parents from the exit up to the entrance; walking it gives the length, the turns, the
 //! decisions and branches, the hitting time (from subtree sizes) and the worst wrong turn.
 //!
 //! With [`Ends::Diameter`] the entrance is first found by a plain BFS from cell 0 (its last cell
-//! is an end of a longest path); a second search is then rooted there, the exit is the cell it
-//! reaches last (the classic double sweep, exact on a tree), and one pass in reverse BFS order
-//! (children before parents; every cell's children sit next to each other in the queue, so
-//! `first[pos]..first[pos + 1]` are the positions of the children of position `pos`) gives the
-//! same subtree sizes and heights.
+//! is an end of a longest path); the main search is then rooted there and the exit is the cell it
+//! reaches last: the classic double sweep, exact on a tree.
 //!
 //! # Masks
 //!
@@ -45,7 +42,6 @@
 pub mod definitions;
 pub(crate) mod degrees;
 mod graph;
-mod peel;
 mod row;
 
 pub use row::{column_index, Column, Filter, Get, Row, RowView, COLUMNS};
@@ -291,15 +287,6 @@ struct Bufs {
     node: Vec<Node>,
     /// BFS positions of the last solution's two ends (start, end).
     solution: (u32, u32),
-    /// The peel's copy of the open sides, taken apart as it goes; then each cell's direction
-    /// to its parent (cell-indexed).
-    core: Vec<u8>,
-    /// The peel's stack of leaves.
-    stack: Vec<u32>,
-    /// Cell offsets of the directions for the last peel.
-    off: [u32; 8],
-    /// The entrance and exit of the last measurement if it was a peel ([`peel`]).
-    peeled: Option<(u32, u32)>,
 }
 
 impl Scratch {
@@ -313,9 +300,6 @@ impl Scratch {
     pub fn solution_path(&self) -> Vec<u32> {
         if self.graph_last {
             return self.graph.solution_path();
-        }
-        if let Some((entrance, exit)) = self.bufs.peeled {
-            return peel::solution_path(&self.bufs, entrance, exit);
         }
         let b = &self.bufs;
         let (mut a, mut b, queue) = (b.solution.0 as usize, b.solution.1 as usize, &b.queue);
@@ -490,6 +474,42 @@ fn met(pos: usize) -> usize {
     pos
 }
 
+/// The position ending the longest descent below `x`: of its descendants at depth
+/// `height(x)` below it, the last in BFS order (`x` itself for a leaf). BFS lists a level in the
+/// order of the level above, so that is the last child of the right height, and so on down.
+fn deepest(first: &[u32], node: &[Node], mut x: usize) -> usize {
+    while node[x].height > 0 {
+        let want = node[x].height - 1;
+        let mut c = first[x + 1] as usize - 1;
+        while node[c].height != want {
+            c -= 1;
+        }
+        x = c;
+    }
+    x
+}
+
+/// The diameter's two ends (positions) from the reverse pass's longest path met at `pos`'s
+/// parent through `pos`: one end is the deepest descent below `pos`; the other is the deepest
+/// descent its parent had when `pos` was met, i.e. through the siblings after `pos` (met before
+/// it; on equal heights the last of them), or the parent itself. Both are read from final
+/// values: positions after `pos` are complete by then.
+fn diameter_ends(pos: usize, queue: &[u64], first: &[u32], node: &[Node]) -> (u32, u32) {
+    let p = parent(queue[pos]);
+    let mut top = (0, p);
+    for (j, sibling) in node[pos + 1..first[p + 1] as usize].iter().enumerate() {
+        if sibling.height + 1 >= top.0 {
+            top = (sibling.height + 1, pos + 1 + j);
+        }
+    }
+    let start = if top.1 == p {
+        p
+    } else {
+        deepest(first, node, top.1)
+    };
+    (start as u32, deepest(first, node, pos) as u32)
+}
+
 /// Steps down from position `x` while it has exactly one child; returns the steps taken.
 fn corridor_down(first: &[u32], mut x: usize) -> u32 {
     let mut k = 0;
@@ -533,10 +553,6 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
 /// [`measure`] on a maze of depth 1: four directions.
 #[inline(never)]
 fn measure_2d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
-    if let Ends::Cells { entrance, exit } = ends {
-        return peel::measure::<4>(maze, entrance, exit, &mut s.masks, &mut s.bufs);
-    }
-    s.bufs.peeled = None;
     let w = maze.width();
     let deg = degrees::prepare(maze, &mut s.masks);
     if s.pushes.1 != w {
@@ -548,10 +564,6 @@ fn measure_2d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
 /// [`measure`] on a maze of depth > 1: six directions.
 #[inline(never)]
 fn measure_3d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
-    if let Ends::Cells { entrance, exit } = ends {
-        return peel::measure::<6>(maze, entrance, exit, &mut s.masks, &mut s.bufs);
-    }
-    s.bufs.peeled = None;
     let deg = degrees::prepare_3d(maze, &mut s.masks);
     let size = maze.size();
     let key = (size.width, size.layer_cells());
@@ -607,12 +619,17 @@ fn traverse<const D: usize, const T: usize>(
     // puts the passage to its parent on the corridor of the dead end below it, and every
     // passage of such a corridor is counted once so, at whichever position the corridor ends.
     // Corridors ending at the root are corrected below.
+    let (mut best, mut best_pos) = (0u32, 0usize);
     let mut bare = 0u64;
     for pos in (1..n).rev() {
         let p = parent(queue[pos]);
         let me = node[pos];
         let par = node[p];
         let up = me.height + 1;
+        let through = par.height + up;
+        if through > best {
+            (best, best_pos) = (through, pos);
+        }
         bare += (me.below == me.height) as u64;
         // Branch-free max (which child is deepest is data-dependent and unpredictable).
         node[p] = Node {
@@ -628,109 +645,83 @@ fn traverse<const D: usize, const T: usize>(
     let up = |c: usize| (node[c].below == node[c].height).then_some(node[c].height + 1);
     let (c0, c1) = (first[0] as usize, first[1] as usize);
     let low: u64 = (c0..c1).filter_map(up).map(u64::from).sum();
-    let dead_sum = bare - low
-        + root_corridors((c1 - c0) as u32, low, [up(c0), up(c0 + 1)], |k| {
-            corridor_down(first, if k == 0 { 0 } else { c0 + k - 1 })
-        });
+    let mut dead_sum = bare - low;
+    match c1 - c0 {
+        0 => {}
+        1 => dead_sum += low + corridor_down(first, 0) as u64,
+        2 => {
+            dead_sum += match (up(c0), up(c0 + 1)) {
+                (Some(x1), Some(x2)) => 2 * (x1 + x2) as u64,
+                (Some(x1), None) => (x1 + 1 + corridor_down(first, c0 + 1)) as u64,
+                (None, Some(x2)) => (x2 + 1 + corridor_down(first, c0)) as u64,
+                (None, None) => 0,
+            };
+        }
+        _ => dead_sum += low,
+    }
 
     // The solution: BFS parents from the exit up to the entrance (position 0). At each path
     // cell above the exit, the children other than the path's next cell are the wrong turns;
     // the walker's hitting time adds `2·|T_u| − 1` per edge u → x, with `T_u` everything outside
     // x's subtree.
     s.solution = (0, exit_pos as u32);
-    let (mut solution, mut last) = (Solution::default(), 0u32);
+    let (mut length, mut turns, mut last) = (0u32, 0u32, 0u32);
+    let (mut decisions, mut branches, mut walk) = (0u32, 0u32, 0u64);
+    let (mut max_cells, mut max_depth) = (0u32, 0u32);
     let mut x = exit_pos;
     while x != 0 {
         let px = parent(queue[x]);
         let step = cell(queue[px]).wrapping_sub(cell(queue[x]));
-        solution.turns += (last != 0 && step != last) as u32;
+        turns += (last != 0 && step != last) as u32;
         last = step;
-        solution.walk += 2 * (n as u64 - node[x].below as u64 - 1) - 1;
+        walk += 2 * (n as u64 - node[x].below as u64 - 1) - 1;
         let (c0, c1) = (first[px] as usize, first[px + 1] as usize);
         let off = (c1 - c0 - 1) as u32;
-        solution.branches += off;
-        solution.decisions += (off > 0) as u32;
+        branches += off;
+        decisions += (off > 0) as u32;
         for (c, b) in node[c0..c0 + D]
             .iter()
             .enumerate()
             .map(|(j, b)| (c0 + j, b))
         {
             let take = c < c1 && c != x;
-            solution.max_cells = solution.max_cells.max(if take { b.below + 1 } else { 0 });
-            solution.max_depth = solution.max_depth.max(if take { b.height + 1 } else { 0 });
+            max_cells = max_cells.max(if take { b.below + 1 } else { 0 });
+            max_depth = max_depth.max(if take { b.height + 1 } else { 0 });
         }
         x = px;
-        solution.length += 1;
+        length += 1;
     }
 
-    let (entrance, exit) = (cell(queue[0]), cell(queue[exit_pos]));
-    let diameter = (solution.length, entrance, exit);
-    let ends = (entrance, exit);
-    tree_row::<D>(maze, n, &deg, dead_sum, diameter, ends, solution)
-}
-
-/// What the dead-end corridors that end at or pass through the root add to the sum of
-/// dead-end lengths, for a root with `kids` children: a dead end (one child) walks down its
-/// corridor; with two children a corridor from one side runs through the root into the other.
-/// `low` sums the corridors from the children up to the root; `up` is, for the first two
-/// children, the length of the dead-end corridor through it up to the root (`None` if its
-/// subtree is not a bare corridor); `down(0)` steps down from the root while there is exactly
-/// one child, `down(k)` from child `k`.
-fn root_corridors(kids: u32, low: u64, up: [Option<u32>; 2], down: impl Fn(usize) -> u32) -> u64 {
-    match kids {
-        0 => 0,
-        1 => low + down(0) as u64,
-        2 => match (up[0], up[1]) {
-            (Some(x1), Some(x2)) => 2 * (x1 + x2) as u64,
-            (Some(x1), None) => (x1 + 1 + down(2)) as u64,
-            (None, Some(x2)) => (x2 + 1 + down(1)) as u64,
-            (None, None) => 0,
-        },
-        _ => low,
-    }
-}
-
-/// The solution's columns, from the walk up its cells.
-#[derive(Default)]
-struct Solution {
-    length: u32,
-    turns: u32,
-    decisions: u32,
-    branches: u32,
-    walk: u64,
-    max_cells: u32,
-    max_depth: u32,
-}
-
-/// The row of a perfect maze of `n` cells and `D` directions from its parts: the degree pass,
-/// the sum of dead-end lengths, the diameter with its ends, and the solution from `entrance`
-/// to `exit` (the diameter's ends under [`Ends::Diameter`]).
-fn tree_row<const D: usize>(
-    maze: &Maze,
-    n: usize,
-    deg: &degrees::Degrees,
-    dead_sum: u64,
-    (diameter, diameter_start, diameter_end): (u32, u32, u32),
-    (entrance, exit): (u32, u32),
-    s: Solution,
-) -> Metrics {
+    let entrance = cell(queue[0]);
+    let exit_cell = cell(queue[exit_pos]);
+    let (diameter, diameter_start, diameter_end) = match ends {
+        Ends::Cells { .. } => {
+            let (d_start, d_end) = diameter_ends(best_pos, queue, first, node);
+            (
+                best,
+                cell(queue[d_start as usize]),
+                cell(queue[d_end as usize]),
+            )
+        }
+        Ends::Diameter => (length, entrance, exit_cell),
+    };
     let manhattan = if D == 4 {
         let w = maze.width();
-        (entrance % w).abs_diff(exit % w) + (entrance / w).abs_diff(exit / w)
+        (entrance % w).abs_diff(exit_cell % w) + (entrance / w).abs_diff(exit_cell / w)
     } else {
-        manhattan_3d(maze.size(), entrance, exit)
+        manhattan_3d(maze.size(), entrance, exit_cell)
     };
     Metrics {
         diameter,
         diameter_start,
         diameter_end,
-        solution_length: s.length,
-        solution_turns: s.turns,
-        solution_decisions: s.decisions,
-        solution_branches: s.branches,
-        walk_steps: s.walk,
-        max_branch_cells: s.max_cells,
-        max_branch_depth: s.max_depth,
+        solution_length: length,
+        solution_turns: turns,
+        solution_decisions: decisions,
+        solution_branches: branches,
+        walk_steps: walk,
+        max_branch_cells: max_cells,
+        max_branch_depth: max_depth,
         mean_dead_end_length: if deg.dead_ends == 0 {
             0.0
         } else {
@@ -739,10 +730,10 @@ fn tree_row<const D: usize>(
         tortuosity: if manhattan == 0 {
             1.0
         } else {
-            s.length as f64 / manhattan as f64
+            length as f64 / manhattan as f64
         },
         solution_count: 1,
-        ..Metrics::from_degrees(deg, maze, n)
+        ..Metrics::from_degrees(&deg, maze, n)
     }
 }
 
