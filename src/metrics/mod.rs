@@ -474,6 +474,15 @@ fn met(pos: usize) -> usize {
     pos
 }
 
+/// `(through, pos)`, out of line: the longest path met so far grows a few hundred times per
+/// maze, and as a branch (not two selects) it stays in registers; with selects the optimiser
+/// kept it in a stack slot, read and written every step of the reverse pass.
+#[cold]
+#[inline(never)]
+fn longer(through: u32, pos: usize) -> (u32, usize) {
+    (through, pos)
+}
+
 /// The position ending the longest descent below `x`: of its descendants at depth
 /// `height(x)` below it, the last in BFS order (`x` itself for a leaf). BFS lists a level in the
 /// order of the level above, so that is the last child of the right height, and so on down.
@@ -628,7 +637,7 @@ fn traverse<const D: usize, const T: usize>(
         let up = me.height + 1;
         let through = par.height + up;
         if through > best {
-            (best, best_pos) = (through, pos);
+            (best, best_pos) = longer(through, pos);
         }
         bare += (me.below == me.height) as u64;
         // Branch-free max (which child is deepest is data-dependent and unpredictable).
