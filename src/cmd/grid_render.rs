@@ -1,6 +1,6 @@
-//! `batchgen render --grid hex|triangle|polar`: the maze of (grid, algo, size, seed, index) as
-//! an SVG or PNG picture ([`batchgen::render::polygon`]), with `--solution` and the entrance and
-//! exit marked. The text formats draw square cells only and are refused naming the grid, as are
+//! `batchgen render --grid hex|triangle|polar`: the maze of (grid, algo, size, seed, index), or
+//! a record of a maze store of those grids (`--store FILE --record K`), as an SVG or PNG
+//! picture ([`batchgen::render::polygon`]), with `--solution` and the entrance and exit marked. The text formats draw square cells only and are refused naming the grid, as are
 //! the square picture's other sources and options.
 
 use std::io::Write;
@@ -78,15 +78,102 @@ pub fn run(args: &GridRender<'_>, format: Format) -> anyhow::Result<()> {
         &mut Rng::from_maze_seed(seed),
     );
     let ends = GraphEnds::corners(&g);
+    let hash = mask.map_or(0, |m| m.hash());
+    let picture = Picture {
+        solution: args.solution,
+        cell_px: args.cell_px,
+        out: args.out,
+    };
+    draw(&g, &maze, ends, hash, &picture, format)
+}
+
+/// What `render --store FILE --record K` draws from a store of hex, triangle or polar mazes:
+/// the record's maze between its recorded ends.
+pub struct StoreRender<'a> {
+    /// `--store`.
+    pub path: &'a std::path::Path,
+    /// `--record`.
+    pub record: u64,
+    /// `--solution`.
+    pub solution: bool,
+    /// `--cell-px`.
+    pub cell_px: Option<u32>,
+    /// `-o/--out`.
+    pub out: Option<&'a std::path::Path>,
+    /// Whether each of `--entrance`, `--exit`, `--ends` was given (the stored maze keeps its
+    /// recorded ends on these grids).
+    pub square_only: [(bool, &'static str); 3],
+}
+
+/// Render record `args.record` of `store`, a store of mazes on a grid other than the square
+/// one ([`StoreReader::graph_maze`](batchgen::store::StoreReader::graph_maze): a spanning
+/// tree of the grid's cells hashing to the record's `maze_hash`), in `format`.
+pub fn run_store(
+    store: &batchgen::store::StoreReader,
+    args: &StoreRender<'_>,
+    format: Format,
+) -> anyhow::Result<()> {
+    let g = store.grid().expect("a store of another grid");
+    let grid = g.size().grid;
+    if !matches!(format, Format::Svg | Format::Png) {
+        return Err(UsageError(format!(
+            "the --store holds mazes on the {grid} grid, drawn as svg or png; {} draws square \
+             cells (use --format svg or png, or -o FILE.svg)",
+            format.name()
+        ))
+        .into());
+    }
+    for (given, flag) in args.square_only {
+        if given {
+            return Err(UsageError(format!(
+                "{flag} works on square stores only; the --store holds mazes on the {grid} \
+                 grid, drawn between their recorded ends"
+            ))
+            .into());
+        }
+    }
+    let k = args.record;
+    let maze = store
+        .graph_maze(k)
+        .map_err(|e| super::render::record_error(args.path, k, e))?;
+    let r = store
+        .record(k)
+        .map_err(|e| super::render::record_error(args.path, k, e))?;
+    let ends = GraphEnds::new(g, r.entrance, r.exit);
+    let hash = store.mask().map_or(0, |m| m.hash());
+    let picture = Picture {
+        solution: args.solution,
+        cell_px: args.cell_px,
+        out: args.out,
+    };
+    draw(g, &maze, ends, hash, &picture, format)
+}
+
+/// How a maze is drawn and where to.
+struct Picture<'a> {
+    solution: bool,
+    cell_px: Option<u32>,
+    out: Option<&'a std::path::Path>,
+}
+
+/// Draw `maze` on `g` between `ends` (its solution when asked) to stdout or `--out`.
+fn draw(
+    g: &topo::CellGraph,
+    maze: &GraphMaze,
+    ends: GraphEnds,
+    mask_hash: u64,
+    args: &Picture<'_>,
+    format: Format,
+) -> anyhow::Result<()> {
     let mut ms = MeasureScratch::new();
-    topo::measure(&g, &maze, ends, mask.map_or(0, |m| m.hash()), &mut ms);
+    topo::measure(g, maze, ends, mask_hash, &mut ms);
     let path = ms.solution_path();
     let unit = args.cell_px.unwrap_or(16);
     let solution = args.solution.then_some(&path[..]);
     let doc = if format == Format::Png {
-        polygon::png(&g, &maze, solution, (ends.entrance, ends.exit), unit)?
+        polygon::png(g, maze, solution, (ends.entrance, ends.exit), unit)?
     } else {
-        polygon::svg(&g, &maze, solution, (ends.entrance, ends.exit), unit).into_bytes()
+        polygon::svg(g, maze, solution, (ends.entrance, ends.exit), unit).into_bytes()
     };
     match args.out {
         None => std::io::stdout().write_all(&doc)?,
