@@ -160,7 +160,8 @@ fn shards_join_into_the_whole_run_and_check_refuses_mixed_grids() {
     assert_eq!(parts.len(), 6);
     assert!(parts
         .iter()
-        .all(|p| p.to_str().unwrap().contains("/size=5x6/part-0000")));
+        .all(|p| p.to_str().unwrap().contains("/ds/grid=polar/algo=")
+            && p.to_str().unwrap().contains("/size=5x6/part-0000")));
     let tables: Vec<Table> = parts.iter().map(|p| read(p)).collect();
     assert!(tables.iter().all(|t| t.meta["batchgen.grid"] == "polar"));
     assert_eq!(union(&tables), union(&[read(&whole)]));
@@ -225,6 +226,8 @@ fn summary_json_and_dataset_folders_on_grids() {
             "7",
             "--summary-json",
             json.to_str().unwrap(),
+            "--mazes",
+            &ds,
             "--out",
             &ds,
         ],
@@ -232,10 +235,42 @@ fn summary_json_and_dataset_folders_on_grids() {
     );
     let parts = parquet_files(&dir.path().join("hex"));
     assert_eq!(parts.len(), 2);
+    // The grid's partitions lie under grid=hex/, the stores beside their Parquet parts, and
+    // check proves the folder complete, stores included.
+    for (p, algo) in parts.iter().zip(["kruskal", "prim"]) {
+        let rel = p.strip_prefix(dir.path().join("hex")).unwrap();
+        let want = format!("grid=hex/algo={algo}/size=6x4/part-00001-of-00001.parquet");
+        assert_eq!(rel, std::path::Path::new(&want));
+        assert!(p.with_extension("arrow").is_file(), "{}", p.display());
+    }
+    let report = ok(&["check", &ds], &[]);
+    assert!(
+        report.contains("complete: 2 partitions, 2 files, 14 rows"),
+        "{report}"
+    );
+    // A square run of the same generator, size and shard writes its own path, as it always
+    // has (the square layout is unchanged), so neither part replaces the other.
+    ok(
+        &[
+            "--size", "6x4", "--algo", "kruskal", "--count", "7", "--mazes", &ds, "--out", &ds,
+        ],
+        &[],
+    );
+    let square = dir
+        .path()
+        .join("hex/algo=kruskal/size=6x4/part-00001-of-00001.parquet");
+    assert!(square.is_file() && square.with_extension("arrow").is_file());
+    assert_eq!(parquet_files(&dir.path().join("hex")).len(), 3);
+    assert!(parts.iter().all(|p| p.is_file()));
     let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(doc["size"], "6x4");
     assert_eq!(doc["totals"]["mazes"], 14);
-    let outputs = doc["outputs"].as_array().unwrap();
+    let outputs: Vec<&serde_json::Value> = doc["outputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["kind"] == "parquet")
+        .collect();
     assert_eq!(outputs.len(), 2);
     for (o, p) in outputs.iter().zip(&parts) {
         assert_eq!(o["kind"], "parquet");
