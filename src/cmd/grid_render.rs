@@ -39,6 +39,8 @@ pub struct GridRender<'a> {
     pub out: Option<&'a std::path::Path>,
     /// Whether each of `--braid`, `--entrance`, `--exit`, `--ends` was given.
     pub square_only: [(bool, &'static str); 4],
+    /// `--no-time-limit`.
+    pub no_time_limit: bool,
 }
 
 /// Render `args` (whose `--grid` is not square) in `format`.
@@ -68,6 +70,16 @@ pub fn run(args: &GridRender<'_>, format: Format) -> anyhow::Result<()> {
     };
     tgen::check(&algo, grid).map_err(|why| UsageError::flag("--algo", &algo.name(), why))?;
     let (size, g, mask) = grid_of(grid, args.size, args.mask)?;
+    if !args.no_time_limit {
+        let mask_name = args.mask.map(|p| p.display().to_string());
+        batchgen::run::grid_cost::check_walk_steps_on(
+            &[algo],
+            &g,
+            &size.to_string(),
+            mask_name.as_deref(),
+        )
+        .map_err(|e| UsageError(e.message(batchgen::run::Names::Flags)))?;
+    }
     let mut maze = GraphMaze::new(&g);
     let seed = topo::maze_seed(args.seed, &algo.name(), size, index);
     tgen::generate(

@@ -436,6 +436,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
                 (args.exit.is_some(), "--exit"),
                 (args.ends.is_some(), "--ends"),
             ],
+            no_time_limit: args.no_time_limit,
         };
         return super::grid_render::run(&request, format);
     }

@@ -3,7 +3,8 @@
 //! the unsharded run and `check` merges them, refusing a folder that mixes grids (exit 2);
 //! `--summary-json` and dataset folders; `--entrance`/`--exit` are cells of the grid (`X,Y`,
 //! polar `RING,I`) and the solution is measured between them; `--mazes` stores them and the
-//! store reads back the library's mazes.
+//! store reads back the library's mazes; dataset folders put a grid's partitions under
+//! `grid=G/`; long random walks and runs over the memory available are refused up front.
 
 use crate::common::{batchgen, parquet_files, read, Table};
 use batchgen::topo::generate::{generate, GraphScratch};
@@ -490,4 +491,86 @@ fn a_grid_store_reads_back_the_same_mazes() {
         let meta_grid = t.meta["batchgen.grid"].clone();
         assert_eq!(meta_grid, name);
     }
+}
+
+/// The square grid's up-front checks hold on the other grids with their own costs: a random
+/// walk expected to take more than 10^11 steps on the grid's graph is refused naming `--size`
+/// and `--no-time-limit` (a generator that does not walk runs on the same strip), and a run
+/// over the memory available (`ulimit -v`) is refused naming `--size` and `--threads`, before
+/// any file is written.
+#[test]
+fn long_walks_and_runs_over_memory_are_refused_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("w.parquet");
+    let o = out.to_str().unwrap();
+    for (grid, size) in [("hex", "400000x1"), ("triangle", "400000x1")] {
+        let (code, err) = refused(&[
+            "--grid",
+            grid,
+            "--size",
+            size,
+            "--algo",
+            "aldous-broder",
+            "--count",
+            "1",
+            "-q",
+            "--out",
+            o,
+        ]);
+        assert_eq!(code, Some(2), "{err}");
+        for w in [
+            format!("'{size}' for '--size'"),
+            "--no-time-limit".to_string(),
+            format!("{grid} grid"),
+        ] {
+            assert!(err.contains(&w), "{err} lacks {w}");
+        }
+        ok(
+            &[
+                "--grid",
+                grid,
+                "--size",
+                size,
+                "--algo",
+                "backtracker",
+                "--count",
+                "1",
+                "--out",
+                o,
+            ],
+            &[],
+        );
+        // render --grid regenerates by the same rule.
+        let (code, err) = refused(&[
+            "render", "--grid", grid, "--size", size, "--algo", "wilson", "--index", "0",
+            "--format", "svg",
+        ]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("--no-time-limit"), "{err}");
+    }
+    let bin = env!("CARGO_BIN_EXE_batchgen");
+    let run = |size: &str, threads: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 1048576 && exec \"$0\" --grid hex --algo wilson --size {size} \
+                 --count 1 --threads {threads} -q --out \"$1\""
+            ))
+            .arg(bin)
+            .arg(dir.path().join("m.parquet"))
+            .output()
+            .unwrap()
+    };
+    let o = run("2048x2048", "8");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("'2048x2048' for '--size'")
+            && err.contains("--threads")
+            && err.contains("needs about"),
+        "{err}"
+    );
+    assert!(!dir.path().join("m.parquet").exists());
+    let o = run("512x512", "1");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
