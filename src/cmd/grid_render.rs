@@ -9,6 +9,7 @@ use anyhow::Context;
 
 use batchgen::atomic_file::AtomicFile;
 use batchgen::render::{polygon, Format};
+use batchgen::store::StoreError;
 use batchgen::topo::generate::{self as tgen, GraphScratch};
 use batchgen::topo::{self, GraphEnds, GraphMaze, MeasureScratch};
 use batchgen::Rng;
@@ -147,10 +148,8 @@ pub fn run_store(
     let k = args.record;
     let maze = store
         .graph_maze(k)
-        .map_err(|e| super::render::record_error(args.path, k, e))?;
-    let r = store
-        .record(k)
-        .map_err(|e| super::render::record_error(args.path, k, e))?;
+        .map_err(|e| record_error(args.path, k, e))?;
+    let r = store.record(k).map_err(|e| record_error(args.path, k, e))?;
     let ends = GraphEnds::new(g, r.entrance, r.exit);
     let hash = store.mask().map_or(0, |m| m.hash());
     let picture = Picture {
@@ -159,6 +158,20 @@ pub fn run_store(
         out: args.out,
     };
     draw(g, &maze, ends, hash, &picture, format)
+}
+
+/// A record read from a store: a missing record names `--record`, a corrupt one `--store`
+/// (bad input too: named, exit 2, never a panic later).
+pub(super) fn record_error(path: &std::path::Path, k: u64, e: StoreError) -> anyhow::Error {
+    match e {
+        StoreError::NoSuchRecord { .. } => {
+            anyhow::Error::new(UsageError::flag("--record", &k.to_string(), e))
+        }
+        StoreError::BadRecord { .. } | StoreError::NotPerfect { .. } => {
+            anyhow::Error::new(UsageError::flag("--store", &path.display().to_string(), e))
+        }
+        other => anyhow::Error::new(other),
+    }
 }
 
 /// How a maze is drawn and where to.

@@ -204,20 +204,6 @@ fn open_store(path: &Path) -> anyhow::Result<StoreReader> {
     })
 }
 
-/// A record read from a store: a missing record names `--record`, a corrupt one `--store`
-/// (bad input too: named, exit 2, never a panic later).
-pub(super) fn record_error(path: &Path, k: u64, e: StoreError) -> anyhow::Error {
-    match e {
-        StoreError::NoSuchRecord { .. } => {
-            anyhow::Error::new(UsageError::flag("--record", &k.to_string(), e))
-        }
-        StoreError::BadRecord { .. } | StoreError::NotPerfect { .. } => {
-            anyhow::Error::new(UsageError::flag("--store", &path.display().to_string(), e))
-        }
-        other => anyhow::Error::new(other),
-    }
-}
-
 /// The maze at `--record` of `store` (read from `path`), with the ends it was measured with
 /// (its entrance and exit cells; per maze with `--ends diameter`).
 fn from_store(
@@ -228,8 +214,12 @@ fn from_store(
     style: &Style,
 ) -> anyhow::Result<(batchgen::Maze, Option<Ends>)> {
     let k = args.record.unwrap_or(0);
-    let maze = store.maze(k).map_err(|e| record_error(path, k, e))?;
-    let r = store.record(k).map_err(|e| record_error(path, k, e))?;
+    let maze = store
+        .maze(k)
+        .map_err(|e| super::grid_render::record_error(path, k, e))?;
+    let r = store
+        .record(k)
+        .map_err(|e| super::grid_render::record_error(path, k, e))?;
     check_size(args, format, style, maze.size())?;
     Ok((maze, Some(Ends::cells(r.entrance, r.exit))))
 }
