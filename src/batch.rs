@@ -141,17 +141,20 @@ impl Worker {
                 w.maze.set_mask(job.mask.clone());
                 w
             }
-            Some(g) => {
-                let mut w = Worker::sized(Size::planar(1, 1));
-                w.graph = Some(Box::new(GraphWorker {
-                    maze: GraphMaze::new(&g.graph),
-                    job: g.clone(),
-                    gen: GraphScratch::new(),
-                    measure: MeasureScratch::new(),
-                }));
-                w
-            }
+            Some(g) => Worker::on_grid(g),
         }
+    }
+
+    /// A worker for mazes of `job`'s grid (hex, triangle, polar).
+    pub fn on_grid(job: &GraphJob) -> Worker {
+        let mut w = Worker::sized(Size::planar(1, 1));
+        w.graph = Some(Box::new(GraphWorker {
+            maze: GraphMaze::new(&job.graph),
+            job: job.clone(),
+            gen: GraphScratch::new(),
+            measure: MeasureScratch::new(),
+        }));
+        w
     }
 
     /// The wall words of the last maze made: [`Maze::words`], or on another grid one open bit

@@ -2,7 +2,8 @@
 //!
 //! A dataset folder is hive-partitioned:
 //! `DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.parquet` (and `.arrow` for maze stores), one file
-//! per (generator, size, shard), K 1-based as in `--shard K/N`. DuckDB reads the whole set with
+//! per (generator, size, shard); a run on a hex, triangle or polar grid puts its partitions
+//! under `DIR/grid=G/` ([`crate::run::layout`]), K 1-based as in `--shard K/N`. DuckDB reads the whole set with
 //! `read_parquet('DIR/**/*.parquet', hive_partitioning = true)`. Every part file records in its
 //! metadata the shard, the run parameters and its index range, so [`check`] can prove a folder
 //! complete and consistent (every shard of every (algo, size) present once, same parameters and
@@ -337,15 +338,21 @@ fn group_by_partition<'a>(
             ));
             continue;
         };
+        let grid = p
+            .meta
+            .get(keys::GRID)
+            .and_then(|g| crate::topo::Grid::parse(g).ok())
+            .and_then(crate::run::layout::grid_folder)
+            .map_or(String::new(), |g| g + "/");
         let want = format!(
-            "algo={algo}/size={size}/{}",
+            "{grid}algo={algo}/size={size}/{}",
             part_file_name(shard, "parquet")
         );
         if p.rel != want {
             rep.problems.push(format!(
                 "{}: holds {algo} {size} shard {shard}, which belongs at {want}{}",
                 p.rel,
-                if p.path.parent() == Some(&dir.join(format!("algo={algo}/size={size}")))
+                if p.path.parent() == Some(&dir.join(format!("{grid}algo={algo}/size={size}")))
                     && parse_part_name(&p.rel[p.rel.rfind('/').map_or(0, |i| i + 1)..]).is_some()
                 {
                     " (a copy of another shard: a duplicated shard)"
@@ -679,7 +686,12 @@ fn check_stores(
     type Seen = BTreeMap<(String, String), BTreeMap<u32, (u32, u64, u64)>>;
     let mut seen: Seen = BTreeMap::new();
     for (path, rel) in stores {
-        let mut comps = rel.split('/');
+        // A store of another grid lies under `grid=G/`, checked against the store's grid below.
+        let (folder, under) = match rel.split_once('/') {
+            Some((g, rest)) if g.starts_with("grid=") => (Some(g), rest),
+            _ => (None, rel.as_str()),
+        };
+        let mut comps = under.split('/');
         let (Some(a), Some(sz), Some(name), None) =
             (comps.next(), comps.next(), comps.next(), comps.next())
         else {
@@ -706,6 +718,18 @@ fn check_stores(
             }
         };
         let mut why = Vec::new();
+        let grid = st
+            .grid()
+            .map_or(crate::topo::Grid::Square, |g| g.size().grid);
+        let want = crate::run::layout::grid_folder(grid);
+        if folder != want.as_deref() {
+            why.push(format!(
+                "holds mazes on the {grid} grid, which belong {}",
+                want.map_or("outside any grid=G/ folder".into(), |w| format!(
+                    "under {w}/"
+                ))
+            ));
+        }
         if st.algos() != [algo.to_string()] {
             why.push(format!("holds generators {:?}, not {algo}", st.algos()));
         }

@@ -619,7 +619,26 @@ impl Level {
     /// connected one with the record's loops), on the store's mask, with the store's braid
     /// chance ([`StoreReader::braid`], 0 when it records none), and the ends it was measured
     /// with.
+    ///
+    /// A store of another grid ([`StoreReader::grid`]) gives the record's maze on that grid
+    /// ([`StoreReader::graph_maze`]: a spanning tree of its cells hashing to the record's
+    /// `maze_hash`), measured between the record's entrance and exit cells.
     pub fn from_store(store: &StoreReader, k: u64) -> Result<Level, LevelError> {
+        if let Some(graph) = store.grid_shared() {
+            let maze = store.graph_maze(k)?;
+            let r = store.record(k)?;
+            let ids = Ids {
+                algo: Algorithm::parse(r.algo)?,
+                braid: 0.0,
+                seed: r.seed,
+                index: r.index,
+                maze_seed: r.maze_seed,
+            };
+            let mask = store.mask().cloned();
+            return Ok(Level::measured_graph(
+                ids, graph, maze, mask, r.entrance, r.exit,
+            ));
+        }
         let maze = store.maze(k)?;
         let r = store.record(k)?;
         let ids = Ids {

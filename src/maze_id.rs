@@ -341,7 +341,8 @@ impl MazeId {
             Ends::cells(r.entrance, r.exit),
         )
         .on_mask(store.mask().map_or(0, |m| m.hash()))
-        .braided(braid.unwrap_or(0.0)))
+        .braided(braid.unwrap_or(0.0))
+        .on_grid(store.grid().map_or(Grid::Square, |g| g.size().grid)))
     }
 
     /// The maze's own seed (the `maze_seed` column).

@@ -50,13 +50,63 @@ pub fn estimate(
     // Wall words of one maze, kept per maze of the chunks in flight and the workers' blocks,
     // and the store's batches.
     let walls = if keep_walls {
-        let words = size.words_per_maze();
-        let mazes = chunk_mazes
-            .saturating_mul(crate::batch::CHUNKS_IN_FLIGHT as u64)
-            .saturating_add(chunk_mazes.div_ceil(4));
-        (words as u64 * 8)
-            .saturating_mul(mazes)
-            .saturating_add(crate::store::writer_peak_bytes(words))
+        walls_bytes(size.words_per_maze(), chunk_mazes)
+    } else {
+        0
+    };
+    workers.saturating_add(walls).saturating_add(FIXED_BYTES)
+}
+
+/// The wall words a run with a maze store holds at once: those of the chunks in flight and
+/// of the workers' blocks, and the store writer's buffers (see [`estimate`]).
+fn walls_bytes(words: usize, chunk_mazes: u64) -> u64 {
+    let mazes = chunk_mazes
+        .saturating_mul(crate::batch::CHUNKS_IN_FLIGHT as u64)
+        .saturating_add(chunk_mazes.div_ceil(4));
+    (words as u64 * 8)
+        .saturating_mul(mazes)
+        .saturating_add(crate::store::writer_peak_bytes(words))
+}
+
+/// Bytes per cell one worker needs on a hex, triangle or polar grid (the grid's slot lists,
+/// the maze's edge bits, the generator's and the measure's scratch), an upper bound from
+/// peak-RSS measurements of one maze on one thread, the run's peak minus that of a 4×4
+/// (polar: 2-ring) run, on 2048×2048 hex and triangle grids and a 1160-ring polar grid
+/// (`benches/grid_memory.sh`, December 3, 2026): kruskal, the largest everywhere, 161.1 (hex),
+/// 112.9 (triangle), 133.1 (polar); wilson 150.1 / 108.0 / 126.0; backtracker 147.5 / 105.2 /
+/// 123.3; every other generator at most 146.4 / 106.0 / 122.2 (the graph alone, a run refused
+/// after building it, 93.9 / 51.9 / 70.4). The cell graph is counted in
+/// every worker's share although the workers share it. `tests/memory_estimate.rs` checks the
+/// bound against real runs.
+pub fn grid_bytes_per_cell(_algo: &Algorithm, grid: crate::topo::Grid) -> u64 {
+    match grid {
+        crate::topo::Grid::Hex => 170,
+        crate::topo::Grid::Triangle => 120,
+        _ => 140,
+    }
+}
+
+/// [`estimate`] for a run on a hex, triangle or polar grid of `cells` cells and `words` wall
+/// words per maze ([`crate::topo::CellGraph::words_per_maze`]).
+pub fn estimate_on_grid(
+    algos: &[Algorithm],
+    grid: crate::topo::Grid,
+    cells: u64,
+    words: usize,
+    threads: usize,
+    chunk_mazes: u64,
+    keep_walls: bool,
+) -> u64 {
+    let per_cell = algos
+        .iter()
+        .map(|a| grid_bytes_per_cell(a, grid))
+        .max()
+        .unwrap_or(grid_bytes_per_cell(&Algorithm::Kruskal, grid));
+    let workers = cells
+        .saturating_mul(per_cell)
+        .saturating_mul(threads.max(1) as u64);
+    let walls = if keep_walls {
+        walls_bytes(words, chunk_mazes)
     } else {
         0
     };

@@ -875,6 +875,11 @@ impl StoreReader {
         self.grid.as_deref()
     }
 
+    /// [`StoreReader::grid`], shared: the graph a [`crate::Level`] of a record keeps.
+    pub fn grid_shared(&self) -> Option<Arc<CellGraph>> {
+        self.grid.clone()
+    }
+
     /// Record `k` of a store on a grid other than the square one as a maze of
     /// [`StoreReader::grid`] (copies the walls). Checks that its ends are cells of the grid,
     /// that it is a spanning tree of the grid's cells and that it hashes to the recorded

@@ -1460,8 +1460,9 @@ fn rows_of_several_runs_under_one_generator_get_no_generation_command() {
 
 /// A file of another grid: the gallery's mazes are drawn on that grid (polygons, the
 /// solution as long as the row's), the row's render command carries `--grid` and draws the
-/// same maze, the printed levels command is one that format takes, and no generation command
-/// is offered (grid runs take no filter).
+/// same maze, the printed levels command is one that format takes, and the generation command
+/// carries `--grid`: it makes the same mazes, whose store `render --store` draws as the row's
+/// render command does and `Level::from_store` reads back.
 #[test]
 fn grid_files_are_explored_with_their_grids_mazes() {
     let d = tempfile::tempdir().unwrap();
@@ -1535,5 +1536,49 @@ fn grid_files_are_explored_with_their_grids_mazes() {
             "--format json"
         };
         assert!(text.contains(want), "{text}");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let command = v["groups"][0]["command"].as_str().unwrap().to_string();
+        assert!(command.contains(&format!("--grid {grid}")), "{command}");
+        assert!(command.contains("--mazes levels.arrow"), "{command}");
+        let run = d.path().join(format!("run-{grid}"));
+        std::fs::create_dir(&run).unwrap();
+        let words: Vec<&str> = command.split_whitespace().collect();
+        common::batchgen()
+            .current_dir(&run)
+            .args(&words[1..])
+            .arg("--quiet")
+            .assert()
+            .success();
+        let store = batchgen::store::StoreReader::open(&run.join("levels.arrow")).unwrap();
+        let algo = store.algos()[0].clone();
+        let level = batchgen::Level::from_store(&store, 2).unwrap();
+        assert_eq!(level.grid().name(), grid);
+        let again = batchgen::MazeId::from_store(&store, 2)
+            .unwrap()
+            .level()
+            .unwrap();
+        assert_eq!(level.maze_hash(), again.maze_hash());
+        assert_eq!(level.solution(), again.solution());
+        let from_store = run.join("store.svg");
+        common::batchgen()
+            .arg("render")
+            .arg("--store")
+            .arg(run.join("levels.arrow"))
+            .args(["--record", "2", "--solution", "-o"])
+            .arg(&from_store)
+            .assert()
+            .success();
+        let regenerated = run.join("regenerated.svg");
+        common::batchgen()
+            .args(["render", "--grid", grid, "--size", size, "--algo", &algo])
+            .args(["--seed", "5", "--index", "2", "--solution", "-o"])
+            .arg(&regenerated)
+            .assert()
+            .success();
+        assert_eq!(
+            std::fs::read(&from_store).unwrap(),
+            std::fs::read(&regenerated).unwrap(),
+            "{command}"
+        );
     }
 }

@@ -857,8 +857,45 @@ fn layout_neighbours(grid: &str, w: i64, h: i64, x: i64, y: i64) -> Vec<(u64, u6
         .collect()
 }
 
+/// The width, height and RGB bytes of the PNG file at `path`.
+fn decode_png(path: &Path) -> (usize, usize, Vec<u8>) {
+    let (w, h, rgb) = crate::render::decode_png(&std::fs::read(path).unwrap());
+    (w as usize, h as usize, rgb)
+}
+
+/// The 4-connected regions of pixels of colour `c` in a `w × h` RGB picture.
+fn blobs(w: usize, h: usize, rgb: &[u8], c: [u8; 3]) -> usize {
+    let is = |i: usize| rgb[3 * i..3 * i + 3] == c;
+    let mut seen = vec![false; w * h];
+    let mut count = 0;
+    for start in 0..w * h {
+        if seen[start] || !is(start) {
+            continue;
+        }
+        count += 1;
+        seen[start] = true;
+        let mut stack = vec![start];
+        while let Some(i) = stack.pop() {
+            let (x, y) = (i % w, i / w);
+            let near = [
+                (x > 0).then(|| i - 1),
+                (x + 1 < w).then(|| i + 1),
+                (y > 0).then(|| i - w),
+                (y + 1 < h).then(|| i + w),
+            ];
+            for j in near.into_iter().flatten() {
+                if !seen[j] && is(j) {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+    }
+    count
+}
+
 #[test]
-fn grid_levels_are_their_rows_as_json_with_neighbour_lists_and_svg_sheets() {
+fn grid_levels_are_their_rows_as_json_neighbour_lists_sheets_and_stores() {
     let dir = tempfile::tempdir().unwrap();
     for (name, file) in grid_cases(dir.path()) {
         let out = dir.path().join(format!("{name}.jsonl"));
@@ -1000,13 +1037,96 @@ fn grid_levels_are_their_rows_as_json_with_neighbour_lists_and_svg_sheets() {
         assert_eq!(svg.matches(r#"class="entrance""#).count(), algos, "{name}");
         assert_eq!(svg.matches(r#"class="exit""#).count(), algos, "{name}");
         assert!(!svg.contains(r#"id="entrance""#), "one id per document");
-        // Formats of square cells refuse these grids by name, before writing anything (hex
-        // levels are hexagonal Tiled maps).
-        let refused: &[&str] = if grid == "hex" {
-            &["store", "png"]
-        } else {
-            &["tmx", "tmj", "store", "png"]
-        };
+        // A PNG sheet: each level's polygon picture with its entrance (an orange square) and
+        // exit (a cyan disc), one blob of each colour per level.
+        let sheet = dir.path().join(format!("{name}.png"));
+        levels(&[
+            p(&file),
+            "--count",
+            "1",
+            "--format",
+            "png",
+            "--out",
+            p(&sheet),
+        ]);
+        let (w, h, rgb) = decode_png(&sheet);
+        use batchgen::render::{PNG_ENTRANCE, PNG_EXIT, PNG_SOLUTION};
+        assert_eq!(blobs(w, h, &rgb, PNG_ENTRANCE), algos, "{name}");
+        assert_eq!(blobs(w, h, &rgb, PNG_EXIT), algos, "{name}");
+        assert!(rgb.chunks_exact(3).any(|c| c == PNG_SOLUTION), "{name}");
+        // A maze store of the grid, read back as the levels (checked against maze_hash) and
+        // as ids that regenerate them; render --store draws a record.
+        let store = dir.path().join(format!("{name}.arrow"));
+        levels(&[
+            p(&file),
+            "--count",
+            "1",
+            "--format",
+            "store",
+            "--out",
+            p(&store),
+        ]);
+        let st = batchgen::store::StoreReader::open(&store).unwrap();
+        assert_eq!(st.grid().unwrap().size().grid.name(), grid, "{name}");
+        assert_eq!(st.mask().is_some(), name == "hexmask", "{name}");
+        assert_eq!(st.len(), algos as u64, "{name}");
+        for k in 0..st.len() {
+            let l = batchgen::Level::from_store(&st, k).unwrap();
+            let doc = docs
+                .iter()
+                .find(|d| {
+                    d["algo"] == l.algo().to_string() && d["index"].as_u64() == Some(l.index())
+                })
+                .unwrap_or_else(|| panic!("{name}: record {k} is a picked level"));
+            assert_eq!(doc["maze_hash"], l.maze_hash().to_string(), "{name} {k}");
+            assert_eq!(
+                doc["solution"].as_array().unwrap().len(),
+                l.solution().len()
+            );
+            let id = batchgen::MazeId::from_store(&st, k).unwrap();
+            assert_eq!(id.to_string(), doc["id"].as_str().unwrap(), "{name} {k}");
+            let again = id.level_on(st.mask().cloned()).unwrap();
+            assert_eq!(again.maze_hash(), l.maze_hash(), "{name} {k}");
+        }
+        let drawn = dir.path().join(format!("{name}-record.png"));
+        let out = batchgen()
+            .args([
+                "render",
+                "--store",
+                p(&store),
+                "--record",
+                "1",
+                "--solution",
+                "-o",
+            ])
+            .arg(&drawn)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let (pw, ph, pic) = decode_png(&drawn);
+        assert_eq!(blobs(pw, ph, &pic, PNG_ENTRANCE), 1, "{name}");
+        assert_eq!(blobs(pw, ph, &pic, PNG_EXIT), 1, "{name}");
+        // render --store refuses, by name, what these grids do not draw.
+        for (args, names) in [
+            (&["--format", "ascii"][..], "ascii"),
+            (&["--entrance", "0,0", "--format", "svg"][..], "--entrance"),
+        ] {
+            let out = batchgen()
+                .args(["render", "--store", p(&store), "--record", "0"])
+                .args(args)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+            assert!(err.contains(names) && err.contains(grid), "{name}: {err}");
+        }
+        // The Tiled formats refuse the grids without a Tiled orientation by name, before
+        // writing anything (hex levels are hexagonal Tiled maps).
+        let refused: &[&str] = if grid == "hex" { &[] } else { &["tmx", "tmj"] };
         for &format in refused {
             let target = dir.path().join(format!("{name}-refused.{format}"));
             let out = batchgen()

@@ -126,6 +126,68 @@ fn bytes_per_cell_bound_real_runs() {
     }
 }
 
+/// The same bound on the hex, triangle and polar grids (`memory::grid_bytes_per_cell`), for
+/// the generators with the largest scratch, and the whole estimate over the whole run. The
+/// cell counts come from the runs' rows: this process builds no grid, since a child's peak
+/// starts from its parent's.
+#[test]
+fn grid_bytes_per_cell_bound_real_runs() {
+    if in_own_process("grid_bytes_per_cell_bound_real_runs") {
+        return;
+    }
+    use batchgen::topo::Grid;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m.parquet");
+    let sizes = [
+        (Grid::Hex, "256x256", "1024x1024"),
+        (Grid::Triangle, "256x256", "1024x1024"),
+        (Grid::Polar, "145", "580"),
+    ];
+    for (grid, small, big) in sizes {
+        for algo in [
+            "kruskal",
+            "backtracker",
+            "prim",
+            "growing-tree:mix:0.5",
+            "wilson",
+        ] {
+            // (peak bytes, cells) of one maze at `size`.
+            let run = |size: &str| {
+                let args = [
+                    "--grid",
+                    grid.name(),
+                    "--size",
+                    size,
+                    "--algo",
+                    algo,
+                    "--count",
+                    "1",
+                    "--threads",
+                    "1",
+                ];
+                let peak = peak_rss_of(&args, &out, None);
+                let t = crate::common::read(&out);
+                let cells: u64 = t.rows[0][t.col("cells")].parse().unwrap();
+                (peak, cells)
+            };
+            let ((lo, lo_cells), (hi, hi_cells)) = (run(small), run(big));
+            let per_cell = hi.saturating_sub(lo) as f64 / (hi_cells - lo_cells) as f64;
+            let parsed = Algorithm::parse(algo).unwrap();
+            let bound = memory::grid_bytes_per_cell(&parsed, grid);
+            eprintln!("{grid} {algo} {big}: {per_cell:.1} bytes per cell, bound {bound}");
+            assert!(
+                per_cell <= bound as f64,
+                "{grid} {algo} at {big}: {per_cell:.1} bytes per cell, over {bound}"
+            );
+            let estimate = memory::estimate_on_grid(&[parsed], grid, hi_cells, 0, 1, 0, false);
+            assert!(
+                hi <= estimate,
+                "{grid} {algo} at {big}: peak {hi} bytes over the estimate {estimate}"
+            );
+        }
+    }
+}
+
 #[test]
 fn the_estimate_covers_a_run_that_keeps_its_mazes() {
     if in_own_process("the_estimate_covers_a_run_that_keeps_its_mazes") {

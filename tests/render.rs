@@ -199,7 +199,7 @@ fn invalid_solutions_are_refused_everywhere() {
 }
 
 /// Decode a PNG into (width, height, RGB bytes).
-fn decode_png(data: &[u8]) -> (u32, u32, Vec<u8>) {
+pub(crate) fn decode_png(data: &[u8]) -> (u32, u32, Vec<u8>) {
     let mut dec = png::Decoder::new(Cursor::new(data));
     dec.set_transformations(png::Transformations::EXPAND);
     let mut reader = dec.read_info().unwrap();

@@ -405,9 +405,20 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     let total = per_algo * run.algos.len() as u64;
     let show = !cfg.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
     // Only a visible bar needs the ETA's calibration (see cmd/progress.rs).
-    let cost =
-        (show && run.grid.is_none() && run.size.cells_u64() <= progress::CALIBRATION_MAX_CELLS)
-            .then(|| progress::calibrate(&run.algos, run.size, run.seed, run.ends, &pool));
+    let cells = run
+        .grid
+        .as_ref()
+        .map_or(run.size.cells_u64(), |g| u64::from(g.graph.cells()));
+    let cost = (show && cells <= progress::CALIBRATION_MAX_CELLS).then(|| {
+        progress::calibrate(
+            &run.algos,
+            run.size,
+            run.seed,
+            run.ends,
+            run.grid.as_ref(),
+            &pool,
+        )
+    });
     let mut bar = Progress::new(&names, per_algo, cost, run.accept.is_some(), show);
     let started = Instant::now();
     let stop = interrupt::stop_flag();

@@ -1,6 +1,6 @@
-//! `batchgen render --grid hex|triangle|polar`: the maze of (grid, algo, size, seed, index) as
-//! an SVG or PNG picture ([`batchgen::render::polygon`]), with `--solution` and the entrance and
-//! exit marked. The text formats draw square cells only and are refused naming the grid, as are
+//! `batchgen render --grid hex|triangle|polar`: the maze of (grid, algo, size, seed, index), or
+//! a record of a maze store of those grids (`--store FILE --record K`), as an SVG or PNG
+//! picture ([`batchgen::render::polygon`]), with `--solution` and the entrance and exit marked. The text formats draw square cells only and are refused naming the grid, as are
 //! the square picture's other sources and options.
 
 use std::io::Write;
@@ -9,6 +9,7 @@ use anyhow::Context;
 
 use batchgen::atomic_file::AtomicFile;
 use batchgen::render::{polygon, Format};
+use batchgen::store::StoreError;
 use batchgen::topo::generate::{self as tgen, GraphScratch};
 use batchgen::topo::{self, GraphEnds, GraphMaze, MeasureScratch};
 use batchgen::Rng;
@@ -39,6 +40,8 @@ pub struct GridRender<'a> {
     pub out: Option<&'a std::path::Path>,
     /// Whether each of `--braid`, `--entrance`, `--exit`, `--ends` was given.
     pub square_only: [(bool, &'static str); 4],
+    /// `--no-time-limit`.
+    pub no_time_limit: bool,
 }
 
 /// Render `args` (whose `--grid` is not square) in `format`.
@@ -68,6 +71,16 @@ pub fn run(args: &GridRender<'_>, format: Format) -> anyhow::Result<()> {
     };
     tgen::check(&algo, grid).map_err(|why| UsageError::flag("--algo", &algo.name(), why))?;
     let (size, g, mask) = grid_of(grid, args.size, args.mask)?;
+    if !args.no_time_limit {
+        let mask_name = args.mask.map(|p| p.display().to_string());
+        batchgen::run::grid_cost::check_walk_steps_on(
+            &[algo],
+            &g,
+            &size.to_string(),
+            mask_name.as_deref(),
+        )
+        .map_err(|e| UsageError(e.message(batchgen::run::Names::Flags)))?;
+    }
     let mut maze = GraphMaze::new(&g);
     let seed = topo::maze_seed(args.seed, &algo.name(), size, index);
     tgen::generate(
@@ -78,15 +91,114 @@ pub fn run(args: &GridRender<'_>, format: Format) -> anyhow::Result<()> {
         &mut Rng::from_maze_seed(seed),
     );
     let ends = GraphEnds::corners(&g);
+    let hash = mask.map_or(0, |m| m.hash());
+    let picture = Picture {
+        solution: args.solution,
+        cell_px: args.cell_px,
+        out: args.out,
+    };
+    draw(&g, &maze, ends, hash, &picture, format)
+}
+
+/// What `render --store FILE --record K` draws from a store of hex, triangle or polar mazes:
+/// the record's maze between its recorded ends.
+pub struct StoreRender<'a> {
+    /// `--store`.
+    pub path: &'a std::path::Path,
+    /// `--record`.
+    pub record: u64,
+    /// `--solution`.
+    pub solution: bool,
+    /// `--cell-px`.
+    pub cell_px: Option<u32>,
+    /// `-o/--out`.
+    pub out: Option<&'a std::path::Path>,
+    /// Whether each of `--entrance`, `--exit`, `--ends` was given (the stored maze keeps its
+    /// recorded ends on these grids).
+    pub square_only: [(bool, &'static str); 3],
+}
+
+/// Render record `args.record` of `store`, a store of mazes on a grid other than the square
+/// one ([`StoreReader::graph_maze`](batchgen::store::StoreReader::graph_maze): a spanning
+/// tree of the grid's cells hashing to the record's `maze_hash`), in `format`.
+pub fn run_store(
+    store: &batchgen::store::StoreReader,
+    args: &StoreRender<'_>,
+    format: Format,
+) -> anyhow::Result<()> {
+    let g = store.grid().expect("a store of another grid");
+    let grid = g.size().grid;
+    if !matches!(format, Format::Svg | Format::Png) {
+        return Err(UsageError(format!(
+            "the --store holds mazes on the {grid} grid, drawn as svg or png; {} draws square \
+             cells (use --format svg or png, or -o FILE.svg)",
+            format.name()
+        ))
+        .into());
+    }
+    for (given, flag) in args.square_only {
+        if given {
+            return Err(UsageError(format!(
+                "{flag} works on square stores only; the --store holds mazes on the {grid} \
+                 grid, drawn between their recorded ends"
+            ))
+            .into());
+        }
+    }
+    let k = args.record;
+    let maze = store
+        .graph_maze(k)
+        .map_err(|e| record_error(args.path, k, e))?;
+    let r = store.record(k).map_err(|e| record_error(args.path, k, e))?;
+    let ends = GraphEnds::new(g, r.entrance, r.exit);
+    let hash = store.mask().map_or(0, |m| m.hash());
+    let picture = Picture {
+        solution: args.solution,
+        cell_px: args.cell_px,
+        out: args.out,
+    };
+    draw(g, &maze, ends, hash, &picture, format)
+}
+
+/// A record read from a store: a missing record names `--record`, a corrupt one `--store`
+/// (bad input too: named, exit 2, never a panic later).
+pub(super) fn record_error(path: &std::path::Path, k: u64, e: StoreError) -> anyhow::Error {
+    match e {
+        StoreError::NoSuchRecord { .. } => {
+            anyhow::Error::new(UsageError::flag("--record", &k.to_string(), e))
+        }
+        StoreError::BadRecord { .. } | StoreError::NotPerfect { .. } => {
+            anyhow::Error::new(UsageError::flag("--store", &path.display().to_string(), e))
+        }
+        other => anyhow::Error::new(other),
+    }
+}
+
+/// How a maze is drawn and where to.
+struct Picture<'a> {
+    solution: bool,
+    cell_px: Option<u32>,
+    out: Option<&'a std::path::Path>,
+}
+
+/// Draw `maze` on `g` between `ends` (its solution when asked) to stdout or `--out`.
+fn draw(
+    g: &topo::CellGraph,
+    maze: &GraphMaze,
+    ends: GraphEnds,
+    mask_hash: u64,
+    args: &Picture<'_>,
+    format: Format,
+) -> anyhow::Result<()> {
     let mut ms = MeasureScratch::new();
-    topo::measure(&g, &maze, ends, mask.map_or(0, |m| m.hash()), &mut ms);
+    topo::measure(g, maze, ends, mask_hash, &mut ms);
     let path = ms.solution_path();
     let unit = args.cell_px.unwrap_or(16);
     let solution = args.solution.then_some(&path[..]);
     let doc = if format == Format::Png {
-        polygon::png(&g, &maze, solution, (ends.entrance, ends.exit), unit)?
+        polygon::png(g, maze, solution, (ends.entrance, ends.exit), unit)?
     } else {
-        polygon::svg(&g, &maze, solution, (ends.entrance, ends.exit), unit).into_bytes()
+        polygon::svg(g, maze, solution, (ends.entrance, ends.exit), unit).into_bytes()
     };
     match args.out {
         None => std::io::stdout().write_all(&doc)?,

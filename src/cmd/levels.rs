@@ -168,11 +168,13 @@ fn prepared(path: &Path, bytes: &[u8]) -> anyhow::Result<Prepared> {
     Ok(f.prepare()?)
 }
 
-/// The maze store of the levels: they must share a size, a seed, a mask and a braid chance.
+/// The maze store of the levels: they must share a size, a seed, a mask, a braid chance and a
+/// grid.
 fn write_store(out: &Path, levels: &[Level], picked: &[Picked]) -> anyhow::Result<Prepared> {
     let first = &levels[0];
     for (l, p) in levels.iter().zip(picked) {
         let same = l.size() == first.size()
+            && l.grid_size() == first.grid_size()
             && l.seed() == first.seed()
             && p.id.mask_hash == picked[0].id.mask_hash
             && l.braid() == first.braid();
@@ -181,9 +183,9 @@ fn write_store(out: &Path, levels: &[Level], picked: &[Picked]) -> anyhow::Resul
                 "--format",
                 "store",
                 format!(
-                    "a maze store holds mazes of one size, seed, mask and braid chance, and the \
-                     picked levels include {} and {}: pick from one (--accept \"width = …\") or \
-                     use --format jsonl",
+                    "a maze store holds mazes of one size, seed, mask, braid chance and grid, \
+                     and the picked levels include {} and {}: pick from one (--accept \"width = \
+                     …\") or use --format jsonl",
                     first.id(),
                     l.id()
                 ),
@@ -199,17 +201,24 @@ fn write_store(out: &Path, levels: &[Level], picked: &[Picked]) -> anyhow::Resul
         }
     }
     let size = first.size();
+    let grid = first.grid_size();
+    let ends_rule = match grid.grid {
+        Grid::Square => picked[0].id.ends.rule(size),
+        g => batchgen::maze_id::grid_ends_rule(picked[0].id.ends, g),
+    };
     let info = StoreInfo {
         width: size.width,
         height: size.height,
         depth: size.depth,
         seed: first.seed(),
         algos: algos.clone(),
-        ends_rule: picked[0].id.ends.rule(size),
+        ends_rule,
         mask: first.mask().cloned(),
         braid: first.braid(),
     };
-    let mut w = StoreWriter::create(out, &info)?;
+    // Levels of another grid are stored as the main job stores them: the open bits of the
+    // grid's edges ([`StoreWriter::create_on`]).
+    let mut w = StoreWriter::create_on(out, &info, first.graph())?;
     for l in levels {
         let algo = algos
             .iter()
@@ -219,7 +228,7 @@ fn write_store(out: &Path, levels: &[Level], picked: &[Picked]) -> anyhow::Resul
             algo,
             index: l.index(),
             maze_seed: l.maze_seed(),
-            maze_hash: l.maze().hash(),
+            maze_hash: l.maze_hash(),
             entrance: l.entrance(),
             exit: l.exit(),
             loops: l.metrics().loops,
@@ -251,9 +260,9 @@ fn check_walks(picked: &[Picked]) -> Result<(), UsageError> {
     Ok(())
 }
 
-/// The formats that draw or store square cells only refuse levels of another grid, naming
-/// the format and the grid (hex, triangle, polar levels go to json, jsonl and svg; hex levels
-/// to tmx and tmj as hexagonal maps too).
+/// The Tiled formats refuse levels of the triangle and polar grids, which have no Tiled
+/// orientation, naming the format and the grid (square and hex levels go to every format; the
+/// others to json, jsonl, png, svg and store).
 fn check_grids(format: LevelFormat, picked: &[Picked]) -> Result<(), UsageError> {
     let tiled = matches!(format, LevelFormat::Tmx | LevelFormat::Tmj);
     let refused = |g: Grid| g != Grid::Square && !(tiled && g == Grid::Hex);
@@ -262,25 +271,18 @@ fn check_grids(format: LevelFormat, picked: &[Picked]) -> Result<(), UsageError>
     };
     let grid = p.id.grid;
     let (name, why) = match format {
-        LevelFormat::Json | LevelFormat::Jsonl | LevelFormat::Svg => return Ok(()),
-        LevelFormat::Store => ("store", "a maze store holds square mazes"),
         LevelFormat::Tmx => ("tmx", "Tiled maps are written for square and hex grids"),
         LevelFormat::Tmj => ("tmj", "Tiled maps are written for square and hex grids"),
-        LevelFormat::Png => ("png", "the PNG sheet draws square cells"),
+        _ => return Ok(()),
     };
     Err(UsageError::flag(
         "--format",
         name,
         format!(
             "{why}, and the picked levels include {grid}-grid levels ('{}' row {}); use \
-             --format json, jsonl or svg{}",
+             --format json, jsonl, svg, png or store",
             p.path.display(),
             p.row,
-            if grid == Grid::Hex {
-                " (or tmx, tmj)"
-            } else {
-                ""
-            }
         ),
     ))
 }

@@ -5,7 +5,8 @@
 //!
 //! **ETA.** Generators differ up to 40× in speed, so the rate of the mazes made so far says
 //! little about the generators still to come. Before the run (only when the bar is shown) each
-//! generator is *calibrated*: it makes and measures a few mazes of the run's size on one thread
+//! generator is *calibrated*: it makes and measures a few mazes of the run's size (on the run's
+//! grid: hex, triangle and polar runs use their own generators and measures) on one thread
 //! (until [`CALIBRATION_BUDGET`] has passed, at least one maze; the generators are calibrated in
 //! parallel, about 0.1 s in all at 64×64). That gives each generator a cost per maze relative to
 //! the others. During the run, the remaining time is
@@ -117,19 +118,29 @@ pub fn eta_text(secs: f64) -> String {
 }
 
 /// Seconds per candidate of each generator on one thread (see the module docs).
+/// On a hex, triangle or polar grid (`grid`), the grid's own generators and measures.
 pub fn calibrate(
     algos: &[Algorithm],
     size: Size,
     seed: u64,
     ends: Ends,
+    grid: Option<&batchgen::batch::GraphJob>,
     pool: &rayon::ThreadPool,
 ) -> Vec<f64> {
     pool.install(|| {
         algos
             .par_iter()
             .map(|a| {
-                let mut w = Worker::sized(size);
-                let base = batchgen::generate::seed_base(a, size, seed);
+                let (mut w, base) = match grid {
+                    None => (
+                        Worker::sized(size),
+                        batchgen::generate::seed_base(a, size, seed),
+                    ),
+                    Some(g) => (
+                        Worker::on_grid(g),
+                        batchgen::topo::seed_base(seed, &a.name(), g.size),
+                    ),
+                };
                 let t = Instant::now();
                 let mut n = 0u64;
                 loop {

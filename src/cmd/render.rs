@@ -189,38 +189,37 @@ fn check_size(
     })
 }
 
-/// The maze at `--record` of the store at `path`, with the ends it was measured with (its
-/// entrance and exit cells; per maze with `--ends diameter`).
-fn from_store(
-    args: &RenderArgs,
-    path: &Path,
-    format: Format,
-    style: &Style,
-) -> anyhow::Result<(batchgen::Maze, Option<Ends>)> {
-    let k = args.record.unwrap_or(0);
-    let record = k.to_string();
-    let record = record.as_str();
-    let as_store = |e: StoreError| {
-        anyhow::Error::new(UsageError::flag("--store", &path.display().to_string(), e))
-    };
-    let store = StoreReader::open(path).map_err(|e| match e {
+/// The maze store at `path` (`--store`); a file that is not one is bad input (exit 2).
+fn open_store(path: &Path) -> anyhow::Result<StoreReader> {
+    StoreReader::open(path).map_err(|e| match e {
         StoreError::Io { .. }
         | StoreError::Foreign { .. }
         | StoreError::Newer { .. }
         | StoreError::Truncated { .. }
         | StoreError::BadMask { .. }
-        | StoreError::BadBraid { .. } => as_store(e),
-        other => anyhow::Error::new(other),
-    })?;
-    let maze = store.maze(k).map_err(|e| match e {
-        StoreError::NoSuchRecord { .. } => {
-            anyhow::Error::new(UsageError::flag("--record", record, e))
+        | StoreError::BadBraid { .. } => {
+            anyhow::Error::new(UsageError::flag("--store", &path.display().to_string(), e))
         }
-        // A corrupt record is bad input too: named, exit 2, never a panic later.
-        StoreError::BadRecord { .. } | StoreError::NotPerfect { .. } => as_store(e),
         other => anyhow::Error::new(other),
-    })?;
-    let r = store.record(k).map_err(as_store)?;
+    })
+}
+
+/// The maze at `--record` of `store` (read from `path`), with the ends it was measured with
+/// (its entrance and exit cells; per maze with `--ends diameter`).
+fn from_store(
+    args: &RenderArgs,
+    store: &StoreReader,
+    path: &Path,
+    format: Format,
+    style: &Style,
+) -> anyhow::Result<(batchgen::Maze, Option<Ends>)> {
+    let k = args.record.unwrap_or(0);
+    let maze = store
+        .maze(k)
+        .map_err(|e| super::grid_render::record_error(path, k, e))?;
+    let r = store
+        .record(k)
+        .map_err(|e| super::grid_render::record_error(path, k, e))?;
     check_size(args, format, style, maze.size())?;
     Ok((maze, Some(Ends::cells(r.entrance, r.exit))))
 }
@@ -375,6 +374,41 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
+    let store = match &args.store {
+        Some(p) => Some((open_store(p)?, p.as_path())),
+        None => None,
+    };
+    let store_grid = store.as_ref().map(|(s, _)| {
+        s.grid()
+            .map_or(batchgen::topo::Grid::Square, |g| g.size().grid)
+    });
+    if let Some(g) = store_grid.filter(|&g| g != args.grid) {
+        if args.grid != batchgen::topo::Grid::Square {
+            return Err(UsageError::flag(
+                "--grid",
+                args.grid.name(),
+                format!("the --store holds mazes on the {g} grid (leave --grid out)"),
+            )
+            .into());
+        }
+    }
+    if let Some((s, path)) = &store {
+        if s.grid().is_some() {
+            let request = super::grid_render::StoreRender {
+                path,
+                record: args.record.unwrap_or(0),
+                solution: args.solution,
+                cell_px: args.cell_px,
+                out: args.out.as_deref(),
+                square_only: [
+                    (args.entrance.is_some(), "--entrance"),
+                    (args.exit.is_some(), "--exit"),
+                    (args.ends.is_some(), "--ends"),
+                ],
+            };
+            return super::grid_render::run_store(s, &request, format);
+        }
+    }
     if args.grid != batchgen::topo::Grid::Square {
         let request = super::grid_render::GridRender {
             grid: args.grid,
@@ -392,14 +426,15 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
                 (args.exit.is_some(), "--exit"),
                 (args.ends.is_some(), "--ends"),
             ],
+            no_time_limit: args.no_time_limit,
         };
         return super::grid_render::run(&request, format);
     }
     if let Some(size) = args.size.map(values::SizeArg::square).transpose()? {
         check_size(args, format, &style, size)?;
     }
-    let (maze, recorded) = match &args.store {
-        Some(path) => from_store(args, path, format, &style)?,
+    let (maze, recorded) = match &store {
+        Some((s, path)) => from_store(args, s, path, format, &style)?,
         None => (regenerated(args)?, None),
     };
     let ends = ends_of(args, &maze, recorded)?;

@@ -182,6 +182,45 @@ pub(crate) fn ends_flags(rule: &str, size: crate::grid::Size) -> Vec<(String, St
     vec![("entrance".into(), a.into()), ("exit".into(), b.into())]
 }
 
+/// The flags that reproduce the ends of group `g` on a grid other than the square one (its
+/// rule names cell ids, `entrance=cell E exit=cell X …`): nothing for the grid's corners, else
+/// `--entrance`/`--exit` as `X,Y` (hex, triangle) or `RING,I` (polar).
+fn grid_ends_flags(g: &Group) -> Result<Vec<(String, String)>, String> {
+    let size = crate::topo::GridSize::new(g.grid, g.size.width, g.size.height);
+    let graph = match &g.mask {
+        None => crate::topo::CellGraph::new(size),
+        Some(m) => {
+            let (w, h) = (m.size().width, m.size().height);
+            let cells: Vec<bool> = (0..w * h).map(|c| m.contains(c)).collect();
+            crate::topo::CellGraph::masked(size, w, h, &cells).map_err(|e| e.to_string())?
+        }
+    };
+    let Some(crate::Ends::Cells { entrance, exit }) =
+        crate::maze_id::parse_grid_ends_rule(&g.ends, size)
+    else {
+        return Err(format!(
+            "the {} {} rows record the ends rule '{}', which no run on the {} grid takes; \
+             batchgen levels picks from the rows themselves",
+            g.algo, g.size, g.ends, g.grid
+        ));
+    };
+    if (entrance, exit) == graph.corners() {
+        return Ok(Vec::new());
+    }
+    let text = |c: u32| {
+        let (a, b) = graph.ring_of(c);
+        if g.grid == Grid::Polar {
+            format!("{a},{b}")
+        } else {
+            format!("{b},{a}")
+        }
+    };
+    Ok(vec![
+        ("entrance".into(), text(entrance)),
+        ("exit".into(), text(exit)),
+    ])
+}
+
 /// The parameters beyond the ends that remake group `g`'s mazes: its mask's hash (the mask
 /// itself is the file's `batchgen.mask`, held by the explorer) and its braid chance.
 fn made_with(g: &Group) -> Vec<(&'static str, String)> {
@@ -238,8 +277,14 @@ fn generate_command(
         .braid(g.braid)
         .count(count)
         .mazes(file("levels.arrow"))
-        .out(file("levels.parquet"));
-    for (k, v) in ends_flags(&g.ends, g.size) {
+        .out(file("levels.parquet"))
+        .grid(g.grid);
+    let ends = if g.grid == Grid::Square {
+        ends_flags(&g.ends, g.size)
+    } else {
+        grid_ends_flags(g)?
+    };
+    for (k, v) in ends {
         spec = match k.as_str() {
             "ends" => spec.ends(EndsRule::Diameter),
             "entrance" => spec.entrance(v),
@@ -303,13 +348,6 @@ fn key_command(
 ) -> Result<String, String> {
     let (algo, size, first) = &k.keys[key];
     let g = &t.groups[*first];
-    if g.grid != Grid::Square {
-        return Err(format!(
-            "the {algo} {size} rows are on the {} grid, whose runs take no --accept: batchgen \
-             levels picks from the rows themselves",
-            g.grid
-        ));
-    }
     // What differs between the key's first group and another of its groups, if anything.
     let differs = |o: &Group| -> Option<String> {
         let hash = |g: &Group| g.mask.as_ref().map_or(0, |m| m.hash());

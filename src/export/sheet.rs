@@ -7,8 +7,8 @@
 //! disc, each with a black outline, a few cells wide ([`mark_cells`]).
 //!
 //! A level on a hex, triangle or polar grid is drawn in the SVG sheet as its polygon picture
-//! ([`crate::render::polygon`]: the entrance a square, the exit a disc); the PNG sheet draws
-//! square levels only (`batchgen levels` refuses the others by name).
+//! ([`crate::render::polygon`]: the entrance a square, the exit a disc), and in the PNG sheet
+//! as the same picture in pixels ([`crate::render::polygon::rgb`]).
 //!
 //! PNG: the tile picture of [`super::tile_layer`] is painted into one RGB buffer (holes of a
 //! mask in the page's grey) and the text is drawn into the same buffer with the DejaVu font
@@ -122,9 +122,31 @@ pub fn png(exports: &[Export<'_>], columns: &[&str], title: &str) -> Result<Vec<
             rgb[i..i + 3].copy_from_slice(&c);
         }
     };
+    // Where each panel's label starts, below its picture.
+    let mut label_at = vec![0u32; exports.len()];
     for (i, e) in exports.iter().enumerate() {
         let l = e.level;
         let (px, py) = (GAP + (i as u32 % cols) * pw, HEAD + (i as u32 / cols) * ph);
+        label_at[i] = squares(e).1 * k + 3;
+        if let (Some(g), Some(m)) = (l.graph(), l.graph_maze()) {
+            // Another grid: its polygon picture in pixels (which marks the entrance and exit
+            // itself), one unit to a cell, as on the SVG sheet.
+            let (gw, gh, pic) = crate::render::polygon::rgb(
+                g,
+                m,
+                Some(l.solution()),
+                (l.entrance(), l.exit()),
+                2 * k,
+            )
+            .map_err(|e| SheetError(e.to_string()))?;
+            for (r, row) in pic.chunks_exact(3 * gw).enumerate() {
+                for (c, p) in row.chunks_exact(3).enumerate() {
+                    put(&mut rgb, px + c as u32, py + r as u32, [p[0], p[1], p[2]]);
+                }
+            }
+            label_at[i] = label_at[i].max(gh as u32 + 3);
+            continue;
+        }
         let gw = 2 * l.width() + 1;
         // Path squares: cells of the solution and the open walls between them.
         let mut on_path = vec![false; (gw * (2 * l.height() + 1) * l.depth()) as usize];
@@ -206,15 +228,13 @@ pub fn png(exports: &[Export<'_>], columns: &[&str], title: &str) -> Result<Vec<
             (GAP as i32, 30),
         )
         .map_err(|e| err(&e))?;
-        let (_, _, _, _, k) = (cols, rows, pw, ph, k);
         for (i, e) in exports.iter().enumerate() {
             let (px, py) = (GAP + (i as u32 % cols) * pw, HEAD + (i as u32 / cols) * ph);
-            let (_, d) = squares(e);
             for (j, line) in label(e, columns).iter().enumerate() {
                 root.draw_text(
                     line,
                     &font(12),
-                    (px as i32, (py + d * k + 3 + j as u32 * LINE) as i32),
+                    (px as i32, (py + label_at[i] + j as u32 * LINE) as i32),
                 )
                 .map_err(|e| err(&e))?;
             }

@@ -307,6 +307,28 @@ pub fn png(
     ends: (u32, u32),
     unit_px: u32,
 ) -> Result<Vec<u8>, super::RenderError> {
+    let (pw, ph, rgb) = rgb(g, maze, solution, ends, unit_px)?;
+    let mut out = Vec::new();
+    {
+        let mut enc = ::png::Encoder::new(&mut out, pw as u32, ph as u32);
+        enc.set_color(::png::ColorType::Rgb);
+        enc.set_depth(::png::BitDepth::Eight);
+        let mut wr = enc.write_header()?;
+        wr.write_image_data(&rgb)?;
+    }
+    Ok(out)
+}
+
+/// [`png`]'s picture before encoding: its width and height in pixels and its RGB bytes, row
+/// by row (what a contact sheet paints into its own page).
+#[cfg(feature = "png")]
+pub fn rgb(
+    g: &CellGraph,
+    maze: &GraphMaze,
+    solution: Option<&[u32]>,
+    ends: (u32, u32),
+    unit_px: u32,
+) -> Result<(usize, usize, Vec<u8>), super::RenderError> {
     let u = unit_px.max(1) as f64;
     let pad = u / 2.0;
     let (w, h) = extent(g);
@@ -371,15 +393,7 @@ pub fn png(
             }
         }
     }
-    let mut out = Vec::new();
-    {
-        let mut enc = ::png::Encoder::new(&mut out, pw as u32, ph as u32);
-        enc.set_color(::png::ColorType::Rgb);
-        enc.set_depth(::png::BitDepth::Eight);
-        let mut wr = enc.write_header()?;
-        wr.write_image_data(&rgb)?;
-    }
-    Ok(out)
+    Ok((pw, ph, rgb))
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@ pub mod error;
 #[cfg(feature = "run")]
 mod execute;
 #[cfg(feature = "run")]
+pub mod grid_cost;
+#[cfg(feature = "run")]
 pub mod layout;
 #[cfg(feature = "run")]
 pub mod paths;

@@ -753,11 +753,12 @@ impl Run {
     }
 
     /// The file's path of an output for generator `pos`'s part (a dataset folder's part file
-    /// `DIR/algo=NAME/size=WxH/part-KKKKK-of-NNNNN.EXT`, or the file itself).
+    /// `DIR/[grid=G/]algo=NAME/size=WxH/part-KKKKK-of-NNNNN.EXT`, or the file itself).
     pub fn part_path(&self, o: &Output, pos: usize, ext: &str) -> PathBuf {
         if o.folder {
-            super::layout::part_path(
+            super::layout::part_path_on(
                 &o.path,
+                self.grid.as_ref().map_or(Grid::Square, |g| g.size.grid),
                 &self.algos[pos].name(),
                 self.size,
                 self.whole_shard(),

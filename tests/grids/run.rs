@@ -3,7 +3,8 @@
 //! the unsharded run and `check` merges them, refusing a folder that mixes grids (exit 2);
 //! `--summary-json` and dataset folders; `--entrance`/`--exit` are cells of the grid (`X,Y`,
 //! polar `RING,I`) and the solution is measured between them; `--mazes` stores them and the
-//! store reads back the library's mazes.
+//! store reads back the library's mazes; dataset folders put a grid's partitions under
+//! `grid=G/`; long random walks and runs over the memory available are refused up front.
 
 use crate::common::{batchgen, parquet_files, read, Table};
 use batchgen::topo::generate::{generate, GraphScratch};
@@ -160,7 +161,8 @@ fn shards_join_into_the_whole_run_and_check_refuses_mixed_grids() {
     assert_eq!(parts.len(), 6);
     assert!(parts
         .iter()
-        .all(|p| p.to_str().unwrap().contains("/size=5x6/part-0000")));
+        .all(|p| p.to_str().unwrap().contains("/ds/grid=polar/algo=")
+            && p.to_str().unwrap().contains("/size=5x6/part-0000")));
     let tables: Vec<Table> = parts.iter().map(|p| read(p)).collect();
     assert!(tables.iter().all(|t| t.meta["batchgen.grid"] == "polar"));
     assert_eq!(union(&tables), union(&[read(&whole)]));
@@ -225,6 +227,8 @@ fn summary_json_and_dataset_folders_on_grids() {
             "7",
             "--summary-json",
             json.to_str().unwrap(),
+            "--mazes",
+            &ds,
             "--out",
             &ds,
         ],
@@ -232,10 +236,42 @@ fn summary_json_and_dataset_folders_on_grids() {
     );
     let parts = parquet_files(&dir.path().join("hex"));
     assert_eq!(parts.len(), 2);
+    // The grid's partitions lie under grid=hex/, the stores beside their Parquet parts, and
+    // check proves the folder complete, stores included.
+    for (p, algo) in parts.iter().zip(["kruskal", "prim"]) {
+        let rel = p.strip_prefix(dir.path().join("hex")).unwrap();
+        let want = format!("grid=hex/algo={algo}/size=6x4/part-00001-of-00001.parquet");
+        assert_eq!(rel, std::path::Path::new(&want));
+        assert!(p.with_extension("arrow").is_file(), "{}", p.display());
+    }
+    let report = ok(&["check", &ds], &[]);
+    assert!(
+        report.contains("complete: 2 partitions, 2 files, 14 rows"),
+        "{report}"
+    );
+    // A square run of the same generator, size and shard writes its own path, as it always
+    // has (the square layout is unchanged), so neither part replaces the other.
+    ok(
+        &[
+            "--size", "6x4", "--algo", "kruskal", "--count", "7", "--mazes", &ds, "--out", &ds,
+        ],
+        &[],
+    );
+    let square = dir
+        .path()
+        .join("hex/algo=kruskal/size=6x4/part-00001-of-00001.parquet");
+    assert!(square.is_file() && square.with_extension("arrow").is_file());
+    assert_eq!(parquet_files(&dir.path().join("hex")).len(), 3);
+    assert!(parts.iter().all(|p| p.is_file()));
     let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(doc["size"], "6x4");
     assert_eq!(doc["totals"]["mazes"], 14);
-    let outputs = doc["outputs"].as_array().unwrap();
+    let outputs: Vec<&serde_json::Value> = doc["outputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["kind"] == "parquet")
+        .collect();
     assert_eq!(outputs.len(), 2);
     for (o, p) in outputs.iter().zip(&parts) {
         assert_eq!(o["kind"], "parquet");
@@ -455,4 +491,86 @@ fn a_grid_store_reads_back_the_same_mazes() {
         let meta_grid = t.meta["batchgen.grid"].clone();
         assert_eq!(meta_grid, name);
     }
+}
+
+/// The square grid's up-front checks hold on the other grids with their own costs: a random
+/// walk expected to take more than 10^11 steps on the grid's graph is refused naming `--size`
+/// and `--no-time-limit` (a generator that does not walk runs on the same strip), and a run
+/// over the memory available (`ulimit -v`) is refused naming `--size` and `--threads`, before
+/// any file is written.
+#[test]
+fn long_walks_and_runs_over_memory_are_refused_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("w.parquet");
+    let o = out.to_str().unwrap();
+    for (grid, size) in [("hex", "400000x1"), ("triangle", "400000x1")] {
+        let (code, err) = refused(&[
+            "--grid",
+            grid,
+            "--size",
+            size,
+            "--algo",
+            "aldous-broder",
+            "--count",
+            "1",
+            "-q",
+            "--out",
+            o,
+        ]);
+        assert_eq!(code, Some(2), "{err}");
+        for w in [
+            format!("'{size}' for '--size'"),
+            "--no-time-limit".to_string(),
+            format!("{grid} grid"),
+        ] {
+            assert!(err.contains(&w), "{err} lacks {w}");
+        }
+        ok(
+            &[
+                "--grid",
+                grid,
+                "--size",
+                size,
+                "--algo",
+                "backtracker",
+                "--count",
+                "1",
+                "--out",
+                o,
+            ],
+            &[],
+        );
+        // render --grid regenerates by the same rule.
+        let (code, err) = refused(&[
+            "render", "--grid", grid, "--size", size, "--algo", "wilson", "--index", "0",
+            "--format", "svg",
+        ]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("--no-time-limit"), "{err}");
+    }
+    let bin = env!("CARGO_BIN_EXE_batchgen");
+    let run = |size: &str, threads: &str| {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 1048576 && exec \"$0\" --grid hex --algo wilson --size {size} \
+                 --count 1 --threads {threads} -q --out \"$1\""
+            ))
+            .arg(bin)
+            .arg(dir.path().join("m.parquet"))
+            .output()
+            .unwrap()
+    };
+    let o = run("2048x2048", "8");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("'2048x2048' for '--size'")
+            && err.contains("--threads")
+            && err.contains("needs about"),
+        "{err}"
+    );
+    assert!(!dir.path().join("m.parquet").exists());
+    let o = run("512x512", "1");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }

@@ -158,6 +158,11 @@ impl RunSpec {
                 names.join(", ")
             ))
         });
+        if !self.no_time_limit {
+            let size = gs.to_string();
+            let mask_name = mask.map(|m| m.name.as_str());
+            crate::run::grid_cost::check_walk_steps_on(&algos, &graph, &size, mask_name)?;
+        }
         let count = self.count.unwrap_or(DEFAULT_COUNT);
         check_total(count, algos.len())?;
         let threads = self.threads_checked()?;
@@ -174,6 +179,9 @@ impl RunSpec {
         }
         self.shard_accept_checked()?;
         self.outputs_checked()?;
+        let mazes = self.mazes.is_some();
+        let size = gs.to_string();
+        crate::run::grid_cost::check_memory_on(&algos, &graph, &size, threads, mazes)?;
         let ends_rule = self.graph_ends_rule(&graph, ends);
         let mask_hash = mask.map_or(0, |m| m.mask.hash());
         Ok(Run {
