@@ -79,8 +79,22 @@ impl GraphEnds {
 
 /// The distance from `a` to `b` in `g` with every wall open (allocates: once per run).
 pub fn grid_distance(g: &CellGraph, a: u32, b: u32) -> u32 {
-    let mut dist = vec![u32::MAX; g.len() as usize];
-    let mut queue = vec![a];
+    grid_distance_with(g, a, b, &mut Vec::new(), &mut Vec::new())
+}
+
+/// [`grid_distance`] in the buffers `dist` and `queue` (reused from maze to maze when the ends
+/// change with the maze, as under `--ends diameter`).
+pub fn grid_distance_with(
+    g: &CellGraph,
+    a: u32,
+    b: u32,
+    dist: &mut Vec<u32>,
+    queue: &mut Vec<u32>,
+) -> u32 {
+    dist.clear();
+    dist.resize(g.len() as usize, u32::MAX);
+    queue.clear();
+    queue.push(a);
     dist[a as usize] = 0;
     let mut i = 0;
     while i < queue.len() {

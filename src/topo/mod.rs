@@ -19,9 +19,11 @@
 //! `W×H` is the size as written, `R×C` for polar), so it never shares seeds with the square grid
 //! of the same size, and every square seed is what it was.
 
+pub mod braid;
 pub mod generate;
 pub mod graph;
 pub mod measure;
+pub mod measure_graph;
 pub mod polar;
 
 #[cfg(test)]
@@ -33,6 +35,7 @@ use std::fmt;
 
 pub use graph::{CellGraph, GraphError};
 pub use measure::{measure, GraphEnds, MeasureScratch};
+pub use measure_graph::{measure_maze, GridEnds};
 
 use crate::rng::{fnv1a64, maze_seed_base, maze_seed_from_base, splitmix64};
 
