@@ -255,10 +255,13 @@ impl GraphMaze {
     /// Is this a spanning tree of `g`'s cells: exactly `cells − 1` passages and every cell
     /// reachable from the first? (Allocates; for tests and checks.)
     pub fn is_spanning_tree(&self, g: &CellGraph) -> bool {
+        self.passages() == g.cells() as u64 - 1 && self.is_connected(g)
+    }
+
+    /// Does every cell of `g` reach the first through passages? (Allocates; for tests and
+    /// checks.)
+    pub fn is_connected(&self, g: &CellGraph) -> bool {
         let n = g.cells();
-        if self.passages() != n as u64 - 1 {
-            return false;
-        }
         let mut seen = vec![false; g.len() as usize];
         let first = g.ids()[0];
         seen[first as usize] = true;

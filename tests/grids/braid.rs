@@ -303,3 +303,87 @@ fn a_hand_made_braided_hex_maze_measures_as_brute_force_says() {
     assert_eq!(d[a][b], Some(got.diameter));
     assert_eq!(got.solution_length, got.diameter);
 }
+
+/// A braided grid run's maze store reads back each record as the row's braided maze (checked
+/// against its `maze_hash` and loops), with the row's ends under `--ends diameter`; the level of
+/// a row's identifiers (`LevelSpec` on the grid, braided) is the row's maze and metrics.
+#[test]
+fn braided_grid_mazes_round_trip_through_the_store_and_levels() {
+    use batchgen::metrics::Ends;
+    use batchgen::{LevelSpec, Size};
+    let dir = tempfile::tempdir().unwrap();
+    for (grid, size_arg, size) in [
+        ("hex", "8x6", GridSize::new(Grid::Hex, 8, 6)),
+        ("polar", "4", GridSize::new(Grid::Polar, 4, 6)),
+    ] {
+        for diameter in [false, true] {
+            let store = dir.path().join(format!("{grid}-{diameter}.arrow"));
+            let mut args = vec![
+                "--grid",
+                grid,
+                "--size",
+                size_arg,
+                "--algo",
+                "wilson,backtracker",
+                "--count",
+                "4",
+                "--seed",
+                "2",
+                "--braid",
+                "0.5",
+                "--mazes",
+                store.to_str().unwrap(),
+            ];
+            if diameter {
+                args.extend(["--ends", "diameter"]);
+            }
+            let t = super::run_ok(dir.path(), &format!("{grid}-{diameter}.parquet"), &args);
+            let r = batchgen::store::StoreReader::open(&store).unwrap();
+            assert_eq!(r.braid(), Some(0.5));
+            let g = r.grid().unwrap();
+            let mut with_loops = 0;
+            for (k, row) in t.rows.iter().enumerate() {
+                let cell = |c: &str| row[t.col(c)].clone();
+                let rec = r.record(k as u64).unwrap();
+                let maze = r.graph_maze(k as u64).unwrap();
+                assert_eq!(maze.hash(size).to_string(), cell("maze_hash"));
+                assert_eq!(rec.loops.to_string(), cell("loops"));
+                let (entrance, exit) = if diameter {
+                    (cell("diameter_start"), cell("diameter_end"))
+                } else {
+                    let (a, b) = g.corners();
+                    (a.to_string(), b.to_string())
+                };
+                assert_eq!(
+                    (rec.entrance.to_string(), rec.exit.to_string()),
+                    (entrance, exit)
+                );
+                with_loops += (rec.loops > 0) as u32;
+                let algo = Algorithm::parse(&cell("algo")).unwrap();
+                let index: u64 = cell("index").parse().unwrap();
+                let mut spec = LevelSpec::new(algo, Size::planar(size.a, size.b), 2, index)
+                    .on_grid(size.grid)
+                    .braid(0.5);
+                if diameter {
+                    spec = spec.ends(Ends::Diameter);
+                }
+                let level = spec.build().unwrap();
+                assert_eq!(level.graph_maze(), Some(&maze), "{grid} record {k}");
+                let m = level.metrics();
+                for (col, got) in [
+                    ("loops", m.loops.to_string()),
+                    ("diameter", m.diameter.to_string()),
+                    ("solution_length", m.solution_length.to_string()),
+                    ("solution_count", m.solution_count.to_string()),
+                    ("solution_turns", m.solution_turns.to_string()),
+                    ("max_branch_depth", m.max_branch_depth.to_string()),
+                ] {
+                    assert_eq!(got, cell(col), "{grid} record {k}: {col}");
+                }
+                assert_eq!(m.braid, 0.5);
+                assert_eq!(level.solution().len() as u32, m.solution_length + 1);
+            }
+            assert!(with_loops > 0);
+        }
+    }
+}
