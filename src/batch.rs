@@ -54,8 +54,10 @@ use crate::grid::{Mask, Maze, Size};
 pub use crate::metrics::Row;
 use crate::metrics::{self, Ends};
 use crate::rng::Chance;
+use crate::topo::braid::BraidScratch;
 use crate::topo::generate::{self as tgen, GraphScratch};
-use crate::topo::{self, CellGraph, GraphEnds, GraphMaze, GridSize, MeasureScratch};
+use crate::topo::measure_graph::Scratch as GraphMeasure;
+use crate::topo::{self, CellGraph, GraphEnds, GraphMaze, GridEnds, GridSize};
 
 /// Everything one worker thread reuses from maze to maze.
 #[derive(Debug)]
@@ -88,25 +90,36 @@ struct GraphWorker {
     job: GraphJob,
     maze: GraphMaze,
     gen: GraphScratch,
-    measure: MeasureScratch,
+    braid: BraidScratch,
+    measure: GraphMeasure,
 }
 
 impl GraphWorker {
-    /// Generate and measure maze `index` (seeds: [`crate::topo::seed_base`]).
-    fn row(&mut self, algo: &Algorithm, seed_base: u64, index: u64) -> Row {
+    /// Generate, braid (chance `braid`, [`crate::topo::braid`]) and measure maze `index`
+    /// (seeds: [`crate::topo::seed_base`]); `ends` is [`Ends::Diameter`] for a farthest pair,
+    /// otherwise the job's cells.
+    fn row(
+        &mut self,
+        algo: &Algorithm,
+        seed_base: u64,
+        index: u64,
+        ends: Ends,
+        braid: Chance,
+    ) -> Row {
         let g = &*self.job.graph;
         let maze_seed = crate::rng::maze_seed_from_base(seed_base, index);
         let mut rng = crate::Rng::from_maze_seed(maze_seed);
         let t = Instant::now();
         tgen::generate(algo, g, &mut self.maze, &mut self.gen, &mut rng);
+        topo::braid::braid_seeded(g, &mut self.maze, braid, maze_seed, &mut self.braid);
         let gen_ns = t.elapsed().as_nanos() as u64;
-        let metrics = topo::measure(
-            g,
-            &self.maze,
-            self.job.ends,
-            self.job.mask_hash,
-            &mut self.measure,
-        );
+        let ends = match ends {
+            Ends::Diameter => GridEnds::Diameter,
+            Ends::Cells { .. } => GridEnds::Cells(self.job.ends),
+        };
+        let mut metrics =
+            topo::measure_maze(g, &self.maze, ends, self.job.mask_hash, &mut self.measure);
+        metrics.braid = braid.p();
         Row {
             index,
             maze_seed,
@@ -152,7 +165,8 @@ impl Worker {
             maze: GraphMaze::new(&job.graph),
             job: job.clone(),
             gen: GraphScratch::new(),
-            measure: MeasureScratch::new(),
+            braid: BraidScratch::new(),
+            measure: GraphMeasure::new(),
         }));
         w
     }
@@ -187,7 +201,7 @@ impl Worker {
         braid: Chance,
     ) -> Row {
         if let Some(g) = &mut self.graph {
-            return g.row(algo, seed_base, index);
+            return g.row(algo, seed_base, index, ends, braid);
         }
         let t = Instant::now();
         let maze_seed =
@@ -242,7 +256,8 @@ pub struct Job {
     /// Braid every maze with this chance per dead end ([`crate::braid`]; 0 = perfect mazes).
     pub braid: Chance,
     /// On a grid other than the square one: its graph, ends and mask hash (then `size` is
-    /// `W×H` as written, `R×C` for polar, and `ends`, `mask` and `braid` are not used).
+    /// `W×H` as written, `R×C` for polar, `mask` is not used, and of `ends` only
+    /// [`Ends::Diameter`] counts: otherwise the graph's ends are).
     pub graph: Option<GraphJob>,
 }
 

@@ -15,8 +15,9 @@
 //! Levels on the other grids ([`LevelSpec::grid`]: hex, triangle, polar; layouts in
 //! `src/topo/README.md`) are the mazes of those grids' rows: the same seed rule as their run
 //! ([`crate::topo::seed_base`]), walls as one open bit per edge of the grid's
-//! [`CellGraph`] ([`Level::graph`], [`Level::graph_maze`]), ends the first and the last cell
-//! unless given as cells, and [`crate::topo::measure()`]'s metrics. Their cells are numbered
+//! [`CellGraph`] ([`Level::graph`], [`Level::graph_maze`]), braided as their run braids
+//! ([`crate::topo::braid`]), ends the first and the last cell unless given as cells or as a
+//! farthest pair, and [`crate::topo::measure_maze`]'s metrics. Their cells are numbered
 //! as on those grids (`y·W + x` for hex and triangle, ring by ring for polar); the square-only
 //! parts of this API ([`Level::maze`], [`Level::can_move`], the text pictures) say so.
 //!
@@ -36,7 +37,7 @@ use crate::rng::Chance;
 #[cfg(feature = "store")]
 use crate::store::{StoreError, StoreReader};
 use crate::topo::generate::{self as tgen, GraphScratch};
-use crate::topo::{self, CellGraph, GraphEnds, GraphError, GraphMaze, Grid, GridSize};
+use crate::topo::{self, CellGraph, GraphEnds, GraphError, GraphMaze, Grid, GridEnds, GridSize};
 
 /// Why a level could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -201,7 +202,7 @@ pub struct LevelSpec {
     pub ends: Option<Ends>,
     /// The shape of the cells ([`Grid::Square`] unless set with [`LevelSpec::on_grid`]). On
     /// the other grids `size` is `W×H` (depth 1), for polar `R×C` (rings, cells of the first
-    /// ring); the ends are cells (the first and the last cell by default) and braid is 0.
+    /// ring); the ends are cells (the first and the last cell by default) or a farthest pair.
     pub grid: Grid,
 }
 
@@ -389,11 +390,8 @@ impl LevelSpec {
             why,
         })?;
         tgen::check(&self.algo, grid).map_err(err)?;
-        if self.braid != 0.0 {
-            return Err(err(format!(
-                "braid {}: braided mazes are made on the square grid only",
-                self.braid
-            )));
+        if !(0.0..=1.0).contains(&self.braid) {
+            return Err(LevelError::BadBraid { braid: self.braid });
         }
         let graph = match &self.mask {
             None => CellGraph::new(gs),
@@ -405,13 +403,8 @@ impl LevelSpec {
         };
         let (first, last) = graph.corners();
         let (entrance, exit) = match self.ends {
-            None => (first, last),
+            None | Some(Ends::Diameter) => (first, last),
             Some(Ends::Cells { entrance, exit }) => (entrance, exit),
-            Some(Ends::Diameter) => {
-                return Err(err(
-                    "the ends are cells on this grid (a farthest pair is square-only)".into(),
-                ))
-            }
         };
         for cell in [entrance, exit] {
             if cell >= graph.len() {
@@ -433,20 +426,31 @@ impl LevelSpec {
             &mut GraphScratch::new(),
             &mut crate::Rng::from_maze_seed(maze_seed),
         );
+        let chance = Chance::new(self.braid);
+        topo::braid::braid_seeded(
+            &graph,
+            &mut maze,
+            chance,
+            maze_seed,
+            &mut Default::default(),
+        );
         let ids = Ids {
             algo: self.algo,
-            braid: 0.0,
+            braid: chance.p(),
             seed: self.seed,
             index: self.index,
             maze_seed,
+        };
+        let ends = match self.ends {
+            Some(Ends::Diameter) => GridEnds::Diameter,
+            _ => GridEnds::Cells(GraphEnds::new(&graph, entrance, exit)),
         };
         Ok(Level::measured_graph(
             ids,
             Arc::new(graph),
             maze,
             self.mask.clone(),
-            entrance,
-            exit,
+            ends,
         ))
     }
 }
@@ -621,23 +625,22 @@ impl Level {
     /// with.
     ///
     /// A store of another grid ([`StoreReader::grid`]) gives the record's maze on that grid
-    /// ([`StoreReader::graph_maze`]: a spanning tree of its cells hashing to the record's
-    /// `maze_hash`), measured between the record's entrance and exit cells.
+    /// ([`StoreReader::graph_maze`]: connected, with the record's loops, hashing to the
+    /// record's `maze_hash`), measured between the record's entrance and exit cells.
     pub fn from_store(store: &StoreReader, k: u64) -> Result<Level, LevelError> {
         if let Some(graph) = store.grid_shared() {
             let maze = store.graph_maze(k)?;
             let r = store.record(k)?;
             let ids = Ids {
                 algo: Algorithm::parse(r.algo)?,
-                braid: 0.0,
+                braid: store.braid().unwrap_or(0.0),
                 seed: r.seed,
                 index: r.index,
                 maze_seed: r.maze_seed,
             };
             let mask = store.mask().cloned();
-            return Ok(Level::measured_graph(
-                ids, graph, maze, mask, r.entrance, r.exit,
-            ));
+            let ends = GridEnds::Cells(GraphEnds::new(&graph, r.entrance, r.exit));
+            return Ok(Level::measured_graph(ids, graph, maze, mask, ends));
         }
         let maze = store.maze(k)?;
         let r = store.record(k)?;
@@ -675,21 +678,29 @@ impl Level {
         graph: Arc<CellGraph>,
         maze: GraphMaze,
         mask: Option<Arc<Mask>>,
-        entrance: u32,
-        exit: u32,
+        ends: GridEnds,
     ) -> Level {
-        let mut scratch = topo::MeasureScratch::new();
-        let ends = GraphEnds::new(&graph, entrance, exit);
-        let m = topo::measure(
+        let mut scratch = topo::measure_graph::Scratch::new();
+        let mut m = topo::measure_maze(
             &graph,
             &maze,
             ends,
             mask.as_ref().map_or(0, |k| k.hash()),
             &mut scratch,
         );
+        m.braid = ids.braid;
+        let (entrance, exit) = match ends {
+            GridEnds::Cells(e) => (e.entrance, e.exit),
+            GridEnds::Diameter => (m.diameter_start, m.diameter_end),
+        };
+        let solution = if m.loops == 0 {
+            scratch.tree.solution_path()
+        } else {
+            scratch.solution_path()
+        };
         Level {
             algo: ids.algo,
-            braid: 0.0,
+            braid: ids.braid,
             seed: ids.seed,
             index: ids.index,
             maze_seed: ids.maze_seed,
@@ -697,14 +708,13 @@ impl Level {
             exit,
             maze: Body::Graph { graph, maze, mask },
             metrics: m,
-            solution: scratch.solution_path(),
+            solution,
         }
     }
 
     /// The same maze measured between other ends: [`Ends::cells`] (cell ids, checked),
     /// [`Ends::corners`], or [`Ends::Diameter`] (a longest path, so the solution is as long as
     /// the maze allows).
-    /// On the other grids the ends are cells ([`Ends::Diameter`] is refused).
     pub fn with_ends(self, ends: Ends) -> Result<Level, LevelError> {
         let len = match &self.maze {
             Body::Square(m) => m.cells(),
@@ -727,13 +737,17 @@ impl Level {
         };
         match (self.maze, ends) {
             (Body::Square(maze), _) => Ok(Level::measured(ids, maze, ends)),
-            (Body::Graph { graph, .. }, Ends::Diameter) => Err(LevelError::Grid {
-                grid: graph.size().grid,
-                why: "the ends are cells on this grid (a farthest pair is square-only)".into(),
-            }),
-            (Body::Graph { graph, maze, mask }, Ends::Cells { entrance, exit }) => Ok(
-                Level::measured_graph(ids, graph, maze, mask, entrance, exit),
-            ),
+            (Body::Graph { graph, maze, mask }, Ends::Diameter) => Ok(Level::measured_graph(
+                ids,
+                graph,
+                maze,
+                mask,
+                GridEnds::Diameter,
+            )),
+            (Body::Graph { graph, maze, mask }, Ends::Cells { entrance, exit }) => {
+                let ends = GridEnds::Cells(GraphEnds::new(&graph, entrance, exit));
+                Ok(Level::measured_graph(ids, graph, maze, mask, ends))
+            }
         }
     }
 
@@ -1158,10 +1172,10 @@ mod tests {
         assert!(e.to_string().starts_with("--grid hex: eller"), "{e}");
         let e = LevelSpec::new(Algorithm::Wilson, Size::planar(4, 4), 1, 0)
             .on_grid(Grid::Triangle)
-            .braid(0.5)
+            .braid(1.5)
             .build()
             .unwrap_err();
-        assert!(e.to_string().contains("braid"), "{e}");
+        assert!(matches!(e, LevelError::BadBraid { .. }), "{e}");
         let e = LevelSpec::new(Algorithm::Wilson, Size::planar(1, 4), 1, 0)
             .on_grid(Grid::Triangle)
             .build()
@@ -1171,6 +1185,13 @@ mod tests {
             .on_grid(Grid::Hex)
             .build()
             .unwrap();
-        assert!(l.with_ends(Ends::Diameter).is_err());
+        // A farthest pair: the solution is as long as the diameter.
+        let far = l.with_ends(Ends::Diameter).unwrap();
+        let m = far.metrics();
+        assert_eq!(m.solution_length, m.diameter);
+        assert_eq!(
+            (far.solution()[0], *far.solution().last().unwrap()),
+            (m.diameter_start, m.diameter_end)
+        );
     }
 }

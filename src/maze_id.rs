@@ -458,6 +458,9 @@ pub fn grid_ends_rule(ends: Ends, grid: Grid) -> String {
 /// The ends of a rule `entrance=cell E exit=cell X …` ([`grid_ends_rule`], and the rule the
 /// main job writes for these grids), checked to be cells of `size`; `None` otherwise.
 pub fn parse_grid_ends_rule(rule: &str, size: GridSize) -> Option<Ends> {
+    if rule.trim_start().starts_with("diameter") {
+        return Some(Ends::Diameter);
+    }
     let words: Vec<&str> = rule.split_whitespace().collect();
     let cell = |key: &str| -> Option<u32> {
         let at = words.iter().position(|w| *w == key)?;

@@ -882,8 +882,8 @@ impl StoreReader {
 
     /// Record `k` of a store on a grid other than the square one as a maze of
     /// [`StoreReader::grid`] (copies the walls). Checks that its ends are cells of the grid,
-    /// that it is a spanning tree of the grid's cells and that it hashes to the recorded
-    /// `maze_hash`; a square store is refused (see [`StoreReader::maze`]).
+    /// that it connects the grid's cells with exactly `cells − 1 + loops` passages (a spanning
+    /// tree when the record's `loops` is 0) and that it hashes to the recorded `maze_hash`; a square store is refused (see [`StoreReader::maze`]).
     pub fn graph_maze(&self, k: u64) -> Result<GraphMaze, StoreError> {
         let r = self.record(k)?;
         let bad = |why: String| StoreError::BadRecord { record: k, why };
@@ -900,13 +900,15 @@ impl StoreReader {
         }
         let m = GraphMaze::from_words(g, r.walls)
             .ok_or_else(|| bad("a wall bit beyond the grid's edges is set".into()))?;
-        if r.loops != 0 || !m.is_spanning_tree(g) {
-            return Err(bad(format!(
-                "{} passages and {} loops: not a spanning tree of the {} cells",
-                m.passages(),
-                r.loops,
-                g.cells()
-            )));
+        let expected = g.cells() as u64 - 1 + r.loops as u64;
+        if m.passages() != expected || !m.is_connected(g) {
+            return Err(StoreError::NotPerfect {
+                record: k,
+                passages: m.passages(),
+                cells: g.cells() as u64,
+                loops: r.loops,
+                expected,
+            });
         }
         let hash = m.hash(g.size());
         if hash != r.maze_hash {

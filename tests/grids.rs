@@ -4,6 +4,7 @@
 //! flag, the value and the grid, with exit status 2, before any file appears; masks on hex and
 //! triangle grids connect through the grid's own neighbours.
 
+mod braid;
 mod run;
 
 use crate::common::{batchgen, read};
@@ -131,12 +132,12 @@ fn refusals_name_flag_value_and_grid() {
             vec!["--size", "1x5", "not connected"],
         ),
         (
-            vec!["--grid", "hex", "--braid", "0.5"],
-            vec!["--braid", "hex"],
+            vec!["--grid", "hex", "--braid", "1.5"],
+            vec!["--braid", "1.5", "from 0 to 1"],
         ),
         (
-            vec!["--grid", "hex", "--ends", "diameter"],
-            vec!["--ends", "diameter", "hex"],
+            vec!["--grid", "hex", "--ends", "diameter", "--exit", "1,1"],
+            vec!["--ends diameter", "--exit"],
         ),
         (
             vec!["--grid", "polar", "--mask", m],

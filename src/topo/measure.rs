@@ -42,8 +42,13 @@ clockwise, counter-clockwise, inward and outward.\n\
 wall open (the grid's own Manhattan distance; on a mask, through the mask's cells).\n\
 - The entrance and exit are the first and last cell (polar: the centre and the last cell of \
 the outer ring; on a mask, its first and last cells), or the cells of `--entrance` and `--exit` \
-(`X,Y`; polar `RING,I`). `--braid` and `--ends diameter` work on the square grid only, so \
-`loops` is 0, `solution_count` 1 and `braid` 0 on these files.\n\
+(`X,Y`; polar `RING,I`), or with `--ends diameter` a farthest pair of each maze (a double sweep \
+from the first cell on a perfect maze, the exact diameter's pair on a braided one).\n\
+- **Braided mazes** (`--braid P`): the square grid's braid rule on the grid's neighbours \
+(`src/topo/README.md`, \"Braid\"), and every column as on a braided square maze, the canonical \
+shortest path's BFS visiting each cell's neighbours in the grid's direction order (hex: E, SE, \
+SW, W, NW, NE; triangle: E, S, W, N; polar: clockwise, outward in index order, \
+counter-clockwise, inward); `diameter` is exact, `walk_steps` NULL.\n\
 - `maze_hash` hashes the grid, its size and the open bit of every edge (edges numbered as in \
 `src/topo/README.md`).\n";
 
@@ -79,8 +84,22 @@ impl GraphEnds {
 
 /// The distance from `a` to `b` in `g` with every wall open (allocates: once per run).
 pub fn grid_distance(g: &CellGraph, a: u32, b: u32) -> u32 {
-    let mut dist = vec![u32::MAX; g.len() as usize];
-    let mut queue = vec![a];
+    grid_distance_with(g, a, b, &mut Vec::new(), &mut Vec::new())
+}
+
+/// [`grid_distance`] in the buffers `dist` and `queue` (reused from maze to maze when the ends
+/// change with the maze, as under `--ends diameter`).
+pub fn grid_distance_with(
+    g: &CellGraph,
+    a: u32,
+    b: u32,
+    dist: &mut Vec<u32>,
+    queue: &mut Vec<u32>,
+) -> u32 {
+    dist.clear();
+    dist.resize(g.len() as usize, u32::MAX);
+    queue.clear();
+    queue.push(a);
     dist[a as usize] = 0;
     let mut i = 0;
     while i < queue.len() {

@@ -19,9 +19,11 @@
 //! `W×H` is the size as written, `R×C` for polar), so it never shares seeds with the square grid
 //! of the same size, and every square seed is what it was.
 
+pub mod braid;
 pub mod generate;
 pub mod graph;
 pub mod measure;
+pub mod measure_graph;
 pub mod polar;
 
 #[cfg(test)]
@@ -33,6 +35,7 @@ use std::fmt;
 
 pub use graph::{CellGraph, GraphError};
 pub use measure::{measure, GraphEnds, MeasureScratch};
+pub use measure_graph::{measure_maze, GridEnds};
 
 use crate::rng::{fnv1a64, maze_seed_base, maze_seed_from_base, splitmix64};
 
@@ -252,10 +255,13 @@ impl GraphMaze {
     /// Is this a spanning tree of `g`'s cells: exactly `cells − 1` passages and every cell
     /// reachable from the first? (Allocates; for tests and checks.)
     pub fn is_spanning_tree(&self, g: &CellGraph) -> bool {
+        self.passages() == g.cells() as u64 - 1 && self.is_connected(g)
+    }
+
+    /// Does every cell of `g` reach the first through passages? (Allocates; for tests and
+    /// checks.)
+    pub fn is_connected(&self, g: &CellGraph) -> bool {
         let n = g.cells();
-        if self.passages() != n as u64 - 1 {
-            return false;
-        }
         let mut seen = vec![false; g.len() as usize];
         let first = g.ids()[0];
         seen[first as usize] = true;

@@ -402,8 +402,15 @@ fn entrance_and_exit_are_cells_of_the_grid() {
             vec!["--exit", "'1,1'", "not a cell of the mask"],
         ),
         (
-            vec!["--grid", "triangle", "--ends", "diameter"],
-            vec!["--ends", "triangle", "--entrance"],
+            vec![
+                "--grid",
+                "triangle",
+                "--ends",
+                "diameter",
+                "--entrance",
+                "1,1",
+            ],
+            vec!["--ends diameter", "--entrance"],
         ),
     ] {
         let (code, err) = refused(&[&args[..], &["--out", o]].concat());

@@ -38,6 +38,8 @@ CASES = [
     dict(algo="prim,kruskal", size=None, count=20, seed=6, mask="data/masks/rooms.txt"),
     dict(algo="wilson", size="26x14", count=10, seed=8, mask="data/masks/rooms.txt", exit=(0, 0)),
     dict(algo=["wilson", "kruskal"], size=(9, 7), count=20, seed=3, grid="hex"),
+    dict(algo="wilson,backtracker", size=(9, 7), count=15, seed=3, grid="hex", braid=0.5),
+    dict(algo="kruskal", size=4, count=10, seed=1, grid="polar", braid=1, ends="diameter"),
     dict(algo="all", size=5, count=10, seed=2, grid="polar", entrance="0,0", exit=(4, 7)),
     dict(
         algo="backtracker",

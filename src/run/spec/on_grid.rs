@@ -1,7 +1,8 @@
 //! A [`RunSpec`] on a grid other than the square one (hex, triangle, polar): the same fields,
 //! checked against the grid's own size rule, generators and cells. Which fields apply where is
 //! written down in `src/topo/README.md` ("Runs on each grid"): the ends are the corners or
-//! cells given as `X,Y` (hex, triangle) or `RING,I` (polar); the diameter rule, braid and
+//! cells given as `X,Y` (hex, triangle) or `RING,I` (polar), or a farthest pair of each maze
+//! (`--ends diameter`); braiding is the square rule read on the grid ([`crate::topo::braid`]);
 //! 3D sizes are refused naming the grid.
 
 use std::sync::Arc;
@@ -168,13 +169,11 @@ impl RunSpec {
         let threads = self.threads_checked()?;
         let ends = self.graph_ends(&graph)?;
         let max_candidates = self.max_candidates_checked(count)?;
-        if self.braid != 0.0 {
+        if !(0.0..=1.0).contains(&self.braid) {
             return Err(RunError::value(
                 Field::Braid,
                 self.braid,
-                Reason::text("braiding works on the square grid only, not with ")
-                    .field(Field::Grid)
-                    .then(format!(" {grid}")),
+                "expected a chance from 0 to 1, e.g. 0, 0.25 or 1",
             ));
         }
         self.shard_accept_checked()?;
@@ -182,7 +181,12 @@ impl RunSpec {
         let mazes = self.mazes.is_some();
         let size = gs.to_string();
         crate::run::grid_cost::check_memory_on(&algos, &graph, &size, threads, mazes)?;
-        let ends_rule = self.graph_ends_rule(&graph, ends);
+        let diameter = self.ends == Some(EndsRule::Diameter);
+        let ends_rule = if diameter {
+            Ends::Diameter.rule(Size::planar(gs.a, gs.b))
+        } else {
+            self.graph_ends_rule(&graph, ends)
+        };
         let mask_hash = mask.map_or(0, |m| m.mask.hash());
         Ok(Run {
             algos,
@@ -190,12 +194,16 @@ impl RunSpec {
             count,
             seed: self.seed.unwrap_or(DEFAULT_SEED),
             threads,
-            ends: Ends::cells(ends.entrance, ends.exit),
+            ends: if diameter {
+                Ends::Diameter
+            } else {
+                Ends::cells(ends.entrance, ends.exit)
+            },
             ends_rule,
             mask: mask.map(|m| m.mask.clone()),
             accept: self.accept.clone(),
             max_candidates,
-            braid: 0.0,
+            braid: if self.braid == 0.0 { 0.0 } else { self.braid },
             shard: self.shard.clone(),
             out: self.out.clone(),
             mazes: self.mazes.clone(),
@@ -209,22 +217,18 @@ impl RunSpec {
         })
     }
 
-    /// The entrance and exit on `g`: the first and last cell, or the cells given.
+    /// The entrance and exit on `g`: the first and last cell, or the cells given (under
+    /// `--ends diameter`, which picks them per maze and takes no cells, the first and last).
     fn graph_ends(&self, g: &CellGraph) -> Result<GraphEnds, RunError> {
         if let Some(EndsRule::Diameter) = self.ends {
-            return Err(RunError::value(
-                Field::Ends,
-                "diameter",
-                Reason::text("works on the square grid only, not with ")
-                    .field(Field::Grid)
-                    .then(format!(
-                        " {}; give corners, or the cells with ",
-                        g.size().grid
-                    ))
-                    .field(Field::Entrance)
-                    .then(" and ")
-                    .field(Field::Exit),
-            ));
+            // The square rule's check: no cells with a farthest pair.
+            crate::run::value::ends(
+                self.ends,
+                self.entrance.as_deref(),
+                self.exit.as_deref(),
+                Size::planar(1, 1),
+            )?;
+            return Ok(GraphEnds::corners(g));
         }
         let (first, last) = g.corners();
         let entrance = match &self.entrance {
@@ -292,14 +296,9 @@ mod tests {
             .any(|(k, v)| k == crate::meta_keys::GRID && v == "polar"));
         for (spec, field, text) in [
             (
-                RunSpec::new().grid(Grid::Hex).braid(0.5),
+                RunSpec::new().grid(Grid::Hex).braid(1.5),
                 Field::Braid,
-                "not with grid hex",
-            ),
-            (
-                RunSpec::new().grid(Grid::Triangle).ends(EndsRule::Diameter),
-                Field::Ends,
-                "not with grid triangle",
+                "expected a chance from 0 to 1",
             ),
             (
                 RunSpec::new().grid(Grid::Hex).algos(["eller"]),
@@ -331,9 +330,36 @@ mod tests {
         }
         let e = RunSpec::new()
             .grid(Grid::Hex)
-            .braid(0.5)
+            .algos(["eller"])
             .validate()
             .unwrap_err();
-        assert!(e.message(Names::Flags).contains("--grid hex"), "{e}");
+        assert!(e.message(Names::Flags).contains("hex"), "{e}");
+    }
+
+    #[test]
+    fn braid_and_the_diameter_rule_run_on_every_grid() {
+        for grid in [Grid::Hex, Grid::Triangle, Grid::Polar] {
+            let run = RunSpec::new()
+                .grid(grid)
+                .braid(0.5)
+                .ends(EndsRule::Diameter)
+                .validate()
+                .unwrap();
+            assert_eq!((run.braid, run.ends), (0.5, Ends::Diameter), "{grid}");
+            assert!(run.ends_rule.starts_with("diameter"), "{}", run.ends_rule);
+            let job = run.job(false);
+            assert_eq!((job.braid.p(), job.ends), (0.5, Ends::Diameter));
+        }
+        let e = RunSpec::new()
+            .grid(Grid::Triangle)
+            .ends(EndsRule::Diameter)
+            .entrance("1,1")
+            .validate()
+            .unwrap_err();
+        let text = e.message(Names::Flags);
+        assert!(
+            text.contains("--ends diameter chooses the entrance"),
+            "{text}"
+        );
     }
 }
