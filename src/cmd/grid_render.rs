@@ -1,7 +1,9 @@
 //! `batchgen render --grid hex|triangle|polar`: the maze of (grid, algo, size, seed, index), or
 //! a record of a maze store of those grids (`--store FILE --record K`), as an SVG or PNG
-//! picture ([`batchgen::render::polygon`]), with `--solution` and the entrance and exit marked. The text formats draw square cells only and are refused naming the grid, as are
-//! the square picture's other sources and options.
+//! picture ([`batchgen::render::polygon`]), with `--solution` and the entrance and exit marked,
+//! braided by `--braid` and between a farthest pair under `--ends diameter`. The text formats
+//! draw square cells only and are refused naming the grid, as are `--entrance` and `--exit`
+//! (cells of the square grid).
 
 use std::io::Write;
 
@@ -11,7 +13,7 @@ use batchgen::atomic_file::AtomicFile;
 use batchgen::render::{polygon, Format};
 use batchgen::store::StoreError;
 use batchgen::topo::generate::{self as tgen, GraphScratch};
-use batchgen::topo::{self, GraphEnds, GraphMaze, MeasureScratch};
+use batchgen::topo::{self, measure_graph, GraphEnds, GraphMaze, GridEnds};
 use batchgen::Rng;
 
 use super::values::SizeArg;
@@ -38,8 +40,12 @@ pub struct GridRender<'a> {
     pub cell_px: Option<u32>,
     /// `-o/--out`.
     pub out: Option<&'a std::path::Path>,
-    /// Whether each of `--braid`, `--entrance`, `--exit`, `--ends` was given.
-    pub square_only: [(bool, &'static str); 4],
+    /// `--braid`: the chance per dead end (the square braid rule on the grid's neighbours).
+    pub braid: Option<f64>,
+    /// `--ends diameter`: between a farthest pair of the maze, not the first and last cell.
+    pub diameter: bool,
+    /// Whether each of `--entrance`, `--exit` was given.
+    pub square_only: [(bool, &'static str); 2],
     /// `--no-time-limit`.
     pub no_time_limit: bool,
 }
@@ -58,7 +64,8 @@ pub fn run(args: &GridRender<'_>, format: Format) -> anyhow::Result<()> {
     for (given, flag) in args.square_only {
         if given {
             return Err(UsageError(format!(
-                "{flag} works on the square grid only, not with --grid {grid}"
+                "{flag} is not taken by render --grid {grid}: its picture runs from the first \
+                 to the last cell, or between a farthest pair under --ends diameter"
             ))
             .into());
         }
@@ -90,7 +97,15 @@ pub fn run(args: &GridRender<'_>, format: Format) -> anyhow::Result<()> {
         &mut GraphScratch::new(),
         &mut Rng::from_maze_seed(seed),
     );
-    let ends = GraphEnds::corners(&g);
+    if let Some(p) = args.braid {
+        let chance = batchgen::Chance::new(p);
+        topo::braid::braid_seeded(&g, &mut maze, chance, seed, &mut Default::default());
+    }
+    let ends = if args.diameter {
+        GridEnds::Diameter
+    } else {
+        GridEnds::Cells(GraphEnds::corners(&g))
+    };
     let hash = mask.map_or(0, |m| m.hash());
     let picture = Picture {
         solution: args.solution,
@@ -150,7 +165,7 @@ pub fn run_store(
         .graph_maze(k)
         .map_err(|e| record_error(args.path, k, e))?;
     let r = store.record(k).map_err(|e| record_error(args.path, k, e))?;
-    let ends = GraphEnds::new(g, r.entrance, r.exit);
+    let ends = GridEnds::Cells(GraphEnds::new(g, r.entrance, r.exit));
     let hash = store.mask().map_or(0, |m| m.hash());
     let picture = Picture {
         solution: args.solution,
@@ -181,18 +196,27 @@ struct Picture<'a> {
     out: Option<&'a std::path::Path>,
 }
 
-/// Draw `maze` on `g` between `ends` (its solution when asked) to stdout or `--out`.
+/// Draw `maze` (perfect or braided) on `g` between `ends` (its solution when asked) to stdout
+/// or `--out`.
 fn draw(
     g: &topo::CellGraph,
     maze: &GraphMaze,
-    ends: GraphEnds,
+    ends: GridEnds,
     mask_hash: u64,
     args: &Picture<'_>,
     format: Format,
 ) -> anyhow::Result<()> {
-    let mut ms = MeasureScratch::new();
-    topo::measure(g, maze, ends, mask_hash, &mut ms);
-    let path = ms.solution_path();
+    let mut ms = measure_graph::Scratch::new();
+    let m = topo::measure_maze(g, maze, ends, mask_hash, &mut ms);
+    let path = if m.loops == 0 {
+        ms.tree.solution_path()
+    } else {
+        ms.solution_path()
+    };
+    let ends = match ends {
+        GridEnds::Cells(e) => e,
+        GridEnds::Diameter => GraphEnds::new(g, m.diameter_start, m.diameter_end),
+    };
     let unit = args.cell_px.unwrap_or(16);
     let solution = args.solution.then_some(&path[..]);
     let doc = if format == Format::Png {

@@ -420,11 +420,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             solution: args.solution,
             cell_px: args.cell_px,
             out: args.out.as_deref(),
+            braid: args.braid,
+            diameter: args.ends == Some(values::EndsRule::Diameter),
             square_only: [
-                (args.braid.is_some(), "--braid"),
                 (args.entrance.is_some(), "--entrance"),
                 (args.exit.is_some(), "--exit"),
-                (args.ends.is_some(), "--ends"),
             ],
             no_time_limit: args.no_time_limit,
         };

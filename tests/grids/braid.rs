@@ -387,3 +387,83 @@ fn braided_grid_mazes_round_trip_through_the_store_and_levels() {
         }
     }
 }
+
+#[test]
+fn render_draws_braided_grid_mazes_between_their_ends() {
+    use batchgen::metrics::Ends;
+    use batchgen::{LevelSpec, Size};
+    let dir = tempfile::tempdir().unwrap();
+    for (grid, size_arg, size) in [
+        ("hex", "7x5", GridSize::new(Grid::Hex, 7, 5)),
+        ("triangle", "8x4", GridSize::new(Grid::Triangle, 8, 4)),
+        ("polar", "4", GridSize::new(Grid::Polar, 4, 6)),
+    ] {
+        for diameter in [false, true] {
+            let out = dir.path().join(format!("{grid}-{diameter}.svg"));
+            let mut args = vec![
+                "render",
+                "--grid",
+                grid,
+                "--size",
+                size_arg,
+                "--algo",
+                "kruskal",
+                "--index",
+                "3",
+                "--seed",
+                "5",
+                "--braid",
+                "0.5",
+                "--solution",
+                "-o",
+            ];
+            args.push(out.to_str().unwrap());
+            if diameter {
+                args.extend(["--ends", "diameter"]);
+            }
+            let o = crate::common::batchgen().args(&args).output().unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let mut spec = LevelSpec::new(
+                Algorithm::parse("kruskal").unwrap(),
+                Size::planar(size.a, size.b),
+                5,
+                3,
+            )
+            .on_grid(size.grid)
+            .braid(0.5);
+            if diameter {
+                spec = spec.ends(Ends::Diameter);
+            }
+            let level = spec.build().unwrap();
+            assert!(
+                level.metrics().loops > 0,
+                "{grid}: the braid opened no loop"
+            );
+            let want = batchgen::render::polygon::svg(
+                level.graph().unwrap(),
+                level.graph_maze().unwrap(),
+                Some(level.solution()),
+                (level.entrance(), level.exit()),
+                16,
+            );
+            assert_eq!(
+                std::fs::read_to_string(&out).unwrap(),
+                want,
+                "{grid} {diameter}"
+            );
+        }
+        // Cells of the picture's ends are not taken (the square grid's X,Y).
+        let o = crate::common::batchgen()
+            .args([
+                "render", "--grid", grid, "--size", size_arg, "--algo", "kruskal",
+            ])
+            .args(["--index", "0", "--entrance", "0,0", "-o"])
+            .arg(dir.path().join("no.svg"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains("--entrance") && err.contains(grid), "{err}");
+        assert!(!dir.path().join("no.svg").exists());
+    }
+}
