@@ -111,8 +111,6 @@ pub fn grid_distance(g: &CellGraph, a: u32, b: u32) -> u32 {
 pub struct MeasureScratch {
     /// Passages of each cell.
     deg: Vec<u32>,
-    /// Passages not peeled yet.
-    rem: Vec<u32>,
     /// XOR of the ids of the open edges not peeled yet (a leaf's: its one edge to its parent).
     ex: Vec<u32>,
     /// XOR of the ids of all the open edges of each cell (a corridor's other edge is this XOR
@@ -122,11 +120,8 @@ pub struct MeasureScratch {
     dirs: Vec<u8>,
     /// The edge to each cell's parent (the entrance's is never read).
     pe: Vec<u32>,
-    /// Subtree sizes.
-    size: Vec<u32>,
-    /// Deepest and second deepest descents below each cell.
-    h1: Vec<u32>,
-    h2: Vec<u32>,
+    /// What the peel carries for each cell, set by the degree pass (no other reset).
+    node: Vec<Node>,
     /// Leaves waiting to be peeled.
     stack: Vec<u32>,
     /// Is the cell on the solution?
@@ -145,6 +140,18 @@ impl MeasureScratch {
     pub fn solution_path(&self) -> Vec<u32> {
         self.path.iter().rev().copied().collect()
     }
+}
+
+/// A cell's state in the peel, in one place (one bounds check, one cache line per access).
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    /// Deepest and second deepest descents below the cell.
+    h1: u32,
+    h2: u32,
+    /// Subtree size.
+    size: u32,
+    /// Passages not peeled yet.
+    rem: u32,
 }
 
 /// The cell across edge `e` from `x` (one of its ends).
@@ -166,12 +173,11 @@ pub fn measure(
     let len = g.len() as usize;
     let n = g.cells();
     let root = ends.entrance;
-    for v in [&mut s.deg, &mut s.ex, &mut s.h1, &mut s.h2] {
+    for v in [&mut s.deg, &mut s.ex] {
         v.clear();
         v.resize(len, 0);
     }
-    s.size.clear();
-    s.size.resize(len, 1);
+    s.node.resize(len, Node::default());
     s.pe.resize(len, 0);
     s.dirs.clear();
     s.dirs.resize(len, 0);
@@ -196,8 +202,6 @@ pub fn measure(
     }
     s.exo.clear();
     s.exo.extend_from_slice(&s.ex);
-    s.rem.clear();
-    s.rem.extend_from_slice(&s.deg);
 
     // Degrees, straights (a corridor whose two directions are opposite: two labels `dirs / 2`
     // apart), and the first leaves.
@@ -205,7 +209,14 @@ pub fn measure(
     let (mut dead_ends, mut corridors, mut junctions, mut straights) = (0u32, 0u32, 0u32, 0u32);
     s.stack.clear();
     for &c in g.ids() {
-        match s.deg[c as usize] {
+        let d = s.deg[c as usize];
+        s.node[c as usize] = Node {
+            h1: 0,
+            h2: 0,
+            size: 1,
+            rem: d,
+        };
+        match d {
             1 => {
                 dead_ends += 1;
                 if c != root {
@@ -232,26 +243,29 @@ pub fn measure(
         let e = s.ex[xu];
         let p = across(g, e, x) as usize;
         s.pe[xu] = e;
-        s.size[p] += s.size[xu];
-        let through = s.h1[xu] + s.h2[xu];
+        let nx = s.node[xu];
+        let through = nx.h1 + nx.h2;
         if through > diameter {
             (diameter, top) = (through, x);
         }
-        let (h, m1) = (s.h1[xu] + 1, s.h1[p]);
-        s.h1[p] = m1.max(h);
-        s.h2[p] = s.h2[p].max(m1.min(h));
+        let np = &mut s.node[p];
+        np.size += nx.size;
+        let (h, m1) = (nx.h1 + 1, np.h1);
+        np.h1 = m1.max(h);
+        np.h2 = np.h2.max(m1.min(h));
+        np.rem -= 1;
+        let leaf = np.rem == 1;
         s.ex[p] ^= e;
-        s.rem[p] -= 1;
-        if s.rem[p] == 1 && p as u32 != root {
+        if leaf && p as u32 != root {
             s.stack.push(p as u32);
         }
     }
-    let through = s.h1[root as usize] + s.h2[root as usize];
+    let through = s.node[root as usize].h1 + s.node[root as usize].h2;
     if through > diameter {
         (diameter, top) = (through, root);
     }
     debug_assert_eq!(
-        s.size[root as usize], n,
+        s.node[root as usize].size, n,
         "a spanning tree reaches every cell"
     );
     let (d_start, d_end) = farthest_pair(g, maze, s, top, root);
@@ -280,7 +294,7 @@ pub fn measure(
             turns += 1;
         }
         last_dir = step;
-        walk += 2 * (n - s.size[next as usize]) as u64 - 1;
+        walk += 2 * (n - s.node[next as usize].size) as u64 - 1;
         let on_path_nbrs = if c == root { 1 } else { 2 };
         let off = s.deg[c as usize] - on_path_nbrs;
         if off > 0 {
@@ -290,8 +304,8 @@ pub fn measure(
             for t in g.slots(c) {
                 let v = g.nbr(t) as usize;
                 if !s.on_path[v] && maze.is_open(g.edge(t)) {
-                    branch_cells = branch_cells.max(s.size[v]);
-                    branch_depth = branch_depth.max(s.h1[v] + 1);
+                    branch_cells = branch_cells.max(s.node[v].size);
+                    branch_depth = branch_depth.max(s.node[v].h1 + 1);
                 }
             }
         }
@@ -381,7 +395,7 @@ fn farthest_pair(
         if e == parent_edge || !maze.is_open(e) {
             continue;
         }
-        let key = (s.h1[g.nbr(t) as usize] + 1, e + 1, g.nbr(t));
+        let key = (s.node[g.nbr(t) as usize].h1 + 1, e + 1, g.nbr(t));
         if key > first {
             (second, first) = (first, key);
         } else if key > second {
@@ -396,7 +410,7 @@ fn farthest_pair(
             if e == parent_edge || !maze.is_open(e) {
                 continue;
             }
-            best = best.max((s.h1[g.nbr(t) as usize] + 1, e + 1, g.nbr(t)));
+            best = best.max((s.node[g.nbr(t) as usize].h1 + 1, e + 1, g.nbr(t)));
         }
         if best.2 == x {
             return x;
