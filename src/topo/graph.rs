@@ -86,6 +86,9 @@ pub struct CellGraph {
     ring: Vec<u32>,
     /// Is each id a cell of the graph (false for a mask's holes)?
     present: Vec<bool>,
+    /// The fewest and the most neighbours a cell of the graph has.
+    min_deg: u32,
+    max_deg: u32,
 }
 
 impl CellGraph {
@@ -154,6 +157,8 @@ impl CellGraph {
             ring_start,
             ring,
             present,
+            min_deg: 0,
+            max_deg: 0,
         };
         if g.ids.is_empty() {
             return Err(GraphError::Empty);
@@ -190,6 +195,9 @@ impl CellGraph {
             }
         }
         debug_assert!(g.edge.iter().all(|&e| e != u32::MAX));
+        let degrees: Vec<u32> = g.ids.iter().map(|&c| g.slots(c).len() as u32).collect();
+        g.min_deg = degrees.iter().copied().min().unwrap_or(0);
+        g.max_deg = degrees.iter().copied().max().unwrap_or(0);
         g.check_connected()?;
         Ok(g)
     }
@@ -332,6 +340,18 @@ impl CellGraph {
     #[inline]
     pub fn words_per_maze(&self) -> usize {
         (self.edges() as usize).div_ceil(64)
+    }
+
+    /// The fewest neighbours a cell has (0 only on a one-cell graph).
+    #[inline]
+    pub fn min_degree(&self) -> u32 {
+        self.min_deg
+    }
+
+    /// The most neighbours a cell has.
+    #[inline]
+    pub fn max_degree(&self) -> u32 {
+        self.max_deg
     }
 
     /// The two cells of edge `e`, smaller first.

@@ -14,9 +14,15 @@
 //!   open (the Manhattan distance on a square grid; on a mask, through its cells), computed once
 //!   per run ([`grid_distance`]).
 //!
-//! One breadth-first search from the entrance roots the tree; one pass in reverse BFS order
-//! gives subtree sizes, heights (and the diameter as the best two descents met at a cell), and
-//! one walk along the solution the rest. Buffers are reused ([`MeasureScratch`]).
+//! No search: one pass over the open bits gives each cell its degree, the XOR of its open edges'
+//! ids and the set of its passages' directions; then leaf peeling (as the square metrics do,
+//! `src/metrics/peel.rs`) roots the tree at the entrance. A leaf's one remaining edge is the XOR,
+//! so a peeled cell finds its parent without any adjacency list; children are peeled before
+//! their parents, carrying subtree sizes and heights up, and the deepest cell where two descents
+//! make a longest path is met first. The solution follows the parent edges from the exit. The
+//! farthest pair is read off the grid's own slots from that cell down, with the tie-breaks of a
+//! breadth-first search from the entrance in edge order (see [`farthest_pair`]). Buffers are
+//! reused ([`MeasureScratch`]).
 
 use super::{CellGraph, GraphMaze};
 
@@ -124,26 +130,19 @@ pub fn grid_distance_with(
 pub struct MeasureScratch {
     /// Passages of each cell.
     deg: Vec<u32>,
-    /// BFS order from the entrance.
-    queue: Vec<u32>,
-    /// BFS distance (u32::MAX: not reached).
-    dist: Vec<u32>,
-    /// The tree's adjacency (CSR over the open edges): cell `c`'s passages are
-    /// `toff[c]..toff[c + 1]` of `tnbr` (the cell across) and `tdir` (its direction label).
-    toff: Vec<u32>,
-    tnbr: Vec<u32>,
-    tdir: Vec<u8>,
-    /// The direction label of the step from a cell's BFS parent to it.
-    vdir: Vec<u8>,
-    /// The BFS parent of each cell (the root's is itself).
-    parent: Vec<u32>,
-    /// Subtree sizes.
-    size: Vec<u32>,
-    /// Deepest and second deepest descents below each cell, and the cells they end at.
-    h1: Vec<u32>,
-    h2: Vec<u32>,
-    e1: Vec<u32>,
-    e2: Vec<u32>,
+    /// XOR of the ids of the open edges not peeled yet (a leaf's: its one edge to its parent).
+    ex: Vec<u32>,
+    /// XOR of the ids of all the open edges of each cell (a corridor's other edge is this XOR
+    /// the one it was entered by).
+    exo: Vec<u32>,
+    /// The direction labels of each cell's passages, one bit per label.
+    dirs: Vec<u8>,
+    /// The edge to each cell's parent (the entrance's is never read).
+    pe: Vec<u32>,
+    /// What the peel carries for each cell, set by the degree pass (no other reset).
+    node: Vec<Node>,
+    /// Leaves waiting to be peeled.
+    stack: Vec<u32>,
     /// Is the cell on the solution?
     on_path: Vec<bool>,
     /// The solution, exit first.
@@ -162,6 +161,25 @@ impl MeasureScratch {
     }
 }
 
+/// A cell's state in the peel, in one place (one bounds check, one cache line per access).
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    /// Deepest and second deepest descents below the cell.
+    h1: u32,
+    h2: u32,
+    /// Subtree size.
+    size: u32,
+    /// Passages not peeled yet.
+    rem: u32,
+}
+
+/// The cell across edge `e` from `x` (one of its ends).
+#[inline(always)]
+fn across(g: &CellGraph, e: u32, x: u32) -> u32 {
+    let [a, b] = g.ends(e);
+    a ^ b ^ x
+}
+
 /// Measure the spanning tree `maze` of `g` between `ends` (see the module docs). `mask_hash` is
 /// copied into the row (0 without a mask).
 pub fn measure(
@@ -173,135 +191,110 @@ pub fn measure(
 ) -> Metrics {
     let len = g.len() as usize;
     let n = g.cells();
-    for v in [
-        &mut s.dist,
-        &mut s.parent,
-        &mut s.size,
-        &mut s.h1,
-        &mut s.h2,
-        &mut s.e1,
-        &mut s.e2,
-        &mut s.deg,
-    ] {
+    let root = ends.entrance;
+    for v in [&mut s.deg, &mut s.ex] {
         v.clear();
         v.resize(len, 0);
     }
-    s.dist.fill(u32::MAX);
+    s.node.resize(len, Node::default());
+    s.pe.resize(len, 0);
+    s.dirs.clear();
+    s.dirs.resize(len, 0);
     s.on_path.clear();
     s.on_path.resize(len, false);
-    s.vdir.clear();
-    s.vdir.resize(len, 0);
 
-    // The tree's adjacency from the open bits: degrees, offsets, then the passages.
-    let words = maze.words();
-    for (k, &w) in words.iter().enumerate() {
-        let mut w = w;
-        while w != 0 {
-            let [a, b] = g.ends((k as u32) << 6 | w.trailing_zeros());
-            s.deg[a as usize] += 1;
-            s.deg[b as usize] += 1;
-            w &= w - 1;
-        }
-    }
-    s.toff.clear();
-    let mut at = 0u32;
-    for &d in &s.deg {
-        s.toff.push(at);
-        at += d;
-    }
-    s.toff.push(at);
-    s.tnbr.clear();
-    s.tnbr.resize(at as usize, 0);
-    s.tdir.clear();
-    s.tdir.resize(at as usize, 0);
-    // `e1` is the fill cursor here (the search below sets it again).
-    s.e1.copy_from_slice(&s.toff[..len]);
-    for (k, &w) in words.iter().enumerate() {
+    // Degrees, edge XORs and direction sets from the open bits.
+    for (k, &w) in maze.words().iter().enumerate() {
         let mut w = w;
         while w != 0 {
             let e = (k as u32) << 6 | w.trailing_zeros();
             let ([a, b], [da, db]) = (g.ends(e), g.edge_dirs(e));
-            let (pa, pb) = (s.e1[a as usize] as usize, s.e1[b as usize] as usize);
-            (s.tnbr[pa], s.tdir[pa]) = (b, da);
-            (s.tnbr[pb], s.tdir[pb]) = (a, db);
-            s.e1[a as usize] += 1;
-            s.e1[b as usize] += 1;
+            let (a, b) = (a as usize, b as usize);
+            s.deg[a] += 1;
+            s.deg[b] += 1;
+            s.ex[a] ^= e;
+            s.ex[b] ^= e;
+            s.dirs[a] |= 1 << da;
+            s.dirs[b] |= 1 << db;
             w &= w - 1;
         }
     }
+    s.exo.clear();
+    s.exo.extend_from_slice(&s.ex);
 
-    // Degrees, straights.
+    // Degrees, straights (a corridor whose two directions are opposite: two labels `dirs / 2`
+    // apart), and the first leaves.
+    let half = (g.dirs() / 2) as u32;
     let (mut dead_ends, mut corridors, mut junctions, mut straights) = (0u32, 0u32, 0u32, 0u32);
+    s.stack.clear();
     for &c in g.ids() {
         let d = s.deg[c as usize];
+        s.node[c as usize] = Node {
+            h1: 0,
+            h2: 0,
+            size: 1,
+            rem: d,
+        };
         match d {
-            1 => dead_ends += 1,
+            1 => {
+                dead_ends += 1;
+                if c != root {
+                    s.stack.push(c);
+                }
+            }
             2 => {
                 corridors += 1;
-                let t = s.toff[c as usize] as usize;
-                straights += (s.tdir[t + 1] == g.opposite(s.tdir[t])) as u32;
+                let m = s.dirs[c as usize] as u32;
+                straights += (m.count_ones() == 2
+                    && 31 - m.leading_zeros() - m.trailing_zeros() == half)
+                    as u32;
             }
             0 => {}
             _ => junctions += 1,
         }
     }
 
-    // BFS from the entrance.
-    s.queue.clear();
-    s.queue.push(ends.entrance);
-    s.dist[ends.entrance as usize] = 0;
-    s.parent[ends.entrance as usize] = ends.entrance;
-    let mut i = 0;
-    while i < s.queue.len() {
-        let u = s.queue[i];
-        i += 1;
-        (s.e1[u as usize], s.e2[u as usize]) = (u, u);
-        let (from, to) = (s.toff[u as usize] as usize, s.toff[u as usize + 1] as usize);
-        for t in from..to {
-            let v = s.tnbr[t];
-            if s.dist[v as usize] == u32::MAX {
-                s.dist[v as usize] = s.dist[u as usize] + 1;
-                s.vdir[v as usize] = s.tdir[t];
-                s.parent[v as usize] = u;
-                s.queue.push(v);
-            }
+    // The peel: children before parents; the first cell whose two deepest descents beat every
+    // earlier one is the deepest top of a longest path.
+    let (mut diameter, mut top) = (0u32, root);
+    while let Some(x) = s.stack.pop() {
+        let xu = x as usize;
+        let e = s.ex[xu];
+        let p = across(g, e, x) as usize;
+        s.pe[xu] = e;
+        let nx = s.node[xu];
+        let through = nx.h1 + nx.h2;
+        if through > diameter {
+            (diameter, top) = (through, x);
         }
+        let np = &mut s.node[p];
+        np.size += nx.size;
+        let (h, m1) = (nx.h1 + 1, np.h1);
+        np.h1 = m1.max(h);
+        np.h2 = np.h2.max(m1.min(h));
+        np.rem -= 1;
+        let leaf = np.rem == 1;
+        s.ex[p] ^= e;
+        if leaf && p as u32 != root {
+            s.stack.push(p as u32);
+        }
+    }
+    let through = s.node[root as usize].h1 + s.node[root as usize].h2;
+    if through > diameter {
+        (diameter, top) = (through, root);
     }
     debug_assert_eq!(
-        s.queue.len() as u32,
-        n,
+        s.node[root as usize].size, n,
         "a spanning tree reaches every cell"
     );
-
-    // Reverse BFS order: subtree sizes, the two deepest descents, the diameter.
-    let (mut diameter, mut d_start, mut d_end) = (0u32, ends.entrance, ends.entrance);
-    for &u in s.queue.iter().rev() {
-        let u = u as usize;
-        s.size[u] += 1;
-        let through = s.h1[u] + s.h2[u];
-        if through > diameter {
-            diameter = through;
-            (d_start, d_end) = (s.e1[u], s.e2[u]);
-        }
-        if u as u32 != ends.entrance {
-            let p = s.parent[u] as usize;
-            s.size[p] += s.size[u];
-            let (h, e) = (s.h1[u] + 1, s.e1[u]);
-            if h > s.h1[p] {
-                (s.h2[p], s.e2[p]) = (s.h1[p], s.e1[p]);
-                (s.h1[p], s.e1[p]) = (h, e);
-            } else if h > s.h2[p] {
-                (s.h2[p], s.e2[p]) = (h, e);
-            }
-        }
-    }
+    let (d_start, d_end) = farthest_pair(g, maze, s, top, root);
 
     // The solution, exit first.
     s.path.clear();
     let mut u = ends.exit;
     s.path.push(u);
-    while u != ends.entrance {
-        u = s.parent[u as usize];
+    while u != root {
+        u = across(g, s.pe[u as usize], u);
         s.path.push(u);
     }
     for &c in &s.path {
@@ -314,23 +307,24 @@ pub fn measure(
     // From the entrance: the path cell `c` and the next one towards the exit.
     for k in (1..s.path.len()).rev() {
         let (c, next) = (s.path[k], s.path[k - 1]);
-        let step = s.vdir[next as usize];
+        // The step's label, read from `c`'s end of the edge (ends are smaller first).
+        let step = g.edge_dirs(s.pe[next as usize])[(c > next) as usize];
         if last_dir != u8::MAX && step != last_dir {
             turns += 1;
         }
         last_dir = step;
-        walk += 2 * (n - s.size[next as usize]) as u64 - 1;
-        let on_path_nbrs = if c == ends.entrance { 1 } else { 2 };
+        walk += 2 * (n - s.node[next as usize].size) as u64 - 1;
+        let on_path_nbrs = if c == root { 1 } else { 2 };
         let off = s.deg[c as usize] - on_path_nbrs;
         if off > 0 {
             decisions += 1;
             branches += off;
-            // Off-path openings of a path cell lead to its BFS children off the path.
-            for t in s.toff[c as usize]..s.toff[c as usize + 1] {
-                let v = s.tnbr[t as usize];
-                if !s.on_path[v as usize] && s.parent[v as usize] == c {
-                    branch_cells = branch_cells.max(s.size[v as usize]);
-                    branch_depth = branch_depth.max(s.h1[v as usize] + 1);
+            // The open sides of a path cell off the path lead to its children.
+            for t in g.slots(c) {
+                let v = g.nbr(t) as usize;
+                if !s.on_path[v] && maze.is_open(g.edge(t)) {
+                    branch_cells = branch_cells.max(s.node[v].size);
+                    branch_depth = branch_depth.max(s.node[v].h1 + 1);
                 }
             }
         }
@@ -346,19 +340,14 @@ pub fn measure(
             if s.deg[c as usize] != 1 {
                 continue;
             }
-            let (mut prev, mut u) = (u32::MAX, c);
+            let (mut e, mut u) = (s.exo[c as usize], c);
             loop {
-                let t = s.toff[u as usize] as usize;
-                let next = if s.tnbr[t] != prev {
-                    s.tnbr[t]
-                } else {
-                    s.tnbr[t + 1]
-                };
-                (prev, u) = (u, next);
+                u = across(g, e, u);
                 dead_walk += 1;
                 if s.deg[u as usize] != 2 {
                     break;
                 }
+                e ^= s.exo[u as usize];
             }
         }
     }
@@ -396,4 +385,66 @@ pub fn measure(
         solution_count: 1,
         braid: 0.0,
     }
+}
+
+/// The ends of the longest path whose top (its cell nearest the entrance) is `top`, as a
+/// breadth-first search from the entrance would report them: it meets a cell's children in
+/// edge order and goes through them in reverse, keeping a descent only when strictly deeper, so
+/// of equally deep children the one by the largest edge id gives a cell's deepest descent, and
+/// the next such child (or `top` itself, with fewer than two children) its second.
+fn farthest_pair(
+    g: &CellGraph,
+    maze: &GraphMaze,
+    s: &MeasureScratch,
+    top: u32,
+    root: u32,
+) -> (u32, u32) {
+    let up = |x: u32| {
+        if x == root {
+            u32::MAX
+        } else {
+            s.pe[x as usize]
+        }
+    };
+    // The two best children of `top` by (descent, edge id).
+    let (mut first, mut second) = ((0u32, 0u32, top), (0u32, 0u32, top));
+    let parent_edge = up(top);
+    for t in g.slots(top) {
+        let e = g.edge(t);
+        if e == parent_edge || !maze.is_open(e) {
+            continue;
+        }
+        let key = (s.node[g.nbr(t) as usize].h1 + 1, e + 1, g.nbr(t));
+        if key > first {
+            (second, first) = (first, key);
+        } else if key > second {
+            second = key;
+        }
+    }
+    let deepest = |mut x: u32| loop {
+        let parent_edge = up(x);
+        let mut best = (0u32, 0u32, x);
+        for t in g.slots(x) {
+            let e = g.edge(t);
+            if e == parent_edge || !maze.is_open(e) {
+                continue;
+            }
+            best = best.max((s.node[g.nbr(t) as usize].h1 + 1, e + 1, g.nbr(t)));
+        }
+        if best.2 == x {
+            return x;
+        }
+        x = best.2;
+    };
+    let a = if first.2 == top {
+        top
+    } else {
+        deepest(first.2)
+    };
+    let b = if second.2 == top {
+        top
+    } else {
+        deepest(second.2)
+    };
+    (a, b)
 }

@@ -13,13 +13,30 @@ pub(super) fn generate<R: RandomSource>(
     s: &mut GraphScratch,
     rng: &mut R,
 ) {
+    // `choose(n)` is `below(n)` when `n > 1` (the same draws and values): where every cell has
+    // two neighbours or more, the walk skips its test for `n == 1`.
+    if g.min_degree() >= 2 {
+        walk(g, maze, s, rng, R::below)
+    } else {
+        walk(g, maze, s, rng, R::choose)
+    }
+}
+
+#[inline(always)]
+fn walk<R: RandomSource>(
+    g: &CellGraph,
+    maze: &mut GraphMaze,
+    s: &mut GraphScratch,
+    rng: &mut R,
+    draw: impl Fn(&mut R, u32) -> u32,
+) {
     s.marks(g.len());
     let mut u = random_cell(g, rng);
     s.mark[u as usize] = 1;
     let mut left = g.cells() - 1;
     while left > 0 {
         let slots = g.slots(u);
-        let slot = slots.start + rng.choose(slots.end - slots.start);
+        let slot = slots.start + draw(rng, slots.end - slots.start);
         let v = g.nbr(slot);
         if s.mark[v as usize] == 0 {
             s.mark[v as usize] = 1;

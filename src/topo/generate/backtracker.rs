@@ -1,7 +1,7 @@
 //! Recursive backtracker on a cell graph (iterative): from a random cell, step to a random
 //! unvisited neighbour (slot order, `choose`), carving; when there is none, back up the stack.
 
-use super::{random_cell, slots_with, GraphScratch};
+use super::{candidates, random_cell, slots_with, GraphScratch};
 use crate::rng::RandomSource;
 use crate::topo::{CellGraph, GraphMaze};
 
@@ -18,6 +18,7 @@ pub(super) fn generate<R: RandomSource>(
     s.stack.clear();
     s.stack.push(start);
     let mut opts = std::mem::take(&mut s.next);
+    candidates(g, &mut opts);
     while let Some(&u) = s.stack.last() {
         let k = slots_with(g, &s.mark, u, 0, &mut opts);
         if k == 0 {

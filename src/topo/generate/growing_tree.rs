@@ -4,7 +4,7 @@
 //! edge to one of its unvisited neighbours (uniform, slot order) and appends that neighbour, or
 //! removes the cell from the list when it has none.
 
-use super::{random_cell, slots_with, GraphScratch};
+use super::{candidates, random_cell, slots_with, GraphScratch};
 use crate::generate::Policy;
 use crate::rng::{Chance, RandomSource};
 use crate::topo::{CellGraph, GraphMaze};
@@ -19,6 +19,7 @@ pub(super) fn generate<R: RandomSource>(
 ) {
     s.marks(g.len());
     let mut opts = std::mem::take(&mut s.next);
+    candidates(g, &mut opts);
     let active = &mut s.stack;
     active.clear();
     let start = random_cell(g, rng);

@@ -3,7 +3,7 @@
 //! for the first unvisited cell with a visited neighbour, joins it to one of those (uniform) and
 //! walks on from it. The scan resumes where the last one found no cell before it unvisited.
 
-use super::{random_cell, slots_with, GraphScratch};
+use super::{candidates, random_cell, slots_with, GraphScratch};
 use crate::rng::RandomSource;
 use crate::topo::{CellGraph, GraphMaze};
 
@@ -16,6 +16,7 @@ pub(super) fn generate<R: RandomSource>(
 ) {
     s.marks(g.len());
     let mut opts = std::mem::take(&mut s.next);
+    candidates(g, &mut opts);
     let mut u = random_cell(g, rng);
     s.mark[u as usize] = 1;
     let mut left = g.cells() - 1;

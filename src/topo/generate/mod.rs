@@ -156,17 +156,25 @@ fn random_cell<R: RandomSource>(g: &CellGraph, rng: &mut R) -> u32 {
     g.ids()[rng.choose(g.cells()) as usize]
 }
 
-/// The slots of `u` whose neighbour has `mark == want`, into `out` (at most 8 on these grids,
-/// more only at a polar centre with a large first ring); returns how many.
+/// The slots of `u` whose neighbour has `mark == want`, in slot order, into the front of `out`
+/// (sized by [`candidates`]); returns how many. Written without a branch on the marks (each
+/// slot is stored, and the count moves past it only when it qualifies), since whether a
+/// neighbour is visited is a coin flip to the branch predictor.
 #[inline]
-fn slots_with(g: &CellGraph, mark: &[u8], u: u32, want: u8, out: &mut Vec<u32>) -> u32 {
-    out.clear();
+fn slots_with(g: &CellGraph, mark: &[u8], u: u32, want: u8, out: &mut [u32]) -> u32 {
+    let mut k = 0usize;
     for s in g.slots(u) {
-        if mark[g.nbr(s) as usize] == want {
-            out.push(s);
-        }
+        out[k] = s;
+        k += (mark[g.nbr(s) as usize] == want) as usize;
     }
-    out.len() as u32
+    k as u32
+}
+
+/// `buf` sized for [`slots_with`] on `g`: one entry per slot of the cell with the most.
+#[inline]
+fn candidates(g: &CellGraph, buf: &mut Vec<u32>) {
+    buf.clear();
+    buf.resize(g.max_degree() as usize, 0);
 }
 
 #[cfg(test)]

@@ -14,14 +14,24 @@ pub(super) fn generate<R: RandomSource>(
     rng: &mut R,
 ) {
     s.marks(g.len());
+    // The frontier in a buffer long enough for every slot (a slot joins it at most once, when
+    // its cell joins the tree), so a slot is added without a branch on its neighbour's mark:
+    // it is always written, and the length moves past it only when the neighbour is outside.
     let front = &mut s.next;
     front.clear();
+    front.resize(2 * g.edges() as usize + 1, 0);
+    let mut len = 0usize;
     let start = random_cell(g, rng);
     s.mark[start as usize] = 1;
-    front.extend(g.slots(start));
-    while !front.is_empty() {
-        let i = rng.choose(front.len() as u32) as usize;
-        let slot = front.swap_remove(i);
+    for t in g.slots(start) {
+        front[len] = t;
+        len += 1;
+    }
+    while len > 0 {
+        let i = rng.choose(len as u32) as usize;
+        let slot = front[i];
+        len -= 1;
+        front[i] = front[len];
         let v = g.nbr(slot);
         if s.mark[v as usize] != 0 {
             continue;
@@ -29,9 +39,8 @@ pub(super) fn generate<R: RandomSource>(
         s.mark[v as usize] = 1;
         maze.open(g.edge(slot));
         for t in g.slots(v) {
-            if s.mark[g.nbr(t) as usize] == 0 {
-                front.push(t);
-            }
+            front[len] = t;
+            len += (s.mark[g.nbr(t) as usize] == 0) as usize;
         }
     }
 }

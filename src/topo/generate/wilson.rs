@@ -14,6 +14,23 @@ pub(super) fn generate<R: RandomSource>(
     s: &mut GraphScratch,
     rng: &mut R,
 ) {
+    // `choose(n)` is `below(n)` when `n > 1` (the same draws and values): where every cell has
+    // two neighbours or more, the walk skips its test for `n == 1`.
+    if g.min_degree() >= 2 {
+        walks(g, maze, s, rng, R::below)
+    } else {
+        walks(g, maze, s, rng, R::choose)
+    }
+}
+
+#[inline(always)]
+fn walks<R: RandomSource>(
+    g: &CellGraph,
+    maze: &mut GraphMaze,
+    s: &mut GraphScratch,
+    rng: &mut R,
+    draw: impl Fn(&mut R, u32) -> u32,
+) {
     s.marks(g.len());
     s.next.clear();
     s.next.resize(g.len() as usize, 0);
@@ -26,7 +43,7 @@ pub(super) fn generate<R: RandomSource>(
         let mut u = start;
         while s.mark[u as usize] == 0 {
             let slots = g.slots(u);
-            let slot = slots.start + rng.choose(slots.end - slots.start);
+            let slot = slots.start + draw(rng, slots.end - slots.start);
             s.next[u as usize] = slot;
             u = g.nbr(slot);
         }
