@@ -319,7 +319,7 @@ pub fn png(
     Ok(out)
 }
 
-/// [`png`]'s picture before encoding: its width and height in pixels and its RGB bytes, row
+/// [`png()`]'s picture before encoding: its width and height in pixels and its RGB bytes, row
 /// by row (what a contact sheet paints into its own page).
 #[cfg(feature = "png")]
 pub fn rgb(

@@ -21,7 +21,7 @@
 //! their parents, carrying subtree sizes and heights up, and the deepest cell where two descents
 //! make a longest path is met first. The solution follows the parent edges from the exit. The
 //! farthest pair is read off the grid's own slots from that cell down, with the tie-breaks of a
-//! breadth-first search from the entrance in edge order (see [`farthest_pair`]). Buffers are
+//! breadth-first search from the entrance in edge order (see `farthest_pair`). Buffers are
 //! reused ([`MeasureScratch`]).
 
 use super::{CellGraph, GraphMaze};

@@ -13,7 +13,7 @@
 //! - `solution_count` counts every distinct shortest path (saturating at `u64::MAX`).
 //! - `diameter` is exact: the pendant trees are peeled off, then eccentricity bounds (Takes and
 //!   Kosters) and the fringe stop of iFUB around a central cell finish it on the 2-core, the
-//!   square grid's method on the graph's adjacency ([`Scratch::diameter`]).
+//!   square grid's method on the graph's adjacency (`Scratch::diameter`).
 //! - `max_branch_cells`, `max_branch_depth`, `mean_dead_end_length` and `walk_steps` (NULL, the
 //!   field 0, when `loops > 0`) are the square definitions.
 //! - `tortuosity` divides by the entrance–exit distance in the grid with every wall open.
