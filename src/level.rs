@@ -630,19 +630,19 @@ impl Level {
     pub fn from_store(store: &StoreReader, k: u64) -> Result<Level, LevelError> {
         if let Some(graph) = store.grid_shared() {
             let maze = store.graph_maze(k)?;
-            let r = store.record(k)?;
-            let ids = Ids {
-                algo: Algorithm::parse(r.algo)?,
-                braid: store.braid().unwrap_or(0.0),
-                seed: r.seed,
-                index: r.index,
-                maze_seed: r.maze_seed,
-            };
+            let (ids, entrance, exit) = Level::store_ids(store, k)?;
             let mask = store.mask().cloned();
-            let ends = GridEnds::Cells(GraphEnds::new(&graph, r.entrance, r.exit));
+            let ends = GridEnds::Cells(GraphEnds::new(&graph, entrance, exit));
             return Ok(Level::measured_graph(ids, graph, maze, mask, ends));
         }
         let maze = store.maze(k)?;
+        let (ids, entrance, exit) = Level::store_ids(store, k)?;
+        Ok(Level::measured(ids, maze, Ends::cells(entrance, exit)))
+    }
+
+    #[cfg(feature = "store")]
+    /// Record `k`'s identifiers (with the store's braid chance) and its entrance and exit.
+    fn store_ids(store: &StoreReader, k: u64) -> Result<(Ids, u32, u32), LevelError> {
         let r = store.record(k)?;
         let ids = Ids {
             algo: Algorithm::parse(r.algo)?,
@@ -651,7 +651,7 @@ impl Level {
             index: r.index,
             maze_seed: r.maze_seed,
         };
-        Ok(Level::measured(ids, maze, Ends::cells(r.entrance, r.exit)))
+        Ok((ids, r.entrance, r.exit))
     }
 
     fn measured(ids: Ids, maze: Maze, ends: Ends) -> Level {
@@ -693,11 +693,7 @@ impl Level {
             GridEnds::Cells(e) => (e.entrance, e.exit),
             GridEnds::Diameter => (m.diameter_start, m.diameter_end),
         };
-        let solution = if m.loops == 0 {
-            scratch.tree.solution_path()
-        } else {
-            scratch.solution_path()
-        };
+        let solution = scratch.solution_path();
         Level {
             algo: ids.algo,
             braid: ids.braid,

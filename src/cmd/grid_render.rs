@@ -208,11 +208,7 @@ fn draw(
 ) -> anyhow::Result<()> {
     let mut ms = measure_graph::Scratch::new();
     let m = topo::measure_maze(g, maze, ends, mask_hash, &mut ms);
-    let path = if m.loops == 0 {
-        ms.tree.solution_path()
-    } else {
-        ms.solution_path()
-    };
+    let path = ms.solution_path();
     let ends = match ends {
         GridEnds::Cells(e) => e,
         GridEnds::Diameter => GraphEnds::new(g, m.diameter_start, m.diameter_end),

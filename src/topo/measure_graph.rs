@@ -55,6 +55,8 @@ struct Candidate {
 pub struct Scratch {
     /// The tree pass's buffers (perfect mazes).
     pub tree: MeasureScratch,
+    /// Whether the last maze measured was perfect (its solution is in `tree`).
+    tree_last: bool,
     /// Passages of each cell; the open adjacency in slot order (`toff`, `tnbr`, `tdir`).
     deg: Vec<u32>,
     toff: Vec<u32>,
@@ -92,8 +94,12 @@ impl Scratch {
         Scratch::default()
     }
 
-    /// The solution of the last maze with loops measured, entrance first.
+    /// The solution of the last maze measured, entrance first (from the tree pass's buffers
+    /// when it was perfect).
     pub fn solution_path(&self) -> Vec<u32> {
+        if self.tree_last {
+            return self.tree.solution_path();
+        }
         self.path.iter().rev().copied().collect()
     }
 
@@ -442,6 +448,7 @@ pub fn measure_maze(
         "measure: the maze is not connected ({passages} passages, {cells} cells)"
     );
     let loops = (passages + 1 - cells) as u32;
+    s.tree_last = loops == 0;
     if loops == 0 {
         let ends = match ends {
             GridEnds::Cells(e) => return measure_tree(g, maze, e, mask_hash, &mut s.tree),
