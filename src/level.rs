@@ -278,13 +278,23 @@ impl LevelSpec {
 
     /// The same spec solved between the ends the command line's flags give (`--ends RULE`,
     /// `--entrance X,Y`, `--exit X,Y`, checked as the main job checks them): on a mask, the
-    /// entrance and exit not given are its first and last cells ([`ends_on_mask`]).
+    /// entrance and exit not given are its first and last cells ([`ends_on_mask`]). On the
+    /// other grids ([`LevelSpec::on_grid`], set first) the cells are named in the grid's own
+    /// coordinates, `X,Y` on hex and triangle grids and `RING,I` on polar ones, as the main
+    /// job's ([`crate::run::value::grid_ends`]).
     pub fn ends_of_flags(
         self,
         rule: Option<&str>,
         entrance: Option<&str>,
         exit: Option<&str>,
     ) -> Result<LevelSpec, crate::run::value::ArgError> {
+        if self.grid != Grid::Square {
+            let rule = crate::run::value::ends_rule(rule)?;
+            let size = GridSize::new(self.grid, self.size.width, self.size.height);
+            let e = crate::run::value::grid_ends(rule, entrance, exit, size, self.mask.as_deref())
+                .map_err(|e| e.to_arg(crate::run::Names::Flags))?;
+            return Ok(self.ends(e));
+        }
         let (e, _) = crate::run::value::resolve_ends_sized(rule, entrance, exit, self.size)?;
         let mask = self.mask.as_deref();
         let e = ends_on_mask(e, entrance.is_some(), exit.is_some(), mask);

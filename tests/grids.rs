@@ -5,6 +5,7 @@
 //! triangle grids connect through the grid's own neighbours.
 
 mod braid;
+mod ends;
 mod run;
 
 use crate::common::{batchgen, read};

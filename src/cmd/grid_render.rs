@@ -1,16 +1,21 @@
 //! `batchgen render --grid hex|triangle|polar`: the maze of (grid, algo, size, seed, index), or
 //! a record of a maze store of those grids (`--store FILE --record K`), as an SVG or PNG
 //! picture ([`batchgen::render::polygon`]), with `--solution` and the entrance and exit marked,
-//! braided by `--braid` and between a farthest pair under `--ends diameter`. The text formats
-//! draw square cells only and are refused naming the grid, as are `--entrance` and `--exit`
-//! (cells of the square grid).
+//! braided by `--braid`, between the cells of `--entrance` and `--exit` in the grid's own
+//! coordinates (`X,Y`; polar `RING,I`, as the main job takes them:
+//! [`batchgen::run::value::grid_ends`]) or a farthest pair under `--ends diameter`. The text
+//! formats draw square cells only and are refused naming the grid.
 
 use std::io::Write;
 
 use anyhow::Context;
 
 use batchgen::atomic_file::AtomicFile;
+use batchgen::metrics::Ends;
 use batchgen::render::{polygon, Format};
+use batchgen::run::grid_cost::{check_walk_steps_on, memory_need};
+use batchgen::run::value::grid_ends;
+use batchgen::run::{graph_of, grid_size, EndsRule, Names, RunError};
 use batchgen::store::StoreError;
 use batchgen::topo::generate::{self as tgen, GraphScratch};
 use batchgen::topo::{self, measure_graph, GraphEnds, GraphMaze, GridEnds};
@@ -42,10 +47,12 @@ pub struct GridRender<'a> {
     pub out: Option<&'a std::path::Path>,
     /// `--braid`: the chance per dead end (the square braid rule on the grid's neighbours).
     pub braid: Option<f64>,
-    /// `--ends diameter`: between a farthest pair of the maze, not the first and last cell.
-    pub diameter: bool,
-    /// Whether each of `--entrance`, `--exit` was given.
-    pub square_only: [(bool, &'static str); 2],
+    /// `--ends`: `diameter` draws between a farthest pair of the maze.
+    pub ends: Option<EndsRule>,
+    /// `--entrance`: a cell, `X,Y` (polar `RING,I`); the first cell by default.
+    pub entrance: Option<&'a str>,
+    /// `--exit`: a cell, as `--entrance`; the last cell by default.
+    pub exit: Option<&'a str>,
     /// `--no-time-limit`.
     pub no_time_limit: bool,
 }
@@ -61,15 +68,6 @@ pub fn run(args: &GridRender<'_>, format: Format) -> anyhow::Result<()> {
         ))
         .into());
     }
-    for (given, flag) in args.square_only {
-        if given {
-            return Err(UsageError(format!(
-                "{flag} is not taken by render --grid {grid}: its picture runs from the first \
-                 to the last cell, or between a farthest pair under --ends diameter"
-            ))
-            .into());
-        }
-    }
     let (Some(algo), Some(index)) = (args.algo, args.index) else {
         return Err(UsageError(format!(
             "render --grid {grid} needs --algo A --size SIZE --index I [--seed S]"
@@ -77,16 +75,20 @@ pub fn run(args: &GridRender<'_>, format: Format) -> anyhow::Result<()> {
         .into());
     };
     tgen::check(&algo, grid).map_err(|why| UsageError::flag("--algo", &algo.name(), why))?;
-    let (size, g, mask) = grid_of(grid, args.size, args.mask)?;
+    let (size, mask) = grid_size_of(grid, args.size, args.mask)?;
+    let flags = |e: RunError| UsageError(e.message(Names::Flags));
+    let ends =
+        grid_ends(args.ends, args.entrance, args.exit, size, mask.as_deref()).map_err(flags)?;
+    let size_text = size.to_string();
+    // Before the graph is built: a graph too large for memory is refused, not aborted.
+    let mask_cells = mask.as_ref().map(|m| m.cells());
+    let need = memory_need(&[algo], size, mask_cells, 1, false);
+    batchgen::memory::check(need).map_err(|why| UsageError::flag("--size", &size_text, why))?;
+    let name = shown(args.mask);
+    let g = graph_of(size, mask.as_deref().map(|m| (m, name.as_str()))).map_err(flags)?;
     if !args.no_time_limit {
         let mask_name = args.mask.map(|p| p.display().to_string());
-        batchgen::run::grid_cost::check_walk_steps_on(
-            &[algo],
-            &g,
-            &size.to_string(),
-            mask_name.as_deref(),
-        )
-        .map_err(|e| UsageError(e.message(batchgen::run::Names::Flags)))?;
+        check_walk_steps_on(&[algo], &g, &size_text, mask_name.as_deref()).map_err(flags)?;
     }
     let mut maze = GraphMaze::new(&g);
     let seed = topo::maze_seed(args.seed, &algo.name(), size, index);
@@ -101,11 +103,7 @@ pub fn run(args: &GridRender<'_>, format: Format) -> anyhow::Result<()> {
         let chance = batchgen::Chance::new(p);
         topo::braid::braid_seeded(&g, &mut maze, chance, seed, &mut Default::default());
     }
-    let ends = if args.diameter {
-        GridEnds::Diameter
-    } else {
-        GridEnds::Cells(GraphEnds::corners(&g))
-    };
+    let ends = on_graph(&g, ends);
     let hash = mask.map_or(0, |m| m.hash());
     let picture = Picture {
         solution: args.solution,
@@ -116,7 +114,8 @@ pub fn run(args: &GridRender<'_>, format: Format) -> anyhow::Result<()> {
 }
 
 /// What `render --store FILE --record K` draws from a store of hex, triangle or polar mazes:
-/// the record's maze between its recorded ends.
+/// the record's maze between its recorded ends, or those `--ends`, `--entrance` and `--exit`
+/// give (as the square store's picture).
 pub struct StoreRender<'a> {
     /// `--store`.
     pub path: &'a std::path::Path,
@@ -128,9 +127,13 @@ pub struct StoreRender<'a> {
     pub cell_px: Option<u32>,
     /// `-o/--out`.
     pub out: Option<&'a std::path::Path>,
-    /// Whether each of `--entrance`, `--exit`, `--ends` was given (the stored maze keeps its
-    /// recorded ends on these grids).
-    pub square_only: [(bool, &'static str); 3],
+    /// `--ends`, `--entrance` and `--exit` (as [`GridRender`]'s); without any of them the
+    /// record's own ends.
+    pub ends: Option<EndsRule>,
+    /// `--entrance`.
+    pub entrance: Option<&'a str>,
+    /// `--exit`.
+    pub exit: Option<&'a str>,
 }
 
 /// Render record `args.record` of `store`, a store of mazes on a grid other than the square
@@ -151,21 +154,23 @@ pub fn run_store(
         ))
         .into());
     }
-    for (given, flag) in args.square_only {
-        if given {
-            return Err(UsageError(format!(
-                "{flag} works on square stores only; the --store holds mazes on the {grid} \
-                 grid, drawn between their recorded ends"
-            ))
-            .into());
-        }
-    }
+    let given = args.ends.is_some() || args.entrance.is_some() || args.exit.is_some();
+    let mask = store.mask().map(|m| m.as_ref());
+    let asked = grid_ends(args.ends, args.entrance, args.exit, g.size(), mask)
+        .map_err(|e| UsageError(e.message(Names::Flags)))?;
     let k = args.record;
     let maze = store
         .graph_maze(k)
         .map_err(|e| record_error(args.path, k, e))?;
     let r = store.record(k).map_err(|e| record_error(args.path, k, e))?;
-    let ends = GridEnds::Cells(GraphEnds::new(g, r.entrance, r.exit));
+    let ends = on_graph(
+        g,
+        if given {
+            asked
+        } else {
+            Ends::cells(r.entrance, r.exit)
+        },
+    );
     let hash = store.mask().map_or(0, |m| m.hash());
     let picture = Picture {
         solution: args.solution,
@@ -173,6 +178,14 @@ pub fn run_store(
         out: args.out,
     };
     draw(g, &maze, ends, hash, &picture, format)
+}
+
+/// `ends` (cells of `g`, or the diameter rule) as the grid measure takes them.
+fn on_graph(g: &topo::CellGraph, ends: Ends) -> GridEnds {
+    match ends {
+        Ends::Cells { entrance, exit } => GridEnds::Cells(GraphEnds::new(g, entrance, exit)),
+        _ => GridEnds::Diameter,
+    }
 }
 
 /// A record read from a store: a missing record names `--record`, a corrupt one `--store`
@@ -247,6 +260,20 @@ pub(super) fn grid_of(
     ),
     UsageError,
 > {
+    let (size, mask) = grid_size_of(grid, size, mask_path)?;
+    let name = shown(mask_path);
+    let g = graph_of(size, mask.as_deref().map(|m| (m, name.as_str())))
+        .map_err(|e| UsageError(e.message(Names::Flags)))?;
+    Ok((size, g, mask))
+}
+
+/// The checked grid size and the mask of `--grid`, `--size` and `--mask`
+/// ([`batchgen::run::grid_size`]), without building the cell graph.
+fn grid_size_of(
+    grid: topo::Grid,
+    size: Option<SizeArg>,
+    mask_path: Option<&std::path::Path>,
+) -> Result<(topo::GridSize, Option<std::sync::Arc<batchgen::grid::Mask>>), UsageError> {
     let mask = match mask_path {
         None => None,
         Some(p) => Some(super::mask_arg::read_with(
@@ -255,12 +282,16 @@ pub(super) fn grid_of(
             batchgen::grid::Mask::cells_from_bytes,
         )?),
     };
-    let shown = mask_path
-        .map(|p| p.display().to_string())
-        .unwrap_or_default();
+    let name = shown(mask_path);
     let size = size.map(|s| s.on_grid(grid)).transpose()?;
-    let (size, g) =
-        batchgen::run::grid_graph(grid, size, mask.as_deref().map(|m| (m, shown.as_str())))
-            .map_err(|e| UsageError(e.message(batchgen::run::Names::Flags)))?;
-    Ok((size, g, mask))
+    let size = grid_size(grid, size, mask.as_deref().map(|m| (m, name.as_str())))
+        .map_err(|e| UsageError(e.message(Names::Flags)))?;
+    Ok((size, mask))
+}
+
+/// `--mask`'s file name as messages show it.
+fn shown(mask_path: Option<&std::path::Path>) -> String {
+    mask_path
+        .map(|p| p.display().to_string())
+        .unwrap_or_default()
 }

@@ -90,10 +90,11 @@ pub struct RenderArgs {
     /// measured with, unless --ends, --entrance or --exit is given).
     #[arg(long)]
     pub solution: bool,
-    /// Entrance cell X,Y (3D: X,Y,Z) for --solution (default: the first cell).
+    /// Entrance cell X,Y (3D: X,Y,Z; --grid polar: RING,I) for --solution (default: the first
+    /// cell).
     #[arg(long, value_name = "X,Y[,Z]", allow_hyphen_values = true)]
     pub entrance: Option<String>,
-    /// Exit cell X,Y (3D: X,Y,Z) for --solution (default: the last cell).
+    /// Exit cell X,Y (3D: X,Y,Z; --grid polar: RING,I) for --solution (default: the last cell).
     #[arg(long, value_name = "X,Y[,Z]", allow_hyphen_values = true)]
     pub exit: Option<String>,
     /// The entrance and exit for --solution (default corners).
@@ -400,11 +401,9 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
                 solution: args.solution,
                 cell_px: args.cell_px,
                 out: args.out.as_deref(),
-                square_only: [
-                    (args.entrance.is_some(), "--entrance"),
-                    (args.exit.is_some(), "--exit"),
-                    (args.ends.is_some(), "--ends"),
-                ],
+                ends: args.ends.map(values::EndsRule::rule),
+                entrance: args.entrance.as_deref(),
+                exit: args.exit.as_deref(),
             };
             return super::grid_render::run_store(s, &request, format);
         }
@@ -421,11 +420,9 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
             cell_px: args.cell_px,
             out: args.out.as_deref(),
             braid: args.braid,
-            diameter: args.ends == Some(values::EndsRule::Diameter),
-            square_only: [
-                (args.entrance.is_some(), "--entrance"),
-                (args.exit.is_some(), "--exit"),
-            ],
+            ends: args.ends.map(values::EndsRule::rule),
+            entrance: args.entrance.as_deref(),
+            exit: args.exit.as_deref(),
             no_time_limit: args.no_time_limit,
         };
         return super::grid_render::run(&request, format);

@@ -5,7 +5,7 @@
 //! ([`crate::memory::estimate_on_grid`]), refused when more than is available.
 
 use crate::generate::Algorithm;
-use crate::topo::CellGraph;
+use crate::topo::{CellGraph, Grid, GridSize};
 
 use super::error::{Field, Reason, RunError};
 use super::spec::MAX_WALK_STEPS;
@@ -91,26 +91,18 @@ pub fn check_walk_steps_on(
     ))
 }
 
-/// Refuse up front a run on `g` that cannot fit in memory (`threads` workers, a maze store
-/// with `mazes`), naming `--size` (`size_text`) and `--threads`, as the square grid's check.
+/// Refuse up front a run on a grid of `size` (over a mask of `mask_cells` cells, if any) that
+/// cannot fit in memory (`threads` workers, a maze store with `mazes`; [`memory_need`]),
+/// naming `--size` (`size_text`) and `--threads`, as the square grid's check.
 pub fn check_memory_on(
     algos: &[Algorithm],
-    g: &CellGraph,
+    size: GridSize,
+    mask_cells: Option<u32>,
     size_text: &str,
     threads: usize,
     mazes: bool,
 ) -> Result<(), RunError> {
-    let cells = u64::from(g.cells());
-    let chunk = crate::batch::chunk_len(cells, threads);
-    let need = crate::memory::estimate_on_grid(
-        algos,
-        g.size().grid,
-        cells,
-        g.words_per_maze(),
-        threads,
-        chunk,
-        mazes,
-    );
+    let need = memory_need(algos, size, mask_cells, threads, mazes);
     crate::memory::check(need).map_err(|why| {
         RunError::value(
             Field::Size,
@@ -120,6 +112,37 @@ pub fn check_memory_on(
                 .then(format!(" {threads}: {why}")),
         )
     })
+}
+
+/// [`crate::memory::estimate_on_grid`] of a run on a grid of `size` (over a mask of
+/// `mask_cells` cells, if any) with nothing built: the cells come from the size
+/// ([`GridSize::cells_u64`], the polar ring rule for polar grids) and the maze words from
+/// [`edges_at_most`], so a grid whose cell graph alone would not fit is refused before the
+/// graph is allocated.
+pub fn memory_need(
+    algos: &[Algorithm],
+    size: GridSize,
+    mask_cells: Option<u32>,
+    threads: usize,
+    mazes: bool,
+) -> u64 {
+    let cells = mask_cells.map_or_else(|| size.cells_u64(), u64::from);
+    let chunk = crate::batch::chunk_len(cells, threads);
+    let words = edges_at_most(size.grid, cells).div_ceil(64) as usize;
+    crate::memory::estimate_on_grid(algos, size.grid, cells, words, threads, chunk, mazes)
+}
+
+/// An upper bound on the edges of a `grid` graph of `cells` cells (with or without a mask),
+/// without building it: half the cells times the most neighbours a cell has (hex 6, triangle
+/// 3, square 4); on a polar grid every cell but the centre has one inward edge and one
+/// clockwise edge, and no other edge exists.
+pub fn edges_at_most(grid: Grid, cells: u64) -> u64 {
+    match grid {
+        Grid::Hex => 3 * cells,
+        Grid::Triangle => (3 * cells).div_ceil(2),
+        Grid::Polar => 2 * cells,
+        Grid::Square => 2 * cells,
+    }
 }
 
 #[cfg(test)]

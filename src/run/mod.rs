@@ -29,7 +29,7 @@ pub use execute::{ArrowTable, CreateError, ExecuteError, RowSink, SinkFailure, S
 pub use render_spec::RenderSpec;
 #[cfg(feature = "run")]
 pub use spec::{
-    check_walk_steps, grid_graph, select_algos, MaskArg, Output, Run, RunSpec, DEFAULT_COUNT,
-    DEFAULT_SIZE, MAX_WALK_STEPS,
+    check_walk_steps, graph_of, grid_graph, grid_size, select_algos, MaskArg, Output, Run, RunSpec,
+    DEFAULT_COUNT, DEFAULT_SIZE, MAX_WALK_STEPS,
 };
 pub use value::EndsRule;

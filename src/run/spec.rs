@@ -771,7 +771,7 @@ impl Run {
 }
 
 mod on_grid;
-pub use on_grid::grid_graph;
+pub use on_grid::{graph_of, grid_graph, grid_size};
 
 #[cfg(test)]
 mod tests {

@@ -9,9 +9,10 @@
 use std::str::FromStr;
 
 use crate::generate::Algorithm;
-use crate::grid::{Size, MAX_CELLS};
+use crate::grid::{Mask, Size, MAX_CELLS};
 use crate::metrics::Ends;
 use crate::run::error::{Field, Names, Reason, RunError};
+use crate::topo::{polar, Grid, GridSize};
 
 /// Default master seed when no seed is given (always recorded in the output).
 pub const DEFAULT_SEED: u64 = 42;
@@ -381,14 +382,18 @@ pub fn resolve_ends_sized(
     exit: Option<&str>,
     size: Size,
 ) -> Result<(Ends, String), ArgError> {
-    let rule = match rule {
-        None => None,
-        Some(r) => Some(r.parse::<EndsRule>().map_err(|e| match e {
+    ends(ends_rule(rule)?, entrance, exit, size).map_err(|e| e.to_arg(Names::Flags))
+}
+
+/// The rule of `--ends` given as text (`corners`, `diameter`), the error naming `--ends`.
+pub fn ends_rule(rule: Option<&str>) -> Result<Option<EndsRule>, ArgError> {
+    rule.map(|r| {
+        r.parse::<EndsRule>().map_err(|e| match e {
             ArgError::Value { value, why, .. } => ArgError::new("--ends", &value, why),
             other => other,
-        })?),
-    };
-    ends(rule, entrance, exit, size).map_err(|e| e.to_arg(Names::Flags))
+        })
+    })
+    .transpose()
 }
 
 /// The ends of a run on a grid of `size` and the rule's description (the `batchgen.ends`
@@ -401,16 +406,7 @@ pub fn ends(
     size: Size,
 ) -> Result<(Ends, String), RunError> {
     if rule == Some(EndsRule::Diameter) {
-        if entrance.is_some() || exit.is_some() {
-            return Err(RunError::Conflict(
-                Reason::text("")
-                    .field(Field::Ends)
-                    .then(" diameter chooses the entrance and exit itself; drop ")
-                    .field(Field::Entrance)
-                    .then("/")
-                    .field(Field::Exit),
-            ));
-        }
+        no_cells_with_diameter(entrance, exit)?;
         return Ok((Ends::Diameter, Ends::Diameter.rule(size)));
     }
     let cell = |field: Field, text: Option<&str>, default: u32| match text {
@@ -421,6 +417,119 @@ pub fn ends(
     let exit = cell(Field::Exit, exit, size.cells() - 1)?;
     let ends = Ends::cells(entrance, exit);
     Ok((ends, ends.rule(size)))
+}
+
+/// `--ends diameter` picks the entrance and exit of each maze itself: cells given beside it
+/// are a conflict, on every grid.
+fn no_cells_with_diameter(entrance: Option<&str>, exit: Option<&str>) -> Result<(), RunError> {
+    if entrance.is_some() || exit.is_some() {
+        return Err(RunError::Conflict(
+            Reason::text("")
+                .field(Field::Ends)
+                .then(" diameter chooses the entrance and exit itself; drop ")
+                .field(Field::Entrance)
+                .then("/")
+                .field(Field::Exit),
+        ));
+    }
+    Ok(())
+}
+
+/// [`ends`] on a hex, triangle or polar grid of `size` (over the cells of `mask`, hex and
+/// triangle only; `src/topo/README.md`, "Runs on each grid"): a farthest pair of each maze
+/// (`--ends diameter`, which takes no cells), or two cells named in the grid's own coordinates
+/// ([`grid_cell`]), by default the first and the last cell (polar: the centre and the last
+/// cell of the outer ring; on a mask, its first and last cells). Nothing is built: a run, a
+/// picture and a level check their ends before any work.
+pub fn grid_ends(
+    rule: Option<EndsRule>,
+    entrance: Option<&str>,
+    exit: Option<&str>,
+    size: GridSize,
+    mask: Option<&Mask>,
+) -> Result<Ends, RunError> {
+    if rule == Some(EndsRule::Diameter) {
+        no_cells_with_diameter(entrance, exit)?;
+        return Ok(Ends::Diameter);
+    }
+    let cells = size.cells_u64();
+    if cells > MAX_CELLS {
+        return Err(RunError::value(
+            Field::Size,
+            size,
+            format!("{cells} cells is more than the {MAX_CELLS} a maze may have"),
+        ));
+    }
+    let (first, last) = match mask {
+        Some(m) => (m.first(), m.last()),
+        None => (0, cells as u32 - 1),
+    };
+    let cell = |field: Field, text: Option<&str>, default: u32| match text {
+        Some(t) => grid_cell(size, mask, field, t),
+        None => Ok(default),
+    };
+    Ok(Ends::cells(
+        cell(Field::Entrance, entrance, first)?,
+        cell(Field::Exit, exit, last)?,
+    ))
+}
+
+/// The cell `text` names (for `field`) on a hex, triangle or polar grid of `size` (at most
+/// [`MAX_CELLS`] cells): `X,Y` on hex and triangle grids, cell `Y·W + X`, a cell of `mask`
+/// when there is one; `RING,I` on a polar grid, cell `I` of ring `RING` (ring 0 is the centre,
+/// `I` counts clockwise from the east; ring sizes by [`polar::ring_counts`]).
+pub fn grid_cell(
+    size: GridSize,
+    mask: Option<&Mask>,
+    field: Field,
+    text: &str,
+) -> Result<u32, RunError> {
+    let polar = size.grid == Grid::Polar;
+    let form = if polar { "RING,I" } else { "X,Y" };
+    let parts: Vec<Option<u32>> = text.split(',').map(|p| p.trim().parse().ok()).collect();
+    let [Some(p), Some(q)] = parts[..] else {
+        return Err(RunError::value(
+            field,
+            text,
+            format!("expected {form} on a {} grid, e.g. 0,0", size.grid),
+        ));
+    };
+    let cell = if polar {
+        let mut counts = Vec::new();
+        polar::ring_counts(size.a.min(p.saturating_add(1)), size.b, &mut counts);
+        if p >= size.a || q >= counts[p as usize] {
+            return Err(RunError::value(
+                field,
+                text,
+                format!(
+                    "outside the grid: {} rings (0 is the centre){}",
+                    size.a,
+                    if p < size.a {
+                        format!(", ring {p} has {} cells", counts[p as usize])
+                    } else {
+                        String::new()
+                    }
+                ),
+            ));
+        }
+        counts[..p as usize].iter().sum::<u32>() + q
+    } else {
+        if p >= size.a || q >= size.b {
+            return Err(RunError::value(
+                field,
+                text,
+                format!(
+                    "outside the {}x{} grid (X < {}, Y < {})",
+                    size.a, size.b, size.a, size.b
+                ),
+            ));
+        }
+        q * size.a + p
+    };
+    if mask.is_some_and(|m| !m.contains(cell)) {
+        return Err(RunError::value(field, text, "is not a cell of the mask"));
+    }
+    Ok(cell)
 }
 
 /// The grid size of a run on `mask` (read from the file `name`): the mask's size, which a

@@ -452,18 +452,29 @@ fn render_draws_braided_grid_mazes_between_their_ends() {
                 "{grid} {diameter}"
             );
         }
-        // Cells of the picture's ends are not taken (the square grid's X,Y).
+        // The diameter rule takes no cells beside it (cells as ends: `grids::ends`).
         let o = crate::common::batchgen()
             .args([
                 "render", "--grid", grid, "--size", size_arg, "--algo", "kruskal",
             ])
-            .args(["--index", "0", "--entrance", "0,0", "-o"])
+            .args([
+                "--index",
+                "0",
+                "--ends",
+                "diameter",
+                "--entrance",
+                "0,0",
+                "-o",
+            ])
             .arg(dir.path().join("no.svg"))
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{err}");
-        assert!(err.contains("--entrance") && err.contains(grid), "{err}");
+        assert!(
+            err.contains("--ends diameter") && err.contains("--entrance"),
+            "{err}"
+        );
         assert!(!dir.path().join("no.svg").exists());
     }
 }

@@ -374,52 +374,7 @@ fn entrance_and_exit_are_cells_of_the_grid() {
             assert_eq!(r[t.col("solution_turns")], m.solution_turns.to_string());
         }
     }
-    // Refused before any work, naming the flag, the value and why.
-    let out = dir.path().join("x.parquet");
-    let o = out.to_str().unwrap();
-    let mask = dir.path().join("m.txt");
-    std::fs::write(&mask, "...\n.#.\n...\n").unwrap();
-    let m = mask.to_str().unwrap();
-    for (args, want) in [
-        (
-            vec!["--grid", "hex", "--size", "9x7", "--entrance", "9,0"],
-            vec!["--entrance", "'9,0'", "outside"],
-        ),
-        (
-            vec!["--grid", "triangle", "--exit", "1"],
-            vec!["--exit", "X,Y"],
-        ),
-        (
-            vec!["--grid", "polar", "--size", "3", "--exit", "3,0"],
-            vec!["--exit", "'3,0'", "3 rings"],
-        ),
-        (
-            vec!["--grid", "polar", "--size", "3", "--entrance", "1,6"],
-            vec!["--entrance", "ring 1 has 6"],
-        ),
-        (
-            vec!["--grid", "hex", "--mask", m, "--exit", "1,1"],
-            vec!["--exit", "'1,1'", "not a cell of the mask"],
-        ),
-        (
-            vec![
-                "--grid",
-                "triangle",
-                "--ends",
-                "diameter",
-                "--entrance",
-                "1,1",
-            ],
-            vec!["--ends diameter", "--entrance"],
-        ),
-    ] {
-        let (code, err) = refused(&[&args[..], &["--out", o]].concat());
-        assert_eq!(code, Some(2), "{args:?}: {err}");
-        for w in want {
-            assert!(err.contains(w), "{args:?}: {err} lacks {w}");
-        }
-        assert!(!out.exists());
-    }
+    // Bad cells are refused by every front end: `grids::ends`.
 }
 
 #[test]

@@ -13,7 +13,7 @@ use crate::generate::Algorithm;
 use crate::grid::{Mask, Size};
 use crate::metrics::Ends;
 use crate::run::error::{Field, Reason, RunError};
-use crate::run::value::{EndsRule, DEFAULT_SEED};
+use crate::run::value::{grid_ends, DEFAULT_SEED};
 use crate::topo::generate as tgen;
 use crate::topo::{polar, CellGraph, GraphEnds, Grid, GridSize};
 
@@ -28,6 +28,17 @@ pub fn grid_graph(
     size: Option<Size>,
     mask: Option<(&Mask, &str)>,
 ) -> Result<(GridSize, CellGraph), RunError> {
+    let gs = grid_size(grid, size, mask)?;
+    Ok((gs, graph_of(gs, mask)?))
+}
+
+/// The checked grid size of [`grid_graph`], without building the graph: what a run's or a
+/// picture's checks (ends, memory) need before the graph is built.
+pub fn grid_size(
+    grid: Grid,
+    size: Option<Size>,
+    mask: Option<(&Mask, &str)>,
+) -> Result<GridSize, RunError> {
     if grid == Grid::Polar && mask.is_some() {
         return Err(RunError::value(
             Field::Mask,
@@ -55,79 +66,37 @@ pub fn grid_graph(
     let shown = GridSize::new(grid, a, b).to_string();
     let gs =
         GridSize::parse(grid, &shown).map_err(|why| RunError::value(Field::Size, &shown, why))?;
-    let graph = match mask {
-        None => CellGraph::new(gs),
-        Some((m, name)) => {
-            let (mw, mh) = (m.size().width, m.size().height);
-            if (mw, mh) != (gs.a, gs.b) {
-                return Err(RunError::value(
-                    Field::Size,
-                    &shown,
-                    Reason::text(format!(
-                        "the mask '{name}' is {mw}x{mh} (the mask sets the size: drop "
-                    ))
-                    .field(Field::Size)
-                    .then(" or give ")
-                    .field(Field::Size)
-                    .then(format!(" {mw}x{mh})")),
-                ));
-            }
-            let cells: Vec<bool> = (0..mw * mh).map(|c| m.contains(c)).collect();
-            CellGraph::masked(gs, mw, mh, &cells)
-                .map_err(|e| RunError::value(Field::Mask, name, e.to_string()))?
+    if let Some((m, name)) = mask {
+        let (mw, mh) = (m.size().width, m.size().height);
+        if (mw, mh) != (gs.a, gs.b) {
+            return Err(RunError::value(
+                Field::Size,
+                &shown,
+                Reason::text(format!(
+                    "the mask '{name}' is {mw}x{mh} (the mask sets the size: drop "
+                ))
+                .field(Field::Size)
+                .then(" or give ")
+                .field(Field::Size)
+                .then(format!(" {mw}x{mh})")),
+            ));
         }
-    };
-    Ok((gs, graph))
+    }
+    Ok(gs)
 }
 
-/// The cell `text` names on `g`: `X,Y` on hex and triangle grids (a cell of the mask, with
-/// one), `RING,I` on a polar grid (ring 0 is the centre, `I` counts clockwise from the east).
-fn cell_of(g: &CellGraph, field: Field, text: &str) -> Result<u32, RunError> {
-    let size = g.size();
-    let polar = size.grid == Grid::Polar;
-    let form = if polar { "RING,I" } else { "X,Y" };
-    let parts: Vec<Option<u32>> = text.split(',').map(|p| p.trim().parse().ok()).collect();
-    let [Some(p), Some(q)] = parts[..] else {
-        return Err(RunError::value(
-            field,
-            text,
-            format!("expected {form} on a {} grid, e.g. 0,0", size.grid),
-        ));
-    };
-    let cell = if polar {
-        if p >= g.rings() || q >= g.ring_len(p) {
-            return Err(RunError::value(
-                field,
-                text,
-                format!(
-                    "outside the grid: {} rings (0 is the centre){}",
-                    g.rings(),
-                    if p < g.rings() {
-                        format!(", ring {p} has {} cells", g.ring_len(p))
-                    } else {
-                        String::new()
-                    }
-                ),
-            ));
+/// The cell graph of `gs` (checked by [`grid_size`]) over the cells of `mask`, refused naming
+/// the mask when they are not connected through the grid's neighbours.
+pub fn graph_of(gs: GridSize, mask: Option<(&Mask, &str)>) -> Result<CellGraph, RunError> {
+    match mask {
+        None => Ok(CellGraph::new(gs)),
+        Some((m, name)) => {
+            let (mw, mh) = (m.size().width, m.size().height);
+            let cells: Vec<bool> = (0..mw * mh).map(|c| m.contains(c)).collect();
+            CellGraph::masked(gs, mw, mh, &cells)
+                .map_err(|e| RunError::value(Field::Mask, name, e.to_string()))
         }
-        (0..p).map(|r| g.ring_len(r)).sum::<u32>() + q
-    } else {
-        if p >= size.a || q >= size.b {
-            return Err(RunError::value(
-                field,
-                text,
-                format!(
-                    "outside the {}x{} grid (X < {}, Y < {})",
-                    size.a, size.b, size.a, size.b
-                ),
-            ));
-        }
-        q * size.a + p
-    };
-    if !g.has_cell(cell) {
-        return Err(RunError::value(field, text, "is not a cell of the mask"));
     }
-    Ok(cell)
 }
 
 impl RunSpec {
@@ -135,11 +104,8 @@ impl RunSpec {
     pub(super) fn validate_on_grid(&self) -> Result<Run, RunError> {
         let grid = self.grid;
         let mask = self.mask.as_ref();
-        let (gs, graph) = grid_graph(
-            grid,
-            self.size,
-            mask.map(|m| (m.mask.as_ref(), m.name.as_str())),
-        )?;
+        let named = mask.map(|m| (m.mask.as_ref(), m.name.as_str()));
+        let gs = grid_size(grid, self.size, named)?;
         let spec = self.algo_text();
         let parsed = Algorithm::parse_list(&spec)
             .map_err(|e| RunError::value(Field::Algo, &spec, e.to_string()))?;
@@ -159,15 +125,16 @@ impl RunSpec {
                 names.join(", ")
             ))
         });
-        if !self.no_time_limit {
-            let size = gs.to_string();
-            let mask_name = mask.map(|m| m.name.as_str());
-            crate::run::grid_cost::check_walk_steps_on(&algos, &graph, &size, mask_name)?;
-        }
         let count = self.count.unwrap_or(DEFAULT_COUNT);
         check_total(count, algos.len())?;
         let threads = self.threads_checked()?;
-        let ends = self.graph_ends(&graph)?;
+        let ends = grid_ends(
+            self.ends,
+            self.entrance.as_deref(),
+            self.exit.as_deref(),
+            gs,
+            mask.map(|m| m.mask.as_ref()),
+        )?;
         let max_candidates = self.max_candidates_checked(count)?;
         if !(0.0..=1.0).contains(&self.braid) {
             return Err(RunError::value(
@@ -180,12 +147,21 @@ impl RunSpec {
         self.outputs_checked()?;
         let mazes = self.mazes.is_some();
         let size = gs.to_string();
-        crate::run::grid_cost::check_memory_on(&algos, &graph, &size, threads, mazes)?;
-        let diameter = self.ends == Some(EndsRule::Diameter);
-        let ends_rule = if diameter {
-            Ends::Diameter.rule(Size::planar(gs.a, gs.b))
-        } else {
-            self.graph_ends_rule(&graph, ends)
+        let mask_cells = mask.map(|m| m.mask.cells());
+        // Before the graph is built: a graph too large for memory is refused, not aborted.
+        crate::run::grid_cost::check_memory_on(&algos, gs, mask_cells, &size, threads, mazes)?;
+        let graph = graph_of(gs, named)?;
+        if !self.no_time_limit {
+            let mask_name = mask.map(|m| m.name.as_str());
+            crate::run::grid_cost::check_walk_steps_on(&algos, &graph, &size, mask_name)?;
+        }
+        let graph_ends = match ends {
+            Ends::Cells { entrance, exit } => GraphEnds::new(&graph, entrance, exit),
+            Ends::Diameter => GraphEnds::corners(&graph),
+        };
+        let ends_rule = match ends {
+            Ends::Diameter => Ends::Diameter.rule(Size::planar(gs.a, gs.b)),
+            Ends::Cells { .. } => self.graph_ends_rule(&graph, graph_ends),
         };
         let mask_hash = mask.map_or(0, |m| m.mask.hash());
         Ok(Run {
@@ -194,11 +170,7 @@ impl RunSpec {
             count,
             seed: self.seed.unwrap_or(DEFAULT_SEED),
             threads,
-            ends: if diameter {
-                Ends::Diameter
-            } else {
-                Ends::cells(ends.entrance, ends.exit)
-            },
+            ends,
             ends_rule,
             mask: mask.map(|m| m.mask.clone()),
             accept: self.accept.clone(),
@@ -211,35 +183,10 @@ impl RunSpec {
             grid: Some(GraphJob {
                 size: gs,
                 graph: Arc::new(graph),
-                ends,
+                ends: graph_ends,
                 mask_hash,
             }),
         })
-    }
-
-    /// The entrance and exit on `g`: the first and last cell, or the cells given (under
-    /// `--ends diameter`, which picks them per maze and takes no cells, the first and last).
-    fn graph_ends(&self, g: &CellGraph) -> Result<GraphEnds, RunError> {
-        if let Some(EndsRule::Diameter) = self.ends {
-            // The square rule's check: no cells with a farthest pair.
-            crate::run::value::ends(
-                self.ends,
-                self.entrance.as_deref(),
-                self.exit.as_deref(),
-                Size::planar(1, 1),
-            )?;
-            return Ok(GraphEnds::corners(g));
-        }
-        let (first, last) = g.corners();
-        let entrance = match &self.entrance {
-            Some(t) => cell_of(g, Field::Entrance, t)?,
-            None => first,
-        };
-        let exit = match &self.exit {
-            Some(t) => cell_of(g, Field::Exit, t)?,
-            None => last,
-        };
-        Ok(GraphEnds::new(g, entrance, exit))
     }
 
     /// The ends rule recorded in the metadata.
@@ -266,6 +213,7 @@ impl RunSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::run::value::EndsRule;
     use crate::run::Names;
 
     #[test]
