@@ -4,7 +4,8 @@
 //! braided row's level takes the row's mask and braid chance ([`crate::LevelSpec`]). `grid=`
 //! (`"hex"`, `"triangle"`, `"polar"`) makes the level of a `--grid` row: cells numbered as
 //! on that grid, the walls its open-edge bits, `neighbours(cell)` its neighbour list, drawn as
-//! SVG (the text drawings and `connection_list` are square-only and say so).
+//! SVG (the text drawings and `connection_list` are square-only and say so), its `entrance`
+//! and `exit` given as on the command line (`X,Y`; polar `RING,I`).
 
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyDict};
@@ -82,12 +83,6 @@ impl PyLevel {
                 parse_size3("--size", &size_text).map_err(value_error)?
             }
         };
-        if grid != Grid::Square && (ends.is_some() || entrance.is_some() || exit.is_some()) {
-            return Err(value_error(format!(
-                "--grid {grid}: the levels of these grids run from the first to the last cell; \
-                 ends, entrance and exit work on the square grid only"
-            )));
-        }
         let number = |flag: &str, v: &Bound<'_, PyAny>| -> PyResult<u64> {
             let t = text(v)?;
             t.trim().parse::<u64>().map_err(|_| {
@@ -106,12 +101,10 @@ impl PyLevel {
             mask,
             ..LevelSpec::new(algo, size, seed, index).braid(braid)
         };
-        let spec = if grid == Grid::Square {
-            spec.ends_of_flags(ends, entrance.as_deref(), exit.as_deref())
-                .map_err(value_error)?
-        } else {
-            spec.on_grid(grid)
-        };
+        let spec = spec
+            .on_grid(grid)
+            .ends_of_flags(ends, entrance.as_deref(), exit.as_deref())
+            .map_err(value_error)?;
         let level = py.detach(|| spec.build()).map_err(value_error)?;
         Ok(PyLevel { level })
     }

@@ -355,3 +355,50 @@ def test_grid_levels_are_their_rows_and_read_back_from_json(cli, tmp_path, grid,
         first["neighbours"][0]["open"] = not first["neighbours"][0]["open"]
         with pytest.raises(ValueError, match="differs"):
             batchgen.level_from_json(doc)
+
+
+@pytest.mark.parametrize(
+    "grid,size,ends",
+    [
+        ("hex", "9x7", dict(entrance=(3, 2), exit="0,6")),
+        ("triangle", "10x5", dict(entrance="9,0", exit=(4, 3))),
+        ("polar", "5", dict(entrance="1,2", exit=(4, 7))),
+        ("polar", "5", dict(exit="2,11")),
+        ("hex", "9x7", dict(ends="diameter")),
+    ],
+    ids=["hex", "triangle", "polar", "polar-exit", "hex-diameter"],
+)
+def test_grid_levels_take_the_clis_ends(cli, tmp_path, grid, size, ends):
+    """``Level(..., grid=, entrance=, exit=, ends=)`` names cells as the CLI does (``X,Y``;
+    polar ``RING,I``): its metrics are the CLI row's made with the same flags, and its SVG is
+    ``render --grid`` of the same flags."""
+    flags = []
+    for key, value in ends.items():
+        flags += [f"--{key}", value if isinstance(value, str) else ",".join(map(str, value))]
+    path = tmp_path / "g.parquet"
+    cli("--grid", grid, "--size", size, "--algo", "wilson,kruskal", "--count", "2", "--seed", "9",
+        *flags, "--out", path, "--quiet")
+    rows = pyarrow.parquet.read_table(path).to_pylist()
+    assert len(rows) == 4
+    for row in rows:
+        level = batchgen.Level(row["algo"], size, 9, row["index"], grid=grid, **ends)
+        got = level.metrics
+        for column, value in without_timing(row).items():
+            if column in got:
+                assert got[column] == value, column
+        assert (level.entrance, level.exit) == (level.solution[0], level.solution[-1])
+        svg = tmp_path / "l.svg"
+        cli("render", "--grid", grid, "--size", size, "--algo", row["algo"], "--seed", "9",
+            "--index", row["index"], *flags, "--solution", "--cell-px", "16", "-o", svg)
+        assert level.render("svg", cell_px=16) == svg.read_text()
+
+
+def test_grid_levels_refuse_bad_ends_as_the_cli_does():
+    with pytest.raises(ValueError, match="'9,0' for '--entrance': outside the 9x7 grid"):
+        batchgen.Level("kruskal", "9x7", 1, 0, grid="hex", entrance=(9, 0))
+    with pytest.raises(ValueError, match="ring 1 has 6 cells"):
+        batchgen.Level("kruskal", "3", 1, 0, grid="polar", exit="1,6")
+    with pytest.raises(ValueError, match="not a cell of the mask"):
+        batchgen.Level("kruskal", None, 1, 0, grid="hex", mask="...\n.#.\n...\n", exit=(1, 1))
+    with pytest.raises(ValueError, match="--ends diameter chooses the entrance"):
+        batchgen.Level("kruskal", "4x4", 1, 0, grid="triangle", ends="diameter", exit="1,1")
