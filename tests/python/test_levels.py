@@ -402,3 +402,31 @@ def test_grid_levels_refuse_bad_ends_as_the_cli_does():
         batchgen.Level("kruskal", None, 1, 0, grid="hex", mask="...\n.#.\n...\n", exit=(1, 1))
     with pytest.raises(ValueError, match="--ends diameter chooses the entrance"):
         batchgen.Level("kruskal", "4x4", 1, 0, grid="triangle", ends="diameter", exit="1,1")
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(grid="hex", size=(9, 7)),
+        dict(grid="hex", size=(9, 7), entrance=(3, 2)),
+        dict(grid="triangle", size="10x5", entrance="9,0", exit=(4, 3)),
+        dict(grid="polar", size=5, exit="4,7"),
+        dict(grid="polar", size="5x4", ends="diameter", braid=0.5),
+        dict(grid="hex", size=None, mask="..#...\n.#....\n......\n", exit=(5, 2)),
+    ],
+    ids=["hex", "hex-entrance", "triangle", "polar", "polar-diameter", "hex-mask"],
+)
+def test_levels_of_a_grid_table_are_its_rows(kw):
+    """``levels()`` of a hex, triangle or polar table makes each row's level on its grid,
+    between the ends of the table's ``batchgen.ends`` (cells as the run was given them)."""
+    size = kw.pop("size")
+    t = batchgen.generate("wilson,kruskal", size, 3, 4, **kw)
+    rows = t.to_pylist()
+    got = list(batchgen.levels(t))
+    assert len(got) == len(rows) == 6
+    for level, row in zip(got, rows):
+        assert level.grid == kw["grid"]
+        metrics = level.metrics
+        for column, value in without_timing(row).items():
+            if column in metrics:
+                assert metrics[column] == value, column

@@ -128,12 +128,21 @@ def read_store(path: Any) -> Any:
 
 
 _CELL = re.compile(r"entrance=(\d+(?:,\d+)*) exit=(\d+(?:,\d+)*)")
+# A hex, triangle or polar run's rule: its default cells, or the cells as given (X,Y; RING,I).
+_GRID_CELLS = re.compile(
+    r"entrance=cell \d+ exit=cell \d+ \((?:the first and last cell|on the \w+ grid; "
+    r"entrance (\S+) exit (\S+) as)"
+)
 
 
 def _ends_of(rule: str) -> dict:
     """The ``Level`` keyword arguments that reproduce a file's ``batchgen.ends`` rule."""
     if rule.startswith("diameter"):
         return {"ends": "diameter"}
+    g = _GRID_CELLS.match(rule)
+    if g:
+        given = {"entrance": g.group(1), "exit": g.group(2)}
+        return {k: v for k, v in given.items() if v not in (None, "default")}
     m = _CELL.match(rule)
     if not m:
         raise ValueError(f"cannot read the entrance/exit rule {rule!r}")
@@ -185,14 +194,16 @@ def levels(
     without them ``ValueError`` says so; the rule is never guessed. A masked table's levels
     are made on its mask (its ``batchgen.mask`` metadata; pass ``mask`` when the metadata is
     lost) and a braided row's with its ``braid`` column (a store's ``batchgen.braid``). Where
-    the table has ``maze_seed``, each level is checked against it. For maze-dataset, take
+    the table has ``maze_seed``, each level is checked against it. The rows of a hex, triangle
+    or polar run (its ``grid`` column) are levels on that grid, their ``entrance``/``exit``
+    named as the CLI names them (``"X,Y"``; polar ``"RING,I"``). For maze-dataset, take
     coordinates from ``Level.solution_coords`` (int64): coordinates computed from the uint32
     ``solution`` stay unsigned, and maze-dataset's ``is_valid_path``, which subtracts them,
     then rejects correct paths.
     """
     names = [
         "algo", "width", "height", "depth", "seed", "index", "maze_seed", "braid", "mask_hash",
-        "entrance", "exit",
+        "entrance", "exit", "grid",
     ]
     cols, meta = _columns(data, names)
     missing = [n for n in ("algo", "width", "height", "seed", "index") if n not in cols]
@@ -224,6 +235,8 @@ def levels(
     # A metrics table has a braid column; a maze store records its one chance as metadata.
     braid = cols.get("braid", [float(meta.get("batchgen.braid", 0.0))] * n)
     mask_hash = cols.get("mask_hash", [0] * n)
+    # A hex, triangle or polar table's rows (polar: width = rings, height = the first ring's cells).
+    grid = cols.get("grid", [meta.get("batchgen.grid", "square")] * n)
     for k in range(n):
         if mask_hash[k] and mask is None:
             raise ValueError(
@@ -233,6 +246,8 @@ def levels(
         w, h, d = cols["width"][k], cols["height"][k], depth[k]
         size = (w, h) if d == 1 else (w, h, d)
         extra = {"braid": braid[k]} if braid[k] else {}
+        if grid[k] != "square":
+            extra["grid"] = grid[k]
         level = Level(cols["algo"][k], size, cols["seed"][k], cols["index"][k], **how, **extra)
         if "entrance" in cols and (level.entrance, level.exit) != (
             cols["entrance"][k],
