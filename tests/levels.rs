@@ -142,7 +142,7 @@ fn first_passing(t: &common::Table, expr: &str, n: usize) -> Vec<(String, u64)> 
                 v => v.parse().unwrap(),
             }
         };
-        if !accept.eval_with(&row[algo], value) {
+        if !accept.eval_with(&row[algo], batchgen::topo::Grid::Square, value) {
             continue;
         }
         let k = taken.entry(row[algo].clone()).or_default();
