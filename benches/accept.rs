@@ -12,6 +12,7 @@ use batchgen::accept::{Accept, Candidate};
 use batchgen::batch::{self, Job, Row};
 use batchgen::explore::filter::{Scratch, Source, BLOCK};
 use batchgen::grid::Size;
+use batchgen::topo::Grid;
 use batchgen::Algorithm;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
@@ -61,6 +62,7 @@ fn evaluate(c: &mut Criterion) {
                     .filter(|r| {
                         accept.eval(&Candidate {
                             algo: "kruskal",
+                            grid: Grid::Square,
                             size: Size::planar(20, 20),
                             seed: 1,
                             row: r,
@@ -90,6 +92,9 @@ impl Source for Columns {
     fn algos(&self) -> &[String] {
         &self.algos
     }
+    fn grid_codes(&self, _start: usize, out: &mut [u16]) {
+        out.fill(0);
+    }
 }
 
 fn evaluate_blocks(c: &mut Criterion) {
@@ -102,6 +107,7 @@ fn evaluate_blocks(c: &mut Criterion) {
                     .map(|r| {
                         Candidate {
                             algo: "kruskal",
+                            grid: Grid::Square,
                             size: Size::planar(20, 20),
                             seed: 1,
                             row: r,

@@ -57,7 +57,7 @@ use crate::rng::Chance;
 use crate::topo::braid::BraidScratch;
 use crate::topo::generate::{self as tgen, GraphScratch};
 use crate::topo::measure_graph::Scratch as GraphMeasure;
-use crate::topo::{self, CellGraph, GraphEnds, GraphMaze, GridEnds, GridSize};
+use crate::topo::{self, CellGraph, GraphEnds, GraphMaze, Grid, GridEnds, GridSize};
 
 /// Everything one worker thread reuses from maze to maze.
 #[derive(Debug)]
@@ -889,6 +889,7 @@ impl Caller<'_, '_> {
             let t = self.timed.then(Instant::now);
             let algo = &job.algos[p.algo];
             let algo_name = algo.name();
+            let grid = job.graph.as_ref().map_or(Grid::Square, |g| g.size.grid);
             let mut tally = self.tallies[p.algo];
             let len = (p.end - p.start) as usize;
             let (rows, walls) = (&mut buf.rows, &mut buf.walls);
@@ -909,6 +910,7 @@ impl Caller<'_, '_> {
                 let pass = job.accept.as_ref().is_none_or(|a| {
                     a.eval(&Candidate {
                         algo: &algo_name,
+                        grid,
                         size: job.size,
                         seed: job.seed,
                         row: &rows[i],

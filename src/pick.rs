@@ -582,7 +582,8 @@ pub fn choose(files: &[PathBuf], spec: &PickSpec<'_>) -> Result<Vec<Picked>, Pic
                             continue;
                         }
                         if let Some(a) = spec.accept {
-                            if !a.eval_with(algo_name, |c| accept_vals[slot[c as usize]][row]) {
+                            if !a.eval_with(algo_name, grid, |c| accept_vals[slot[c as usize]][row])
+                            {
                                 continue;
                             }
                         }

@@ -271,3 +271,97 @@ fn the_depth_column_can_be_filtered_on() {
         .success()
         .stdout(contains("20 pass (100.00%)"));
 }
+
+/// `grid` is a string column like `algo`: on a hex run `grid = 'hex'` passes every candidate
+/// and keeps the other terms' rows (the first passing ones, as without the grid term), a
+/// square run's rows are `square` (`grid = 'hex'` selects nothing), `IN`, `<>` and order work
+/// as on `algo`, a name that is no grid selects nothing (as an unknown generator name does),
+/// and comparing it with a number is a type error (exit 2).
+#[test]
+fn the_grid_column_filters_like_algo() {
+    let d = tempfile::tempdir().unwrap();
+    let hex = [
+        "--grid",
+        "hex",
+        "--size",
+        "7x5",
+        "--algo",
+        "wilson,prim",
+        "--seed",
+        "3",
+    ];
+    let run = |name: &str, args: &[&str], expr: &str| {
+        common::run(
+            d.path(),
+            name,
+            &[args, &["--count", "20", "--threads", "2", "--accept", expr]].concat(),
+        )
+    };
+    let key = |t: &common::Table| -> Vec<(String, String)> {
+        let (a, i) = (t.col("algo"), t.col("index"));
+        t.rows
+            .iter()
+            .map(|r| (r[a].clone(), r[i].clone()))
+            .collect()
+    };
+    let plain = run("plain.parquet", &hex, "dead_ends >= 9");
+    for (k, expr) in [
+        "grid = 'hex' AND dead_ends >= 9",
+        "dead_ends >= 9 AND grid IN ('polar', 'hex')",
+        "grid <> 'square' AND NOT grid = 'triangle' AND dead_ends >= 9",
+        "grid >= 'h' AND grid < 'i' AND dead_ends >= 9",
+        "(grid = 'hexagon' OR dead_ends >= 9) AND grid = 'hex'",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let t = run(&format!("hex{k}.parquet"), &hex, expr);
+        assert_eq!(key(&t), key(&plain), "{expr}");
+        let g = t.col("grid");
+        assert!(t.rows.iter().all(|r| r[g] == "hex"), "{expr}");
+        assert_eq!(t.rows.len(), 40, "{expr}");
+    }
+    let square = ["--size", "6x6", "--algo", "wilson"];
+    let t = run(
+        "sq.parquet",
+        &square,
+        "grid = 'square' AND grid NOT IN ('hex')",
+    );
+    assert_eq!(t.rows.len(), 20);
+    assert_eq!(t.meta["batchgen.candidates.wilson"], "20");
+    for (args, expr) in [
+        (&square[..], "grid = 'hex'"),
+        (&square[..], "grid IN ('hex', 'triangle', 'polar')"),
+        (&hex[..], "grid = 'square'"),
+        (&hex[..], "grid = 'hexagon'"),
+    ] {
+        common::batchgen()
+            .args(args)
+            .args(["--count", "3", "--max-candidates", "50", "--accept", expr])
+            .args(["--quiet", "--out"])
+            .arg(d.path().join("none.parquet"))
+            .assert()
+            .code(1)
+            .stderr(contains("0 of 50 candidates"))
+            .stderr(contains("nothing was written"));
+    }
+    assert!(!d.path().join("none.parquet").exists());
+    for (expr, why) in [
+        ("grid = 3", "cannot compare a string with a number"),
+        ("grid + 1 > 2", "arithmetic needs numbers, found a string"),
+        (
+            "grid > 1 OR dead_ends > 2",
+            "cannot compare a string with a number",
+        ),
+    ] {
+        common::batchgen()
+            .args(hex)
+            .args(["--accept", expr, "--out"])
+            .arg(d.path().join("bad.parquet"))
+            .assert()
+            .code(2)
+            .stderr(contains("--accept"))
+            .stderr(contains(why))
+            .stderr(contains("solution_twist, grid"));
+    }
+}

@@ -11,6 +11,7 @@ use std::io::Write;
 
 use batchgen::accept::{Accept, COLUMNS};
 use batchgen::metrics::Filter;
+use batchgen::topo::Grid;
 
 /// Expressions as a user would paste them from DuckDB.
 const CORPUS: &[&str] = &[
@@ -192,11 +193,69 @@ fn ours(t: &common::Table, expr: &str) -> BTreeSet<String> {
         })
         .collect();
     let (algo, index) = (t.col("algo"), t.col("index"));
+    // A square file has no `grid` column: its rows are on the square grid.
+    let grid = t.columns.iter().position(|c| c == "grid");
+    let grid_of = |r: &[String]| grid.map_or(Grid::Square, |g| Grid::parse(&r[g]).unwrap());
     t.rows
         .iter()
-        .filter(|r| a.eval_with(&r[algo], |i| r[cols[i as usize]].parse().unwrap()))
+        .filter(|r| {
+            a.eval_with(&r[algo], grid_of(r), |i| {
+                r[cols[i as usize]].parse().unwrap()
+            })
+        })
         .map(|r| format!("{}:{}", r[algo], r[index]))
         .collect()
+}
+
+/// On a hex file (which has the `grid` column) the grid comparisons select DuckDB's rows, and
+/// a square file's rows are `square` (DuckDB has no `grid` column there).
+#[test]
+fn grid_comparisons_select_the_same_rows_as_duckdb() {
+    let d = tempfile::tempdir().unwrap();
+    let t = common::run(
+        d.path(),
+        "hex.parquet",
+        &[
+            "--grid",
+            "hex",
+            "--size",
+            "6x5",
+            "--algo",
+            "wilson,prim",
+            "--count",
+            "60",
+        ],
+    );
+    let exprs = [
+        "grid = 'hex'",
+        "grid == 'hex' AND dead_ends > 8",
+        "grid <> 'hex' OR dead_ends < 7",
+        "grid IN ('triangle', 'hex') AND algo = 'prim'",
+        "grid NOT IN ('hex') OR dead_ends = 8",
+        "grid = 'square'",
+        "grid = 'hexagon' OR dead_ends > 9",
+        "grid < 'i' AND grid > 'h' AND dead_ends > 8",
+        "grid = algo OR grid < algo AND dead_ends > 8",
+    ];
+    let want = duckdb(&d.path().join("hex.parquet"), &exprs);
+    let mut nontrivial = 0;
+    for (expr, want) in exprs.iter().zip(want) {
+        let want = want.unwrap_or_else(|e| panic!("DuckDB refused {expr}: {e}"));
+        let got = ours(&t, expr);
+        nontrivial += usize::from(!got.is_empty() && got.len() < t.rows.len());
+        assert_eq!(got, want, "{expr}");
+    }
+    assert!(
+        nontrivial >= 5,
+        "only {nontrivial} expressions split the rows"
+    );
+    let sq = common::run(
+        d.path(),
+        "sq.parquet",
+        &["--algo", "wilson", "--size", "5x5", "--count", "20"],
+    );
+    assert!(ours(&sq, "grid = 'hex'").is_empty());
+    assert_eq!(ours(&sq, "grid = 'square' AND grid <> 'hex'").len(), 20);
 }
 
 #[test]
@@ -315,6 +374,7 @@ fn decimal_literals_are_exact() {
     };
     let c = batchgen::accept::Candidate {
         algo: "wilson",
+        grid: batchgen::topo::Grid::Square,
         size: batchgen::grid::Size::planar(1, 1),
         seed: 0,
         row: &row,

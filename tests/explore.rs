@@ -203,6 +203,19 @@ fn explore_counts(body: &[u8]) -> Counts {
     counts_of(&v["groups"])
 }
 
+/// The explorer's (total, pass) per (algo, size) under `expr` (`/api/counts`, which must
+/// answer 200).
+fn api_counts(table: &Table, expr: &str) -> Counts {
+    let r = api::handle(table, "/api/counts", &query(expr));
+    assert_eq!(
+        r.status,
+        200,
+        "{expr}: {}",
+        String::from_utf8_lossy(&r.body)
+    );
+    explore_counts(&r.body)
+}
+
 /// `batchgen summary --accept`'s (rows, passing) per (algo, size).
 fn summary_counts(dir: &Path, expr: &str) -> Counts {
     let out = common::batchgen()
@@ -247,14 +260,7 @@ fn counts_equal_summary_and_duckdb_row_for_row() {
         .collect();
     let want = duckdb_counts(&dir, &duck);
     for ((expr, _), want) in FILTERS.iter().zip(want) {
-        let r = api::handle(&table, "/api/counts", &query(expr));
-        assert_eq!(
-            r.status,
-            200,
-            "{expr}: {}",
-            String::from_utf8_lossy(&r.body)
-        );
-        let got = explore_counts(&r.body);
+        let got = api_counts(&table, expr);
         assert_eq!(got, want, "{expr}: explore vs DuckDB");
         assert_eq!(
             summary_counts(&dir, expr),
@@ -314,6 +320,7 @@ fn remeasured_pass(url: &str, accept: &Accept) -> bool {
     };
     accept.eval(&Candidate {
         algo: &p["algo"],
+        grid: batchgen::topo::Grid::Square,
         size,
         seed,
         row: &row,
@@ -1580,5 +1587,102 @@ fn grid_files_are_explored_with_their_grids_mazes() {
             std::fs::read(&regenerated).unwrap(),
             "{command}"
         );
+    }
+}
+
+/// `grid` filters the same rows in the explorer, `batchgen summary --accept` and DuckDB over a
+/// folder of square, hex and triangle files (DuckDB reads the square file's missing `grid`
+/// column as NULL under `union_by_name`: `coalesce(grid, 'square')` is batchgen's `grid`), and
+/// `batchgen levels --accept` writes the first passing rows DuckDB numbers.
+#[test]
+fn grid_filters_agree_in_explore_summary_levels_and_duckdb() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("runs");
+    std::fs::create_dir(&dir).unwrap();
+    for (name, args) in [
+        ("sq", &["--size", "6x6", "--algo", "wilson,prim"][..]),
+        (
+            "hex",
+            &["--grid", "hex", "--size", "7x5", "--algo", "wilson,prim"],
+        ),
+        (
+            "tri",
+            &["--grid", "triangle", "--size", "6x4", "--algo", "prim"],
+        ),
+    ] {
+        common::run(
+            &dir,
+            &format!("{name}.parquet"),
+            &[args, &["--count", "80", "--seed", "9"]].concat(),
+        );
+    }
+    let found = batchgen::summary::inputs::resolve(&[dir.display().to_string()]).unwrap();
+    let table = Table::open(&found).unwrap();
+    let src = format!(
+        "read_parquet('{}/*.parquet', union_by_name = true)",
+        dir.display()
+    );
+    let g = "coalesce(grid, 'square')";
+    for expr in [
+        "grid = 'hex'",
+        "grid <> 'square' AND dead_ends > 6",
+        "grid IN ('triangle', 'square') OR algo = 'prim'",
+        "grid = 'hexagon' OR dead_ends < 5",
+        "grid > 'hex' AND NOT grid = algo",
+    ] {
+        let sql = expr.replace("grid", g);
+        let rows = duckdb_json(&format!(
+            "SELECT algo, width || 'x' || height, count(*), count(*) FILTER (WHERE {sql}) \
+             FROM {src} GROUP BY ALL"
+        ));
+        let want: Counts = rows
+            .iter()
+            .map(|r| {
+                (
+                    (r[0].as_str().unwrap().into(), r[1].as_str().unwrap().into()),
+                    (r[2].as_u64().unwrap(), r[3].as_u64().unwrap()),
+                )
+            })
+            .collect();
+        assert_eq!(want.len(), 5, "{expr}: {want:?}");
+        assert_eq!(api_counts(&table, expr), want, "{expr}: explore vs DuckDB");
+        assert_eq!(
+            summary_counts(&dir, expr),
+            want,
+            "{expr}: summary vs DuckDB"
+        );
+        let passing: u64 = want.values().map(|c| c.1).sum();
+        if passing == 0 {
+            continue;
+        }
+        let first = duckdb_json(&format!(
+            "SELECT algo, width || 'x' || height, index FROM (SELECT *, ROW_NUMBER() OVER \
+             (PARTITION BY algo, width, height ORDER BY index) AS k FROM {src} WHERE {sql}) \
+             WHERE k <= 3 ORDER BY ALL"
+        ));
+        let out = d.path().join("levels.jsonl");
+        common::batchgen()
+            .args([
+                "levels", "--accept", expr, "--count", "3", "--format", "jsonl", "--out",
+            ])
+            .arg(&out)
+            .arg(&dir)
+            .assert()
+            .success();
+        let mut got: Vec<(String, String, u64)> = std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                let size = format!("{}x{}", v["width"], v["height"]);
+                (
+                    v["algo"].as_str().unwrap().into(),
+                    size,
+                    v["index"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        got.sort();
+        assert_eq!(got, triples(&first), "{expr}: levels vs DuckDB");
     }
 }

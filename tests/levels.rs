@@ -142,7 +142,7 @@ fn first_passing(t: &common::Table, expr: &str, n: usize) -> Vec<(String, u64)> 
                 v => v.parse().unwrap(),
             }
         };
-        if !accept.eval_with(&row[algo], value) {
+        if !accept.eval_with(&row[algo], batchgen::topo::Grid::Square, value) {
             continue;
         }
         let k = taken.entry(row[algo].clone()).or_default();
@@ -1308,4 +1308,43 @@ print(n)
 "#;
     let args: Vec<&Path> = pairs.iter().map(PathBuf::as_path).collect();
     assert_eq!(python(script, &args).trim(), "18");
+}
+
+/// A grid row's random walk is judged on its own grid, as `--grid` runs judge it: a triangle
+/// grid two cells wide is one chain of cells (399,999 end to end at 2×200,000), whose walk is
+/// refused although the square rule on 2×200,000 cells (a side of 200,000) would pass it. The
+/// refusal names the row, the grid and `--no-time-limit`, and nothing is written.
+#[test]
+fn grid_rows_walk_time_is_checked_on_their_own_grid() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = make(
+        dir.path(),
+        "t.parquet",
+        &[
+            "--grid", "triangle", "--size", "2x6", "--algo", "wilson", "--count", "2",
+        ],
+    );
+    let out = dir.path().join("small.jsonl");
+    levels(&[p(&small), "--format", "jsonl", "--out", p(&out)]);
+    assert_eq!(jsonl(&out).len(), 2);
+    let tall = dir.path().join("tall.parquet");
+    common::with_column(&small, &tall, "height", |old, _| {
+        std::sync::Arc::new(arrow_array::UInt32Array::from(vec![200_000; old.len()]))
+    });
+    let refused = dir.path().join("tall.jsonl");
+    let o = batchgen()
+        .arg("levels")
+        .args([p(&tall), "--format", "jsonl", "--out", p(&refused)])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    for want in [
+        "row 0",
+        "triangle grid (400000 cells, 399999 on its longest path",
+        "--no-time-limit",
+    ] {
+        assert!(err.contains(want), "{want}: {err}");
+    }
+    assert!(!refused.exists());
 }

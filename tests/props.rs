@@ -23,7 +23,7 @@ proptest! {
         if let Ok(a) = Accept::parse(&s) {
             let m = Metrics::default();
             let row = Row { metrics: m, ..Default::default() };
-            let _ = a.eval(&Candidate { algo: "wilson", size: Size::planar(1, 1), seed: 0, row: &row });
+            let _ = a.eval(&Candidate { algo: "wilson", grid: batchgen::topo::Grid::Square, size: Size::planar(1, 1), seed: 0, row: &row });
         }
     }
 
@@ -32,7 +32,7 @@ proptest! {
         let ops = ["<", "<=", ">", ">=", "==", "!="];
         let m = Metrics { dead_ends: a, diameter: b, ..Default::default() };
         let row = Row { index: c as u64, metrics: m, ..Default::default() };
-        let cand = Candidate { algo: "wilson", size: Size::planar(1, 1), seed: 0, row: &row };
+        let cand = Candidate { algo: "wilson", grid: batchgen::topo::Grid::Square, size: Size::planar(1, 1), seed: 0, row: &row };
         let expr = format!("dead_ends {} diameter || !(index < {c}) && diameter == {b}", ops[op]);
         let cmp = match op { 0 => a < b, 1 => a <= b, 2 => a > b, 3 => a >= b, 4 => a == b, _ => a != b };
         // `index < c` is false, so the right side is true: the whole is always true.

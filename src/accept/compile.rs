@@ -8,7 +8,7 @@ use super::eval::exec;
 use super::parser::{Expr, Node};
 use super::program::{Cmp, Op};
 use super::types::{self, CastError, CastTo, ColumnRef, Comparison, Ty};
-use super::{AcceptError, ALGO, MAX_DEPTH};
+use super::{AcceptError, GRID, MAX_DEPTH};
 
 /// A compiled expression: the program, its string literals and the numeric columns it reads.
 pub(super) struct Program {
@@ -214,7 +214,7 @@ impl Compiler<'_> {
                 self.strings.len() - 1
             }
         };
-        if id >= ALGO as usize {
+        if id >= GRID as usize {
             return Err(self.err(at, "too many string literals"));
         }
         self.code.push(Op::Str(id as u16));
@@ -224,8 +224,8 @@ impl Compiler<'_> {
     fn column(&mut self, name: &str, at: usize) -> Result<Ty, AcceptError> {
         let lower = name.to_lowercase();
         match types::column(&lower, name).map_err(|m| self.err(at, m))? {
-            ColumnRef::Algo => {
-                self.code.push(Op::Str(ALGO));
+            ColumnRef::Text(id) => {
+                self.code.push(Op::Str(id));
                 Ok(Ty::Str)
             }
             ColumnRef::Number(i, ty) => {
@@ -295,7 +295,7 @@ impl Compiler<'_> {
         {
             return Ok(());
         }
-        let v = exec(operand, &self.strings, "", |_| 0.0);
+        let v = exec(operand, &self.strings, ["", ""], |_| 0.0);
         if v.null {
             return Ok(());
         }

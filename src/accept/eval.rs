@@ -3,7 +3,7 @@
 //! division by zero). `explore`'s column-at-a-time evaluator shares [`arith`] and [`order`].
 
 use super::program::{Arith, Cmp, Op};
-use super::{ALGO, COLUMNS, MAX_DEPTH};
+use super::{ALGO, COLUMNS, GRID, MAX_DEPTH};
 
 /// One evaluation stack slot: a number (booleans are 1 / 0), a string id, or NULL.
 #[derive(Clone, Copy)]
@@ -60,9 +60,15 @@ pub(crate) fn order(a: f64, b: f64) -> std::cmp::Ordering {
     }
 }
 
-/// Run compiled code on one row; the value left on the stack.
+/// Run compiled code on one row (its `[algo, grid]` names and numeric columns); the value left
+/// on the stack.
 #[inline(always)]
-pub(super) fn exec(code: &[Op], strings: &[String], algo: &str, column: impl Fn(u8) -> f64) -> V {
+pub(super) fn exec(
+    code: &[Op],
+    strings: &[String],
+    [algo, grid]: [&str; 2],
+    column: impl Fn(u8) -> f64,
+) -> V {
     {
         let mut stack = [NULL; MAX_DEPTH + 1];
         let mut sp = 0usize;
@@ -138,12 +144,10 @@ pub(super) fn exec(code: &[Op], strings: &[String], algo: &str, column: impl Fn(
                 }
                 Op::StrCmp(cmp) => {
                     sp -= 1;
-                    let s = |id: u16| {
-                        if id == ALGO {
-                            algo
-                        } else {
-                            strings[id as usize].as_str()
-                        }
+                    let s = |id: u16| match id {
+                        ALGO => algo,
+                        GRID => grid,
+                        _ => strings[id as usize].as_str(),
                     };
                     let (a, b) = (stack[sp - 1].s, stack[sp].s);
                     stack[sp - 1] = V::truth(cmp.test(s(a).cmp(s(b))));

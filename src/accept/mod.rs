@@ -20,10 +20,14 @@
 //! TYPE      := BIGINT | INTEGER | INT | HUGEINT | DOUBLE | FLOAT8 | REAL | FLOAT | FLOAT4
 //! ```
 //!
-//! Columns are `algo` (compared with string literals) and the numeric Parquet columns that
-//! depend only on the maze: the one column table [`COLUMNS`] gives their order, SQL types and
-//! values, and says which are refused: `gen_ns` because a filter on timing would make the
-//! accepted set non-reproducible, the 64-bit hashes/seeds because they do not fit a double.
+//! Columns are `algo` and `grid` (compared with string literals) and the numeric Parquet
+//! columns that depend only on the maze: the one column table [`COLUMNS`] gives their order,
+//! SQL types and values, and says which are refused: `gen_ns` because a filter on timing would
+//! make the accepted set non-reproducible, the 64-bit hashes/seeds because they do not fit a
+//! double. `grid` is the grid's name (`square`, `hex`, `triangle`, `polar`: the `grid` column
+//! of a table of mazes on another grid; a square table has no such column, and its rows are
+//! `square`, as DuckDB's `coalesce(grid, 'square')` reads them). As for `algo`, a name that is
+//! no grid is not an error: `grid = 'hexagon'` selects nothing, as in DuckDB.
 //!
 //! Semantics follow DuckDB 2.0 (checked row by row against DuckDB in `tests/accept_sql.rs`):
 //! numbers are doubles; `/` is float division even on integers, `x/0` is ±infinity and `0/0`
@@ -53,6 +57,7 @@
 use std::fmt;
 
 use crate::metrics::{Filter, RowView};
+use crate::topo::Grid;
 
 mod compile;
 mod eval;
@@ -76,17 +81,36 @@ pub use crate::metrics::COLUMNS;
 pub(crate) const MAX_DEPTH: usize = 64;
 /// String id standing for the candidate's `algo`.
 pub(crate) const ALGO: u16 = u16::MAX;
+/// String id standing for the candidate's `grid` (string literals have smaller ids).
+pub(crate) const GRID: u16 = u16::MAX - 1;
+/// The name of the `grid` column (not in [`COLUMNS`]: only tables of mazes on a grid other
+/// than the square one have it, last).
+pub(crate) const GRID_NAME: &str = "grid";
+
+/// What a string id of the program stands for.
+#[cfg(feature = "cli")]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Text<'a> {
+    /// The row's generator ([`ALGO`]).
+    Algo,
+    /// The row's grid ([`GRID`]).
+    Grid,
+    /// A string literal.
+    Literal(&'a str),
+}
 
 /// What a filter sees of one candidate: its generator, size, master seed and row
 /// ([`RowView::column`] gives the value of `COLUMNS[i]`).
 pub type Candidate<'a> = RowView<'a>;
 
-/// The columns a filter may use, in table order, `algo` first: the list shown in errors.
+/// The columns a filter may use, in table order, `algo` first and `grid` last: the list shown
+/// in errors.
 pub fn filter_columns() -> impl Iterator<Item = &'static str> {
     COLUMNS
         .iter()
         .filter(|c| !matches!(c.filter, Filter::Refused(_)))
         .map(|c| c.name)
+        .chain([GRID_NAME])
 }
 
 /// A compiled accept filter.
@@ -163,10 +187,14 @@ impl Accept {
         &self.code
     }
 
-    /// The text of string literal `id` (`None` for [`ALGO`], the row's generator).
+    /// What string id `id` stands for: the row's generator or grid, or a literal's text.
     #[cfg(feature = "cli")]
-    pub(crate) fn string(&self, id: u16) -> Option<&str> {
-        (id != ALGO).then(|| self.strings[id as usize].as_str())
+    pub(crate) fn text(&self, id: u16) -> Text<'_> {
+        match id {
+            ALGO => Text::Algo,
+            GRID => Text::Grid,
+            _ => Text::Literal(self.strings[id as usize].as_str()),
+        }
     }
 
     /// Indices into [`COLUMNS`] of the numeric columns the expression reads.
@@ -177,14 +205,14 @@ impl Accept {
     /// Does this candidate pass?
     #[inline]
     pub fn eval(&self, c: &Candidate<'_>) -> bool {
-        self.eval_with(c.algo, |i| c.column(i))
+        self.eval_with(c.algo, c.grid, |i| c.column(i))
     }
 
-    /// Does a row pass, given its `algo` and a function returning column `COLUMNS[i]`?
-    /// (A NULL result does not pass, as in a SQL `WHERE`.)
+    /// Does a row pass, given its `algo`, its `grid` and a function returning column
+    /// `COLUMNS[i]`? (A NULL result does not pass, as in a SQL `WHERE`.)
     #[inline]
-    pub fn eval_with(&self, algo: &str, column: impl Fn(u8) -> f64) -> bool {
-        let v = eval::exec(&self.code, &self.strings, algo, column);
+    pub fn eval_with(&self, algo: &str, grid: Grid, column: impl Fn(u8) -> f64) -> bool {
+        let v = eval::exec(&self.code, &self.strings, [algo, grid.name()], column);
         !v.null && v.x == 1.0
     }
 }
@@ -207,6 +235,7 @@ mod tests {
     fn cand(r: &Row) -> Candidate<'_> {
         Candidate {
             algo: "wilson",
+            grid: Grid::Square,
             size: Size::planar(10, 10),
             seed: 1,
             row: r,

@@ -5,7 +5,7 @@
 //! every node; the messages they return become the error at the node's position.
 
 use super::program::{Arith, Conv, SAME};
-use super::COLUMNS;
+use super::{ALGO, COLUMNS, GRID, GRID_NAME};
 use crate::metrics::Filter;
 
 /// Largest DECIMAL scale accepted (DuckDB's DECIMAL(18, s) still fits 2^63).
@@ -20,7 +20,7 @@ pub(super) enum Ty {
     Float,
     /// DECIMAL with this many digits after the point, held exactly as a scaled integer.
     Dec(u8),
-    /// A string (`algo` or a literal).
+    /// A string (`algo`, `grid` or a literal).
     Str,
     /// A condition.
     Bool,
@@ -191,19 +191,23 @@ pub(super) fn constant_in_range(x: f64, ty_name: &str, max: f64) -> Result<(), S
 
 /// A column as an expression reads it.
 pub(super) enum ColumnRef {
-    /// `algo`: the string [`ALGO`] stands for.
-    Algo,
+    /// `algo` or `grid`: the row's string that id [`super::ALGO`] or [`super::GRID`] stands
+    /// for.
+    Text(u16),
     /// Numeric column `COLUMNS[i]` of this type.
     Number(u8, Ty),
 }
 
 /// Resolve a column name (`lower`: the name lower-cased; `name`: as written, for the error).
 pub(super) fn column(lower: &str, name: &str) -> Result<ColumnRef, String> {
+    if lower == GRID_NAME {
+        return Ok(ColumnRef::Text(GRID));
+    }
     let Some(i) = crate::metrics::column_index(lower) else {
         return Err(format!("unknown column '{name}'"));
     };
     match COLUMNS[i].filter {
-        Filter::Text => Ok(ColumnRef::Algo),
+        Filter::Text => Ok(ColumnRef::Text(ALGO)),
         Filter::Number => Ok(ColumnRef::Number(
             i as u8,
             if COLUMNS[i].is_float() {

@@ -268,6 +268,7 @@ impl PyLevel {
         let algo = l.algo().name();
         let view = RowView {
             algo: &algo,
+            grid: l.grid(),
             size: l.size(),
             seed: l.seed(),
             row: &row,

@@ -238,26 +238,60 @@ fn write_store(out: &Path, levels: &[Level], picked: &[Picked]) -> anyhow::Resul
     Ok(w.prepare()?)
 }
 
-/// Every picked (algo, size, mask) group must regenerate in reasonable time, by the main job's
-/// rule ([`check_walk_steps`]): a file's rows can name any generator and size. A refusal names
-/// the group's first row.
+/// Every picked (algo, size, mask, grid) group must regenerate in reasonable time, by the main
+/// job's rule: the square grid's ([`check_walk_steps`]) on a square grid, the grid's own on the
+/// others (its cells and end-to-end span, [`batchgen::run::grid_cost::check_walk_steps_on`], as
+/// `--grid` runs apply it): a file's rows can name any generator, grid and size. A refusal
+/// names the group's first row.
 fn check_walks(picked: &[Picked]) -> Result<(), UsageError> {
     let mut seen = std::collections::HashSet::new();
     for p in picked {
-        if !seen.insert((p.id.algo.name(), p.id.size, p.id.mask_hash)) {
+        let id = &p.id;
+        if !seen.insert((id.algo.name(), id.size, id.mask_hash, id.grid)) {
             continue;
         }
         let mask = p.mask.as_deref().map(|m| (m, p.path.as_path()));
-        check_walk_steps(&[p.id.algo], p.id.size, mask).map_err(|e| {
+        let checked = match id.grid {
+            Grid::Square => check_walk_steps(&[id.algo], id.size, mask),
+            grid => check_grid_walks(id.algo, grid, id.size, mask),
+        };
+        checked.map_err(|e| {
             UsageError(format!(
                 "INPUT '{}' row {} ({}): {e}",
                 p.path.display(),
                 p.row,
-                pick::group_name(&p.id.algo.name(), p.id.size)
+                pick::grid_group_name(&id.algo.name(), id.size, id.grid)
             ))
         })?;
     }
     Ok(())
+}
+
+/// [`check_walks`] on a grid other than the square one: the walk limit on the cell graph of
+/// `grid` at `size` (over `mask`'s cells, named by its file).
+fn check_grid_walks(
+    algo: batchgen::Algorithm,
+    grid: Grid,
+    size: batchgen::grid::Size,
+    mask: Option<(&Mask, &Path)>,
+) -> Result<(), UsageError> {
+    if algo
+        .expected_walk_steps(batchgen::grid::Size::planar(2, 2))
+        .is_none()
+    {
+        return Ok(());
+    }
+    let usage = |e: batchgen::run::RunError| UsageError(e.message(batchgen::run::Names::Flags));
+    let mask_name = mask.map(|(_, path)| path.display().to_string());
+    let mask = mask.map(|(m, _)| m).zip(mask_name.as_deref());
+    let (gs, g) = batchgen::run::grid_graph(grid, Some(size), mask).map_err(usage)?;
+    batchgen::run::grid_cost::check_walk_steps_on(
+        &[algo],
+        &g,
+        &gs.to_string(),
+        mask_name.as_deref(),
+    )
+    .map_err(usage)
 }
 
 /// The Tiled formats refuse levels of the triangle and polar grids, which have no Tiled

@@ -356,15 +356,7 @@ fn file_meta(path: &std::path::Path) -> Result<FileMeta, SummaryError> {
         kv.and_then(|kv| kv.iter().find(|k| k.key == key))
             .and_then(|k| k.value.clone())
     };
-    let grid = match get(crate::meta_keys::GRID) {
-        None => crate::topo::Grid::Square,
-        Some(g) => crate::topo::Grid::parse(&g).map_err(|e| {
-            read_err(
-                path,
-                format!("its {} metadata: {e}", crate::meta_keys::GRID),
-            )
-        })?,
-    };
+    let grid = summary::file_grid(b.metadata().file_metadata(), path)?;
     // A hex or triangle mask is connected through its own grid's neighbours.
     let parse_mask = |t: &str| match grid {
         crate::topo::Grid::Square => Mask::from_text(t),
@@ -1079,37 +1071,46 @@ impl filter::Source for Columns<'_> {
             None => {
                 // width, height, depth: constant over a run.
                 let name = COLUMNS[column as usize].name;
-                let mut r = start;
-                while r < start + out.len() {
-                    let k = self.table.runs.partition_point(|run| run.end <= r);
-                    let run = self.table.runs[k];
-                    let g = &self.table.groups[run.group];
-                    let v = match name {
+                self.per_group(start, out, |g| {
+                    (match name {
                         "width" => g.size.width,
                         "height" => g.size.height,
                         _ => g.size.depth,
-                    } as f64;
-                    let end = run.end.min(start + out.len());
-                    out[r - start..end - start].fill(v);
-                    r = end;
-                }
+                    }) as f64
+                });
             }
         }
     }
 
     fn algo_codes(&self, start: usize, out: &mut [u16]) {
-        let mut r = start;
-        while r < start + out.len() {
-            let k = self.table.runs.partition_point(|run| run.end <= r);
-            let run = self.table.runs[k];
-            let code = self.table.groups[run.group].algo_code;
-            let end = run.end.min(start + out.len());
-            out[r - start..end - start].fill(code);
-            r = end;
-        }
+        self.per_group(start, out, |g| g.algo_code);
     }
 
     fn algos(&self) -> &[String] {
         &self.table.algos
+    }
+
+    fn grid_codes(&self, start: usize, out: &mut [u16]) {
+        self.per_group(start, out, |g| {
+            crate::topo::Grid::ALL
+                .iter()
+                .position(|&x| x == g.grid)
+                .unwrap_or(0) as u16
+        });
+    }
+}
+
+impl Columns<'_> {
+    /// `value(group)` of the group of each of rows `start .. start + out.len()`: a value that
+    /// is constant over a run, filled run by run.
+    fn per_group<T: Copy>(&self, start: usize, out: &mut [T], value: impl Fn(&Group) -> T) {
+        let mut r = start;
+        while r < start + out.len() {
+            let k = self.table.runs.partition_point(|run| run.end <= r);
+            let run = self.table.runs[k];
+            let end = run.end.min(start + out.len());
+            out[r - start..end - start].fill(value(&self.table.groups[run.group]));
+            r = end;
+        }
     }
 }

@@ -5,7 +5,8 @@
 //! [`crate::accept`], so SQL NULL semantics and DuckDB's division rules are the same as in the
 //! main job and in `batchgen summary`.
 
-use crate::accept::{arith, order, Accept, Arith, Cmp, Conv, Op, ALGO, MAX_DEPTH};
+use crate::accept::{arith, order, Accept, Arith, Cmp, Conv, Op, Text, MAX_DEPTH};
+use crate::topo::Grid;
 
 /// Rows evaluated at once (a multiple of 64, so a block is whole words of the selection).
 pub const BLOCK: usize = 1024;
@@ -18,13 +19,15 @@ pub trait Source {
     fn algo_codes(&self, start: usize, out: &mut [u16]);
     /// Generator names by code.
     fn algos(&self) -> &[String];
+    /// Grid of rows `start .. start + out.len()`, as its position in [`Grid::ALL`].
+    fn grid_codes(&self, start: usize, out: &mut [u16]);
 }
 
 /// What a stack slot holds.
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
     Num,
-    /// A string: the row's generator ([`ALGO`]) or a literal.
+    /// A string: the row's generator or grid, or a literal ([`Accept::text`]).
     Str(u16),
 }
 
@@ -34,7 +37,8 @@ pub struct Scratch {
     null: Vec<[bool; BLOCK]>,
     nullable: Vec<bool>,
     kind: Vec<Kind>,
-    codes: [u16; BLOCK],
+    /// Generator codes of the block, then grid codes (read once per block, when needed).
+    codes: [[u16; BLOCK]; 2],
 }
 
 impl Default for Scratch {
@@ -44,7 +48,7 @@ impl Default for Scratch {
             null: vec![[false; BLOCK]; MAX_DEPTH + 1],
             nullable: vec![false; MAX_DEPTH + 1],
             kind: vec![Kind::Num; MAX_DEPTH + 1],
-            codes: [0; BLOCK],
+            codes: [[0; BLOCK]; 2],
         }
     }
 }
@@ -114,7 +118,7 @@ impl Accept {
     ) {
         debug_assert!(n <= BLOCK);
         let mut sp = 0usize;
-        let mut have_codes = false;
+        let mut have_codes = [false; 2];
         for op in self.code() {
             // Pushes fill slot `sp`; unary steps work on the top slot; binary ones pop the
             // top into the slot below it (`a`).
@@ -146,7 +150,8 @@ impl Accept {
         pass_of(s, n, pass);
     }
 
-    /// `a = a cmp a+1` for strings: the row's generator against a literal, or two literals.
+    /// `a = a cmp a+1` for strings: the row's generator or grid against a literal or each
+    /// other, or two literals.
     #[allow(clippy::too_many_arguments)]
     fn string_comparison(
         &self,
@@ -156,31 +161,42 @@ impl Accept {
         a: usize,
         n: usize,
         cmp: Cmp,
-        have_codes: &mut bool,
+        have_codes: &mut [bool; 2],
     ) {
         let (Kind::Str(ia), Kind::Str(ib)) = (s.kind[a], s.kind[a + 1]) else {
             unreachable!("the parser types string comparisons")
         };
-        let names = src.algos();
-        // One truth value per generator code (or one for two literals).
-        let text = |id: u16, code: usize| match self.string(id) {
-            Some(t) => t,
-            None => names.get(code).map(String::as_str).unwrap_or(""),
+        // Each operand's names by code, and which row codes (0: generator, 1: grid) it reads;
+        // a literal is one name and reads none.
+        let names = |id: u16| -> (Vec<&str>, Option<usize>) {
+            match self.text(id) {
+                Text::Algo => (src.algos().iter().map(String::as_str).collect(), Some(0)),
+                Text::Grid => (Grid::ALL.map(Grid::name).to_vec(), Some(1)),
+                Text::Literal(t) => (vec![t], None),
+            }
         };
-        if ia != ALGO && ib != ALGO {
-            let t = cmp.test(text(ia, 0).cmp(text(ib, 0)));
-            s.x[a][..n].fill(t as u8 as f64);
-        } else {
-            let table: Vec<f64> = (0..names.len().max(1))
-                .map(|c| cmp.test(text(ia, c).cmp(text(ib, c))) as u8 as f64)
-                .collect();
-            if !*have_codes {
-                src.algo_codes(start, &mut s.codes[..n]);
-                *have_codes = true;
+        let ((na, ca), (nb, cb)) = (names(ia), names(ib));
+        // One truth value per pair of codes.
+        let width = nb.len().max(1);
+        let table: Vec<f64> = (0..na.len().max(1) * width)
+            .map(|k| {
+                let (a, b) = (na.get(k / width), nb.get(k % width));
+                cmp.test(a.unwrap_or(&"").cmp(b.unwrap_or(&""))) as u8 as f64
+            })
+            .collect();
+        for which in [ca, cb].into_iter().flatten() {
+            if !have_codes[which] {
+                let out = &mut s.codes[which][..n];
+                match which {
+                    0 => src.algo_codes(start, out),
+                    _ => src.grid_codes(start, out),
+                }
+                have_codes[which] = true;
             }
-            for (x, &c) in s.x[a][..n].iter_mut().zip(&s.codes[..n]) {
-                *x = table[c as usize];
-            }
+        }
+        let code = |which: Option<usize>, i: usize| which.map_or(0, |w| s.codes[w][i] as usize);
+        for i in 0..n {
+            s.x[a][i] = table[code(ca, i) * width + code(cb, i)];
         }
         s.kind[a] = Kind::Num;
         s.nullable[a] = false;
@@ -385,10 +401,12 @@ mod tests {
     use super::*;
     use crate::accept::COLUMNS;
 
-    /// Rows of three generators with small integer and double columns, zeros included.
+    /// Rows of three generators on the four grids with small integer and double columns,
+    /// zeros included.
     struct Rows {
         algos: Vec<String>,
         codes: Vec<u16>,
+        grids: Vec<u16>,
         cols: Vec<Vec<f64>>,
     }
 
@@ -401,6 +419,9 @@ mod tests {
         }
         fn algos(&self) -> &[String] {
             &self.algos
+        }
+        fn grid_codes(&self, start: usize, out: &mut [u16]) {
+            out.copy_from_slice(&self.grids[start..start + out.len()]);
         }
     }
 
@@ -421,6 +442,7 @@ mod tests {
         let rows = Rows {
             algos: vec!["kruskal".into(), "prim".into(), "wilson".into()],
             codes: (0..n).map(|r| (r % 3) as u16).collect(),
+            grids: (0..n).map(|r| (r / 5 % 4) as u16).collect(),
             cols,
         };
         let mut s = Scratch::default();
@@ -437,6 +459,12 @@ mod tests {
             "CAST(dead_end_share * 3 AS BIGINT) = 1 AND -straights < -2",
             "'a' < 'b' AND algo <> 'prim'",
             "dead_ends * 0.1 = 0.3 OR 2.5::BIGINT = dead_ends",
+            "grid = 'hex'",
+            "grid <> 'square' AND dead_ends > 3",
+            "grid IN ('triangle', 'polar') OR algo = 'prim'",
+            "grid NOT IN ('hex') AND grid >= 'polar'",
+            "'hex' = grid OR grid = algo OR algo < grid",
+            "grid = 'hexagon' OR grid = 'Hex'",
         ] {
             let a = Accept::parse(expr).unwrap();
             let mut pass = vec![false; n];
@@ -447,9 +475,9 @@ mod tests {
                 start += len;
             }
             for (r, &p) in pass.iter().enumerate() {
-                let want = a.eval_with(&rows.algos[rows.codes[r] as usize], |c| {
-                    rows.cols[c as usize][r]
-                });
+                let algo = &rows.algos[rows.codes[r] as usize];
+                let grid = Grid::ALL[rows.grids[r] as usize];
+                let want = a.eval_with(algo, grid, |c| rows.cols[c as usize][r]);
                 assert_eq!(p, want, "{expr}: row {r}");
             }
         }

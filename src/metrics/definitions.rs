@@ -107,6 +107,13 @@ pub fn columns_page() -> String {
          rate.\n",
     );
     page.push_str(crate::topo::measure::COLUMNS_SECTION);
+    page.push_str(
+        "\nThe `grid` column filters like `algo` (`--accept \"grid = 'hex'\"`, \
+         `grid IN ('hex', 'triangle')`, in `batchgen generate`, `summary`, `levels`, `plot` and \
+         the explorer); a square file's rows are `square` there, as DuckDB reads them with \
+         `coalesce(grid, 'square')` over `read_parquet(…, union_by_name = true)`. A name that is \
+         no grid selects nothing, as a name that is no generator does.\n",
+    );
     page
 }
 

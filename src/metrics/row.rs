@@ -10,6 +10,7 @@
 
 use super::Metrics;
 use crate::grid::Size;
+use crate::topo::Grid;
 
 /// One measured maze: the identifiers that regenerate it, its metrics and its generation time.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -24,13 +25,16 @@ pub struct Row {
     pub metrics: Metrics,
 }
 
-/// A row as its columns see it: the run's identifiers (generator, size, master seed) and one
-/// maze's [`Row`]. Every column of [`COLUMNS`] is read from one of these; it is also what an
-/// accept filter evaluates ([`crate::accept::Candidate`]).
+/// A row as its columns see it: the run's identifiers (generator, grid, size, master seed) and
+/// one maze's [`Row`]. Every column of [`COLUMNS`] is read from one of these; it is also what an
+/// accept filter evaluates ([`crate::accept::Candidate`]), whose `grid` column is [`RowView::grid`].
 #[derive(Clone, Copy, Debug)]
 pub struct RowView<'a> {
     /// Canonical generator name.
     pub algo: &'a str,
+    /// The grid the maze is on. No column of [`COLUMNS`] reads it: a table of mazes on another
+    /// grid than the square one ends with a `grid` column of its own.
+    pub grid: Grid,
     /// Grid size (depth 1 for 2D).
     pub size: Size,
     /// Master seed of the run.
@@ -367,6 +371,7 @@ mod tests {
         };
         let v = RowView {
             algo: "wilson",
+            grid: Grid::Square,
             size: Size::new(4, 5, 6),
             seed: 42,
             row: &row,
@@ -404,6 +409,7 @@ mod tests {
         };
         let v = RowView {
             algo: "wilson",
+            grid: Grid::Square,
             size: Size::planar(3, 3),
             seed: 1,
             row: &row,

@@ -86,7 +86,14 @@ pub fn region(accept: &Accept, x: Column, y: Column) -> Option<Region> {
         .flat_map(|j| (0..nx).map(move |i| (i, j)))
         .map(|(i, j)| {
             let (vx, vy) = (point(&cx, i, x.integer), point(&cy, j, y.integer));
-            accept.eval_with("", |c| if c == x.index { vx } else { vy })
+            // No string: the region is found for filters on the two columns alone.
+            accept.eval_with("", crate::topo::Grid::Square, |c| {
+                if c == x.index {
+                    vx
+                } else {
+                    vy
+                }
+            })
         })
         .collect();
     // Runs of accepted cells along each row, then runs equal in consecutive rows stacked.

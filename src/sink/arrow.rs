@@ -209,6 +209,8 @@ fn columns(algo: &str, size: Size, seed: u64, rows: &[Row]) -> Vec<ArrayRef> {
     let n = rows.len();
     let views = rows.iter().map(|row| RowView {
         algo,
+        // No column of COLUMNS reads it (a grid table's own column is appended after them).
+        grid: crate::topo::Grid::Square,
         size,
         seed,
         row,

@@ -29,6 +29,7 @@ use parquet::arrow::ProjectionMask;
 use rayon::prelude::*;
 
 use crate::accept::{Accept, COLUMNS};
+use crate::topo::Grid;
 use dist::Stat;
 
 /// Numeric columns that identify a maze or a cell rather than measure it (`cells` and
@@ -219,6 +220,8 @@ pub(crate) struct Input {
     pub(crate) depth: Option<Source>,
     /// For each column the filter reads: its leaf index.
     pub(crate) accept_cols: Vec<(u8, usize)>,
+    /// The grid of the file's mazes, the filter's `grid` ([`file_grid`]).
+    pub(crate) grid: Grid,
 }
 
 /// Where a key column's value comes from.
@@ -504,6 +507,7 @@ pub(crate) fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, Summar
         .map(|(i, f)| (f.name().clone(), i))
         .collect();
     let accept_cols = accept_columns(schema, accept, &shown)?;
+    let grid = file_grid(b.metadata().file_metadata(), path)?;
     Ok(Input {
         path: path.to_path_buf(),
         row_groups: b.metadata().num_row_groups(),
@@ -513,6 +517,25 @@ pub(crate) fn open(path: &Path, accept: Option<&Accept>) -> Result<Input, Summar
         height,
         depth,
         accept_cols,
+        grid,
+    })
+}
+
+/// The grid of a file's mazes: its `batchgen.grid` metadata, square without it (a name that is
+/// no grid is refused naming the file).
+pub(crate) fn file_grid(
+    meta: &parquet::file::metadata::FileMetaData,
+    path: &Path,
+) -> Result<Grid, SummaryError> {
+    let value = meta
+        .key_value_metadata()
+        .and_then(|kv| kv.iter().find(|k| k.key == crate::meta_keys::GRID))
+        .and_then(|k| k.value.as_deref());
+    value.map_or(Ok(Grid::Square), |g| {
+        Grid::parse(g).map_err(|e| SummaryError::Read {
+            path: crate::printable::path(path),
+            why: format!("its {} metadata: {e}", crate::meta_keys::GRID),
+        })
     })
 }
 
@@ -787,7 +810,7 @@ fn add_run(
         let algo = cols.names[cols.ids[r] as usize].as_str();
         let vals = &cols.accept_vals;
         g.passing += (r..end)
-            .filter(|&row| a.eval_with(algo, |c| vals[slot[c as usize]][row]))
+            .filter(|&row| a.eval_with(algo, input.grid, |c| vals[slot[c as usize]][row]))
             .count() as u64;
     }
 }
@@ -909,7 +932,8 @@ pub fn scan(
             }
             for r in 0..n {
                 let algo = names[ids[r] as usize].as_str();
-                let pass = accept.is_some_and(|a| a.eval_with(algo, |c| acc[slot[c as usize]][r]));
+                let pass = accept
+                    .is_some_and(|a| a.eval_with(algo, input.grid, |c| acc[slot[c as usize]][r]));
                 for (k, v) in vals.iter().enumerate() {
                     row[k] = v[r];
                 }

@@ -26,6 +26,7 @@ pub fn accept_parse(data: &[u8]) {
             };
             let _ = a.eval(&Candidate {
                 algo: "wilson",
+                grid: batchgen::topo::Grid::Hex,
                 size: batchgen::grid::Size::planar(w, h),
                 seed: 0,
                 row: &row,
