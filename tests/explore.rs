@@ -1465,13 +1465,15 @@ fn rows_of_several_runs_under_one_generator_get_no_generation_command() {
     assert_eq!(idx, [0, 0, 1, 1, 2]);
 }
 
-/// A file of another grid: the gallery's mazes are drawn on that grid (polygons, the
-/// solution as long as the row's), the row's render command carries `--grid` and draws the
-/// same maze, the printed levels command is one that format takes, and the generation command
+/// A file of another grid, its ends given as cells: the gallery's mazes are drawn on that grid
+/// (polygons, the solution as long as the row's), the row's render command carries `--grid`
+/// and the ends and draws the same maze and solution, the printed levels command is one that format takes, and the generation command
 /// carries `--grid`: it makes the same mazes, whose store `render --store` draws as the row's
 /// render command does and `Level::from_store` reads back.
 #[test]
 fn grid_files_are_explored_with_their_grids_mazes() {
+    // Cells of both grids: X,Y on the 7x5 hex grid, RING,I on the 4-ring polar one.
+    const ENDS: [&str; 4] = ["--entrance", "1,1", "--exit", "2,3"];
     let d = tempfile::tempdir().unwrap();
     for (grid, size) in [("hex", "7x5"), ("polar", "4")] {
         let file = d.path().join(format!("{grid}.parquet"));
@@ -1486,6 +1488,7 @@ fn grid_files_are_explored_with_their_grids_mazes() {
                 "--count",
                 "6",
             ])
+            .args(ENDS)
             .args(["--seed", "5", "--quiet", "--out"])
             .arg(&file)
             .assert()
@@ -1533,6 +1536,14 @@ fn grid_files_are_explored_with_their_grids_mazes() {
             let walls = |s: &str| s.split(r#"id="walls""#).count();
             assert_eq!(walls(&drawn), walls(&svg));
             assert!(drawn.contains(r#"id="solution""#), "{render}");
+            assert!(
+                render.contains("--entrance") && render.contains("--exit"),
+                "{render}"
+            );
+            // The same path in another scale: as many steps as the row's solution.
+            let path = drawn.split(r#"id="solution" d=""#).nth(1).unwrap();
+            let path = path.split('"').next().unwrap();
+            assert_eq!(path.matches('L').count(), steps, "{render}");
         }
         let c = api::handle(&table, "/api/counts", "");
         let text = String::from_utf8(c.body).unwrap();
@@ -1578,6 +1589,7 @@ fn grid_files_are_explored_with_their_grids_mazes() {
         let regenerated = run.join("regenerated.svg");
         common::batchgen()
             .args(["render", "--grid", grid, "--size", size, "--algo", &algo])
+            .args(ENDS)
             .args(["--seed", "5", "--index", "2", "--solution", "-o"])
             .arg(&regenerated)
             .assert()

@@ -11,7 +11,7 @@
 //! | `/api/sample?accept=E&n=K` | a reproducible random sample of K ≤ 100 passing rows with their identifiers and values |
 //! | `/api/levels?accept=E&count=N&per=K` | per (algo, size) the first K ≤ 100 of the N levels `batchgen levels` writes (the first N passing rows by index), and that command |
 //! | `/api/mask.txt?hash=H` | the files' mask of hash `H` as a text mask: the `mask.txt` the printed commands' `--mask mask.txt` reads |
-//! | `/api/maze.svg?algo=A&size=S&seed=X&index=I[&ends=diameter or &entrance=X,Y&exit=X,Y][&mask=H][&braid=P][&grid=G]` | the maze drawn with its solution: on the files' mask of hash `H` (holes solid), braided with chance `P`; on grid `G` (`hex`, `triangle`, `polar`: the rows of a `--grid` file, drawn as polygons between the first and last cell) |
+//! | `/api/maze.svg?algo=A&size=S&seed=X&index=I[&ends=diameter or &entrance=X,Y&exit=X,Y][&mask=H][&braid=P][&grid=G]` | the maze drawn with its solution: on the files' mask of hash `H` (holes solid), braided with chance `P`; on grid `G` (`hex`, `triangle`, `polar`: the rows of a `--grid` file, drawn as polygons; cells as `X,Y`, polar `RING,I`) |
 
 use std::fmt::Write as _;
 
@@ -221,6 +221,15 @@ fn grid_ends_flags(g: &Group) -> Result<Vec<(String, String)>, String> {
     ])
 }
 
+/// The flags that reproduce the ends of group `g`'s rows on any grid: [`ends_flags`], or on
+/// another grid its cells in the grid's own coordinates ([`grid_ends_flags`]).
+fn group_ends_flags(g: &Group) -> Vec<(String, String)> {
+    match g.grid {
+        Grid::Square => ends_flags(&g.ends, g.size),
+        _ => grid_ends_flags(g).unwrap_or_else(|_| ends_flags(&g.ends, g.size)),
+    }
+}
+
 /// The parameters beyond the ends that remake group `g`'s mazes: its mask's hash (the mask
 /// itself is the file's `batchgen.mask`, held by the explorer) and its braid chance.
 fn made_with(g: &Group) -> Vec<(&'static str, String)> {
@@ -396,7 +405,7 @@ fn key_command(
 /// [`generate_command`]) and its solution, into `maze.svg`.
 fn render_command(g: &Group, index: u64) -> String {
     let mut spec = RenderSpec::new(g.algo.as_str(), g.size, g.seed, index);
-    for (k, v) in ends_flags(&g.ends, g.size) {
+    for (k, v) in group_ends_flags(g) {
         spec = match k.as_str() {
             "ends" => spec.ends(EndsRule::Diameter),
             "entrance" => spec.entrance(v),
@@ -912,7 +921,7 @@ fn sample_row(t: &Table, r: usize, index: u64) -> SampleRow<'_> {
         g.size,
         g.seed
     );
-    for (k, v) in ends_flags(&g.ends, g.size) {
+    for (k, v) in group_ends_flags(g) {
         let _ = write!(svg, "&{k}={}", url_encode(&v));
     }
     for (k, v) in made_with(g) {
@@ -1117,13 +1126,15 @@ fn maze(t: &Table, p: &Params) -> Answer {
         Some(g) => Grid::parse(g).map_err(|why| bad(ArgError::new("--grid", g, why)))?,
     };
     if grid != Grid::Square {
-        // The first and last cell, as the grid's runs measure them.
+        // Between the row's ends, as the grid's runs measure them.
         let level = LevelSpec {
             mask,
             ..LevelSpec::new(algo, Size::planar(size.width, size.height), seed, index)
                 .braid(braid)
                 .on_grid(grid)
         }
+        .ends_of_flags(p.get("ends"), p.get("entrance"), p.get("exit"))
+        .map_err(bad)?
         .build()
         .map_err(bad)?;
         let (g, m) = (
