@@ -166,23 +166,29 @@ impl Accept {
         let (Kind::Str(ia), Kind::Str(ib)) = (s.kind[a], s.kind[a + 1]) else {
             unreachable!("the parser types string comparisons")
         };
-        // Each operand's names by code, and which row codes (0: generator, 1: grid) it reads;
+        // Each operand's names (by code) and the row codes it reads (0: generator, 1: grid);
         // a literal is one name and reads none.
-        let names = |id: u16| -> (Vec<&str>, Option<usize>) {
+        let algos = src.algos();
+        let grids = Grid::ALL.map(Grid::name);
+        let side = |id: u16| -> (usize, Option<usize>) {
             match self.text(id) {
-                Text::Algo => (src.algos().iter().map(String::as_str).collect(), Some(0)),
-                Text::Grid => (Grid::ALL.map(Grid::name).to_vec(), Some(1)),
-                Text::Literal(t) => (vec![t], None),
+                Text::Algo => (algos.len(), Some(0)),
+                Text::Grid => (grids.len(), Some(1)),
+                Text::Literal(_) => (1, None),
             }
         };
-        let ((na, ca), (nb, cb)) = (names(ia), names(ib));
+        let name = |id: u16, code: usize| -> &str {
+            match self.text(id) {
+                Text::Algo => algos.get(code).map_or("", String::as_str),
+                Text::Grid => grids.get(code).copied().unwrap_or(""),
+                Text::Literal(t) => t,
+            }
+        };
+        let ((len_a, ca), (len_b, cb)) = (side(ia), side(ib));
         // One truth value per pair of codes.
-        let width = nb.len().max(1);
-        let table: Vec<f64> = (0..na.len().max(1) * width)
-            .map(|k| {
-                let (a, b) = (na.get(k / width), nb.get(k % width));
-                cmp.test(a.unwrap_or(&"").cmp(b.unwrap_or(&""))) as u8 as f64
-            })
+        let width = len_b.max(1);
+        let table: Vec<f64> = (0..len_a.max(1) * width)
+            .map(|k| cmp.test(name(ia, k / width).cmp(name(ib, k % width))) as u8 as f64)
             .collect();
         for which in [ca, cb].into_iter().flatten() {
             if !have_codes[which] {
@@ -194,9 +200,21 @@ impl Accept {
                 have_codes[which] = true;
             }
         }
-        let code = |which: Option<usize>, i: usize| which.map_or(0, |w| s.codes[w][i] as usize);
-        for i in 0..n {
-            s.x[a][i] = table[code(ca, i) * width + code(cb, i)];
+        let x = &mut s.x[a][..n];
+        match (ca, cb) {
+            (None, None) => x.fill(table[0]),
+            // One side is a literal (one name): the other's code is the index.
+            (Some(w), None) | (None, Some(w)) => {
+                for (x, &c) in x.iter_mut().zip(&s.codes[w][..n]) {
+                    *x = table[c as usize];
+                }
+            }
+            (Some(wa), Some(wb)) => {
+                let (codes_a, codes_b) = (&s.codes[wa][..n], &s.codes[wb][..n]);
+                for ((x, &p), &q) in x.iter_mut().zip(codes_a).zip(codes_b) {
+                    *x = table[p as usize * width + q as usize];
+                }
+            }
         }
         s.kind[a] = Kind::Num;
         s.nullable[a] = false;
