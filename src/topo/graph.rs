@@ -78,6 +78,12 @@ pub struct CellGraph {
     ends: Vec<[u32; 2]>,
     /// The direction labels of each edge: from its smaller cell, and from its larger one.
     edge_dir: Vec<[u8; 2]>,
+    /// The index, among its neighbour's slots, of the slot back from each slot (when no cell has
+    /// more than 8 neighbours; empty otherwise).
+    back: Vec<u8>,
+    /// One bit per slot of each cell (bit `i` for its `i`-th slot), when no cell has more than
+    /// 8 neighbours (empty otherwise): the neighbour masks the generators start from.
+    full: Vec<u8>,
     /// The cells of the graph (all of them, or a mask's), increasing.
     ids: Vec<u32>,
     /// Polar: the first cell id of each ring, and one past the last ring.
@@ -153,6 +159,8 @@ impl CellGraph {
             dir: Vec::new(),
             ends: Vec::new(),
             edge_dir: Vec::new(),
+            back: Vec::new(),
+            full: Vec::new(),
             ids: (0..len).filter(|&c| present[c as usize]).collect(),
             ring_start,
             ring,
@@ -198,6 +206,19 @@ impl CellGraph {
         let degrees: Vec<u32> = g.ids.iter().map(|&c| g.slots(c).len() as u32).collect();
         g.min_deg = degrees.iter().copied().min().unwrap_or(0);
         g.max_deg = degrees.iter().copied().max().unwrap_or(0);
+        if g.max_deg <= 8 {
+            g.full = (0..len)
+                .map(|c| ((1u32 << g.slots(c).len()) - 1) as u8)
+                .collect();
+            g.back = vec![0; g.nbr.len()];
+            for u in 0..len {
+                for s in g.slots(u) {
+                    let v = g.nbr[s as usize];
+                    let i = g.slots(v).position(|t| g.nbr[t as usize] == u);
+                    g.back[s as usize] = i.expect("neighbours are symmetric") as u8;
+                }
+            }
+        }
         g.check_connected()?;
         Ok(g)
     }
@@ -372,6 +393,38 @@ impl CellGraph {
         self.off[c as usize]..self.off[c as usize + 1]
     }
 
+    /// The first slot of cell `c` and its number of slots, without a bounds check (for the
+    /// walks' inner loops).
+    ///
+    /// # Safety
+    ///
+    /// `c < self.len()`.
+    #[inline(always)]
+    pub unsafe fn slot_span_unchecked(&self, c: u32) -> (u32, u32) {
+        debug_assert!(c < self.len());
+        // SAFETY: `off` has `len() + 1` entries and the caller promises `c < len()`.
+        let (a, b) = unsafe {
+            (
+                *self.off.get_unchecked(c as usize),
+                *self.off.get_unchecked(c as usize + 1),
+            )
+        };
+        (a, b - a)
+    }
+
+    /// The neighbour at slot `s`, without a bounds check (for the walks' inner loops). It is a
+    /// cell id below [`CellGraph::len`].
+    ///
+    /// # Safety
+    ///
+    /// `s` is a slot of a cell (below `off[len()]`).
+    #[inline(always)]
+    pub unsafe fn nbr_unchecked(&self, s: u32) -> u32 {
+        debug_assert!((s as usize) < self.nbr.len());
+        // SAFETY: the caller promises `s` is a slot.
+        unsafe { *self.nbr.get_unchecked(s as usize) }
+    }
+
     /// The neighbour at slot `s`.
     #[inline(always)]
     pub fn nbr(&self, s: u32) -> u32 {
@@ -382,6 +435,22 @@ impl CellGraph {
     #[inline(always)]
     pub fn edge(&self, s: u32) -> u32 {
         self.edge[s as usize]
+    }
+
+    /// Each cell's neighbour mask (bit `i` set for its `i`-th slot; 0 for a hole), when no
+    /// cell has more than 8 neighbours; `None` otherwise (a polar grid whose first ring has
+    /// more than 8 cells).
+    #[inline]
+    pub fn full_masks(&self) -> Option<&[u8]> {
+        (self.max_deg <= 8).then_some(&self.full[..])
+    }
+
+    /// The neighbours of cell `c` in slot order and, for each, the index of the slot back to
+    /// `c` among the neighbour's slots (empty indices when [`CellGraph::full_masks`] is `None`).
+    #[inline(always)]
+    pub fn nbrs_back(&self, c: u32) -> (&[u32], &[u8]) {
+        let r = self.off[c as usize] as usize..self.off[c as usize + 1] as usize;
+        (&self.nbr[r.clone()], self.back.get(r).unwrap_or(&[]))
     }
 
     /// The direction label of slot `s` (see the module docs).

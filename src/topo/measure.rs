@@ -128,20 +128,19 @@ pub fn grid_distance_with(
 /// A worker's buffers for [`measure`], reused for every maze.
 #[derive(Debug, Default)]
 pub struct MeasureScratch {
+    /// Each cell's passages, read off the open bits (one record, one bounds check per end of
+    /// an edge).
+    cell: Vec<Open>,
     /// Passages of each cell.
     deg: Vec<u32>,
-    /// XOR of the ids of the open edges not peeled yet (a leaf's: its one edge to its parent).
-    ex: Vec<u32>,
     /// XOR of the ids of all the open edges of each cell (a corridor's other edge is this XOR
     /// the one it was entered by).
     exo: Vec<u32>,
-    /// The direction labels of each cell's passages, one bit per label.
-    dirs: Vec<u8>,
     /// The edge to each cell's parent (the entrance's is never read).
     pe: Vec<u32>,
     /// What the peel carries for each cell, set by the degree pass (no other reset).
     node: Vec<Node>,
-    /// Leaves waiting to be peeled.
+    /// Leaves waiting to be peeled (sized for every cell: pushed without a capacity check).
     stack: Vec<u32>,
     /// Is the cell on the solution?
     on_path: Vec<bool>,
@@ -159,6 +158,17 @@ impl MeasureScratch {
     pub fn solution_path(&self) -> Vec<u32> {
         self.path.iter().rev().copied().collect()
     }
+}
+
+/// A cell's passages, as the pass over the open bits leaves them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Open {
+    /// XOR of the ids of the open edges not peeled yet (a leaf's: its one edge to its parent).
+    ex: u32,
+    /// The number of passages.
+    deg: u8,
+    /// The direction labels of the passages, one bit per label.
+    dirs: u8,
 }
 
 /// A cell's state in the peel, in one place (one bounds check, one cache line per access).
@@ -192,15 +202,14 @@ pub fn measure(
     let len = g.len() as usize;
     let n = g.cells();
     let root = ends.entrance;
-    for v in [&mut s.deg, &mut s.ex] {
-        v.clear();
-        v.resize(len, 0);
-    }
+    s.cell.clear();
+    s.cell.resize(len, Open::default());
+    s.deg.resize(len, 0);
+    s.exo.resize(len, 0);
     s.node.resize(len, Node::default());
     s.pe.resize(len, 0);
-    s.dirs.clear();
-    s.dirs.resize(len, 0);
-    s.on_path.clear();
+    s.stack.resize(len, 0);
+    // All false: every mark set on the solution is cleared after use.
     s.on_path.resize(len, false);
 
     // Degrees, edge XORs and direction sets from the open bits.
@@ -209,26 +218,26 @@ pub fn measure(
         while w != 0 {
             let e = (k as u32) << 6 | w.trailing_zeros();
             let ([a, b], [da, db]) = (g.ends(e), g.edge_dirs(e));
-            let (a, b) = (a as usize, b as usize);
-            s.deg[a] += 1;
-            s.deg[b] += 1;
-            s.ex[a] ^= e;
-            s.ex[b] ^= e;
-            s.dirs[a] |= 1 << da;
-            s.dirs[b] |= 1 << db;
+            for (x, d) in [(a, da), (b, db)] {
+                let o = &mut s.cell[x as usize];
+                o.ex ^= e;
+                o.deg += 1;
+                o.dirs |= 1 << d;
+            }
             w &= w - 1;
         }
     }
-    s.exo.clear();
-    s.exo.extend_from_slice(&s.ex);
 
     // Degrees, straights (a corridor whose two directions are opposite: two labels `dirs / 2`
     // apart), and the first leaves.
     let half = (g.dirs() / 2) as u32;
     let (mut dead_ends, mut corridors, mut junctions, mut straights) = (0u32, 0u32, 0u32, 0u32);
-    s.stack.clear();
+    let mut sp = 0usize;
     for &c in g.ids() {
-        let d = s.deg[c as usize];
+        let o = s.cell[c as usize];
+        let d = o.deg as u32;
+        s.deg[c as usize] = d;
+        s.exo[c as usize] = o.ex;
         s.node[c as usize] = Node {
             h1: 0,
             h2: 0,
@@ -238,13 +247,12 @@ pub fn measure(
         match d {
             1 => {
                 dead_ends += 1;
-                if c != root {
-                    s.stack.push(c);
-                }
+                s.stack[sp] = c;
+                sp += (c != root) as usize;
             }
             2 => {
                 corridors += 1;
-                let m = s.dirs[c as usize] as u32;
+                let m = o.dirs as u32;
                 straights += (m.count_ones() == 2
                     && 31 - m.leading_zeros() - m.trailing_zeros() == half)
                     as u32;
@@ -257,9 +265,11 @@ pub fn measure(
     // The peel: children before parents; the first cell whose two deepest descents beat every
     // earlier one is the deepest top of a longest path.
     let (mut diameter, mut top) = (0u32, root);
-    while let Some(x) = s.stack.pop() {
+    while sp > 0 {
+        sp -= 1;
+        let x = s.stack[sp];
         let xu = x as usize;
-        let e = s.ex[xu];
+        let e = s.cell[xu].ex;
         let p = across(g, e, x) as usize;
         s.pe[xu] = e;
         let nx = s.node[xu];
@@ -274,10 +284,9 @@ pub fn measure(
         np.h2 = np.h2.max(m1.min(h));
         np.rem -= 1;
         let leaf = np.rem == 1;
-        s.ex[p] ^= e;
-        if leaf && p as u32 != root {
-            s.stack.push(p as u32);
-        }
+        s.cell[p].ex ^= e;
+        s.stack[sp] = p as u32;
+        sp += (leaf && p as u32 != root) as usize;
     }
     let through = s.node[root as usize].h1 + s.node[root as usize].h2;
     if through > diameter {

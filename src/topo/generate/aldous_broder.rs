@@ -31,15 +31,19 @@ fn walk<R: RandomSource>(
     draw: impl Fn(&mut R, u32) -> u32,
 ) {
     s.marks(g.len());
+    let mark = &mut s.mark[..];
     let mut u = random_cell(g, rng);
-    s.mark[u as usize] = 1;
+    mark[u as usize] = 1;
     let mut left = g.cells() - 1;
     while left > 0 {
-        let slots = g.slots(u);
-        let slot = slots.start + draw(rng, slots.end - slots.start);
+        // SAFETY: `u` is a cell (the first one drawn, then always a neighbour), below `len()`.
+        let (a, n) = unsafe { g.slot_span_unchecked(u) };
+        let slot = a + draw(rng, n);
         let v = g.nbr(slot);
-        if s.mark[v as usize] == 0 {
-            s.mark[v as usize] = 1;
+        // SAFETY: a neighbour is a cell, below `len()`, the length of `mark`.
+        let m = unsafe { mark.get_unchecked_mut(v as usize) };
+        if *m == 0 {
+            *m = 1;
             maze.open(g.edge(slot));
             left -= 1;
         }

@@ -44,6 +44,8 @@ pub struct GraphScratch {
     order: Vec<u32>,
     /// Kruskal's union-find.
     dsu: Dsu,
+    /// Per-cell masks of the neighbours not visited yet ([`Unvisited`]).
+    open: Vec<u8>,
 }
 
 impl GraphScratch {
@@ -168,6 +170,81 @@ fn slots_with(g: &CellGraph, mark: &[u8], u: u32, want: u8, out: &mut [u32]) -> 
         k += (mark[g.nbr(s) as usize] == want) as usize;
     }
     k as u32
+}
+
+/// The unvisited neighbours of every cell as one byte per cell (bit `i` for the cell's `i`-th
+/// slot), on a graph whose cells have at most 8 neighbours ([`CellGraph::full_masks`]).
+/// Visiting a cell clears its bit in each neighbour's mask, once; then the choices of a cell are
+/// its mask, with no neighbour to read: the `i`-th choice in slot order is the `i`-th set bit,
+/// and there are as many as set bits, so the draws are those of [`slots_with`].
+struct Unvisited<'a> {
+    masks: &'a mut [u8],
+}
+
+/// `SELECT[m][i]`: the position of the `i`-th set bit of `m` (for `i` below its set bits).
+static SELECT: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut b, mut i) = (0, 0);
+        while b < 8 {
+            if m >> b & 1 != 0 {
+                t[m][i] = b as u8;
+                i += 1;
+            }
+            b += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// `COUNT[m]`: the set bits of `m` (a table: `count_ones` is a dozen instructions without
+/// `popcnt`).
+static COUNT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut m = 0;
+    while m < 256 {
+        t[m] = (m as u32).count_ones() as u8;
+        m += 1;
+    }
+    t
+};
+
+impl<'a> Unvisited<'a> {
+    /// Every neighbour unvisited, in `buf` (reused).
+    fn new(full: &[u8], buf: &'a mut Vec<u8>) -> Unvisited<'a> {
+        buf.clear();
+        buf.extend_from_slice(full);
+        Unvisited { masks: buf }
+    }
+
+    /// Mark `v` visited.
+    #[inline(always)]
+    fn visit(&mut self, g: &CellGraph, v: u32) {
+        let (nbrs, back) = g.nbrs_back(v);
+        for (&w, &b) in nbrs.iter().zip(back) {
+            self.masks[w as usize] &= !(1 << b);
+        }
+    }
+
+    /// The mask of `u`'s unvisited neighbours.
+    #[inline(always)]
+    fn of(&self, u: u32) -> u8 {
+        self.masks[u as usize]
+    }
+}
+
+/// The number of set bits of `m`.
+#[inline(always)]
+fn count(m: u8) -> u32 {
+    COUNT[m as usize] as u32
+}
+
+/// The slot of `u` at the `i`-th set bit of `m` (a mask of `u`'s slots).
+#[inline(always)]
+fn slot_at(g: &CellGraph, u: u32, m: u8, i: u32) -> u32 {
+    g.slots(u).start + SELECT[m as usize][i as usize & 7] as u32
 }
 
 /// `buf` sized for [`slots_with`] on `g`: one entry per slot of the cell with the most.

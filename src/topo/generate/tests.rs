@@ -28,7 +28,10 @@ fn sizes(grid: Grid) -> Vec<GridSize> {
     match grid {
         Grid::Polar => [1, 2, 3, 4, 6]
             .iter()
-            .flat_map(|&r| [GridSize::new(grid, r, 6), GridSize::new(grid, r, 3)])
+            .flat_map(|&r| {
+                // A first ring of 12: a centre with more than 8 neighbours.
+                [6, 3, 12].map(|c| GridSize::new(grid, r, c))
+            })
             .collect(),
         _ => (1..=5)
             .flat_map(|w| [1, 2, 3, 6].map(|h| GridSize::new(grid, w, h)))
@@ -136,6 +139,70 @@ fn refusals_name_the_generator_and_the_grid() {
     for a in Algorithm::all() {
         assert!(check(&a, Grid::Square).is_ok());
     }
+}
+
+/// The neighbour-mask forms of backtracker, growing tree and hunt-and-kill (cells of at most 8
+/// neighbours) make the same mazes, from the same draws, as their scans of the neighbours'
+/// marks (which any degree takes).
+#[test]
+fn neighbour_masks_make_the_scans_mazes() {
+    let ring: Vec<bool> = (0..48).map(|c| c % 8 != 3 || c / 8 == 5).collect();
+    let graphs = [
+        CellGraph::new(GridSize::new(Grid::Hex, 9, 7)),
+        CellGraph::new(GridSize::new(Grid::Hex, 1, 1)),
+        CellGraph::new(GridSize::new(Grid::Triangle, 10, 6)),
+        CellGraph::new(GridSize::new(Grid::Polar, 6, 6)),
+        CellGraph::new(GridSize::new(Grid::Polar, 5, 3)),
+        CellGraph::masked(GridSize::new(Grid::Hex, 8, 6), 8, 6, &ring).unwrap(),
+    ];
+    let policies = ["newest", "oldest", "random", "mix:0.5"].map(|p| {
+        match Algorithm::parse(&format!("growing-tree:{p}")).unwrap() {
+            Algorithm::GrowingTree(p) => p,
+            _ => unreachable!(),
+        }
+    });
+    type Gen<'a> = &'a dyn Fn(&mut GraphMaze, &mut GraphScratch, &mut Rng);
+    let same = |g: &CellGraph, name: &str, fast: Gen, slow: Gen| {
+        let mut s = GraphScratch::new();
+        for index in 0..10 {
+            let mut mazes = [GraphMaze::new(g), GraphMaze::new(g)];
+            let mut rngs = [Rng::from_maze_seed(index), Rng::from_maze_seed(index)];
+            fast(&mut mazes[0], &mut s, &mut rngs[0]);
+            slow(&mut mazes[1], &mut s, &mut rngs[1]);
+            assert_eq!(mazes[0], mazes[1], "{name} on {} index {index}", g.size());
+            assert!(mazes[0].is_spanning_tree(g));
+            assert_eq!(
+                rngs[0].next_u32(),
+                rngs[1].next_u32(),
+                "{name}: the same draws"
+            );
+        }
+    };
+    for g in &graphs {
+        assert!(g.full_masks().is_some());
+        same(
+            g,
+            "backtracker",
+            &|m, s, r| backtracker::generate(g, m, s, r),
+            &|m, s, r| backtracker::scan(g, m, s, r),
+        );
+        same(
+            g,
+            "hunt-and-kill",
+            &|m, s, r| hunt_and_kill::generate(g, m, s, r),
+            &|m, s, r| hunt_and_kill::scan(g, m, s, r),
+        );
+        for p in policies {
+            same(
+                g,
+                &format!("growing-tree {p:?}"),
+                &|m, s, r| growing_tree::generate(g, m, s, r, p),
+                &|m, s, r| growing_tree::scan(g, m, s, r, p),
+            );
+        }
+    }
+    let big = CellGraph::new(GridSize::new(Grid::Polar, 3, 12));
+    assert!(big.full_masks().is_none());
 }
 
 /// The hash of maze 0..3 of every generator on one size of each grid: a change that alters a

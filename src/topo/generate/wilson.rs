@@ -40,11 +40,17 @@ fn walks<R: RandomSource>(
         if s.mark[start as usize] != 0 {
             continue;
         }
+        let (mark, next) = (&s.mark[..], &mut s.next[..]);
         let mut u = start;
-        while s.mark[u as usize] == 0 {
-            let slots = g.slots(u);
-            let slot = slots.start + draw(rng, slots.end - slots.start);
-            s.next[u as usize] = slot;
+        // `u` is always a cell (the start, then a neighbour): below `len()`, the length of
+        // `mark` and `next`.
+        // SAFETY: `u < len()`.
+        while unsafe { *mark.get_unchecked(u as usize) } == 0 {
+            // SAFETY: `u < len()`.
+            let (a, n) = unsafe { g.slot_span_unchecked(u) };
+            let slot = a + draw(rng, n);
+            // SAFETY: `u < len()`.
+            unsafe { *next.get_unchecked_mut(u as usize) = slot };
             u = g.nbr(slot);
         }
         super::wilson_biased::join(g, maze, s, start);

@@ -75,10 +75,15 @@ pub(super) fn generate<R: RandomSource>(
 /// cell to the tree: the loop-erased walk.
 #[inline]
 pub(super) fn join(g: &CellGraph, maze: &mut GraphMaze, s: &mut GraphScratch, start: u32) {
+    let (mark, next) = (&mut s.mark[..], &s.next[..]);
     let mut u = start;
-    while s.mark[u as usize] == 0 {
-        s.mark[u as usize] = 1;
-        let slot = s.next[u as usize];
+    loop {
+        let m = &mut mark[u as usize];
+        if *m != 0 {
+            break;
+        }
+        *m = 1;
+        let slot = next[u as usize];
         maze.open(g.edge(slot));
         u = g.nbr(slot);
     }
