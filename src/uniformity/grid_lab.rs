@@ -5,11 +5,11 @@
 //!   [`super::kirchhoff::spanning_trees_graph`]);
 //! * each generator's exact distribution over the trees, by walking every branch of its random
 //!   choices through the grid's generator code ([`super::enumerate::exact_distribution_graph`]),
-//!   planned and refused exactly as on squares (Knuth's estimate against
-//!   [`super::report::EXHAUSTIVE_BUDGET_SECONDS`] unless forced, memory checked up front);
+//!   planned and refused exactly as on squares (Knuth's estimate against the 10-minute
+//!   budget unless forced, memory checked up front);
 //! * `N` mazes per generator seeded exactly as the grid's main job seeds them
 //!   ([`super::sample::sample_graph`]), counted per tree, with Pearson's chi-square against
-//!   uniform when every tree is expected at least [`MIN_EXPECTED_PER_TREE`] times;
+//!   uniform when every tree is expected at least 5 times;
 //! * a verdict per generator from the exact distribution, else the chi-square at
 //!   [`super::report::ALPHA`] (fixed seed: reproducible).
 //!
