@@ -800,57 +800,162 @@ fn exact_walks_that_would_not_fit_are_refused_up_front() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("sidewinder"));
 }
 
-/// `--grid`: τ of a 2×2 hex grid (8, as the layout's README counts) and of the 2-ring polar
-/// wheel (320), Wilson uniform on both by chi-square (p >= 0.001, fixed seed) with every tree
-/// drawn, the table says τ; a generator that does not run on the grid is refused naming it.
+/// `batchgen uniformity --grid G ARGS --format json`, parsed.
+fn grid_lab_json(grid: &str, size: &str, args: &[&str]) -> serde_json::Value {
+    let out = common::batchgen()
+        .args([
+            "uniformity",
+            "--grid",
+            grid,
+            "--size",
+            size,
+            "--format",
+            "json",
+        ])
+        .args(args)
+        .output()
+        .unwrap();
+    common::assert_ok(&out);
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The generator `algo`'s object of a grid lab document.
+fn generator<'a>(v: &'a serde_json::Value, algo: &str) -> &'a serde_json::Value {
+    (v["generators"].as_array().unwrap().iter())
+        .find(|g| g["algo"] == algo)
+        .unwrap_or_else(|| panic!("no {algo} in {v}"))
+}
+
+/// `--grid` on the smallest grids gives what the square lab gives: τ (8 on a 2×2 hex grid, as
+/// the layout's README counts), each enumerable generator's exact distribution over every tree
+/// (summing to exactly 1; Kruskal's checked here against all 5! edge orders run by this test),
+/// and chi-square of the samples (fixed seed, α = 0.001): Wilson and Aldous–Broder pass, and
+/// the biased generators are called biased, exactly where enumerated.
 #[test]
-fn grid_lab_gives_tau_and_chi_square_on_the_other_grids() {
-    for (grid, size, tau) in [("hex", "2x2", "8"), ("polar", "2", "320")] {
-        let out = common::batchgen()
-            .args([
-                "uniformity",
-                "--grid",
-                grid,
-                "--size",
-                size,
-                "--algo",
-                "wilson,kruskal",
-            ])
-            .args(["--samples", "3200", "--format", "json"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(v["spanning_trees"], tau, "{grid}");
-        let rows = v["rows"].as_array().unwrap();
-        assert_eq!(rows.len(), 2);
-        let wilson = rows.iter().find(|r| r["algo"] == "wilson").unwrap();
-        assert_eq!(wilson["uniform"], true, "{grid}: {v}");
-        assert_eq!(
-            wilson["distinct"],
-            tau.parse::<u64>().unwrap(),
-            "{grid}: every tree drawn"
-        );
-        let table = common::batchgen()
-            .args([
-                "uniformity",
-                "--grid",
-                grid,
-                "--size",
-                size,
-                "--algo",
-                "wilson",
-            ])
-            .args(["--samples", "3200"])
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&table.stdout);
-        assert!(text.contains(&format!("{tau} spanning trees")), "{text}");
+fn grid_lab_gives_exact_distributions_on_the_smallest_grids() {
+    let v = grid_lab_json("hex", "2x2", &["--samples", "3200", "--seed", "42"]);
+    assert_eq!(v["spanning_trees"]["exact"], "8");
+    let edges: Vec<[u32; 2]> = (v["edges"].as_array().unwrap().iter())
+        .map(|e| {
+            [
+                e["a"].as_u64().unwrap() as u32,
+                e["b"].as_u64().unwrap() as u32,
+            ]
+        })
+        .collect();
+    assert_eq!(edges.len(), 5);
+    for name in ["wilson", "aldous-broder"] {
+        let g = generator(&v, name);
+        assert_eq!(g["sample"]["trees_seen"], 8, "{name}");
+        assert_eq!(g["sample"]["uniform_at_alpha_0_001"], true, "{name}: {g}");
     }
+    for name in ["backtracker", "kruskal", "prim", "hunt-and-kill"] {
+        let e = &generator(&v, name)["exact"];
+        assert_eq!(e["status"], "done", "{name}: {e}");
+        assert_eq!(e["sum"], "1", "{name}");
+        assert_eq!(e["distribution"].as_array().unwrap().len(), 8, "{name}");
+        assert_ne!(e["tv_from_uniform"], "0", "{name} is biased on hex 2x2");
+    }
+    // Kruskal over every order of the 5 edges: tree code → orders making it, out of 120.
+    let mut orders: BTreeMap<String, u64> = BTreeMap::new();
+    let mut perm: Vec<usize> = (0..5).collect();
+    loop {
+        let mut root: Vec<u32> = (0..4).collect();
+        let mut bits = 0u64;
+        for &e in &perm {
+            let find = |r: &[u32], mut x: u32| {
+                while r[x as usize] != x {
+                    x = r[x as usize];
+                }
+                x
+            };
+            let (a, b) = (find(&root, edges[e][0]), find(&root, edges[e][1]));
+            if a != b {
+                root[a as usize] = b;
+                bits |= 1 << e;
+            }
+        }
+        *orders.entry(format!("{bits:#x}")).or_default() += 1;
+        // Next permutation in lexicographic order.
+        let Some(i) = (0..4).rev().find(|&i| perm[i] < perm[i + 1]) else {
+            break;
+        };
+        let j = (i + 1..5).rev().find(|&j| perm[j] > perm[i]).unwrap();
+        perm.swap(i, j);
+        perm[i + 1..].reverse();
+    }
+    let kruskal: BTreeMap<String, BigRational> = (generator(&v, "kruskal")["exact"]
+        ["distribution"]
+        .as_array()
+        .unwrap()
+        .iter())
+    .map(|t| {
+        let p: BigRational = t["p"].as_str().unwrap().parse().unwrap();
+        (t["tree"].as_str().unwrap().to_string(), p)
+    })
+    .collect();
+    let want: BTreeMap<String, BigRational> = (orders.into_iter())
+        .map(|(k, n)| (k, BigRational::new(n.into(), 120.into())))
+        .collect();
+    assert_eq!(kruskal, want);
+
+    // The 3x2 triangle grid is a 6-cycle: Kruskal drops each edge with probability 1/6 (exact
+    // uniform); the table says so, with Wilson uniform by chi-square.
+    let out = common::batchgen()
+        .args(["uniformity", "--grid", "triangle", "--size", "3x2"])
+        .args(["--algo", "kruskal,wilson", "--samples", "600"])
+        .output()
+        .unwrap();
+    common::assert_ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("τ = 6 (matrix-tree theorem, exact)"),
+        "{text}"
+    );
+    let line = |name: &str| {
+        (text.lines())
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("{name}: {text}"))
+            .to_string()
+    };
+    assert!(line("kruskal").contains("uniform: every maze equally likely — passes (exact)"));
+    assert!(line("wilson").contains("passes (no bias found in 600 samples"));
+
+    // Polar: one ring is one cell (one tree, every generator exact); two rings of three cells
+    // are K4 (16 trees), where the binary tree makes 4 trees, each with probability 1/4.
+    let v = grid_lab_json("polar", "1", &["--samples", "10"]);
+    assert_eq!(v["spanning_trees"]["exact"], "1");
+    for g in v["generators"].as_array().unwrap() {
+        if g["algo"] != "growing-tree:mix:0.5" {
+            assert_eq!(g["exact"]["tv_from_uniform"], "0", "{g}");
+        }
+    }
+    let v = grid_lab_json("polar", "2x3", &["--algo", "binary-tree", "--samples", "0"]);
+    assert_eq!(v["spanning_trees"]["exact"], "16");
+    let e = &generator(&v, "binary-tree")["exact"];
+    let dist = e["distribution"].as_array().unwrap();
+    assert_eq!(dist.len(), 4);
+    assert!(dist.iter().all(|t| t["p"] == "1/4"), "{e}");
+    assert_eq!(e["never_produced"], "12");
+}
+
+/// Where a walk would run too long the grid lab skips it with the estimate, as the square lab
+/// does (`--force` runs it), and still samples; a generator that does not run on the grid is
+/// refused naming it, exit 2.
+#[test]
+fn grid_lab_skips_what_is_too_long_and_refuses_what_does_not_run() {
+    let out = common::batchgen()
+        .args(["uniformity", "--grid", "hex", "--size", "3x3"])
+        .args(["--algo", "kruskal", "--samples", "2000"])
+        .output()
+        .unwrap();
+    common::assert_ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("kruskal: about") && text.contains("--force runs it"),
+        "{text}"
+    );
+    assert!(text.contains("Sampling: 2,000 mazes"), "{text}");
     let out = common::batchgen()
         .args([
             "uniformity",

@@ -6,8 +6,9 @@
 //! run for hours are refused up front with the estimate (exit 2) unless `--force`. With
 //! `--mask FILE` the study is over the spanning trees of the mask's cells; the mask sets the
 //! size, and one too large for an exact τ is refused (exit 2). With `--grid hex|triangle|polar`
-//! the lab on that grid ([`batchgen::uniformity::grid_lab`]): τ exactly, and chi-square of
-//! each generator that runs there against uniform when τ is small.
+//! the lab on that grid ([`batchgen::uniformity::grid_lab`]): τ exactly, the exact
+//! distribution of each generator that runs there wherever its choices can be enumerated, and
+//! chi-square against uniform when τ is small, with the square grid's budgets and rules.
 
 use std::path::PathBuf;
 
@@ -130,7 +131,8 @@ pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `batchgen uniformity --grid hex|triangle|polar`: the grid's τ and the samples' chi-square.
+/// `batchgen uniformity --grid hex|triangle|polar`: the grid's τ, each generator's exact
+/// distribution where its choices can be enumerated, and the samples' chi-square.
 fn run_grid(args: &UniformityArgs) -> anyhow::Result<()> {
     use batchgen::topo::generate as tgen;
     use batchgen::uniformity::grid_lab;
@@ -159,10 +161,21 @@ fn run_grid(args: &UniformityArgs) -> anyhow::Result<()> {
     if let (false, Some(a)) = (has_all, skipped.first()) {
         return Err(UsageError::flag("--algo", spec, tgen::check(a, grid).unwrap_err()).into());
     }
-    let study = grid_lab::run(&g, &algos, args.samples, args.seed);
+    let opts = grid_lab::GridOptions {
+        algos,
+        samples: args.samples,
+        seed: args.seed,
+        force: args.force,
+        mask: args.mask.as_ref().map(|p| p.display().to_string()),
+    };
+    let mut progress = |m: &str| {
+        let _ = crate::errln!("batchgen uniformity: {m}");
+    };
+    let study =
+        grid_lab::run(&g, &opts, &mut progress).map_err(|e| UsageError(format!("refused: {e}")))?;
     match args.format {
-        Format::Table => super::stdio::out(study.table())?,
-        Format::Json => super::stdio::out(json::pretty(&study))?,
+        Format::Table => super::stdio::out(study.table_with(super::color::stdout()))?,
+        Format::Json => super::stdio::out(json::pretty(&study.to_json()))?,
     }
     Ok(())
 }

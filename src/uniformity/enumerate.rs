@@ -6,7 +6,9 @@
 //! walk over this choice tree — re-running the generator once per leaf, advancing the deepest
 //! choice that still has untried outcomes — visits every possible run exactly once; a leaf's
 //! probability is `1 / ∏ arities` along its path. Summing per produced maze gives its exact
-//! rational probability, computed from the very code the batch uses.
+//! rational probability, computed from the very code the batch uses. The same walk runs on the
+//! square grids (through [`Algorithm::generate`]) and on the cell graphs of the hex, triangle
+//! and polar grids (through [`crate::topo::generate::generate`]).
 //!
 //! A generator whose choice tree is infinite (Wilson and Aldous–Broder: a random walk or a
 //! rejection loop can last arbitrarily long) hits the depth cap; one that calls
@@ -22,6 +24,8 @@ use super::TreeKey;
 use crate::generate::{Algorithm, Scratch};
 use crate::grid::{Mask, Maze, Size};
 use crate::rng::{RandomSource, Rng};
+use crate::topo::generate::{self as tgen, GraphScratch};
+use crate::topo::{CellGraph, GraphMaze};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -190,11 +194,76 @@ impl ExactDistribution {
     }
 }
 
+/// Draw cap for a graph of `cells` cells and `walls` walls between them: far above what any
+/// finite generator needs.
+fn cap_for(cells: usize, walls: usize) -> usize {
+    8 * (cells + walls) + 64
+}
+
 /// Draw cap for a grid of `size`: far above what any finite generator needs.
 pub(crate) fn depth_cap(size: Size) -> usize {
-    let cells = size.cells() as usize;
-    let walls = size.interior_wall_count() as usize;
-    8 * (cells + walls) + 64
+    cap_for(size.cells() as usize, size.interior_wall_count() as usize)
+}
+
+/// What a walk runs the generator on: a square grid (2D or 3D, with its mask when there is
+/// one) through [`Algorithm::generate`], or the cell graph of a hex, triangle or polar grid
+/// (whole or masked) through [`crate::topo::generate::generate`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum On<'a> {
+    /// The square grid of this size.
+    Square(Size, Option<&'a Arc<Mask>>),
+    /// A cell graph of another grid.
+    Graph(&'a CellGraph),
+}
+
+impl On<'_> {
+    fn cap(&self) -> usize {
+        match self {
+            On::Square(size, _) => depth_cap(*size),
+            On::Graph(g) => cap_for(g.cells() as usize, g.edges() as usize),
+        }
+    }
+}
+
+/// A maze and scratch to run the generator in, reused from run to run.
+enum Runner<'a> {
+    Square(Maze, Scratch),
+    Graph(&'a CellGraph, GraphMaze, GraphScratch),
+}
+
+impl<'a> Runner<'a> {
+    fn new(on: On<'a>) -> Runner<'a> {
+        match on {
+            On::Square(size, mask) => {
+                let mut maze = Maze::with_size(size);
+                maze.set_mask(mask.cloned());
+                Runner::Square(maze, Scratch::new())
+            }
+            On::Graph(g) => Runner::Graph(g, GraphMaze::new(g), GraphScratch::new()),
+        }
+    }
+
+    /// Make one maze of `algo` with the draws of `src`; its open-wall words.
+    fn run<R: RandomSource>(&mut self, algo: &Algorithm, src: &mut R) -> &[u64] {
+        match self {
+            Runner::Square(maze, scratch) => {
+                algo.generate(maze, scratch, src);
+                maze.words()
+            }
+            Runner::Graph(g, maze, scratch) => {
+                tgen::generate(algo, g, maze, scratch, src);
+                maze.words()
+            }
+        }
+    }
+
+    /// The last maze's hash (what sampling computes per maze).
+    fn hash(&self) -> u64 {
+        match self {
+            Runner::Square(maze, _) => maze.hash(),
+            Runner::Graph(g, maze, _) => maze.hash(g.size()),
+        }
+    }
 }
 
 /// Knuth's estimate of a generator's choice tree: leaves and time per leaf.
@@ -247,10 +316,22 @@ pub(crate) fn estimate_on(
     mask: Option<&Arc<Mask>>,
     probes: u32,
 ) -> Result<Estimate, NotEnumerable> {
-    let cap = depth_cap(size);
-    let mut maze = Maze::with_size(size);
-    maze.set_mask(mask.cloned());
-    let mut scratch = Scratch::new();
+    estimate_in(algo, On::Square(size, mask), probes)
+}
+
+/// [`estimate`] on the cell graph `g` of a hex, triangle or polar grid (`algo` must run there:
+/// [`crate::topo::generate::check`]).
+pub fn estimate_graph(
+    algo: &Algorithm,
+    g: &CellGraph,
+    probes: u32,
+) -> Result<Estimate, NotEnumerable> {
+    estimate_in(algo, On::Graph(g), probes)
+}
+
+fn estimate_in(algo: &Algorithm, on: On, probes: u32) -> Result<Estimate, NotEnumerable> {
+    let cap = on.cap();
+    let mut runner = Runner::new(on);
     struct Probe {
         rng: Option<Rng>,
         last: bool,
@@ -289,7 +370,7 @@ pub(crate) fn estimate_on(
     };
     for last in [false, true] {
         let mut p = mk(None, last);
-        algo.generate(&mut maze, &mut scratch, &mut p);
+        runner.run(algo, &mut p);
         if let Some(e) = p.abort {
             return Err(e);
         }
@@ -298,13 +379,13 @@ pub(crate) fn estimate_on(
     let t = Instant::now();
     for i in 0..probes {
         let mut p = mk(Some(Rng::from_maze_seed(0xe57 ^ i as u64)), false);
-        algo.generate(&mut maze, &mut scratch, &mut p);
+        runner.run(algo, &mut p);
         if let Some(e) = p.abort {
             return Err(e);
         }
         sum += p.product;
         // The enumerator also hashes the maze and replays a path: count that as one more run.
-        std::hint::black_box(maze.hash());
+        std::hint::black_box(runner.hash());
     }
     let per = t.elapsed().as_secs_f64() / probes.max(1) as f64;
     Ok(Estimate {
@@ -324,15 +405,12 @@ struct Walk {
 /// Walk every leaf below `prefix`.
 fn walk(
     algo: &Algorithm,
-    size: Size,
-    mask: Option<&Arc<Mask>>,
+    on: On,
     prefix: &[(u32, u32)],
     cap: usize,
 ) -> Result<Walk, NotEnumerable> {
     let fixed = prefix.len();
-    let mut maze = Maze::with_size(size);
-    maze.set_mask(mask.cloned());
-    let mut scratch = Scratch::new();
+    let mut runner = Runner::new(on);
     let mut out = Walk {
         partial: HashMap::new(),
         leaves: 0,
@@ -341,7 +419,7 @@ fn walk(
     let mut path = prefix.to_vec();
     loop {
         let mut src = EnumSource::new(path, cap);
-        algo.generate(&mut maze, &mut scratch, &mut src);
+        let words = runner.run(algo, &mut src);
         if let Some(e) = src.abort {
             return Err(e);
         }
@@ -358,7 +436,7 @@ fn walk(
                 .ok_or(NotEnumerable::DenominatorOverflow)?;
         }
         *out.partial
-            .entry(maze.words().into())
+            .entry(words.into())
             .or_default()
             .entry(denom)
             .or_insert(0) += 1;
@@ -383,15 +461,12 @@ fn walk(
 /// there are at least `want` subtrees (or the tree is shallower than `max_levels`).
 fn split(
     algo: &Algorithm,
-    size: Size,
-    mask: Option<&Arc<Mask>>,
+    on: On,
     cap: usize,
     want: usize,
     max_levels: usize,
 ) -> Result<Vec<Vec<(u32, u32)>>, NotEnumerable> {
-    let mut maze = Maze::with_size(size);
-    maze.set_mask(mask.cloned());
-    let mut scratch = Scratch::new();
+    let mut runner = Runner::new(on);
     let mut level = vec![Vec::new()];
     for _ in 0..max_levels {
         if level.len() >= want {
@@ -400,7 +475,7 @@ fn split(
         let mut next = Vec::new();
         for p in &level {
             let mut src = EnumSource::new(p.clone(), cap);
-            algo.generate(&mut maze, &mut scratch, &mut src);
+            runner.run(algo, &mut src);
             if let Some(e) = src.abort {
                 return Err(e);
             }
@@ -438,11 +513,25 @@ pub fn exact_distribution_on(
     size: Size,
     mask: Option<&Arc<Mask>>,
 ) -> Result<ExactDistribution, NotEnumerable> {
-    let cap = depth_cap(size);
-    let prefixes = split(algo, size, mask, cap, 64, 4)?;
+    exact_distribution_in(algo, On::Square(size, mask))
+}
+
+/// [`exact_distribution`] on the cell graph `g` of a hex, triangle or polar grid (whole or
+/// masked; `algo` must run there: [`crate::topo::generate::check`]). The trees are keyed by
+/// the graph's edge words ([`GraphMaze::words`]).
+pub fn exact_distribution_graph(
+    algo: &Algorithm,
+    g: &CellGraph,
+) -> Result<ExactDistribution, NotEnumerable> {
+    exact_distribution_in(algo, On::Graph(g))
+}
+
+fn exact_distribution_in(algo: &Algorithm, on: On) -> Result<ExactDistribution, NotEnumerable> {
+    let cap = on.cap();
+    let prefixes = split(algo, on, cap, 64, 4)?;
     let walks: Vec<Result<Walk, NotEnumerable>> = prefixes
         .par_iter()
-        .map(|p| walk(algo, size, mask, p, cap))
+        .map(|p| walk(algo, on, p, cap))
         .collect();
     let mut merged: HashMap<TreeKey, BTreeMap<u128, u64>> = HashMap::new();
     let (mut leaves, mut max_depth) = (0u64, 0usize);

@@ -1,144 +1,244 @@
-//! The uniformity lab on the hex, triangle and polar grids ([`crate::topo`]): τ, the number of
-//! spanning trees of the grid's cell graph, exactly (Kirchhoff, [`super::kirchhoff::
-//! spanning_trees_graph`]), and per generator that runs there `N` mazes seeded exactly as the
-//! grid's main job seeds them ([`crate::topo::maze_seed`]), counted per tree, with Pearson's
-//! chi-square against uniform over all τ trees when τ is small enough to expect every tree
-//! ([`CHI_MAX_TAU`], at least [`MIN_EXPECTED`] draws per tree). A generator is called uniform
-//! when the p-value is at least [`ALPHA`] (fixed seed: the verdict is reproducible).
+//! The uniformity lab on the hex, triangle and polar grids ([`crate::topo`]), whole or masked,
+//! with the same parts and rules as on the square grid ([`super::report`]):
+//!
+//! * τ, the number of spanning trees of the grid's cell graph, exactly (Kirchhoff,
+//!   [`super::kirchhoff::spanning_trees_graph`]);
+//! * each generator's exact distribution over the trees, by walking every branch of its random
+//!   choices through the grid's generator code ([`super::enumerate::exact_distribution_graph`]),
+//!   planned and refused exactly as on squares (Knuth's estimate against the 10-minute
+//!   budget unless forced, memory checked up front);
+//! * `N` mazes per generator seeded exactly as the grid's main job seeds them
+//!   ([`super::sample::sample_graph`]), counted per tree, with Pearson's chi-square against
+//!   uniform when every tree is expected at least 5 times;
+//! * a verdict per generator from the exact distribution, else the chi-square at
+//!   [`super::report::ALPHA`] (fixed seed: reproducible).
+//!
+//! The square grid's per-wall parts (effective resistances, Kruskal over all wall orders) are
+//! not computed here. [`GridStudy::table`] prints the study; its JSON is in
+//! [`super::report_json`].
 
-use std::collections::HashMap;
+use std::time::Instant;
 
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
 
+use super::enumerate;
 use super::kirchhoff::spanning_trees_graph;
-use super::stats::{chi_square_p_value, chi_square_uniform};
-use crate::topo::generate::{self as tgen, GraphScratch};
-use crate::topo::{CellGraph, GraphMaze, GridSize};
-use crate::{Algorithm, Rng};
+use super::render::{
+    exact_cells, exact_head, exact_intro, exact_table, noise_note, sample_cells, sample_head,
+    sampling_intro, skip,
+};
+use super::report::{
+    exact_part_with, fits_in_memory, probes_for, sampled, AlgoReport, Part, Refused,
+    MIN_EXPECTED_PER_TREE,
+};
+use super::sample;
+use super::verdict::{self, exact_or_chi, legend, verdict_lines, wrap, Outcome, Verdict};
+use crate::thousands::thousands;
+use crate::topo::{CellGraph, GridSize};
+use crate::Algorithm;
 
-/// Largest τ for which the chi-square test is run.
-pub const CHI_MAX_TAU: u64 = 100_000;
-/// Fewest expected draws per tree for the chi-square test.
-pub const MIN_EXPECTED: u64 = 5;
-/// Significance of the uniformity verdict.
-pub const ALPHA: f64 = 0.001;
-
-/// One generator's sample.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct GridRow {
-    /// The generator.
-    pub algo: String,
-    /// Mazes drawn.
+/// What to study on a grid's cell graph.
+#[derive(Clone, Debug)]
+pub struct GridOptions {
+    /// Generators that run on the grid ([`crate::topo::generate::check`]), in canonical order.
+    pub algos: Vec<Algorithm>,
+    /// Mazes sampled per generator (0: no sampling).
     pub samples: u64,
-    /// Distinct trees among them.
-    pub distinct: u64,
-    /// Pearson's statistic over all τ trees, when run.
-    pub chi_square: Option<f64>,
-    /// Its p-value (`τ − 1` degrees of freedom).
-    pub p_value: Option<f64>,
-    /// `p_value >= ALPHA`, when run.
-    pub uniform: Option<bool>,
+    /// Master seed of the samples (the grid main job's `--seed`).
+    pub seed: u64,
+    /// Walk choice trees even when estimated over the time budget.
+    pub force: bool,
+    /// The `--mask` file the graph is cut to, as given, when there is one.
+    pub mask: Option<String>,
 }
 
 /// The study of one grid.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug)]
 pub struct GridStudy {
-    /// The grid (`hex`, `triangle`, `polar`).
-    pub grid: String,
-    /// Its size as `--size` takes it.
-    pub size: String,
-    /// Cells.
+    /// What it ran with.
+    pub options: GridOptions,
+    /// The grid and its size.
+    pub size: GridSize,
+    /// Cells of the graph (a mask's cells when masked).
     pub cells: u32,
-    /// Edges.
-    pub edges: u32,
-    /// τ as a decimal string (exact).
-    pub spanning_trees: String,
-    /// The master seed of the samples.
-    pub seed: u64,
-    /// Per generator.
-    pub rows: Vec<GridRow>,
+    /// The two cells of each edge, in edge order (bit `e` of a tree code is edge `e`).
+    pub edges: Vec<[u32; 2]>,
+    /// τ exactly.
+    pub tau: BigInt,
+    /// One entry per generator.
+    pub algos: Vec<AlgoReport>,
+    /// Remarks on what was skipped and why.
+    pub notes: Vec<String>,
+    /// Total wall-clock seconds.
+    pub seconds: f64,
 }
 
-/// Run the study of `algos` (those that run on the grid) on `g` with `samples` mazes each.
-pub fn run(g: &CellGraph, algos: &[Algorithm], samples: u64, seed: u64) -> GridStudy {
-    let size: GridSize = g.size();
-    let tau: BigInt = spanning_trees_graph(g);
-    let small = tau.to_u64().filter(|&t| t <= CHI_MAX_TAU);
-    let mut rows = Vec::new();
-    let mut maze = GraphMaze::new(g);
-    let mut scratch = GraphScratch::new();
-    for algo in algos {
-        let name = algo.name();
-        let mut counts: HashMap<Box<[u64]>, u64> = HashMap::new();
-        for index in 0..samples {
-            let mut rng = Rng::from_maze_seed(crate::topo::maze_seed(seed, &name, size, index));
-            tgen::generate(algo, g, &mut maze, &mut scratch, &mut rng);
-            *counts.entry(maze.words().into()).or_insert(0) += 1;
-        }
-        let observed: Vec<u64> = counts.values().copied().collect();
-        let (chi_square, p_value) = match small {
-            Some(t) if samples >= MIN_EXPECTED * t => {
-                let x = chi_square_uniform(&observed, t);
-                (Some(x), Some(chi_square_p_value(x, (t - 1) as f64)))
-            }
-            _ => (None, None),
-        };
-        rows.push(GridRow {
-            algo: name,
-            samples,
-            distinct: observed.len() as u64,
-            chi_square,
-            p_value,
-            uniform: p_value.map(|p| p >= ALPHA),
+/// Run the study of `opts.algos` on `g`, printing one-line progress messages through
+/// `progress`. Refuses up front when the exact distributions would not fit in memory.
+pub fn run(
+    g: &CellGraph,
+    opts: &GridOptions,
+    progress: &mut dyn FnMut(&str),
+) -> Result<GridStudy, Refused> {
+    let t0 = Instant::now();
+    let size = g.size();
+    let tau = spanning_trees_graph(g);
+    let tau_u64 = tau.to_u64();
+    let mut notes = Vec::new();
+    let track_trees =
+        matches!(tau_u64, Some(t) if t.saturating_mul(MIN_EXPECTED_PER_TREE) <= opts.samples);
+    if opts.samples > 0 && !track_trees {
+        notes.push(format!(
+            "τ = {} trees but only {} samples: a chi-square over trees needs about {} samples \
+             per tree, so it is meaningless here",
+            thousands(&tau),
+            thousands(opts.samples),
+            MIN_EXPECTED_PER_TREE
+        ));
+    }
+    let probes = probes_for(u64::from(g.cells()));
+    let planned: Vec<_> = (opts.algos.iter())
+        .map(|a| Some(enumerate::estimate_graph(a, g, probes)))
+        .collect();
+    let name = format!("the {} grid {size}", size.grid);
+    fits_in_memory(&opts.algos, &planned, opts.force, tau_u64, &name)?;
+    let mut algos = Vec::new();
+    for (algo, planned) in opts.algos.iter().zip(&planned) {
+        let planned = planned.as_ref().expect("every generator is planned");
+        let walk = || enumerate::exact_distribution_graph(algo, g);
+        let exact = exact_part_with(algo, planned, opts.force, tau_u64, progress, walk);
+        let sample = (opts.samples > 0).then(|| {
+            sampled(algo, opts.samples, tau_u64, progress, || {
+                sample::sample_graph(algo, g, opts.samples, opts.seed, track_trees)
+            })
+        });
+        algos.push(AlgoReport {
+            algo: *algo,
+            exact,
+            exact_note: None,
+            sample,
         });
     }
-    GridStudy {
-        grid: size.grid.name().into(),
-        size: size.to_string(),
+    Ok(GridStudy {
+        options: opts.clone(),
+        size,
         cells: g.cells(),
-        edges: g.edges(),
-        spanning_trees: tau.to_string(),
-        seed,
-        rows,
-    }
+        edges: (0..g.edges()).map(|e| g.ends(e)).collect(),
+        tau,
+        algos,
+        notes,
+        seconds: t0.elapsed().as_secs_f64(),
+    })
 }
 
 impl GridStudy {
-    /// The study as a table.
+    /// The verdict on one generator, by the square grid's rules: from its exact distribution
+    /// when known, else from the chi-square over trees.
+    pub fn verdict(&self, a: &AlgoReport) -> Verdict {
+        exact_or_chi(
+            &a.exact,
+            Some(&self.tau),
+            a.sample.as_ref(),
+            self.options.samples,
+        )
+        .unwrap_or_else(|| Verdict {
+            outcome: Outcome::Unknown,
+            text: "no verdict: too few samples for a test on this grid".into(),
+        })
+    }
+
+    /// The human-readable study, without colour.
     pub fn table(&self) -> String {
-        let mut s = format!(
-            "{} grid {}: {} cells, {} edges, {} spanning trees (Kirchhoff, exact)\n",
-            self.grid, self.size, self.cells, self.edges, self.spanning_trees
+        self.table_with(false)
+    }
+
+    /// The human-readable study (the square report's sections and tables); with `color`,
+    /// verdicts are green (passes) or red (biased).
+    pub fn table_with(&self, color: bool) -> String {
+        let grid = self.size.grid;
+        let title = match &self.options.mask {
+            Some(m) => format!(
+                "Uniformity of maze generators on the mask {m} ({grid} grid {}, {} cells, {} \
+                 edges between them)",
+                self.size,
+                self.cells,
+                self.edges.len()
+            ),
+            None => format!(
+                "Uniformity of maze generators on a {grid} grid {} ({} cells, {} edges)",
+                self.size,
+                self.cells,
+                self.edges.len()
+            ),
+        };
+        let mut s = wrap(&title, "", "");
+        s += &format!(
+            "Spanning trees: τ = {} (matrix-tree theorem, exact)\n\n",
+            thousands(&self.tau)
         );
-        s.push_str(&format!(
-            "samples per generator seeded as `batchgen --grid {} --seed {}`; chi-square over \
-             every tree when tau <= {CHI_MAX_TAU} and at least {MIN_EXPECTED} draws per tree; \
-             uniform when p >= {ALPHA}\n",
-            self.grid, self.seed
-        ));
-        s.push_str(&format!(
-            "{:<24} {:>10} {:>10} {:>14} {:>12}  verdict\n",
-            "algo", "samples", "distinct", "chi-square", "p"
-        ));
-        for r in &self.rows {
-            let (x, p, v) = match (r.chi_square, r.p_value, r.uniform) {
-                (Some(x), Some(p), Some(u)) => (
-                    format!("{x:.2}"),
-                    format!("{p:.3e}"),
-                    if u { "uniform" } else { "NOT uniform" },
-                ),
-                _ => (
-                    "-".into(),
-                    "-".into(),
-                    "not tested (tau too large or too few samples)",
-                ),
-            };
-            s.push_str(&format!(
-                "{:<24} {:>10} {:>10} {:>14} {:>12}  {v}\n",
-                r.algo, r.samples, r.distinct, x, p
-            ));
+        let verdicts: Vec<(String, Verdict)> = (self.algos.iter())
+            .map(|a| (a.algo.name(), self.verdict(a)))
+            .collect();
+        s += &verdict_lines(&verdicts, color);
+        s.push('\n');
+        s += &legend(false);
+        s += &self.exact_section(color);
+        if self.options.samples > 0 {
+            s += &self.sampling_section(color);
         }
+        for n in &self.notes {
+            s.push('\n');
+            s += &wrap(&format!("Note: {n}"), "", "  ");
+        }
+        s += &format!(
+            "\nTotal time {:.1} s on {} threads.\n",
+            self.seconds,
+            super::report::threads()
+        );
+        s
+    }
+
+    fn exact_section(&self, color: bool) -> String {
+        let mut s = String::from("\n");
+        s += &exact_intro();
+        let mut rows = vec![exact_head()];
+        let mut remarks = Vec::new();
+        let mut skipped: Vec<(String, Vec<String>)> = Vec::new();
+        for a in &self.algos {
+            let name = a.algo.name();
+            match &a.exact {
+                Part::Done(d, _) => {
+                    let (row, extra) = exact_cells(name.clone(), d, &self.tau, color);
+                    if !extra.is_empty() {
+                        remarks.push(format!("{name}: {}", extra.join(" ")));
+                    }
+                    rows.push(row);
+                }
+                Part::Skipped(why) => skip(&mut skipped, why, name),
+            }
+        }
+        s += &exact_table(&rows, &remarks, &skipped);
+        s
+    }
+
+    fn sampling_section(&self, color: bool) -> String {
+        let mut s = String::from("\n");
+        s += &sampling_intro(self.options.samples, self.options.seed);
+        let mut rows = vec![sample_head()];
+        let mut warnings = Vec::new();
+        for a in &self.algos {
+            if let Some(sm) = &a.sample {
+                rows.push(sample_cells(a.algo.name(), sm, color, &mut warnings));
+            }
+        }
+        s += &verdict::blocks(&rows, &[0, 8], 1);
+        for w in &warnings {
+            s += &wrap(w, "  ", "    ");
+        }
+        let tested =
+            (self.algos.iter()).any(|a| a.sample.as_ref().is_some_and(|x| x.chi.is_some()));
+        s += &noise_note(Some(&self.tau), self.options.samples, tested);
         s
     }
 }
@@ -147,9 +247,22 @@ impl GridStudy {
 mod tests {
     use super::*;
     use crate::topo::Grid;
+    use num_rational::BigRational;
+    use num_traits::One;
+
+    fn study(g: &CellGraph, algos: &[Algorithm], samples: u64) -> GridStudy {
+        let opts = GridOptions {
+            algos: algos.to_vec(),
+            samples,
+            seed: 7,
+            force: false,
+            mask: None,
+        };
+        run(g, &opts, &mut |_| {}).unwrap()
+    }
 
     #[test]
-    fn tau_and_the_uniform_samplers_pass_and_a_biased_one_fails() {
+    fn exact_where_enumerable_and_chi_square_otherwise() {
         // τ of a 3x2 triangle grid: its six cells form one cycle of six edges, so 6 trees
         // (counted by hand, not by Kirchhoff).
         let g = CellGraph::new(GridSize::new(Grid::Triangle, 3, 2));
@@ -157,21 +270,40 @@ mod tests {
             Algorithm::Wilson,
             Algorithm::AldousBroder,
             Algorithm::Backtracker,
+            Algorithm::Kruskal,
         ];
-        let s = run(&g, &algos, 600, 7);
-        assert_eq!(s.spanning_trees, "6");
-        for r in &s.rows {
-            assert_eq!(r.distinct, 6, "{}", r.algo);
+        let s = study(&g, &algos, 600);
+        assert_eq!(s.tau, 6.into());
+        // Random walks have no finite choice tree: decided by chi-square, and they pass.
+        for a in &s.algos[..2] {
+            assert!(matches!(a.exact, Part::Skipped(ref w) if w.contains("not enumerable")));
+            let chi = a.sample.as_ref().unwrap().chi.unwrap();
+            assert_eq!(chi.unseen, 0);
+            assert_eq!(s.verdict(a).outcome, Outcome::Uniform, "{}", s.table());
         }
-        assert_eq!(s.rows[0].uniform, Some(true));
-        assert_eq!(s.rows[1].uniform, Some(true));
+        // Kruskal on a cycle removes one of the six edges, each with probability 1/6: exact
+        // uniform. The backtracker is exact too, and its distribution sums to 1.
+        for a in &s.algos[2..] {
+            let Part::Done(d, _) = &a.exact else {
+                panic!("{}", s.table())
+            };
+            assert_eq!(d.total(), BigRational::one());
+        }
+        assert_eq!(s.verdict(&s.algos[3]).outcome, Outcome::Uniform);
+        let t = s.table();
+        assert!(t.contains("τ = 6"), "{t}");
+        assert!(t.contains("uniform (exact)"), "{t}");
         // A 2-ring polar grid is the wheel of six spokes: L(12) − 2 = 320 trees. Binary tree
-        // is not uniform there.
+        // makes 2^5 of them, each with probability 1/32: biased, exactly.
         let g = CellGraph::new(GridSize::new(Grid::Polar, 2, 6));
-        let s = run(&g, &[Algorithm::Wilson, Algorithm::BinaryTree], 3200, 7);
-        assert_eq!(s.spanning_trees, "320");
-        assert_eq!(s.rows[0].uniform, Some(true), "{}", s.table());
-        assert_eq!(s.rows[1].uniform, Some(false), "{}", s.table());
-        assert!(s.table().contains("320 spanning trees"));
+        let s = study(&g, &[Algorithm::Wilson, Algorithm::BinaryTree], 3200);
+        assert_eq!(s.tau, 320.into());
+        assert_eq!(s.verdict(&s.algos[0]).outcome, Outcome::Uniform);
+        let Part::Done(d, _) = &s.algos[1].exact else {
+            panic!("{}", s.table())
+        };
+        assert_eq!(d.trees.len(), 32);
+        assert_eq!(s.verdict(&s.algos[1]).outcome, Outcome::Biased);
+        assert!(s.table().contains("τ = 320"));
     }
 }

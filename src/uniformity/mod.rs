@@ -13,7 +13,8 @@
 //! * [`kruskal_orders`]: Kruskal over every one of the E! wall orders (brute force, parallel);
 //! * [`sample`]: N mazes per generator, seeded exactly as the batch seeds them, with Pearson's
 //!   chi-square against uniform ([`stats`] has the p-value);
-//! * [`grid_lab`]: τ and chi-square on the hex, triangle and polar grids;
+//! * [`grid_lab`]: the same study on the hex, triangle and polar grids (τ, exact
+//!   distributions, chi-square);
 //! * [`report`]: the whole study for one grid size (plan, estimates, run); [`render`] prints it
 //!   as a table, [`report_json`] as JSON (laid out by [`crate::json`], which every JSON output of
 //!   the program shares).

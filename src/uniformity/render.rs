@@ -3,7 +3,7 @@
 
 use super::enumerate::ExactDistribution;
 use super::kruskal_orders::{Method, OrderCounts};
-use super::report::{ratio_str, threads, AlgoReport, Part, Report, UniformWalls, ALPHA};
+use super::report::{ratio_str, threads, AlgoReport, Part, Report, Sampled, UniformWalls, ALPHA};
 use super::verdict::{self, paint_cell, wrap};
 use super::wall_bias;
 use crate::generate::Algorithm;
@@ -39,7 +39,7 @@ impl Report {
         let _ = writeln!(s);
         s += &self.verdict_section(color);
         let _ = writeln!(s);
-        s += &verdict::legend();
+        s += &verdict::legend(true);
         if let Some(part) = &self.orders {
             s += &verdict::wrap_lines(&self.orders_section(part));
         }
@@ -211,24 +211,8 @@ impl Report {
     fn exact_section(&self, color: bool) -> String {
         let mut s = String::new();
         let _ = writeln!(s);
-        s += &wrap(
-            "Exact distributions (every branch of each generator's random choices, run through \
-             the generator code):",
-            "",
-            "  ",
-        );
-        let mut rows = vec![[
-            "generator",
-            "runs",
-            "trees",
-            "never",
-            "min p·τ",
-            "max p·τ",
-            "TV from uniform",
-            "verdict",
-        ]
-        .map(String::from)
-        .to_vec()];
+        s += &exact_intro();
+        let mut rows = vec![exact_head()];
         // Remarks under the table, and generators skipped for the same reason on one line.
         let mut remarks: Vec<String> = Vec::new();
         let mut skipped: Vec<(String, Vec<String>)> = Vec::new();
@@ -242,21 +226,10 @@ impl Report {
                 (Part::Done(..), None) => {
                     rows.push(vec![name, "(τ not known exactly)".into()]);
                 }
-                (Part::Skipped(why), _) => match skipped.iter_mut().find(|x| &x.0 == why) {
-                    Some(x) => x.1.push(name),
-                    None => skipped.push((why.clone(), vec![name])),
-                },
+                (Part::Skipped(why), _) => skip(&mut skipped, why, name),
             }
         }
-        if rows.len() > 1 {
-            s += &verdict::blocks(&rows, &[0, 7], 1);
-        }
-        for r in &remarks {
-            s += &wrap(r, "  ", "    ");
-        }
-        for (why, names) in &skipped {
-            s += &wrap(&format!("{}: {why}", names.join(", ")), "  ", "    ");
-        }
+        s += &exact_table(&rows, &remarks, &skipped);
         s
     }
 
@@ -271,39 +244,7 @@ impl Report {
         remarks: &mut Vec<String>,
     ) -> Vec<String> {
         let name = a.algo.name();
-        let tf = t.to_f64().unwrap_or(f64::NAN);
-        let ps: Vec<f64> = d
-            .trees
-            .iter()
-            .map(|x| x.1.to_f64().unwrap_or(0.0) * tf)
-            .collect();
-        let never = d.never_produced(t);
-        let minp = if never.is_zero() {
-            ps.iter().cloned().fold(f64::INFINITY, f64::min)
-        } else {
-            0.0
-        };
-        let maxp = ps.iter().cloned().fold(0.0, f64::max);
-        let tv = d.tv_from_uniform(t);
-        let tvs = if tv.is_zero() {
-            "0".to_string()
-        } else {
-            let r = ratio_str(&tv);
-            if r.len() <= 12 {
-                format!("{r} ≈ {:.4}", tv.to_f64().unwrap_or(0.0))
-            } else {
-                format!("{:.6}", tv.to_f64().unwrap_or(0.0))
-            }
-        };
-        let verdict = if tv.is_zero() {
-            "uniform (exact)"
-        } else {
-            "biased"
-        };
-        let mut extra = Vec::new();
-        if d.total() != BigRational::one() {
-            extra.push("[probabilities do not sum to 1!]".to_string());
-        }
+        let (row, mut extra) = exact_cells(name.clone(), d, t, color);
         if let Some(n) = &a.exact_note {
             extra.push(format!("({n})"));
         }
@@ -322,20 +263,7 @@ impl Report {
         if !extra.is_empty() {
             remarks.push(format!("{name}: {}", extra.join(" ")));
         }
-        vec![
-            name,
-            if d.leaves == 0 {
-                "—".to_string()
-            } else {
-                thousands(d.leaves)
-            },
-            thousands(d.trees.len()),
-            thousands(&never),
-            format!("{minp:.3}"),
-            format!("{maxp:.3}"),
-            tvs,
-            paint_cell(verdict, color),
-        ]
+        row
     }
 
     /// Sampling: the chi-square table, the noise floor and the per-wall test.
@@ -343,73 +271,12 @@ impl Report {
         let o = &self.options;
         let mut s = String::new();
         let _ = writeln!(s);
-        s += &wrap(
-            &format!(
-                "Sampling: {} mazes per generator, seed {} (maze i is the batch's maze i), \
-                 chi-square vs uniform at α = {ALPHA}:",
-                thousands(o.samples),
-                o.seed
-            ),
-            "",
-            "  ",
-        );
-        let mut rows = vec![[
-            "generator",
-            "seen",
-            "never",
-            "chi-square",
-            "df",
-            "p-value",
-            "TV",
-            "time",
-            "verdict",
-        ]
-        .map(String::from)
-        .to_vec()];
+        s += &sampling_intro(o.samples, o.seed);
+        let mut rows = vec![sample_head()];
         let mut warnings = Vec::new();
         for a in &self.algos {
             let Some(sm) = &a.sample else { continue };
-            let name = a.algo.name();
-            let c = &sm.counts;
-            match &sm.chi {
-                Some(chi) => {
-                    let verdict = if chi.p_value < ALPHA {
-                        "NOT uniform"
-                    } else {
-                        "consistent"
-                    };
-                    rows.push(vec![
-                        name.clone(),
-                        thousands(c.trees.as_ref().map_or(0, |t| t.len())),
-                        thousands(chi.unseen),
-                        format!("{:.1}", chi.statistic),
-                        format!("{}", chi.df),
-                        p_str(chi.p_value),
-                        format!("{:.4}", chi.tv),
-                        format!("{:.2}s", c.seconds),
-                        paint_cell(verdict, color),
-                    ]);
-                }
-                None => {
-                    rows.push(vec![
-                        name.clone(),
-                        "—".into(),
-                        "—".into(),
-                        "—".into(),
-                        "—".into(),
-                        "—".into(),
-                        "—".into(),
-                        format!("{:.2}s", c.seconds),
-                        "no test over trees (see note)".into(),
-                    ]);
-                }
-            }
-            if c.imperfect > 0 {
-                warnings.push(format!(
-                    "{name}  WARNING: {} mazes were not perfect",
-                    c.imperfect
-                ));
-            }
+            rows.push(sample_cells(a.algo.name(), sm, color, &mut warnings));
         }
         s += &verdict::blocks(&rows, &[0, 8], 1);
         for wline in &warnings {
@@ -422,26 +289,9 @@ impl Report {
 
     /// The TV distance a uniform sampler shows from sampling noise alone.
     fn sampling_noise_note(&self) -> String {
-        let o = &self.options;
-        let mut s = String::new();
-        if let Some(t) = self.tau.as_ref().and_then(|t| t.to_f64()) {
-            if self
-                .algos
-                .iter()
-                .any(|a| a.sample.as_ref().is_some_and(|x| x.chi.is_some()))
-            {
-                s += &wrap(
-                    &format!(
-                        "(sampling noise alone gives a uniform sampler a TV of about {:.4} \
-                         at this N)",
-                        0.5 * (2.0 * t / (std::f64::consts::PI * o.samples as f64)).sqrt()
-                    ),
-                    "  ",
-                    "   ",
-                );
-            }
-        }
-        s
+        let tested =
+            (self.algos.iter()).any(|a| a.sample.as_ref().is_some_and(|x| x.chi.is_some()));
+        noise_note(self.tau.as_ref(), self.options.samples, tested)
     }
 
     /// Each sampled generator's worst wall against its uniform probability.
@@ -617,4 +467,215 @@ impl Report {
         );
         s
     }
+}
+
+/// The intro line of the exact-distribution table.
+pub(crate) fn exact_intro() -> String {
+    wrap(
+        "Exact distributions (every branch of each generator's random choices, run through \
+         the generator code):",
+        "",
+        "  ",
+    )
+}
+
+/// The header of the exact-distribution table.
+pub(crate) fn exact_head() -> Vec<String> {
+    [
+        "generator",
+        "runs",
+        "trees",
+        "never",
+        "min p·τ",
+        "max p·τ",
+        "TV from uniform",
+        "verdict",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// One generator's row of the exact-distribution table (under [`exact_head`]) from its exact
+/// distribution `d` over the `t` spanning trees, and the remarks on it (a sum that is not 1).
+pub(crate) fn exact_cells(
+    name: String,
+    d: &ExactDistribution,
+    t: &BigInt,
+    color: bool,
+) -> (Vec<String>, Vec<String>) {
+    let tf = t.to_f64().unwrap_or(f64::NAN);
+    let ps: Vec<f64> = d
+        .trees
+        .iter()
+        .map(|x| x.1.to_f64().unwrap_or(0.0) * tf)
+        .collect();
+    let never = d.never_produced(t);
+    let minp = if never.is_zero() {
+        ps.iter().cloned().fold(f64::INFINITY, f64::min)
+    } else {
+        0.0
+    };
+    let maxp = ps.iter().cloned().fold(0.0, f64::max);
+    let tv = d.tv_from_uniform(t);
+    let tvs = if tv.is_zero() {
+        "0".to_string()
+    } else {
+        let r = ratio_str(&tv);
+        if r.len() <= 12 {
+            format!("{r} ≈ {:.4}", tv.to_f64().unwrap_or(0.0))
+        } else {
+            format!("{:.6}", tv.to_f64().unwrap_or(0.0))
+        }
+    };
+    let verdict = if tv.is_zero() {
+        "uniform (exact)"
+    } else {
+        "biased"
+    };
+    let mut extra = Vec::new();
+    if d.total() != BigRational::one() {
+        extra.push("[probabilities do not sum to 1!]".to_string());
+    }
+    let row = vec![
+        name,
+        if d.leaves == 0 {
+            "—".to_string()
+        } else {
+            thousands(d.leaves)
+        },
+        thousands(d.trees.len()),
+        thousands(&never),
+        format!("{minp:.3}"),
+        format!("{maxp:.3}"),
+        tvs,
+        paint_cell(verdict, color),
+    ];
+    (row, extra)
+}
+
+/// Add `name` to the generators skipped for `why` (one line per reason under the table).
+pub(crate) fn skip(skipped: &mut Vec<(String, Vec<String>)>, why: &str, name: String) {
+    match skipped.iter_mut().find(|x| x.0 == why) {
+        Some(x) => x.1.push(name),
+        None => skipped.push((why.to_string(), vec![name])),
+    }
+}
+
+/// The exact-distribution table (`rows`, the header first), then its `remarks` and the
+/// generators `skipped` per reason.
+pub(crate) fn exact_table(
+    rows: &[Vec<String>],
+    remarks: &[String],
+    skipped: &[(String, Vec<String>)],
+) -> String {
+    let mut s = String::new();
+    if rows.len() > 1 {
+        s += &verdict::blocks(rows, &[0, 7], 1);
+    }
+    for r in remarks {
+        s += &wrap(r, "  ", "    ");
+    }
+    for (why, names) in skipped {
+        s += &wrap(&format!("{}: {why}", names.join(", ")), "  ", "    ");
+    }
+    s
+}
+
+/// The intro line of the sampling table.
+pub(crate) fn sampling_intro(samples: u64, seed: u64) -> String {
+    wrap(
+        &format!(
+            "Sampling: {} mazes per generator, seed {} (maze i is the batch's maze i), \
+             chi-square vs uniform at α = {ALPHA}:",
+            thousands(samples),
+            seed
+        ),
+        "",
+        "  ",
+    )
+}
+
+/// The header of the sampling table.
+pub(crate) fn sample_head() -> Vec<String> {
+    [
+        "generator",
+        "seen",
+        "never",
+        "chi-square",
+        "df",
+        "p-value",
+        "TV",
+        "time",
+        "verdict",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// One generator's row of the sampling table (under [`sample_head`]); a warning about
+/// imperfect mazes goes to `warnings`.
+pub(crate) fn sample_cells(
+    name: String,
+    sm: &Sampled,
+    color: bool,
+    warnings: &mut Vec<String>,
+) -> Vec<String> {
+    let c = &sm.counts;
+    if c.imperfect > 0 {
+        warnings.push(format!(
+            "{name}  WARNING: {} mazes were not perfect",
+            c.imperfect
+        ));
+    }
+    match &sm.chi {
+        Some(chi) => {
+            let verdict = if chi.p_value < ALPHA {
+                "NOT uniform"
+            } else {
+                "consistent"
+            };
+            vec![
+                name,
+                thousands(c.trees.as_ref().map_or(0, |t| t.len())),
+                thousands(chi.unseen),
+                format!("{:.1}", chi.statistic),
+                format!("{}", chi.df),
+                p_str(chi.p_value),
+                format!("{:.4}", chi.tv),
+                format!("{:.2}s", c.seconds),
+                paint_cell(verdict, color),
+            ]
+        }
+        None => vec![
+            name,
+            "—".into(),
+            "—".into(),
+            "—".into(),
+            "—".into(),
+            "—".into(),
+            "—".into(),
+            format!("{:.2}s", c.seconds),
+            "no test over trees (see note)".into(),
+        ],
+    }
+}
+
+/// The TV distance a uniform sampler shows from sampling noise alone at `samples` mazes over
+/// `tau` trees, when some generator was `tested` over trees (else nothing).
+pub(crate) fn noise_note(tau: Option<&BigInt>, samples: u64, tested: bool) -> String {
+    let mut s = String::new();
+    if let Some(t) = tau.and_then(|t| t.to_f64()) {
+        if tested {
+            s += &wrap(
+                &format!(
+                    "(sampling noise alone gives a uniform sampler a TV of about {:.4} \
+                     at this N)",
+                    0.5 * (2.0 * t / (std::f64::consts::PI * samples as f64)).sqrt()
+                ),
+                "  ",
+                "   ",
+            );
+        }
+    }
+    s
 }

@@ -317,13 +317,27 @@ fn exact_part(
     tau_u64: Option<u64>,
     progress: &mut dyn FnMut(&str),
 ) -> Part<ExactDistribution> {
-    let size = opts.size;
+    let walk = || enumerate::exact_distribution_on(algo, opts.size, mask);
+    exact_part_with(algo, planned, opts.force, tau_u64, progress, walk)
+}
+
+/// A generator's exact distribution from `walk` (its choice-tree walk on whatever grid), as
+/// [`exact_part`] plans it: skipped with the reason when `planned` says it is not enumerable
+/// or estimated over [`EXHAUSTIVE_BUDGET_SECONDS`] (unless `force`).
+pub(crate) fn exact_part_with(
+    algo: &Algorithm,
+    planned: &Result<Estimate, NotEnumerable>,
+    force: bool,
+    tau_u64: Option<u64>,
+    progress: &mut dyn FnMut(&str),
+    walk: impl FnOnce() -> Result<ExactDistribution, NotEnumerable>,
+) -> Part<ExactDistribution> {
     let name = algo.name();
     match planned {
         Err(e) => Part::Skipped(format!("not enumerable: {e}")),
         Ok(est) => {
             let secs = est.seconds(threads());
-            if !runs_exhaustively(est, opts) {
+            if !runs_exhaustively(est, force) {
                 Part::Skipped(
                     NotEnumerable::TooLarge {
                         leaves: est.leaves,
@@ -343,7 +357,7 @@ fn exact_part(
                     ));
                 }
                 let t = Instant::now();
-                match enumerate::exact_distribution_on(algo, size, mask) {
+                match walk() {
                     Ok(d) => Part::Done(d, t.elapsed().as_secs_f64()),
                     Err(e) => Part::Skipped(format!("not enumerable: {e}")),
                 }
@@ -354,11 +368,11 @@ fn exact_part(
 
 /// A generator's planned choice-tree walk: its estimate (or why it cannot be walked), `None`
 /// for a generator the study skips (2D-only on a 3D size, or no mask support).
-type Planned = Option<Result<Estimate, NotEnumerable>>;
+pub(crate) type Planned = Option<Result<Estimate, NotEnumerable>>;
 
 /// Does the choice-tree walk estimated as `est` run (within the time budget, or forced)?
-fn runs_exhaustively(est: &Estimate, opts: &Options) -> bool {
-    est.seconds(threads()) <= EXHAUSTIVE_BUDGET_SECONDS || opts.force
+fn runs_exhaustively(est: &Estimate, force: bool) -> bool {
+    est.seconds(threads()) <= EXHAUSTIVE_BUDGET_SECONDS || force
 }
 
 /// Does `algo` run in this study (not skipped for a 3D size or a mask)?
@@ -376,17 +390,42 @@ fn plan_exact(
     cells: u64,
     tau_u64: Option<u64>,
 ) -> Result<Vec<Planned>, Refused> {
-    let probes = (2_000_000 / cells.max(1)).clamp(20, 2000) as u32;
+    let probes = probes_for(cells);
     let planned: Vec<_> = opts
         .algos
         .iter()
         .map(|a| studied(a, opts).then(|| enumerate::estimate_on(a, opts.size, mask, probes)))
         .collect();
+    fits_in_memory(
+        &opts.algos,
+        &planned,
+        opts.force,
+        tau_u64,
+        &opts.size.to_string(),
+    )?;
+    Ok(planned)
+}
+
+/// Probes of Knuth's estimate for a graph of `cells` cells.
+pub(crate) fn probes_for(cells: u64) -> u32 {
+    (2_000_000 / cells.max(1)).clamp(20, 2000) as u32
+}
+
+/// Refuse (whatever `force` says) when the choice-tree walks `planned` for `algos` that will
+/// run would together hold more trees than the memory this process may use; `size` names the
+/// grid in the message.
+pub(crate) fn fits_in_memory(
+    algos: &[Algorithm],
+    planned: &[Planned],
+    force: bool,
+    tau_u64: Option<u64>,
+    size: &str,
+) -> Result<(), Refused> {
     let mut need = 0u64;
     let mut heavy = Vec::new();
-    for (a, p) in opts.algos.iter().zip(&planned) {
+    for (a, p) in algos.iter().zip(planned) {
         if let Some(Ok(est)) = p {
-            if runs_exhaustively(est, opts) {
+            if runs_exhaustively(est, force) {
                 let bytes = est.bytes(tau_u64);
                 need = need.saturating_add(bytes);
                 heavy.push((bytes, a.name()));
@@ -405,11 +444,7 @@ fn plan_exact(
                 })
                 .collect();
             Err(Refused {
-                what: format!(
-                    "the exact distributions of {} on {}",
-                    names.join(", "),
-                    opts.size
-                ),
+                what: format!("the exact distributions of {} on {size}", names.join(", ")),
                 estimate: format!(
                     "{} of memory (every distinct tree of each generator's choice tree is \
                      kept), but only {} is available (MemAvailable, and the address-space limit \
@@ -420,7 +455,7 @@ fn plan_exact(
                 hint: "leave the largest out of --algo, or use a smaller --size".into(),
             })
         }
-        _ => Ok(planned),
+        _ => Ok(()),
     }
 }
 
@@ -433,12 +468,26 @@ fn sample_part(
     tau_u64: Option<u64>,
     progress: &mut dyn FnMut(&str),
 ) -> Sampled {
+    sampled(algo, opts.samples, tau_u64, progress, || {
+        sample::sample_on(algo, opts.size, mask, opts.samples, opts.seed, track_trees)
+    })
+}
+
+/// A generator's `samples` mazes counted by `draw` (on whatever grid), with the chi-square
+/// over trees against uniform over `tau_u64` trees when the trees were tracked.
+pub(crate) fn sampled(
+    algo: &Algorithm,
+    samples: u64,
+    tau_u64: Option<u64>,
+    progress: &mut dyn FnMut(&str),
+    draw: impl FnOnce() -> SampleCounts,
+) -> Sampled {
     progress(&format!(
         "{}: sampling {} mazes",
         algo.name(),
-        thousands(opts.samples)
+        thousands(samples)
     ));
-    let counts = sample::sample_on(algo, opts.size, mask, opts.samples, opts.seed, track_trees);
+    let counts = draw();
     let chi = match (&counts.trees, tau_u64) {
         (Some(t), Some(tau)) => {
             let c: Vec<u64> = t.iter().map(|x| x.1).collect();
@@ -587,7 +636,7 @@ pub fn run(opts: &Options, progress: &mut dyn FnMut(&str)) -> Result<Report, Ref
 }
 
 /// `log10 t` of a positive integer of any size (from its leading digits).
-fn log10_of(t: &BigInt) -> f64 {
+pub(crate) fn log10_of(t: &BigInt) -> f64 {
     let digits = t.to_string();
     let lead: f64 = digits[..digits.len().min(17)].parse().unwrap_or(f64::NAN);
     lead.log10() + digits.len().saturating_sub(17) as f64

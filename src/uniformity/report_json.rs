@@ -3,9 +3,12 @@
 //! numbers (τ, rationals, order counts beyond 64 bits) are strings so no precision is lost;
 //! plain counts are integers; floats are floats.
 
+use super::enumerate::ExactDistribution;
+use super::grid_lab::GridStudy;
 use super::kruskal_orders::Method;
 use super::report::{ratio_str, AlgoReport, Part, Report, Sampled, UniformWalls, ALPHA};
 use super::{tree_code, wall_bias, TreeKey};
+use num_bigint::BigInt;
 use num_traits::ToPrimitive;
 use serde::Serialize;
 
@@ -262,63 +265,75 @@ impl Report {
         a: &'a AlgoReport,
         uniform_f64: Option<&[f64]>,
     ) -> Generator<'a> {
-        let exact = Status::of(&a.exact, |d, seconds| Exact {
-            seconds,
-            runs: d.leaves,
-            max_draws: d.max_depth,
-            trees_produced: d.trees.len(),
-            sum: ratio_str(&d.total()),
-            against_tau: self.tau_big().map(|t| {
-                let tv = d.tv_from_uniform(t);
-                AgainstTau {
-                    never_produced: d.never_produced(t).to_string(),
-                    tv_from_uniform: ratio_str(&tv),
-                    tv_from_uniform_f64: tv.to_f64().unwrap_or(f64::NAN),
-                }
-            }),
-            distribution: (d.trees.iter())
-                .map(|(k, p)| TreeP {
-                    tree: tree_code(k),
-                    p: ratio_str(p),
-                })
-                .collect(),
-        });
         Generator {
             algo: a.algo.name(),
             claims_uniform: a.algo.is_uniform(),
-            exact,
+            exact: exact_status(&a.exact, self.tau_big()),
             sample: a.sample.as_ref().map(|s| self.sample_json(s, uniform_f64)),
         }
     }
 
     fn sample_json(&self, sm: &Sampled, uniform_f64: Option<&[f64]>) -> Sample {
         let c = &sm.counts;
-        Sample {
-            samples: c.samples,
-            seed: c.seed,
-            seconds: c.seconds,
-            imperfect: c.imperfect,
-            chi_square: sm.chi.as_ref().map(|chi| ChiSquareDoc {
-                trees_seen: c.trees.as_ref().map_or(0, |t| t.len()),
-                never_seen: chi.unseen,
-                chi_square: chi.statistic,
-                df: chi.df,
-                p_value: chi.p_value,
-                uniform_at_alpha_0_001: chi.p_value >= ALPHA,
-                tv: chi.tv,
-            }),
-            wall_test: uniform_f64
-                .and_then(|u| wall_bias::wall_test(&c.wall_open, c.samples, u))
-                .map(|t| WallTestDoc {
-                    worst_wall: self.walls[t.worst].label(self.options.size),
-                    observed: t.observed,
-                    uniform: t.expected,
-                    z: t.z,
-                    p_bonferroni: t.p_bonferroni,
-                }),
-            wall_open: c.wall_open.clone(),
-            tree_counts: c.trees.as_deref().map(tree_counts),
-        }
+        let wall_test = uniform_f64
+            .and_then(|u| wall_bias::wall_test(&c.wall_open, c.samples, u))
+            .map(|t| WallTestDoc {
+                worst_wall: self.walls[t.worst].label(self.options.size),
+                observed: t.observed,
+                uniform: t.expected,
+                z: t.z,
+                p_bonferroni: t.p_bonferroni,
+            });
+        sample_doc(sm, wall_test)
+    }
+}
+
+/// A generator's exact distribution (or why it has none) against `tau` when known.
+fn exact_status<'a>(part: &'a Part<ExactDistribution>, tau: Option<&BigInt>) -> Status<'a, Exact> {
+    Status::of(part, |d, seconds| Exact {
+        seconds,
+        runs: d.leaves,
+        max_draws: d.max_depth,
+        trees_produced: d.trees.len(),
+        sum: ratio_str(&d.total()),
+        against_tau: tau.map(|t| {
+            let tv = d.tv_from_uniform(t);
+            AgainstTau {
+                never_produced: d.never_produced(t).to_string(),
+                tv_from_uniform: ratio_str(&tv),
+                tv_from_uniform_f64: tv.to_f64().unwrap_or(f64::NAN),
+            }
+        }),
+        distribution: (d.trees.iter())
+            .map(|(k, p)| TreeP {
+                tree: tree_code(k),
+                p: ratio_str(p),
+            })
+            .collect(),
+    })
+}
+
+/// A generator's sample: counts, the chi-square over trees when run, the per-wall test when
+/// there is one.
+fn sample_doc(sm: &Sampled, wall_test: Option<WallTestDoc>) -> Sample {
+    let c = &sm.counts;
+    Sample {
+        samples: c.samples,
+        seed: c.seed,
+        seconds: c.seconds,
+        imperfect: c.imperfect,
+        chi_square: sm.chi.as_ref().map(|chi| ChiSquareDoc {
+            trees_seen: c.trees.as_ref().map_or(0, |t| t.len()),
+            never_seen: chi.unseen,
+            chi_square: chi.statistic,
+            df: chi.df,
+            p_value: chi.p_value,
+            uniform_at_alpha_0_001: chi.p_value >= ALPHA,
+            tv: chi.tv,
+        }),
+        wall_test,
+        wall_open: c.wall_open.clone(),
+        tree_counts: c.trees.as_deref().map(tree_counts),
     }
 }
 
@@ -329,4 +344,66 @@ fn tree_counts(trees: &[(TreeKey, u64)]) -> Vec<TreeCount> {
             count: *n,
         })
         .collect()
+}
+
+/// The grid lab's document (`batchgen uniformity --grid G --format json`): the square
+/// report's generator objects over the trees of the grid's cell graph.
+#[derive(Debug, Serialize)]
+pub struct GridDocument<'a> {
+    grid: GridOf,
+    mask: Option<&'a str>,
+    spanning_trees: SpanningTrees,
+    tree_code: &'static str,
+    edges: Vec<EdgeDoc>,
+    generators: Vec<Generator<'a>>,
+    notes: &'a [String],
+    seconds: f64,
+}
+
+#[derive(Debug, Serialize)]
+struct GridOf {
+    grid: &'static str,
+    size: String,
+    cells: u32,
+    edges: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct EdgeDoc {
+    edge: usize,
+    a: u32,
+    b: u32,
+}
+
+impl GridStudy {
+    /// The machine-readable study (print it with [`crate::json::pretty`]).
+    pub fn to_json(&self) -> GridDocument<'_> {
+        GridDocument {
+            grid: GridOf {
+                grid: self.size.grid.name(),
+                size: self.size.to_string(),
+                cells: self.cells,
+                edges: self.edges.len(),
+            },
+            mask: self.options.mask.as_deref(),
+            spanning_trees: SpanningTrees {
+                exact: Some(self.tau.to_string()),
+                log10: super::report::log10_of(&self.tau),
+            },
+            tree_code: "hex of the maze's edge words (bit e = edge e open, edges as listed)",
+            edges: (self.edges.iter().enumerate())
+                .map(|(edge, &[a, b])| EdgeDoc { edge, a, b })
+                .collect(),
+            generators: (self.algos.iter())
+                .map(|a| Generator {
+                    algo: a.algo.name(),
+                    claims_uniform: a.algo.is_uniform(),
+                    exact: exact_status(&a.exact, Some(&self.tau)),
+                    sample: a.sample.as_ref().map(|s| sample_doc(s, None)),
+                })
+                .collect(),
+            notes: &self.notes,
+            seconds: self.seconds,
+        }
+    }
 }

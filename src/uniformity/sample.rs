@@ -9,6 +9,8 @@ use super::stats::{chi_square_p_value, chi_square_uniform};
 use super::{interior_walls, TreeKey};
 use crate::generate::{regenerate_from_base, seed_base_masked, Algorithm, Scratch};
 use crate::grid::{Mask, Maze, Size};
+use crate::topo::generate::{self as tgen, GraphScratch};
+use crate::topo::{CellGraph, GraphMaze};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -45,9 +47,13 @@ struct Tally {
 
 impl Tally {
     fn new(size: Size, cells: u64, track: bool) -> Tally {
+        Tally::with_walls(size.wall_id_bound() as usize, cells, track)
+    }
+
+    fn with_walls(walls: usize, cells: u64, track: bool) -> Tally {
         Tally {
             trees: HashMap::new(),
-            by_wall: vec![0; size.wall_id_bound() as usize],
+            by_wall: vec![0; walls],
             bad: 0,
             need: cells - 1,
             track,
@@ -73,6 +79,48 @@ impl Tally {
             } else {
                 self.trees.insert(words.into(), 1);
             }
+        }
+    }
+
+    /// Count one maze given by its open-wall words, bit `i` counting for wall id `i`.
+    #[inline]
+    fn add_words(&mut self, words: &[u64]) {
+        let mut open = 0u64;
+        for (k, &w) in words.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                self.by_wall[k * 64 + w.trailing_zeros() as usize] += 1;
+                w &= w - 1;
+                open += 1;
+            }
+        }
+        if open != self.need {
+            self.bad += 1;
+        }
+        if self.track {
+            if let Some(n) = self.trees.get_mut(words) {
+                *n += 1;
+            } else {
+                self.trees.insert(words.into(), 1);
+            }
+        }
+    }
+
+    /// The finished counts of `samples` mazes with master `seed`, begun at `start`, with the
+    /// per-wall counts `wall_open` (in the report's wall order).
+    fn counts(self, samples: u64, seed: u64, wall_open: Vec<u64>, start: Instant) -> SampleCounts {
+        let trees = self.track.then(|| {
+            let mut v: Vec<(TreeKey, u64)> = self.trees.into_iter().collect();
+            v.sort_by(|a, b| a.0.cmp(&b.0));
+            v
+        });
+        SampleCounts {
+            samples,
+            seed,
+            trees,
+            wall_open,
+            imperfect: self.bad,
+            seconds: start.elapsed().as_secs_f64(),
         }
     }
 
@@ -134,19 +182,43 @@ pub fn sample_on(
         total.merge(p);
     }
     let wall_open = walls.iter().map(|w| total.by_wall[w.id as usize]).collect();
-    let trees = track_trees.then(|| {
-        let mut v: Vec<(TreeKey, u64)> = total.trees.into_iter().collect();
-        v.sort_by(|a, b| a.0.cmp(&b.0));
-        v
-    });
-    SampleCounts {
-        samples,
-        seed,
-        trees,
-        wall_open,
-        imperfect: total.bad,
-        seconds: t.elapsed().as_secs_f64(),
+    total.counts(samples, seed, wall_open, t)
+}
+
+/// [`sample`] on the cell graph `g` of a hex, triangle or polar grid (whole or masked): maze
+/// `i` is maze `i` of the grid's main job with master `seed` ([`crate::topo::maze_seed`]). The
+/// per-wall counts are per edge of `g`, in edge order; trees are keyed by the edge words.
+pub fn sample_graph(
+    algo: &Algorithm,
+    g: &CellGraph,
+    samples: u64,
+    seed: u64,
+    track_trees: bool,
+) -> SampleCounts {
+    let t = Instant::now();
+    let base = crate::topo::seed_base(seed, &algo.name(), g.size());
+    let (edges, cells) = (g.edges() as usize, g.cells() as u64);
+    let chunks = samples.div_ceil(CHUNK);
+    let parts: Vec<Tally> = (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let mut maze = GraphMaze::new(g);
+            let mut scratch = GraphScratch::new();
+            let mut tally = Tally::with_walls(edges.next_multiple_of(64), cells, track_trees);
+            for i in c * CHUNK..((c + 1) * CHUNK).min(samples) {
+                let mut rng = crate::Rng::from_maze_seed(crate::rng::maze_seed_from_base(base, i));
+                tgen::generate(algo, g, &mut maze, &mut scratch, &mut rng);
+                tally.add_words(maze.words());
+            }
+            tally
+        })
+        .collect();
+    let mut total = Tally::with_walls(edges.next_multiple_of(64), cells, track_trees);
+    for p in parts {
+        total.merge(p);
     }
+    let wall_open = total.by_wall[..edges].to_vec();
+    total.counts(samples, seed, wall_open, t)
 }
 
 /// Measured single-thread seconds per sampled maze of `algo` at this size (generation plus

@@ -5,7 +5,7 @@
 //! report within [`WIDTH`] columns (word wrapping, tables split into column blocks).
 
 use super::enumerate::ExactDistribution;
-use super::report::{AlgoReport, Part, Report, ALPHA};
+use super::report::{AlgoReport, Part, Report, Sampled, ALPHA};
 use super::{stats, wall_bias};
 use crate::thousands::thousands;
 use num_traits::{ToPrimitive, Zero};
@@ -89,70 +89,87 @@ fn from_exact(d: &ExactDistribution, tau: &num_bigint::BigInt) -> Verdict {
     }
 }
 
+/// The verdict on one generator from what decides it on any grid: its exact distribution
+/// when known (with τ), else the chi-square test over trees of its `samples` sampled mazes;
+/// also "no verdict" when it was neither enumerated nor sampled. `None` when it was sampled
+/// without a test over trees (τ too large for the samples), for a per-wall test to decide.
+pub(crate) fn exact_or_chi(
+    exact: &Part<ExactDistribution>,
+    tau: Option<&num_bigint::BigInt>,
+    sample: Option<&Sampled>,
+    samples: u64,
+) -> Option<Verdict> {
+    if let (Part::Done(d, _), Some(tau)) = (exact, tau) {
+        return Some(from_exact(d, tau));
+    }
+    let Some(sm) = sample else {
+        return Some(Verdict {
+            outcome: Outcome::Unknown,
+            text: "no verdict: not enumerable here and not sampled (--samples 0)".into(),
+        });
+    };
+    let n = thousands(samples);
+    let chi = sm.chi.as_ref()?;
+    if chi.p_value >= ALPHA {
+        return Some(Verdict {
+            outcome: Outcome::Uniform,
+            text: format!(
+                "uniform: every maze equally likely — passes (no bias found in {n} \
+                 samples; chi-square p = {:.3})",
+                chi.p_value
+            ),
+        });
+    }
+    let counts: Vec<u64> = sm
+        .counts
+        .trees
+        .as_ref()
+        .map(|t| t.iter().map(|x| x.1).collect())
+        .unwrap_or_default();
+    let max = counts.iter().copied().max().unwrap_or(0) as f64;
+    let min = counts.iter().copied().min().unwrap_or(0) as f64;
+    // Lead with the test; add only the evidence that is itself significant.
+    let mut text = format!(
+        "biased: chi-square p {} in {n} samples",
+        p_text(chi.p_value)
+    );
+    let tau = tau.and_then(|t| t.to_u64());
+    if chi.unseen > 0 {
+        if let Some(tau) = tau {
+            let (mu, p) = stats::unseen_p_value(chi.unseen, tau, samples);
+            if p < ALPHA {
+                text += &format!(
+                    "; {} of the {} possible mazes never came out, {} expected under \
+                     uniform (p {})",
+                    thousands(chi.unseen),
+                    thousands(tau),
+                    thousands(mu.round() as u64),
+                    p_text(p)
+                );
+            }
+        }
+    } else {
+        text += &format!(
+            "; the most likely maze came out {} as often as the least",
+            times(max / min.max(1.0))
+        );
+    }
+    Some(Verdict {
+        outcome: Outcome::Biased,
+        text,
+    })
+}
+
 impl Report {
     /// The verdict on one generator: from its exact distribution when known, else from the
     /// chi-square test over trees, else from the per-wall test.
     pub fn verdict(&self, a: &AlgoReport) -> Verdict {
-        if let (Part::Done(d, _), Some(tau)) = (&a.exact, self.tau.as_ref()) {
-            return from_exact(d, tau);
+        let sample = a.sample.as_ref();
+        if let Some(v) = exact_or_chi(&a.exact, self.tau.as_ref(), sample, self.options.samples) {
+            return v;
         }
-        let Some(sm) = &a.sample else {
-            return Verdict {
-                outcome: Outcome::Unknown,
-                text: "no verdict: not enumerable here and not sampled (--samples 0)".into(),
-            };
-        };
+        let sm = sample.expect("sampled: exact_or_chi decides otherwise");
         let n = thousands(self.options.samples);
-        if let Some(chi) = &sm.chi {
-            if chi.p_value >= ALPHA {
-                return Verdict {
-                    outcome: Outcome::Uniform,
-                    text: format!(
-                        "uniform: every maze equally likely — passes (no bias found in {n} \
-                         samples; chi-square p = {:.3})",
-                        chi.p_value
-                    ),
-                };
-            }
-            let counts: Vec<u64> = sm
-                .counts
-                .trees
-                .as_ref()
-                .map(|t| t.iter().map(|x| x.1).collect())
-                .unwrap_or_default();
-            let max = counts.iter().copied().max().unwrap_or(0) as f64;
-            let min = counts.iter().copied().min().unwrap_or(0) as f64;
-            // Lead with the test; add only the evidence that is itself significant.
-            let mut text = format!(
-                "biased: chi-square p {} in {n} samples",
-                p_text(chi.p_value)
-            );
-            let tau = self.tau.as_ref().and_then(|t| t.to_u64());
-            if chi.unseen > 0 {
-                if let Some(tau) = tau {
-                    let (mu, p) = stats::unseen_p_value(chi.unseen, tau, self.options.samples);
-                    if p < ALPHA {
-                        text += &format!(
-                            "; {} of the {} possible mazes never came out, {} expected under \
-                             uniform (p {})",
-                            thousands(chi.unseen),
-                            thousands(tau),
-                            thousands(mu.round() as u64),
-                            p_text(p)
-                        );
-                    }
-                }
-            } else {
-                text += &format!(
-                    "; the most likely maze came out {} as often as the least",
-                    times(max / min.max(1.0))
-                );
-            }
-            return Verdict {
-                outcome: Outcome::Biased,
-                text,
-            };
-        }
         if let Some(u) = self.uniform_walls.as_f64() {
             if let Some(t) = wall_bias::wall_test(&sm.counts.wall_open, self.options.samples, &u) {
                 let wall = self.walls[t.worst].label(self.options.size);
@@ -185,25 +202,31 @@ impl Report {
 
     /// The "Verdicts" section: one wrapped line per generator.
     pub(super) fn verdict_section(&self, color: bool) -> String {
-        let nw = self
-            .algos
-            .iter()
-            .map(|a| a.algo.name().chars().count())
-            .max()
-            .unwrap_or(0);
-        let mut s = String::from("Verdict per generator:\n");
-        for a in &self.algos {
-            let v = self.verdict(a);
-            let head = format!("  {:nw$}  ", a.algo.name());
-            let wrapped = wrap(&v.text, &head, &" ".repeat(head.chars().count()));
-            s += &paint_outcome(&wrapped, v.outcome, color);
-        }
-        s
+        let verdicts: Vec<(String, Verdict)> = (self.algos.iter())
+            .map(|a| (a.algo.name(), self.verdict(a)))
+            .collect();
+        verdict_lines(&verdicts, color)
     }
 }
 
-/// The legend printed under the verdicts.
-pub(super) fn legend() -> String {
+/// The "Verdicts" section of any grid's report: one wrapped line per `(generator, verdict)`.
+pub(crate) fn verdict_lines(verdicts: &[(String, Verdict)], color: bool) -> String {
+    let nw = (verdicts.iter())
+        .map(|(name, _)| name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut s = String::from("Verdict per generator:\n");
+    for (name, v) in verdicts {
+        let head = format!("  {name:nw$}  ");
+        let wrapped = wrap(&v.text, &head, &" ".repeat(head.chars().count()));
+        s += &paint_outcome(&wrapped, v.outcome, color);
+    }
+    s
+}
+
+/// The legend printed under the verdicts (the last item only for a report with the per-wall
+/// test).
+pub(super) fn legend(per_wall: bool) -> String {
     let items = [
         "τ (tau): how many different perfect mazes this grid has (its spanning trees). A \
          uniform generator makes each of them with probability 1/τ.",
@@ -218,7 +241,12 @@ pub(super) fn legend() -> String {
          the number of walls to keep false alarms at α.",
     ];
     let mut s = String::from("How to read the tables:\n");
-    for it in items {
+    let shown = if per_wall {
+        items.len()
+    } else {
+        items.len() - 1
+    };
+    for it in &items[..shown] {
         s += &wrap(it, "  - ", "    ");
     }
     s
