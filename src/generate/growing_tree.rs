@@ -13,7 +13,8 @@
 //! (newest/oldest) or rejected and redrawn (random, which keeps the pick uniform over live
 //! cells), and the list is compacted in order once retired entries outnumber live ones.
 //! Everything stays amortised O(1) per cell. `newest`, `oldest` and `random` draw only with
-//! `below`; `mix:P` also draws `unit_f64` (sampled, not enumerable).
+//! `below`; `mix:P` also draws `unit_f64` (sampled, not enumerable). `mix:P` runs its own
+//! branch-free loop with the same draws ([`super::growing_tree_mix`]).
 //!
 //! Speed: cells live on the padded byte array of the topology (the padding, and a mask's holes,
 //! outside), list entries carry the padded index next to the cell id, neighbour options are
@@ -29,7 +30,7 @@ use crate::rng::{Chance, RandomSource};
 /// In the list (a maze cell that may still have unvisited neighbours).
 const ACTIVE: u8 = VISITED;
 /// Taken out of the list (lazily: its entry stays until skipped or compacted away).
-const RETIRED: u8 = 3;
+pub(super) const RETIRED: u8 = 3;
 
 /// The padded index of a list entry (`padded << 32 | cell`).
 #[inline]
@@ -174,7 +175,8 @@ pub(crate) fn generate<T: Topology, R: RandomSource>(
         Policy::Newest => grow::<T, R>(maze, s, rng, Policy::Newest),
         Policy::Oldest => grow::<T, R>(maze, s, rng, Policy::Oldest),
         Policy::Random => grow::<T, R>(maze, s, rng, Policy::Random),
-        Policy::Mix(p) => grow::<T, R>(maze, s, rng, Policy::Mix(p)),
+        // Its own loop without branches on the coin or on carving.
+        Policy::Mix(p) => super::growing_tree_mix::generate::<T, R>(maze, s, rng, p),
     }
 }
 
