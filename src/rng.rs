@@ -31,8 +31,6 @@
 //! and 1-bit draws are exact because their ranges are powers of two.
 
 use crate::grid::Size;
-use rand_core::{Rng as _, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Version of the seeding scheme above. Bump it if any step changes, or if any generator
 /// changes which maze a seed gives (a maze is a function of the scheme version, algo, size,
@@ -184,6 +182,18 @@ pub trait RandomSource {
     #[inline]
     fn choose(&mut self, n: u32) -> u32 {
         if n == 1 {
+            0
+        } else {
+            self.below(n)
+        }
+    }
+    /// Exactly [`RandomSource::choose`] (the same draws and value; `n == 0` also gives 0
+    /// without a draw), for callers whose count is 0, 1 or more at random: [`Rng`] keeps or
+    /// drops the generator's advance by conditional moves
+    /// ([`std::hint::select_unpredictable`]), never a branch on `n > 1`.
+    #[inline]
+    fn choose_flat(&mut self, n: u32) -> u32 {
+        if n <= 1 {
             0
         } else {
             self.below(n)
@@ -433,6 +443,20 @@ impl RandomSource for Rng {
             0
         }
     }
+    #[inline(always)]
+    fn choose_flat(&mut self, n: u32) -> u32 {
+        let mut next = self.inner.clone();
+        let m = (next.next_u64() >> 32) * n as u64;
+        let keep = (n > 1) as usize;
+        // Lemire's rejection (a low product below `2^32 mod n`) only with a choice: the bound
+        // is 0 without one, and it is opaque, so no branch on `n > 1` comes back.
+        if (m as u32) < std::hint::black_box(n & keep.wrapping_neg() as u32) {
+            return self.below(n);
+        }
+        // With `n <= 1` the product is below `2^32`: the value is 0 and the state stays.
+        self.inner = Xoshiro256PlusPlus::select(keep == 1, &next, &self.inner);
+        (m >> 32) as u32
+    }
     #[inline]
     fn below_or_zero(&mut self, n: u32) -> u32 {
         // Lemire's method gives 0 for n == 1 (its rejection threshold is 0).
@@ -467,6 +491,52 @@ impl Chance {
     /// The probability.
     pub fn p(self) -> f64 {
         self.p
+    }
+}
+
+/// Xoshiro256++ (Blackman and Vigna): exactly the outputs of `rand_xoshiro`'s
+/// `Xoshiro256PlusPlus` from the same 32 seed bytes (a test compares them), with its four words
+/// in reach, so [`RandomSource::choose_flat`] keeps or drops an advance word by word with
+/// conditional moves, the state staying in registers.
+#[derive(Clone, Debug)]
+struct Xoshiro256PlusPlus {
+    /// The state words.
+    s: [u64; 4],
+}
+
+impl Xoshiro256PlusPlus {
+    /// The state read from `seed` as four little-endian words. Not all zero: the seeds are four
+    /// successive SplitMix64 outputs, of which at most one is 0 (SplitMix64 is a bijection).
+    #[inline]
+    fn from_seed(seed: [u8; 32]) -> Xoshiro256PlusPlus {
+        let s = std::array::from_fn(|i| {
+            u64::from_le_bytes(seed[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+        });
+        debug_assert!(s != [0; 4]);
+        Xoshiro256PlusPlus { s }
+    }
+
+    /// The next output.
+    #[inline(always)]
+    fn next_u64(&mut self) -> u64 {
+        let s = &mut self.s;
+        let out = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
+        let t = s[1] << 17;
+        s[2] ^= s[0];
+        s[3] ^= s[1];
+        s[1] ^= s[2];
+        s[0] ^= s[3];
+        s[2] ^= t;
+        s[3] = s[3].rotate_left(45);
+        out
+    }
+
+    /// `a` when `c`, else `b`, word by word with conditional moves.
+    #[inline(always)]
+    fn select(c: bool, a: &Xoshiro256PlusPlus, b: &Xoshiro256PlusPlus) -> Xoshiro256PlusPlus {
+        Xoshiro256PlusPlus {
+            s: std::array::from_fn(|i| std::hint::select_unpredictable(c, a.s[i], b.s[i])),
+        }
     }
 }
 
@@ -648,6 +718,22 @@ impl Rng {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn xoshiro_gives_the_outputs_of_rand_xoshiro() {
+        use rand_core::{Rng as _, SeedableRng};
+        for seed in [0u64, 1, 42, u64::MAX, 0x9e37_79b9_7f4a_7c15] {
+            let mut bytes = [0u8; 32];
+            for (i, chunk) in bytes.chunks_exact_mut(8).enumerate() {
+                chunk.copy_from_slice(&splitmix64(seed.wrapping_add(i as u64)).to_le_bytes());
+            }
+            let mut ours = Xoshiro256PlusPlus::from_seed(bytes);
+            let mut theirs = rand_xoshiro::Xoshiro256PlusPlus::from_seed(bytes);
+            for _ in 0..1000 {
+                assert_eq!(ours.next_u64(), theirs.next_u64());
+            }
+        }
+    }
 
     /// An [`Rng`] seen only through the required draws, so the trait's default methods run.
     struct Plain(Rng);

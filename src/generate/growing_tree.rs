@@ -13,7 +13,8 @@
 //! (newest/oldest) or rejected and redrawn (random, which keeps the pick uniform over live
 //! cells), and the list is compacted in order once retired entries outnumber live ones.
 //! Everything stays amortised O(1) per cell. `newest`, `oldest` and `random` draw only with
-//! `below`; `mix:P` also draws `unit_f64` (sampled, not enumerable).
+//! `below`; `mix:P` also draws `unit_f64` (sampled, not enumerable). `mix:P` runs its own
+//! branch-free loop with the same draws ([`super::growing_tree_mix`]).
 //!
 //! Speed: cells live on the padded byte array of the topology (the padding, and a mask's holes,
 //! outside), list entries carry the padded index next to the cell id, neighbour options are
@@ -24,12 +25,12 @@ use super::padded::{random_cell, FREE, IN_TREE as VISITED};
 use super::topology::Topology;
 use super::{Policy, Scratch};
 use crate::grid::Maze;
-use crate::rng::{Chance, RandomSource};
+use crate::rng::RandomSource;
 
 /// In the list (a maze cell that may still have unvisited neighbours).
 const ACTIVE: u8 = VISITED;
 /// Taken out of the list (lazily: its entry stays until skipped or compacted away).
-const RETIRED: u8 = 3;
+pub(super) const RETIRED: u8 = 3;
 
 /// The padded index of a list entry (`padded << 32 | cell`).
 #[inline]
@@ -52,22 +53,13 @@ struct Active {
     live: usize,
     /// Retired entries at or after `head`.
     dead: usize,
-    /// `mix:P`'s chance of taking the newest cell (unused by the other policies).
-    newest: Chance,
 }
 
 impl Active {
-    /// The list holding just the start cell (padded `p`, cell `c`), marked active, for picks
-    /// by `policy`, in `stack`, grown to hold `cells` entries.
+    /// The list holding just the start cell (padded `p`, cell `c`), marked active, in `stack`,
+    /// grown to hold `cells` entries.
     #[inline(always)]
-    fn start(
-        stack: &mut Vec<u64>,
-        cells: usize,
-        mark: &mut [u8],
-        p: u32,
-        c: u32,
-        policy: Policy,
-    ) -> Active {
+    fn start(stack: &mut Vec<u64>, cells: usize, mark: &mut [u8], p: u32, c: u32) -> Active {
         if stack.len() < cells {
             // A fresh zeroed allocation, not `resize`: large ones come as untouched zero
             // pages, so memory is only taken as the list grows into it (as a `Vec` would).
@@ -78,10 +70,6 @@ impl Active {
             len: 0,
             live: 0,
             dead: 0,
-            newest: Chance::new(match policy {
-                Policy::Mix(p) => p,
-                _ => 0.0,
-            }),
         };
         active.push(stack, mark, p, c);
         active
@@ -102,12 +90,7 @@ impl Active {
         policy: Policy,
         rng: &mut R,
     ) -> usize {
-        let newest = match policy {
-            Policy::Newest => true,
-            Policy::Oldest | Policy::Random => false,
-            Policy::Mix(_) => rng.unit_below(self.newest),
-        };
-        if newest {
+        if policy == Policy::Newest {
             while mark[padded(stack[self.len - 1])] == RETIRED {
                 self.len -= 1;
                 self.dead -= 1;
@@ -174,7 +157,8 @@ pub(crate) fn generate<T: Topology, R: RandomSource>(
         Policy::Newest => grow::<T, R>(maze, s, rng, Policy::Newest),
         Policy::Oldest => grow::<T, R>(maze, s, rng, Policy::Oldest),
         Policy::Random => grow::<T, R>(maze, s, rng, Policy::Random),
-        Policy::Mix(p) => grow::<T, R>(maze, s, rng, Policy::Mix(p)),
+        // Its own loop without branches on the coin or on carving.
+        Policy::Mix(p) => super::growing_tree_mix::generate::<T, R>(maze, s, rng, p),
     }
 }
 
@@ -191,7 +175,7 @@ fn grow<T: Topology, R: RandomSource>(
     let t = T::marks(&mut s.mark, maze);
     let mut walls = maze.wall_writer();
     let ps = t.padded(start);
-    let mut active = Active::start(&mut s.stack, n as usize, &mut s.mark, ps, start, policy);
+    let mut active = Active::start(&mut s.stack, n as usize, &mut s.mark, ps, start);
     let (stack, mark) = (&mut s.stack[..], &mut s.mark[..]);
     while active.any() {
         let i = active.pick(stack, mark, policy, rng);

@@ -48,6 +48,7 @@ mod binary_tree;
 mod eller;
 mod fractal;
 mod growing_tree;
+mod growing_tree_mix;
 mod hunt_and_kill;
 mod kruskal;
 mod padded;
@@ -85,7 +86,8 @@ pub struct Scratch {
     /// A stack or list of packed entries, each user choosing its layout (backtracker: padded
     /// cell ids; growing tree, Prim's frontier: see their files).
     pub(crate) stack: Vec<u64>,
-    /// A stack or list of cell ids (backtracker: the ancestors of the current cell).
+    /// A stack or list of cell ids (backtracker: the ancestors of the current cell; growing
+    /// tree `mix:P`: the links of its live list).
     pub(crate) cells: Vec<u32>,
     /// One byte of per-cell state (visited / in-tree flags).
     pub(crate) mark: Vec<u8>,

@@ -1,0 +1,211 @@
+//! The `mix:P` policy of the growing tree ([`super::growing_tree`]), written without branches
+//! on what is random: the same draws, in the same order, and the same mazes as the general loop
+//! there. Each step flips the policy's coin (newest or a random live entry) and then either
+//! carves or retires; both are unpredictable, and as branches they cost about 2.5
+//! mispredictions per cell. Here the coin only selects between two candidates, the draw of the
+//! random one is kept or dropped by conditional moves ([`RandomSource::choose_flat`] of 1 draws
+//! nothing), and carving and retiring are one step whose writes are selected.
+//!
+//! Finding the newest live entry needs no loop: the live entries are also threaded on a
+//! circular doubly linked list of entry indices (`link[2i]` the next live entry, `link[2i + 1]`
+//! the previous one, sentinel `end`), so the newest is one load, and the retired entries above
+//! it leave the list (`len` and `dead` as if skipped one by one, so random picks see the same
+//! span). A random pick that lands on a retired entry redraws (the rare case that loops), and
+//! the list is compacted in order once retired entries outnumber live ones, exactly as in the
+//! general loop. Slot `cells` of both buffers takes the unused new entry of a step that retires.
+
+use super::growing_tree::RETIRED;
+use super::padded::{random_cell, FREE, IN_TREE as ACTIVE};
+use super::topology::Topology;
+use super::Scratch;
+use crate::grid::Maze;
+use crate::rng::{Chance, RandomSource};
+
+/// The padded index of a list entry (`padded << 32 | cell`).
+#[inline]
+fn padded(e: u64) -> usize {
+    (e >> 32) as usize
+}
+
+/// `a` when `c`, else `b`, by a conditional move (no branch on an unpredictable `c`).
+#[inline(always)]
+fn select(c: bool, a: usize, b: usize) -> usize {
+    std::hint::select_unpredictable(c, a, b)
+}
+
+/// The active list: entries `0..len` of `Scratch::stack` (live and retired), the live ones
+/// also linked in `Scratch::cells`.
+struct Active {
+    /// Entries in the list (live and retired).
+    len: usize,
+    /// Live entries.
+    live: usize,
+    /// Retired entries.
+    dead: usize,
+    /// The sentinel of the linked list of live entries.
+    end: usize,
+    /// The chance of taking the newest cell.
+    newest: Chance,
+}
+
+impl Active {
+    /// The list holding just the start cell (padded `p`, cell `c`), in `stack` and `link`,
+    /// grown to hold `cells` entries and the dump slot.
+    #[inline(always)]
+    fn start(
+        stack: &mut Vec<u64>,
+        link: &mut Vec<u32>,
+        cells: usize,
+        mark: &mut [u8],
+        p: u32,
+        c: u32,
+        newest: f64,
+    ) -> Active {
+        if stack.len() < cells + 1 {
+            // A fresh zeroed allocation, not `resize`: large ones come as untouched zero
+            // pages, so memory is only taken as the list grows into it (as a `Vec` would).
+            *stack = vec![0; cells + 1];
+        }
+        if link.len() < 2 * (cells + 2) {
+            *link = vec![0; 2 * (cells + 2)];
+        }
+        let end = cells + 1;
+        link[2 * end] = end as u32;
+        link[2 * end + 1] = end as u32;
+        let mut active = Active {
+            len: 0,
+            live: 0,
+            dead: 0,
+            end,
+            newest: Chance::new(newest),
+        };
+        active.step(stack, link, mark, true, 0, p, c);
+        active
+    }
+
+    /// The index of the entry picked next: the newest live one with the policy's chance,
+    /// otherwise a uniform live one (redrawn while retired).
+    #[inline(always)]
+    fn pick<R: RandomSource>(
+        &mut self,
+        stack: &[u64],
+        link: &[u32],
+        mark: &[u8],
+        rng: &mut R,
+    ) -> usize {
+        let newest = rng.unit_below(self.newest);
+        // The last live entry; the ones above it are retired and leave the list when it is
+        // picked.
+        let top = link[2 * self.end + 1] as usize;
+        let len = select(newest, top + 1, self.len);
+        self.dead -= self.len - len;
+        self.len = len;
+        let span = len as u32;
+        let r = rng.choose_flat(select(newest, 1, len) as u32) as usize;
+        let mut i = select(newest, top, r);
+        while mark[padded(stack[i])] == RETIRED {
+            i = rng.choose(span) as usize;
+        }
+        i
+    }
+
+    /// One step from entry `i`: add the entry `(np, nc)` (padded, cell) after the last when
+    /// `add`, else retire `i` (it has no free neighbour left). Branch-free; compacts the list
+    /// in order once retired entries outnumber live ones.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn step(
+        &mut self,
+        stack: &mut [u64],
+        link: &mut [u32],
+        mark: &mut [u8],
+        add: bool,
+        i: usize,
+        np: u32,
+        nc: u32,
+    ) {
+        let p = padded(stack[i]);
+        let (new, end) = (self.len, self.end);
+        let top = link[2 * end + 1] as usize;
+        let (prev, next) = (link[2 * i + 1] as usize, link[2 * i] as usize);
+        // The new entry's slot (the dump slot `cells` when the list is full and this retires).
+        stack[new] = (np as u64) << 32 | nc as u64;
+        link[2 * new] = end as u32;
+        link[2 * new + 1] = top as u32;
+        // Adding: top -> new -> end. Retiring: prev -> next.
+        link[2 * select(add, top, prev)] = select(add, new, next) as u32;
+        link[2 * select(add, end, next) + 1] = select(add, new, prev) as u32;
+        mark[select(add, np as usize, p)] = std::hint::select_unpredictable(add, ACTIVE, RETIRED);
+        let a = add as usize;
+        self.len += a;
+        self.live = self.live + a + a - 1;
+        self.dead += 1 - a;
+        if self.dead > self.live && self.dead >= 64 {
+            self.compact(stack, link, mark);
+        }
+    }
+
+    /// Keep the live entries, in order, at the front, and relink them.
+    #[cold]
+    fn compact(&mut self, stack: &mut [u64], link: &mut [u32], mark: &[u8]) {
+        let end = self.end;
+        let mut kept = 0;
+        for r in 0..self.len {
+            let e = stack[r];
+            stack[kept] = e;
+            link[2 * kept] = kept as u32 + 1;
+            link[2 * kept + 1] = (kept as u32).wrapping_sub(1);
+            kept += (mark[padded(e)] != RETIRED) as usize;
+        }
+        if kept == 0 {
+            link[2 * end] = end as u32;
+            link[2 * end + 1] = end as u32;
+        } else {
+            link[1] = end as u32;
+            link[2 * (kept - 1)] = end as u32;
+            link[2 * end] = 0;
+            link[2 * end + 1] = kept as u32 - 1;
+        }
+        self.len = kept;
+        self.dead = 0;
+    }
+}
+
+/// Carve a perfect maze by the growing-tree method, taking the newest cell with probability
+/// `newest` and otherwise a random one, on topology `T`.
+pub(crate) fn generate<T: Topology, R: RandomSource>(
+    maze: &mut Maze,
+    s: &mut Scratch,
+    rng: &mut R,
+    newest: f64,
+) {
+    let start = random_cell(maze, rng);
+    let n = maze.cells() as usize;
+    let t = T::marks(&mut s.mark, maze);
+    let mut walls = maze.wall_writer();
+    let ps = t.padded(start);
+    let mut active = Active::start(
+        &mut s.stack,
+        &mut s.cells,
+        n,
+        &mut s.mark,
+        ps,
+        start,
+        newest,
+    );
+    let (stack, link, mark) = (&mut s.stack[..], &mut s.cells[..], &mut s.mark[..]);
+    while active.live > 0 {
+        let i = active.pick(stack, link, mark, rng);
+        let e = stack[i];
+        let p = (e >> 32) as u32;
+        let c = e as u32;
+        let (opts, k) = t.options(mark, p, FREE);
+        let add = k > 0;
+        // With no option, `opts` is 0: direction 0, whose wall stays shut and whose cell is
+        // not written.
+        let d = T::option(opts, rng.choose_flat(k));
+        walls.open_if(t.wall(c, d), add);
+        let (np, nc) = (p.wrapping_add(t.step(d)), c.wrapping_add(t.cell_step(d)));
+        active.step(stack, link, mark, add, i, np, nc);
+    }
+}
