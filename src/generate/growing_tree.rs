@@ -21,7 +21,7 @@
 //! collected without branches and walls are opened through per-direction wall-id steps
 //! ([`Topology::wall`]), so the loop has no coordinate arithmetic and no border tests.
 
-use super::padded::{random_cell, FREE, IN_TREE as VISITED};
+use super::padded::{random_cell, FREE, IN_TREE as VISITED, RETIRED};
 use super::topology::Topology;
 use super::{Policy, Scratch};
 use crate::grid::Maze;
@@ -29,8 +29,6 @@ use crate::rng::RandomSource;
 
 /// In the list (a maze cell that may still have unvisited neighbours).
 const ACTIVE: u8 = VISITED;
-/// Taken out of the list (lazily: its entry stays until skipped or compacted away).
-pub(super) const RETIRED: u8 = 3;
 
 /// The padded index of a list entry (`padded << 32 | cell`).
 #[inline]

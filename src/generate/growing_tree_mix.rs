@@ -14,8 +14,7 @@
 //! the list is compacted in order once retired entries outnumber live ones, exactly as in the
 //! general loop. Slot `cells` of both buffers takes the unused new entry of a step that retires.
 
-use super::growing_tree::RETIRED;
-use super::padded::{random_cell, FREE, IN_TREE as ACTIVE};
+use super::padded::{random_cell, FREE, IN_TREE as ACTIVE, RETIRED};
 use super::topology::Topology;
 use super::Scratch;
 use crate::grid::Maze;
