@@ -14,14 +14,14 @@
 //! cells), and the list is compacted in order once retired entries outnumber live ones.
 //! Everything stays amortised O(1) per cell. `newest`, `oldest` and `random` draw only with
 //! `below`; `mix:P` also draws `unit_f64` (sampled, not enumerable). `mix:P` runs its own
-//! branch-free loop with the same draws ([`super::growing_tree_mix`]).
+//! branch-free loop with the same draws ([`mix`]).
 //!
 //! Speed: cells live on the padded byte array of the topology (the padding, and a mask's holes,
 //! outside), list entries carry the padded index next to the cell id, neighbour options are
 //! collected without branches and walls are opened through per-direction wall-id steps
 //! ([`Topology::wall`]), so the loop has no coordinate arithmetic and no border tests.
 
-use super::padded::{random_cell, FREE, IN_TREE as VISITED, RETIRED};
+use super::padded::{random_cell, FREE, IN_TREE as VISITED};
 use super::topology::Topology;
 use super::{Policy, Scratch};
 use crate::grid::Maze;
@@ -29,11 +29,25 @@ use crate::rng::RandomSource;
 
 /// In the list (a maze cell that may still have unvisited neighbours).
 const ACTIVE: u8 = VISITED;
+/// Taken out of the list (lazily: its entry stays until skipped or compacted away).
+const RETIRED: u8 = 3;
+
+mod mix;
 
 /// The padded index of a list entry (`padded << 32 | cell`).
 #[inline]
 fn padded(e: u64) -> usize {
     (e >> 32) as usize
+}
+
+/// Make `buf` hold at least `len` zeroed entries: a fresh zeroed allocation, not `resize`, as
+/// large ones come as untouched zero pages, so memory is only taken as the list grows into it
+/// (as a `Vec` would).
+#[inline]
+fn at_least<T: Copy + Default>(buf: &mut Vec<T>, len: usize) {
+    if buf.len() < len {
+        *buf = vec![T::default(); len];
+    }
 }
 
 /// The active list's bookkeeping with lazy retirement: entries
@@ -58,11 +72,7 @@ impl Active {
     /// grown to hold `cells` entries.
     #[inline(always)]
     fn start(stack: &mut Vec<u64>, cells: usize, mark: &mut [u8], p: u32, c: u32) -> Active {
-        if stack.len() < cells {
-            // A fresh zeroed allocation, not `resize`: large ones come as untouched zero
-            // pages, so memory is only taken as the list grows into it (as a `Vec` would).
-            *stack = vec![0; cells];
-        }
+        at_least(stack, cells);
         let mut active = Active {
             head: 0,
             len: 0,
@@ -156,7 +166,7 @@ pub(crate) fn generate<T: Topology, R: RandomSource>(
         Policy::Oldest => grow::<T, R>(maze, s, rng, Policy::Oldest),
         Policy::Random => grow::<T, R>(maze, s, rng, Policy::Random),
         // Its own loop without branches on the coin or on carving.
-        Policy::Mix(p) => super::growing_tree_mix::generate::<T, R>(maze, s, rng, p),
+        Policy::Mix(p) => mix::generate::<T, R>(maze, s, rng, p),
     }
 }
 

@@ -48,7 +48,6 @@ mod binary_tree;
 mod eller;
 mod fractal;
 mod growing_tree;
-mod growing_tree_mix;
 mod hunt_and_kill;
 mod kruskal;
 mod padded;

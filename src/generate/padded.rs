@@ -12,9 +12,6 @@ pub(crate) const FREE: u8 = 0;
 pub(crate) const IN_TREE: u8 = 1;
 /// State of the padding ring.
 pub(crate) const OUTSIDE: u8 = 2;
-/// State of a growing tree's cell taken out of its list (lazily: the entry stays until
-/// skipped or compacted away).
-pub(crate) const RETIRED: u8 = 3;
 /// A parent direction meaning "no parent" (the root of a tree).
 pub(crate) const NO_PARENT: u8 = 4;
 

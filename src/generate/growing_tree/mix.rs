@@ -1,4 +1,4 @@
-//! The `mix:P` policy of the growing tree ([`super::growing_tree`]), written without branches
+//! The `mix:P` policy of the growing tree ([`super`]), written without branches
 //! on what is random: the same draws, in the same order, and the same mazes as the general loop
 //! there. Each step flips the policy's coin (newest or a random live entry) and then either
 //! carves or retires; both are unpredictable, and as branches they cost about 2.5
@@ -14,17 +14,12 @@
 //! the list is compacted in order once retired entries outnumber live ones, exactly as in the
 //! general loop. Slot `cells` of both buffers takes the unused new entry of a step that retires.
 
-use super::padded::{random_cell, FREE, IN_TREE as ACTIVE, RETIRED};
-use super::topology::Topology;
-use super::Scratch;
+use super::{at_least, padded, RETIRED};
+use crate::generate::padded::{random_cell, FREE, IN_TREE as ACTIVE};
+use crate::generate::topology::Topology;
+use crate::generate::Scratch;
 use crate::grid::Maze;
 use crate::rng::{Chance, RandomSource};
-
-/// The padded index of a list entry (`padded << 32 | cell`).
-#[inline]
-fn padded(e: u64) -> usize {
-    (e >> 32) as usize
-}
 
 /// `a` when `c`, else `b`, by a conditional move (no branch on an unpredictable `c`).
 #[inline(always)]
@@ -60,14 +55,8 @@ impl Active {
         c: u32,
         newest: f64,
     ) -> Active {
-        if stack.len() < cells + 1 {
-            // A fresh zeroed allocation, not `resize`: large ones come as untouched zero
-            // pages, so memory is only taken as the list grows into it (as a `Vec` would).
-            *stack = vec![0; cells + 1];
-        }
-        if link.len() < 2 * (cells + 2) {
-            *link = vec![0; 2 * (cells + 2)];
-        }
+        at_least(stack, cells + 1);
+        at_least(link, 2 * (cells + 2));
         let end = cells + 1;
         link[2 * end] = end as u32;
         link[2 * end + 1] = end as u32;
