@@ -34,7 +34,7 @@ impl Walk for AldousBroder {
         s.marks(g.len());
         let mark = &mut s.mark[..];
         let first = random_cell(g, rng);
-        let mut p = steps.at(first);
+        let mut p = steps.at(g, first);
         mark[first as usize] = 1;
         let mut left = g.cells() - 1;
         while left > 0 {

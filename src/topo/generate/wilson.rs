@@ -43,7 +43,7 @@ impl Walk for Wilson {
                 continue;
             }
             let (mark, next) = (&s.mark[..], &mut s.next[..]);
-            let mut p = steps.at(start);
+            let mut p = steps.at(g, start);
             // The walker's cell is always a cell (the start, then a neighbour): below `len()`,
             // the length of `mark` and `next`.
             // SAFETY: `S::cell(&p) < len()`.
