@@ -1,7 +1,9 @@
 //! Aldous–Broder on a cell graph: a random walk (each step to a uniform neighbour, `below` of
 //! the cell's degree) from a random cell; the first entry into each cell opens the edge it came
-//! by. Uniform over the spanning trees of the graph.
+//! by. Uniform over the spanning trees of the graph. The walk moves by [`super::walk_steps`]
+//! (on a hex grid, by additions: the same draws and cells, fewer dependent reads).
 
+use super::walk_steps::{self, Steps, Walk};
 use super::{random_cell, GraphScratch};
 use crate::rng::RandomSource;
 use crate::topo::{CellGraph, GraphMaze};
@@ -13,40 +15,37 @@ pub(super) fn generate<R: RandomSource>(
     s: &mut GraphScratch,
     rng: &mut R,
 ) {
-    // `choose(n)` is `below(n)` when `n > 1` (the same draws and values): where every cell has
-    // two neighbours or more, the walk skips its test for `n == 1`.
-    if g.min_degree() >= 2 {
-        walk(g, maze, s, rng, R::below)
-    } else {
-        walk(g, maze, s, rng, R::choose)
-    }
+    walk_steps::run::<AldousBroder, R>(g, maze, s, rng)
 }
 
-#[inline(always)]
-fn walk<R: RandomSource>(
-    g: &CellGraph,
-    maze: &mut GraphMaze,
-    s: &mut GraphScratch,
-    rng: &mut R,
-    draw: impl Fn(&mut R, u32) -> u32,
-) {
-    s.marks(g.len());
-    let mark = &mut s.mark[..];
-    let mut u = random_cell(g, rng);
-    mark[u as usize] = 1;
-    let mut left = g.cells() - 1;
-    while left > 0 {
-        // SAFETY: `u` is a cell (the first one drawn, then always a neighbour), below `len()`.
-        let (a, n) = unsafe { g.slot_span_unchecked(u) };
-        let slot = a + draw(rng, n);
-        let v = g.nbr(slot);
-        // SAFETY: a neighbour is a cell, below `len()`, the length of `mark`.
-        let m = unsafe { mark.get_unchecked_mut(v as usize) };
-        if *m == 0 {
-            *m = 1;
-            maze.open(g.edge(slot));
-            left -= 1;
+/// The walk's loop.
+struct AldousBroder;
+
+impl Walk for AldousBroder {
+    #[inline(always)]
+    fn walk<R: RandomSource, S: Steps, D: Fn(&mut R, u32) -> u32>(
+        g: &CellGraph,
+        steps: &S,
+        maze: &mut GraphMaze,
+        s: &mut GraphScratch,
+        rng: &mut R,
+        draw: D,
+    ) {
+        s.marks(g.len());
+        let mark = &mut s.mark[..];
+        let first = random_cell(g, rng);
+        let mut p = steps.at(g, first);
+        mark[first as usize] = 1;
+        let mut left = g.cells() - 1;
+        while left > 0 {
+            let slot = steps.step(g, &mut p, rng, &draw);
+            // SAFETY: a neighbour is a cell, below `len()`, the length of `mark`.
+            let m = unsafe { mark.get_unchecked_mut(S::cell(&p) as usize) };
+            if *m == 0 {
+                *m = 1;
+                maze.open(g.edge(slot));
+                left -= 1;
+            }
         }
-        u = v;
     }
 }

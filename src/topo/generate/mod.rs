@@ -23,6 +23,7 @@ mod hunt_and_kill;
 mod kruskal;
 mod polar_rows;
 mod prim;
+mod walk_steps;
 mod wilson;
 mod wilson_biased;
 
