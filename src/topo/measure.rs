@@ -133,8 +133,10 @@ pub fn grid_distance_with(
 pub struct MeasureScratch {
     /// Each cell's passages, one word per cell (one add per end of an open edge): the number of
     /// passages in the low half, the sum of their edge ids (mod 2³²) in the high half. The peel
-    /// takes a peeled child's edge off its parent's sum, so a leaf's sum is its one edge left.
+    /// takes a peeled child's edge off its parent's word, so a leaf's sum is its one edge left.
     acc: Vec<u64>,
+    /// The passages of each cell (its word's count before the peel).
+    deg: Vec<u32>,
     /// The direction labels of each cell's passages, one bit per label, by parity (a corridor
     /// whose two passages share a label, as two outward steps of a polar cell, has none set).
     lab: Vec<u8>,
@@ -170,8 +172,6 @@ struct Node {
     h1: u32,
     /// Cells below the cell (its subtree minus itself).
     below: u32,
-    /// Children peeled so far.
-    peeled: u32,
     /// The edge to the child a deepest descent goes through (of equally deep children, the one
     /// by the largest edge id); read only once the cell has a child.
     down_edge: u32,
@@ -196,11 +196,14 @@ fn edge_sum(acc: u64) -> u32 {
     (acc >> 32) as u32
 }
 
-/// The label sets of a straight corridor: bit `m` set when the set `m` holds two opposite
-/// labels (`d` and `d + dirs / 2`).
-fn straight_sets(dirs: u8) -> u64 {
+/// The label sets of a straight corridor: the sets of two opposite labels (`d` and
+/// `d + dirs / 2`), the last repeated on a grid of four labels.
+fn straight_sets(dirs: u8) -> [u8; 3] {
     let half = dirs / 2;
-    (0..half).fold(0u64, |b, d| b | 1 << ((1u32 << d) | (1u32 << (d + half))))
+    std::array::from_fn(|d| {
+        let d = (d as u8).min(half - 1);
+        1 << d | 1 << (d + half)
+    })
 }
 
 /// Measure the spanning tree `maze` of `g` between `ends` (see the module docs). `mask_hash` is
@@ -220,11 +223,12 @@ pub fn measure(
     for_len(&mut s.lab, len).fill(0);
     for_len(&mut s.node, len).fill(Node::default());
     for_len(&mut s.pe, len);
+    for_len(&mut s.deg, len);
     for_len(&mut s.down, len);
     // All false: every mark set on the solution is cleared after use.
     for_len(&mut s.on_path, len);
     let (acc, lab, node) = (&mut s.acc[..len], &mut s.lab[..len], &mut s.node[..len]);
-    let (pe, down) = (&mut s.pe[..len], &mut s.down[..len]);
+    let (pe, down, deg) = (&mut s.pe[..len], &mut s.down[..len], &mut s.deg[..len]);
 
     // Degrees, edge sums and label parities from the open bits: per end of an open edge, one
     // add and one XOR.
@@ -246,12 +250,13 @@ pub fn measure(
     // The degree columns, over every id (a hole of a mask has no passage: it counts nowhere).
     let straight = straight_sets(g.dirs());
     let (mut dead_ends, mut corridors, mut junctions, mut straights) = (0u32, 0u32, 0u32, 0u32);
-    for (&a, &l) in acc.iter().zip(lab.iter()) {
+    for ((&a, &l), dc) in acc.iter().zip(lab.iter()).zip(deg.iter_mut()) {
         let d = degree(a);
+        *dc = d;
         dead_ends += (d == 1) as u32;
         corridors += (d == 2) as u32;
         junctions += (d >= 3) as u32;
-        straights += (d == 2) as u32 & (straight >> (l & 63) & 1) as u32;
+        straights += (d == 2 && (l == straight[0] || l == straight[1] || l == straight[2])) as u32;
     }
 
     // The peel, in one pass in id order (as the linear-time Prüfer construction): a cell left
@@ -265,7 +270,7 @@ pub fn measure(
     let (mut diameter, mut top) = (0u32, root);
     for &c in g.ids() {
         let cu = c as usize;
-        if degree(acc[cu]).wrapping_sub(node[cu].peeled) != 1 || c == root {
+        if degree(acc[cu]) != 1 || c == root {
             continue;
         }
         let mut x = c;
@@ -286,10 +291,8 @@ pub fn measure(
                 (down[pu], np.down_edge) = (x, e);
             }
             np.h1 = m1.max(h);
-            np.peeled += 1;
-            let left = degree(acc[pu]) - np.peeled;
-            acc[pu] -= (e as u64) << 32;
-            if left == 1 && p < c && p != root {
+            acc[pu] -= (e as u64) << 32 | 1;
+            if degree(acc[pu]) == 1 && p < c && p != root {
                 x = p;
             } else {
                 break;
@@ -329,7 +332,7 @@ pub fn measure(
         last_dir = step;
         walk += 2 * (n - node[next as usize].below - 1) as u64 - 1;
         let on_path_nbrs = if c == root { 1 } else { 2 };
-        let off = degree(acc[c as usize]) - on_path_nbrs;
+        let off = deg[c as usize] - on_path_nbrs;
         if off > 0 {
             decisions += 1;
             branches += off;
@@ -353,7 +356,7 @@ pub fn measure(
     let mut dead_walk = 0u64;
     if dead_ends > 0 {
         for &c in g.ids() {
-            if degree(acc[c as usize]) != 1 {
+            if deg[c as usize] != 1 {
                 continue;
             }
             let mut e = if c == root { root_sum } else { pe[c as usize] };
@@ -361,7 +364,7 @@ pub fn measure(
             loop {
                 u = across(g, e, u);
                 dead_walk += 1;
-                if degree(acc[u as usize]) != 2 {
+                if deg[u as usize] != 2 {
                     break;
                 }
                 e = if u == root {
