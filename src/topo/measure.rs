@@ -14,13 +14,16 @@
 //!   open (the Manhattan distance on a square grid; on a mask, through its cells), computed once
 //!   per run ([`grid_distance`]).
 //!
-//! No search: one pass over the open bits gives each cell its degree, the XOR of its open edges'
-//! ids and the set of its passages' directions; then leaf peeling (as the square metrics do,
-//! `src/metrics/peel.rs`) roots the tree at the entrance. A leaf's one remaining edge is the XOR,
-//! so a peeled cell finds its parent without any adjacency list; children are peeled before
-//! their parents, carrying subtree sizes and heights up, and the deepest cell where two descents
-//! make a longest path is met first. The solution follows the parent edges from the exit. The
-//! farthest pair is read off the grid's own slots from that cell down, with the tie-breaks of a
+//! No search: one pass over the open bits gives each cell its degree, the sum of its open
+//! edges' ids and the parities of its passages' direction labels (one add and one XOR per end
+//! of an edge); then leaf peeling roots the tree at the entrance, in one pass over the cells in
+//! id order that peels a parent as soon as it becomes a leaf behind the pass (the linear-time
+//! Prüfer construction), so no stack. A leaf's one remaining edge is its sum, so a peeled cell
+//! finds its parent without any adjacency list; children are peeled before their parents,
+//! carrying subtree sizes and heights up, with each cell's deepest child (of equally deep ones,
+//! by the largest edge id), and the deepest cell where two descents make a longest path is met
+//! first. The solution follows the parent edges from the exit. The farthest pair is read off
+//! the grid's own slots at that cell and down the deepest children, with the tie-breaks of a
 //! breadth-first search from the entrance in edge order (see `farthest_pair`). Buffers are
 //! reused ([`MeasureScratch`]).
 
@@ -128,20 +131,21 @@ pub fn grid_distance_with(
 /// A worker's buffers for [`measure`], reused for every maze.
 #[derive(Debug, Default)]
 pub struct MeasureScratch {
-    /// Each cell's passages, read off the open bits (one record, one bounds check per end of
-    /// an edge).
-    cell: Vec<Open>,
-    /// Passages of each cell.
+    /// Each cell's passages, one word per cell (one add per end of an open edge): the number of
+    /// passages in the low half, the sum of their edge ids (mod 2³²) in the high half. The peel
+    /// takes a peeled child's edge off its parent's word, so a leaf's sum is its one edge left.
+    acc: Vec<u64>,
+    /// The passages of each cell (its word's count before the peel).
     deg: Vec<u32>,
-    /// XOR of the ids of all the open edges of each cell (a corridor's other edge is this XOR
-    /// the one it was entered by).
-    exo: Vec<u32>,
+    /// The direction labels of each cell's passages, one bit per label, by parity (a corridor
+    /// whose two passages share a label, as two outward steps of a polar cell, has none set).
+    lab: Vec<u8>,
     /// The edge to each cell's parent (the entrance's is never read).
     pe: Vec<u32>,
-    /// What the peel carries for each cell, set by the degree pass (no other reset).
+    /// What the peel carries for each cell (zeroed for each maze).
     node: Vec<Node>,
-    /// Leaves waiting to be peeled (sized for every cell: pushed without a capacity check).
-    stack: Vec<u32>,
+    /// The child at each cell's `Node::down_edge` (written with it, so never reset).
+    down: Vec<u32>,
     /// Is the cell on the solution?
     on_path: Vec<bool>,
     /// The solution, exit first.
@@ -160,27 +164,17 @@ impl MeasureScratch {
     }
 }
 
-/// A cell's passages, as the pass over the open bits leaves them.
-#[derive(Clone, Copy, Debug, Default)]
-struct Open {
-    /// XOR of the ids of the open edges not peeled yet (a leaf's: its one edge to its parent).
-    ex: u32,
-    /// The number of passages.
-    deg: u8,
-    /// The direction labels of the passages, one bit per label.
-    dirs: u8,
-}
-
-/// A cell's state in the peel, in one place (one bounds check, one cache line per access).
+/// A cell's state in the peel, in one place (one bounds check, one cache line per access);
+/// all zero before the peel.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
-    /// Deepest and second deepest descents below the cell.
+    /// Deepest descent below the cell.
     h1: u32,
-    h2: u32,
-    /// Subtree size.
-    size: u32,
-    /// Passages not peeled yet.
-    rem: u32,
+    /// Cells below the cell (its subtree minus itself).
+    below: u32,
+    /// The edge to the child a deepest descent goes through (of equally deep children, the one
+    /// by the largest edge id); read only once the cell has a child.
+    down_edge: u32,
 }
 
 /// The cell across edge `e` from `x` (one of its ends).
@@ -188,6 +182,28 @@ struct Node {
 fn across(g: &CellGraph, e: u32, x: u32) -> u32 {
     let [a, b] = g.ends(e);
     a ^ b ^ x
+}
+
+/// The passages of a cell, from its word in [`MeasureScratch::acc`].
+#[inline(always)]
+fn degree(acc: u64) -> u32 {
+    acc as u32
+}
+
+/// The remaining edge sum of a cell, from its word in [`MeasureScratch::acc`].
+#[inline(always)]
+fn edge_sum(acc: u64) -> u32 {
+    (acc >> 32) as u32
+}
+
+/// The label sets of a straight corridor: the sets of two opposite labels (`d` and
+/// `d + dirs / 2`), the last repeated on a grid of four labels.
+fn straight_sets(dirs: u8) -> [u8; 3] {
+    let half = dirs / 2;
+    std::array::from_fn(|d| {
+        let d = (d as u8).min(half - 1);
+        1 << d | 1 << (d + half)
+    })
 }
 
 /// Measure the spanning tree `maze` of `g` between `ends` (see the module docs). `mask_hash` is
@@ -202,108 +218,100 @@ pub fn measure(
     let len = g.len() as usize;
     let n = g.cells();
     let root = ends.entrance;
-    s.cell.clear();
-    s.cell.resize(len, Open::default());
-    s.deg.resize(len, 0);
-    s.exo.resize(len, 0);
-    s.node.resize(len, Node::default());
-    s.pe.resize(len, 0);
-    s.stack.resize(len, 0);
+    // Zeroed with `fill` (a memset) rather than element by element.
+    for_len(&mut s.acc, len).fill(0);
+    for_len(&mut s.lab, len).fill(0);
+    for_len(&mut s.node, len).fill(Node::default());
+    for_len(&mut s.pe, len);
+    for_len(&mut s.deg, len);
+    for_len(&mut s.down, len);
     // All false: every mark set on the solution is cleared after use.
-    s.on_path.resize(len, false);
+    for_len(&mut s.on_path, len);
+    let (acc, lab, node) = (&mut s.acc[..len], &mut s.lab[..len], &mut s.node[..len]);
+    let (pe, down, deg) = (&mut s.pe[..len], &mut s.down[..len], &mut s.deg[..len]);
 
-    // Degrees, edge XORs and direction sets from the open bits.
+    // Degrees, edge sums and label parities from the open bits: per end of an open edge, one
+    // add and one XOR.
     for (k, &w) in maze.words().iter().enumerate() {
         let mut w = w;
         while w != 0 {
             let e = (k as u32) << 6 | w.trailing_zeros();
             let ([a, b], [da, db]) = (g.ends(e), g.edge_dirs(e));
-            for (x, d) in [(a, da), (b, db)] {
-                let o = &mut s.cell[x as usize];
-                o.ex ^= e;
-                o.deg += 1;
-                o.dirs |= 1 << d;
-            }
+            let add = (e as u64) << 32 | 1;
+            acc[a as usize] += add;
+            acc[b as usize] += add;
+            lab[a as usize] ^= 1 << da;
+            lab[b as usize] ^= 1 << db;
             w &= w - 1;
         }
     }
+    let root_sum = edge_sum(acc[root as usize]);
 
-    // Degrees, straights (a corridor whose two directions are opposite: two labels `dirs / 2`
-    // apart), and the first leaves.
-    let half = (g.dirs() / 2) as u32;
+    // The degree columns, over every id (a hole of a mask has no passage: it counts nowhere).
+    let straight = straight_sets(g.dirs());
     let (mut dead_ends, mut corridors, mut junctions, mut straights) = (0u32, 0u32, 0u32, 0u32);
-    let mut sp = 0usize;
-    for &c in g.ids() {
-        let o = s.cell[c as usize];
-        let d = o.deg as u32;
-        s.deg[c as usize] = d;
-        s.exo[c as usize] = o.ex;
-        s.node[c as usize] = Node {
-            h1: 0,
-            h2: 0,
-            size: 1,
-            rem: d,
-        };
-        match d {
-            1 => {
-                dead_ends += 1;
-                s.stack[sp] = c;
-                sp += (c != root) as usize;
-            }
-            2 => {
-                corridors += 1;
-                let m = o.dirs as u32;
-                straights += (m.count_ones() == 2
-                    && 31 - m.leading_zeros() - m.trailing_zeros() == half)
-                    as u32;
-            }
-            0 => {}
-            _ => junctions += 1,
-        }
+    for ((&a, &l), dc) in acc.iter().zip(lab.iter()).zip(deg.iter_mut()) {
+        let d = degree(a);
+        *dc = d;
+        dead_ends += (d == 1) as u32;
+        corridors += (d == 2) as u32;
+        junctions += (d >= 3) as u32;
+        straights += (d == 2 && (l == straight[0] || l == straight[1] || l == straight[2])) as u32;
     }
 
-    // The peel: children before parents; the first cell whose two deepest descents beat every
-    // earlier one is the deepest top of a longest path.
+    // The peel, in one pass in id order (as the linear-time Prüfer construction): a cell left
+    // with one passage that is not the entrance is peeled into the cell across it, its parent;
+    // a parent that becomes such a leaf is peeled at once if the pass is already beyond it,
+    // else when the pass reaches it. Children are peeled before their parents. The longest
+    // path is the best sum of two descents met at a cell as its children are attached: the
+    // first attachment to make it is at the deepest cell where two descents make a longest
+    // path (every such cell lies on one chain above the tree's centre, and a cell's attachments
+    // come after all of its descendants').
     let (mut diameter, mut top) = (0u32, root);
-    while sp > 0 {
-        sp -= 1;
-        let x = s.stack[sp];
-        let xu = x as usize;
-        let e = s.cell[xu].ex;
-        let p = across(g, e, x) as usize;
-        s.pe[xu] = e;
-        let nx = s.node[xu];
-        let through = nx.h1 + nx.h2;
-        if through > diameter {
-            (diameter, top) = (through, x);
+    for &c in g.ids() {
+        let cu = c as usize;
+        if degree(acc[cu]) != 1 || c == root {
+            continue;
         }
-        let np = &mut s.node[p];
-        np.size += nx.size;
-        let (h, m1) = (nx.h1 + 1, np.h1);
-        np.h1 = m1.max(h);
-        np.h2 = np.h2.max(m1.min(h));
-        np.rem -= 1;
-        let leaf = np.rem == 1;
-        s.cell[p].ex ^= e;
-        s.stack[sp] = p as u32;
-        sp += (leaf && p as u32 != root) as usize;
+        let mut x = c;
+        loop {
+            let xu = x as usize;
+            let e = edge_sum(acc[xu]);
+            let p = across(g, e, x);
+            pe[xu] = e;
+            let nx = node[xu];
+            let pu = p as usize;
+            let np = &mut node[pu];
+            np.below += nx.below + 1;
+            let (h, m1) = (nx.h1 + 1, np.h1);
+            if m1 + h > diameter {
+                (diameter, top) = longer(m1 + h, p);
+            }
+            if h > m1 || (h == m1 && e > np.down_edge) {
+                (down[pu], np.down_edge) = (x, e);
+            }
+            np.h1 = m1.max(h);
+            acc[pu] -= (e as u64) << 32 | 1;
+            if degree(acc[pu]) == 1 && p < c && p != root {
+                x = p;
+            } else {
+                break;
+            }
+        }
     }
-    let through = s.node[root as usize].h1 + s.node[root as usize].h2;
-    if through > diameter {
-        (diameter, top) = (through, root);
-    }
-    debug_assert_eq!(
-        s.node[root as usize].size, n,
-        "a spanning tree reaches every cell"
+    assert_eq!(
+        node[root as usize].below + 1,
+        n,
+        "measure: the maze is not connected"
     );
-    let (d_start, d_end) = farthest_pair(g, maze, s, top, root);
+    let (d_start, d_end) = farthest_pair(g, maze, node, down, pe, top, root);
 
     // The solution, exit first.
     s.path.clear();
     let mut u = ends.exit;
     s.path.push(u);
     while u != root {
-        u = across(g, s.pe[u as usize], u);
+        u = across(g, pe[u as usize], u);
         s.path.push(u);
     }
     for &c in &s.path {
@@ -317,14 +325,14 @@ pub fn measure(
     for k in (1..s.path.len()).rev() {
         let (c, next) = (s.path[k], s.path[k - 1]);
         // The step's label, read from `c`'s end of the edge (ends are smaller first).
-        let step = g.edge_dirs(s.pe[next as usize])[(c > next) as usize];
+        let step = g.edge_dirs(pe[next as usize])[(c > next) as usize];
         if last_dir != u8::MAX && step != last_dir {
             turns += 1;
         }
         last_dir = step;
-        walk += 2 * (n - s.node[next as usize].size) as u64 - 1;
+        walk += 2 * (n - node[next as usize].below - 1) as u64 - 1;
         let on_path_nbrs = if c == root { 1 } else { 2 };
-        let off = s.deg[c as usize] - on_path_nbrs;
+        let off = deg[c as usize] - on_path_nbrs;
         if off > 0 {
             decisions += 1;
             branches += off;
@@ -332,8 +340,8 @@ pub fn measure(
             for t in g.slots(c) {
                 let v = g.nbr(t) as usize;
                 if !s.on_path[v] && maze.is_open(g.edge(t)) {
-                    branch_cells = branch_cells.max(s.node[v].size);
-                    branch_depth = branch_depth.max(s.node[v].h1 + 1);
+                    branch_cells = branch_cells.max(node[v].below + 1);
+                    branch_depth = branch_depth.max(node[v].h1 + 1);
                 }
             }
         }
@@ -342,21 +350,30 @@ pub fn measure(
         s.on_path[c as usize] = false;
     }
 
-    // Dead ends: the forced walk to the first cell that is not a corridor.
+    // Dead ends: the forced walk to the first cell that is not a corridor. A corridor entered
+    // from its parent leaves by its one child, entered from its child by its parent; the
+    // entrance's passages are all to children (their edge ids sum to `root_sum`).
     let mut dead_walk = 0u64;
     if dead_ends > 0 {
         for &c in g.ids() {
-            if s.deg[c as usize] != 1 {
+            if deg[c as usize] != 1 {
                 continue;
             }
-            let (mut e, mut u) = (s.exo[c as usize], c);
+            let mut e = if c == root { root_sum } else { pe[c as usize] };
+            let mut u = c;
             loop {
                 u = across(g, e, u);
                 dead_walk += 1;
-                if s.deg[u as usize] != 2 {
+                if deg[u as usize] != 2 {
                     break;
                 }
-                e ^= s.exo[u as usize];
+                e = if u == root {
+                    root_sum.wrapping_sub(e)
+                } else if e == pe[u as usize] {
+                    node[u as usize].down_edge
+                } else {
+                    pe[u as usize]
+                };
             }
         }
     }
@@ -396,6 +413,22 @@ pub fn measure(
     }
 }
 
+/// `(through, cell)`, out of line: the longest path met so far grows a few hundred times per
+/// maze, and as a branch (not two selects) it stays in registers.
+#[cold]
+#[inline(never)]
+fn longer(through: u32, cell: u32) -> (u32, u32) {
+    (through, cell)
+}
+
+/// `v` with `len` elements (grown with defaults, never shrunk below `len`), as a slice.
+fn for_len<T: Clone + Default>(v: &mut Vec<T>, len: usize) -> &mut [T] {
+    if v.len() < len {
+        v.resize(len, T::default());
+    }
+    &mut v[..len]
+}
+
 /// The ends of the longest path whose top (its cell nearest the entrance) is `top`, as a
 /// breadth-first search from the entrance would report them: it meets a cell's children in
 /// edge order and goes through them in reverse, keeping a descent only when strictly deeper, so
@@ -404,46 +437,38 @@ pub fn measure(
 fn farthest_pair(
     g: &CellGraph,
     maze: &GraphMaze,
-    s: &MeasureScratch,
+    node: &[Node],
+    down: &[u32],
+    pe: &[u32],
     top: u32,
     root: u32,
 ) -> (u32, u32) {
-    let up = |x: u32| {
-        if x == root {
-            u32::MAX
-        } else {
-            s.pe[x as usize]
-        }
-    };
     // The two best children of `top` by (descent, edge id).
     let (mut first, mut second) = ((0u32, 0u32, top), (0u32, 0u32, top));
-    let parent_edge = up(top);
+    let parent_edge = if top == root {
+        u32::MAX
+    } else {
+        pe[top as usize]
+    };
     for t in g.slots(top) {
         let e = g.edge(t);
         if e == parent_edge || !maze.is_open(e) {
             continue;
         }
-        let key = (s.node[g.nbr(t) as usize].h1 + 1, e + 1, g.nbr(t));
+        let key = (node[g.nbr(t) as usize].h1 + 1, e + 1, g.nbr(t));
         if key > first {
             (second, first) = (first, key);
         } else if key > second {
             second = key;
         }
     }
-    let deepest = |mut x: u32| loop {
-        let parent_edge = up(x);
-        let mut best = (0u32, 0u32, x);
-        for t in g.slots(x) {
-            let e = g.edge(t);
-            if e == parent_edge || !maze.is_open(e) {
-                continue;
-            }
-            best = best.max((s.node[g.nbr(t) as usize].h1 + 1, e + 1, g.nbr(t)));
+    // Down the children the peel kept for each cell's deepest descent (a cell has a child
+    // exactly when its descent is not 0).
+    let deepest = |mut x: u32| {
+        while node[x as usize].h1 > 0 {
+            x = down[x as usize];
         }
-        if best.2 == x {
-            return x;
-        }
-        x = best.2;
+        x
     };
     let a = if first.2 == top {
         top
