@@ -17,8 +17,9 @@
 //! in the interior and is uniform at the border, which still reaches every cell. The probability test
 //! draws `unit_f64`, so these variants are sampled, not enumerated, by the uniformity lab.
 //!
-//! Speed: the walk runs on the padded state array shared with Wilson, with a per-cell byte of
-//! the directions that stay on the grid (one read, no coordinates); the tree is written from
+//! Speed: the walk runs on the padded grid shared with Wilson, on a per-cell byte of the
+//! directions that stay on the grid with a flag added once the cell is in the tree (one read
+//! per step, no coordinates, no separate state byte); the tree is written from
 //! parent directions in one linear pass at the end. Whether the walk takes its preference is a
 //! coin flip with probability `P`, which a branch predictor gets wrong half the time at
 //! `P = 0.5`: [`RandomSource::dir4_unless`] and [`RandomSource::turn_unless`] compute the
@@ -41,12 +42,15 @@
 
 use super::padded::{
     carve_parent_links, padded_sides, padded_sides_masked, padded_state_of, wilson_root, FREE,
-    IN_TREE,
 };
 use super::shared::Poll;
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::{Chance, RandomSource};
+
+/// Added to a cell's byte of on-grid directions once the cell is in the tree (or is a hole):
+/// above every set of directions, so one comparison tells it.
+const JOINED: u8 = 16;
 
 /// What the walk prefers, with the probability of taking its preference.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -139,17 +143,26 @@ fn walks<R: RandomSource, const TURN: bool>(
     } else {
         padded_sides(&mut s.sides, w, h);
     }
-    let sides = &s.sides[..];
-    let mark = &mut s.mark[..];
+    // The walk reads one byte per step: a cell's on-grid directions, with [`JOINED`] added
+    // once it is in the tree (holes of a mask too, so no walk starts on one; no direction
+    // leads into one or onto the ring, which stays 0).
+    let sides = &mut s.sides[..];
     let next = &mut s.next[..];
-    debug_assert!(sides.len() == mark.len() && next.len() == mark.len());
+    debug_assert!(sides.len() == s.mark.len() && next.len() == sides.len());
+    if maze.mask().is_some() {
+        for (v, &m) in sides.iter_mut().zip(&s.mark) {
+            if m != FREE {
+                *v = JOINED;
+            }
+        }
+    }
     let root = wilson_root(maze);
-    mark[root as usize] = IN_TREE;
+    sides[root as usize] |= JOINED;
     let mut poll = Poll::new();
     for y in 1..=h {
         let row = y * pw;
         for start in row + 1..=row + w {
-            if mark[start as usize] != FREE {
+            if sides[start as usize] >= JOINED {
                 continue;
             }
             // The first step from a start cell is uniform (no previous direction yet).
@@ -160,19 +173,19 @@ fn walks<R: RandomSource, const TURN: bool>(
             next[start as usize] = prev as u8;
             let mut u = start.wrapping_add(delta[prev as usize & 3]);
             loop {
-                debug_assert!((u as usize) < mark.len());
+                debug_assert!((u as usize) < sides.len());
+                // Bit d set when the neighbour in direction d exists (is not padding); an
+                // interior cell (15, the common case) is told from the rest by one test.
                 // SAFETY: `u` is a grid cell: the walk starts on one and steps only in
                 // directions its `sides` byte marks as on the grid, and every array here has
                 // the padded grid's length.
-                if unsafe { *mark.get_unchecked(u as usize) } != FREE {
+                let valid = unsafe { *sides.get_unchecked(u as usize) } as u32;
+                if valid != 15 && valid >= JOINED as u32 {
                     break;
                 }
                 if poll.stop(1) {
                     return false;
                 }
-                // Bit d set when the neighbour in direction d exists (is not padding).
-                // SAFETY: as above.
-                let valid = unsafe { *sides.get_unchecked(u as usize) } as u32;
                 let d = if valid == 15 {
                     biased_step::<R, TURN>(rng, chance, prev, 15)
                 } else {
@@ -185,8 +198,8 @@ fn walks<R: RandomSource, const TURN: bool>(
             }
             // Retrace the loop-erased path and add it to the tree.
             let mut u = start;
-            while mark[u as usize] == FREE {
-                mark[u as usize] = IN_TREE;
+            while sides[u as usize] < JOINED {
+                sides[u as usize] |= JOINED;
                 u = u.wrapping_add(delta[next[u as usize] as usize]);
             }
         }
