@@ -1348,3 +1348,62 @@ fn grid_rows_walk_time_is_checked_on_their_own_grid() {
     }
     assert!(!refused.exists());
 }
+
+/// A grid row whose maze and cell graph would not fit in memory is refused with exit 2,
+/// naming the row and its size columns, before the graph is built: under an address-space
+/// limit of 1 GiB (`ulimit -v`, on the child process only), rows rewritten to hex and triangle
+/// 8192×8192 and polar 4000 rings, for a random walk (whose walk check builds the graph) and
+/// for the backtracker, also with `--no-time-limit`. Nothing is written.
+#[test]
+fn grid_rows_over_memory_are_refused_before_the_graph_is_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_batchgen");
+    for (grid, small, big) in [
+        ("hex", "4x4", (8192, 8192)),
+        ("triangle", "4x4", (8192, 8192)),
+        ("polar", "3", (4000, 6)),
+    ] {
+        for algo in ["wilson", "backtracker"] {
+            let name = format!("{grid}-{algo}");
+            let file = make(
+                dir.path(),
+                &format!("{name}.parquet"),
+                &[
+                    "--grid", grid, "--size", small, "--algo", algo, "--count", "2",
+                ],
+            );
+            let wide = dir.path().join(format!("{name}-wide.parquet"));
+            let huge = dir.path().join(format!("{name}-huge.parquet"));
+            let column = |v: u32| {
+                move |old: &arrow_array::ArrayRef, _| -> arrow_array::ArrayRef {
+                    std::sync::Arc::new(arrow_array::UInt32Array::from(vec![v; old.len()]))
+                }
+            };
+            common::with_column(&file, &wide, "width", column(big.0));
+            common::with_column(&wide, &huge, "height", column(big.1));
+            for extra in ["", " --no-time-limit"] {
+                let out = dir.path().join(format!("{name}.jsonl"));
+                let o = Command::new("sh")
+                    .arg("-c")
+                    .arg(format!(
+                        "ulimit -v 1048576 && exec \"$0\" levels \"$1\" --format jsonl --out \"$2\"{extra}"
+                    ))
+                    .arg(bin)
+                    .arg(&huge)
+                    .arg(&out)
+                    .output()
+                    .unwrap();
+                let err = String::from_utf8_lossy(&o.stderr);
+                assert_eq!(o.status.code(), Some(2), "{name}{extra}: {err}");
+                for want in [
+                    "row 0",
+                    &format!("{algo} {grid} "),
+                    "(columns width and height) needs about",
+                ] {
+                    assert!(err.contains(want), "{name}{extra}: {want}: {err}");
+                }
+                assert!(!out.exists());
+            }
+        }
+    }
+}

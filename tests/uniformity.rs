@@ -972,3 +972,47 @@ fn grid_lab_skips_what_is_too_long_and_refuses_what_does_not_run() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("--algo") && err.contains("triangle"), "{err}");
 }
+
+/// Sampling estimated over the square lab's 30-minute budget is refused up front on every grid
+/// as on squares: exit 2 with the estimate, naming `--samples`, `--algo` and `--force`, before
+/// any maze is sampled.
+#[test]
+fn grid_lab_refuses_hours_of_sampling_with_an_estimate() {
+    for (grid, size) in [("hex", "4x4"), ("triangle", "4x4"), ("polar", "2")] {
+        let out = common::batchgen()
+            .args(["uniformity", "--grid", grid, "--size", size])
+            .args(["--algo", "wilson", "--samples", "10000000000000"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{grid}: {err}");
+        for want in [
+            format!(
+                "refused: sampling 10,000,000,000,000 mazes of the {grid} grid {size} for each"
+            ),
+            "on this machine; lower --samples".into(),
+            "--algo, or pass --force".into(),
+        ] {
+            assert!(err.contains(&want), "{grid}: {want}: {err}");
+        }
+        assert!(
+            !err.contains("wilson: sampling"),
+            "{grid}: sampled first: {err}"
+        );
+    }
+}
+
+/// Where a grid's random walk makes the choice tree too deep to walk, the grid lab says so as
+/// the square lab does (a random walk, unbounded or too deep), not only that a number
+/// overflowed: Wilson on the 2×2 hex grid, whose walk has three choices per step.
+#[test]
+fn grid_lab_says_why_a_random_walk_is_not_enumerable() {
+    let text = grid_lab_json("hex", "2x2", &["--algo", "wilson", "--samples", "0"]).to_string();
+    for want in [
+        "\"not enumerable: a run of ",
+        "draws has a probability below 2^-128",
+        "too deep (random walk / rejection loop), so it cannot be walked exhaustively",
+    ] {
+        assert!(text.contains(want), "{want}: {text}");
+    }
+}

@@ -21,9 +21,10 @@ use batchgen::grid::Mask;
 use batchgen::level::Level;
 use batchgen::output_set::OutputSet;
 use batchgen::pick::{self, Pick, PickError, PickSpec, Picked, Value};
+use batchgen::run::grid_cost::memory_need;
 use batchgen::store::{Entry, StoreInfo, StoreWriter};
 use batchgen::summary::inputs;
-use batchgen::topo::Grid;
+use batchgen::topo::{Grid, GridSize};
 
 use super::generate::check_walk_steps;
 use super::{mask_arg, values, UsageError};
@@ -294,6 +295,51 @@ fn check_grid_walks(
     .map_err(usage)
 }
 
+/// Every picked group on a grid other than the square one must fit in memory before its cell
+/// graph is built (by the walk check and by the levels): one maze of the group with its graph
+/// and buffers ([`memory_need`], as `render --grid` checks it) within the memory available,
+/// and its cells within [`batchgen::grid::MAX_CELLS`]. Without it a row naming a huge grid
+/// aborts on allocation. A refusal names the group's first row and its size columns.
+fn check_grid_memory(picked: &[Picked]) -> Result<(), UsageError> {
+    let mut seen = std::collections::HashSet::new();
+    for p in picked {
+        let id = &p.id;
+        if id.grid == Grid::Square || !seen.insert((id.algo.name(), id.size, id.mask_hash, id.grid))
+        {
+            continue;
+        }
+        let gs = GridSize::new(id.grid, id.size.width, id.size.height);
+        let row = || {
+            format!(
+                "INPUT '{}' row {} ({}): its size {gs} (columns width and height)",
+                p.path.display(),
+                p.row,
+                pick::grid_group_name(&id.algo.name(), id.size, id.grid)
+            )
+        };
+        let cells = gs.cells_u64();
+        if cells > batchgen::grid::MAX_CELLS {
+            return Err(UsageError(format!(
+                "{} has {cells} cells, more than the {} a maze may have",
+                row(),
+                batchgen::grid::MAX_CELLS
+            )));
+        }
+        let need = memory_need(&[id.algo], gs, p.mask.as_ref().map(|m| m.cells()), 1, false);
+        if let Some(have) = batchgen::memory::available().filter(|&have| need > have) {
+            return Err(UsageError(format!(
+                "{} needs about {} of memory for one level (its maze, cell graph and buffers), \
+                 but only {} is available (MemAvailable, and the address-space limit \
+                 `ulimit -v`); pick smaller levels (--accept)",
+                row(),
+                batchgen::memory::human(need),
+                batchgen::memory::human(have)
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The Tiled formats refuse levels of the triangle and polar grids, which have no Tiled
 /// orientation, naming the format and the grid (square and hex levels go to every format; the
 /// others to json, jsonl, png, svg and store).
@@ -385,6 +431,7 @@ pub fn run(args: &LevelsArgs) -> anyhow::Result<()> {
         .into());
     }
     check_grids(args.format, &picked)?;
+    check_grid_memory(&picked)?;
     if !args.no_time_limit {
         check_walks(&picked)?;
     }

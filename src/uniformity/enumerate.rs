@@ -67,9 +67,14 @@ pub enum NotEnumerable {
         /// Arity asked for on the replay.
         got: u32,
     },
-    /// A path's probability denominator does not fit in 128 bits.
-    #[error("a branch probability's denominator overflows 128 bits")]
-    DenominatorOverflow,
+    /// A path's probability denominator does not fit in 128 bits: the run went so deep (a
+    /// random walk with three or more choices per step reaches this before the depth cap) that
+    /// the tree cannot be walked.
+    #[error("a run of {draws} draws has a probability below 2^-128 (its denominator overflows 128 bits): the tree of random choices is too deep (random walk / rejection loop), so it cannot be walked exhaustively")]
+    DenominatorOverflow {
+        /// The draws of the run whose denominator overflowed.
+        draws: usize,
+    },
 }
 
 fn branches(leaves: f64) -> String {
@@ -433,7 +438,7 @@ fn walk(
         for &(_, a) in &path {
             denom = denom
                 .checked_mul(a as u128)
-                .ok_or(NotEnumerable::DenominatorOverflow)?;
+                .ok_or(NotEnumerable::DenominatorOverflow { draws: path.len() })?;
         }
         *out.partial
             .entry(words.into())

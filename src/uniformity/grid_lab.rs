@@ -9,7 +9,9 @@
 //!   budget unless forced, memory checked up front);
 //! * `N` mazes per generator seeded exactly as the grid's main job seeds them
 //!   ([`super::sample::sample_graph`]), counted per tree, with Pearson's chi-square against
-//!   uniform when every tree is expected at least 5 times;
+//!   uniform when every tree is expected at least 5 times; a request whose sampling is
+//!   estimated over the square lab's budget ([`super::report::SAMPLING_BUDGET_SECONDS`]) is
+//!   refused up front unless forced;
 //! * a verdict per generator from the exact distribution, else the chi-square at
 //!   [`super::report::ALPHA`] (fixed seed: reproducible).
 //!
@@ -29,8 +31,8 @@ use super::render::{
     sampling_intro, skip,
 };
 use super::report::{
-    exact_part_with, fits_in_memory, probes_for, sampled, AlgoReport, Part, Refused,
-    MIN_EXPECTED_PER_TREE,
+    exact_part_with, fits_in_memory, probes_for, refuse_long_sampling, sampled, AlgoReport, Part,
+    Refused, MIN_EXPECTED_PER_TREE,
 };
 use super::sample;
 use super::verdict::{self, exact_or_chi, legend, verdict_lines, wrap, Outcome, Verdict};
@@ -47,7 +49,7 @@ pub struct GridOptions {
     pub samples: u64,
     /// Master seed of the samples (the grid main job's `--seed`).
     pub seed: u64,
-    /// Walk choice trees even when estimated over the time budget.
+    /// Walk choice trees, and sample, even when estimated over the time budgets.
     pub force: bool,
     /// The `--mask` file the graph is cut to, as given, when there is one.
     pub mask: Option<String>,
@@ -97,11 +99,21 @@ pub fn run(
             MIN_EXPECTED_PER_TREE
         ));
     }
+    let name = format!("the {} grid {size}", size.grid);
+    if opts.samples > 0 {
+        // Planned before any long work, as on squares: the sampling's size is the user's.
+        let est: f64 = (opts.algos.iter())
+            .map(|a| {
+                sample::seconds_per_maze_graph(a, g, track_trees) * opts.samples as f64
+                    / super::report::threads() as f64
+            })
+            .sum();
+        refuse_long_sampling(est, opts.samples, &name, opts.algos.len(), opts.force)?;
+    }
     let probes = probes_for(u64::from(g.cells()));
     let planned: Vec<_> = (opts.algos.iter())
         .map(|a| Some(enumerate::estimate_graph(a, g, probes)))
         .collect();
-    let name = format!("the {} grid {size}", size.grid);
     fits_in_memory(&opts.algos, &planned, opts.force, tau_u64, &name)?;
     let mut algos = Vec::new();
     for (algo, planned) in opts.algos.iter().zip(&planned) {

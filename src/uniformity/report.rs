@@ -202,18 +202,36 @@ fn plan_sampling(
                     / threads() as f64
             })
             .sum();
-        if est > SAMPLING_BUDGET_SECONDS && !opts.force {
-            return Err(Refused {
-                what: format!(
-                    "sampling {} mazes of {size} for each of {} generator(s)",
-                    thousands(opts.samples),
-                    opts.algos.len()
-                ),
-                estimate: format!("{} on this machine", human_duration(est)),
-                hint: "lower --samples, choose fewer generators with --algo, or pass --force"
-                    .into(),
-            });
-        }
+        refuse_long_sampling(
+            est,
+            opts.samples,
+            &size.to_string(),
+            opts.algos.len(),
+            opts.force,
+        )?;
+    }
+    Ok(())
+}
+
+/// The refusal of sampling `samples` mazes of `of` for each of `algos` generators estimated at
+/// `est` seconds in all, when that is over [`SAMPLING_BUDGET_SECONDS`] and not `force`d (the
+/// square lab's and the grid lab's).
+pub(crate) fn refuse_long_sampling(
+    est: f64,
+    samples: u64,
+    of: &str,
+    algos: usize,
+    force: bool,
+) -> Result<(), Refused> {
+    if est > SAMPLING_BUDGET_SECONDS && !force {
+        return Err(Refused {
+            what: format!(
+                "sampling {} mazes of {of} for each of {algos} generator(s)",
+                thousands(samples),
+            ),
+            estimate: format!("{} on this machine", human_duration(est)),
+            hint: "lower --samples, choose fewer generators with --algo, or pass --force".into(),
+        });
     }
     Ok(())
 }

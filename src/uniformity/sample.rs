@@ -244,6 +244,24 @@ pub(crate) fn seconds_per_maze(
     t.elapsed().as_secs_f64() / runs as f64
 }
 
+/// [`seconds_per_maze`] on the cell graph `g` of a hex, triangle or polar grid: mazes made and
+/// tallied as [`sample_graph`] makes and tallies them.
+pub(crate) fn seconds_per_maze_graph(algo: &Algorithm, g: &CellGraph, track_trees: bool) -> f64 {
+    let (edges, cells) = (g.edges() as usize, u64::from(g.cells()).max(1));
+    let runs = (2_000_000 / cells).clamp(5, 4000);
+    let mut maze = GraphMaze::new(g);
+    let mut scratch = GraphScratch::new();
+    let mut tally = Tally::with_walls(edges.next_multiple_of(64), cells, track_trees);
+    let base = crate::topo::seed_base(0xca1b, &algo.name(), g.size());
+    let t = Instant::now();
+    for i in 0..runs {
+        let mut rng = crate::Rng::from_maze_seed(crate::rng::maze_seed_from_base(base, i));
+        tgen::generate(algo, g, &mut maze, &mut scratch, &mut rng);
+        tally.add_words(maze.words());
+    }
+    t.elapsed().as_secs_f64() / runs as f64
+}
+
 /// Chi-square test of sampled tree counts against uniform over `tau` trees.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ChiSquare {

@@ -393,6 +393,44 @@ def test_grid_levels_take_the_clis_ends(cli, tmp_path, grid, size, ends):
         assert level.render("svg", cell_px=16) == svg.read_text()
 
 
+@pytest.mark.parametrize(
+    "grid,size,flags",
+    [
+        ("hex", "9x7", ["--entrance", "3,2", "--exit", "0,6"]),
+        ("triangle", "10x5", ["--entrance", "9,0", "--exit", "4,3", "--braid", "0.5"]),
+        ("polar", "5", ["--entrance", "1,2", "--exit", "4,7"]),
+        ("polar", "5", ["--entrance", "0,0", "--exit", "2,11"]),
+        ("hex", "9x7", ["--ends", "diameter", "--braid", "0.3"]),
+    ],
+    ids=["hex", "triangle-braid", "polar", "polar-centre", "hex-diameter-braid"],
+)
+def test_grid_json_levels_read_back_with_their_own_ends(cli, tmp_path, grid, size, flags):
+    """A hex, triangle or polar level document made with its own entrance and exit (or
+    ``--ends diameter``, or braid) reads back with those ends: the same entrance, exit,
+    solution and metrics as the document. (A document names its ends as cells, also under
+    ``--ends diameter``: the level read back reports a farthest pair of its own, of the same
+    ``diameter``, as the square documents do.)"""
+    import json
+
+    path = tmp_path / "g.parquet"
+    cli("--grid", grid, "--size", size, "--algo", "wilson,kruskal", "--count", "2", "--seed", "9",
+        *flags, "--out", path, "--quiet")
+    out = tmp_path / "g.jsonl"
+    cli("levels", path, "--format", "jsonl", "--out", out)
+    docs = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(docs) == 4
+    for doc in docs:
+        level = batchgen.level_from_json(doc)
+        assert (level.entrance, level.exit) == (doc["entrance"], doc["exit"])
+        assert level.solution.tolist() == doc["solution"]
+        assert level.braid == doc["braid"]
+        for column, value in doc["metrics"].items():
+            pair = column in ("diameter_start", "diameter_end") and "diameter" in flags
+            if column in level.metrics and column != "gen_ns" and not pair:
+                got = level.metrics[column]
+                assert (str(got) if isinstance(value, str) else got) == value, column
+
+
 def test_grid_levels_refuse_bad_ends_as_the_cli_does():
     with pytest.raises(ValueError, match="'9,0' for '--entrance': outside the 9x7 grid"):
         batchgen.Level("kruskal", "9x7", 1, 0, grid="hex", entrance=(9, 0))

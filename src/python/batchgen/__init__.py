@@ -272,7 +272,9 @@ def levels(
 
 def _grid_level_from_json(doc: dict) -> Level:
     """:func:`level_from_json` of a level on a hex, triangle or polar grid (a neighbour list
-    per cell): made again from its identity and checked cell by cell."""
+    per cell): made again from its identity, its braid and its ends (``diameter`` when its
+    ``ends_rule`` says so, else its ``entrance`` and ``exit`` cells, named by their ``at`` as
+    the CLI names cells: ``X,Y``, polar ``RING,I``) and checked cell by cell."""
     w, h, cells = doc["width"], doc["height"], doc["cells"]
     kw: dict = {}
     if int(doc["mask_hash"]):
@@ -280,6 +282,17 @@ def _grid_level_from_json(doc: dict) -> Level:
             "".join("#" if cells[y * w + x] is None else "." for x in range(w)) + "\n"
             for y in range(h)
         )
+    if doc["braid"]:
+        kw["braid"] = doc["braid"]
+    if doc["ends_rule"].startswith("diameter"):
+        kw["ends"] = "diameter"
+    else:
+        for end in ("entrance", "exit"):
+            cell = cells[doc[end]] if 0 <= doc[end] < len(cells) else None
+            if cell is None:
+                raise ValueError(f"{doc['id']}: its {end} {doc[end]} is not a cell of the level")
+            a, b = cell["at"]
+            kw[end] = f"{b},{a}" if doc["grid"] == "polar" else f"{a},{b}"
     size = str(w) if doc["grid"] == "polar" and h == 6 else f"{w}x{h}"
     level = Level(doc["algo"], size, int(doc["seed"]), doc["index"], grid=doc["grid"], **kw)
     if level.metrics["maze_hash"] != int(doc["maze_hash"]):
