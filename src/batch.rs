@@ -68,6 +68,15 @@ pub struct Worker {
     measure: metrics::Scratch,
     /// On a grid other than the square one: its maze and buffers (then `maze` is unused).
     graph: Option<Box<GraphWorker>>,
+    /// The second maze of a pair ([`Worker::row_pair`]), made on the first pair.
+    twin: Option<Box<Twin>>,
+}
+
+/// The second maze of a pair and its generator's buffers.
+#[derive(Debug)]
+struct Twin {
+    maze: Maze,
+    gen: generate::Scratch,
 }
 
 /// A grid other than the square one, as a job makes its mazes: the cell graph (built once per
@@ -143,6 +152,7 @@ impl Worker {
             braid: braid::Scratch::new(),
             measure: metrics::Scratch::new(),
             graph: None,
+            twin: None,
         }
     }
 
@@ -206,16 +216,53 @@ impl Worker {
         let t = Instant::now();
         let maze_seed =
             generate::regenerate_from_base(algo, &mut self.maze, &mut self.gen, seed_base, index);
-        braid::braid_seeded(&mut self.maze, braid, maze_seed, &mut self.braid);
         let gen_ns = t.elapsed().as_nanos() as u64;
-        let mut metrics = metrics::measure(&self.maze, ends, &mut self.measure);
-        metrics.braid = braid.p();
-        Row {
-            index,
-            maze_seed,
-            gen_ns,
-            metrics,
-        }
+        let scratch = (&mut self.braid, &mut self.measure);
+        braid_and_measure(
+            &mut self.maze,
+            scratch,
+            (index, maze_seed, gen_ns),
+            ends,
+            braid,
+        )
+    }
+
+    /// Rows `index` and `index + 1` as [`Worker::row`] makes them, the two mazes generated
+    /// together ([`Algorithm::generate_pair`]; only on the square grid, where `algo`
+    /// [`Algorithm::pairs_faster`]). The first maze is left in `maze`, the second in `twin`; each
+    /// row's `gen_ns` is half the pair's generation plus its own braid pass.
+    fn row_pair(
+        &mut self,
+        algo: &Algorithm,
+        seed_base: u64,
+        index: u64,
+        ends: Ends,
+        braid: Chance,
+    ) -> [Row; 2] {
+        debug_assert!(self.graph.is_none() && algo.pairs_faster(self.maze.size()));
+        let twin = self.twin.get_or_insert_with(|| {
+            let mut maze = Maze::with_size(self.maze.size());
+            maze.set_mask(self.maze.mask().cloned());
+            Box::new(Twin {
+                maze,
+                gen: generate::Scratch::new(),
+            })
+        });
+        let t = Instant::now();
+        let seeds = [index, index + 1].map(|i| crate::rng::maze_seed_from_base(seed_base, i));
+        generate::generate_pair_seeded(
+            algo,
+            (&mut self.maze, &mut self.gen),
+            (&mut twin.maze, &mut twin.gen),
+            seeds,
+        );
+        let half_ns = t.elapsed().as_nanos() as u64 / 2;
+        let mut mazes = [&mut self.maze, &mut twin.maze];
+        std::array::from_fn(|k| {
+            let scratch = (&mut self.braid, &mut self.measure);
+            let made = (index + k as u64, seeds[k], half_ns);
+            braid_and_measure(mazes[k], scratch, made, ends, braid)
+        })
     }
 
     /// The maze made by the last call to [`Worker::generate`] or [`Worker::row`].
@@ -226,6 +273,29 @@ impl Worker {
     /// The metrics scratch of the last measurement (BFS parents for drawing the solution).
     pub fn measure_scratch(&self) -> &metrics::Scratch {
         &self.measure
+    }
+}
+
+/// Braid `maze` (chance `braid`) and measure it as row `index` of seed `maze_seed`, whose
+/// generation took `gen_ns` (the braid pass is added to it).
+#[inline]
+fn braid_and_measure(
+    maze: &mut Maze,
+    (braids, measure): (&mut braid::Scratch, &mut metrics::Scratch),
+    (index, maze_seed, gen_ns): (u64, u64, u64),
+    ends: Ends,
+    braid: Chance,
+) -> Row {
+    let t = Instant::now();
+    braid::braid_seeded(maze, braid, maze_seed, braids);
+    let gen_ns = gen_ns + t.elapsed().as_nanos() as u64;
+    let mut metrics = metrics::measure(maze, ends, measure);
+    metrics.braid = braid.p();
+    Row {
+        index,
+        maze_seed,
+        gen_ns,
+        metrics,
     }
 }
 
@@ -674,16 +744,31 @@ fn work(shared: &Shared<'_>, job: &Job, bases: &[u64], block: u64, timed: bool) 
         };
         let t = timed.then(Instant::now);
         let algo = &job.algos[c.algo];
+        let (base, pairs) = (
+            bases[c.algo],
+            job.graph.is_none() && algo.pairs_faster(job.size),
+        );
         rows.clear();
         walls.clear();
-        for index in c.next..c.end {
+        let mut index = c.next;
+        while index < c.end {
             if shared.stopped() {
                 return;
             }
-            rows.push(w.row(algo, bases[c.algo], index, job.ends, job.braid));
+            if pairs && index + 1 < c.end {
+                rows.extend(w.row_pair(algo, base, index, job.ends, job.braid));
+                if job.keep_walls {
+                    walls.extend_from_slice(w.maze.words());
+                    walls.extend_from_slice(w.twin.as_ref().map_or(&[], |t| t.maze.words()));
+                }
+                index += 2;
+                continue;
+            }
+            rows.push(w.row(algo, base, index, job.ends, job.braid));
             if job.keep_walls {
                 walls.extend_from_slice(w.words());
             }
+            index += 1;
         }
         let (m, cv) = &shared.slots[(c.seq % CHUNKS_IN_FLIGHT as u64) as usize];
         {
@@ -1006,6 +1091,50 @@ mod tests {
                 accepted: chunk
             }]
         );
+    }
+
+    /// The worker loop makes Aldous–Broder mazes two at a time: every row and wall word is
+    /// the one [`Worker::row`] makes alone, on odd counts (a block ending in a single maze),
+    /// with a mask and braided, whatever the threads.
+    #[test]
+    fn paired_mazes_are_the_mazes_made_one_by_one() {
+        let mask = Arc::new(Mask::from_text("....#\n.#...\n...#.\n.....\n").unwrap());
+        let mut jobs = Vec::new();
+        for count in [1, 2, 7, 301] {
+            let mut job = Job::new(vec![Algorithm::AldousBroder], 6, 5, count, 9);
+            job.keep_walls = true;
+            jobs.push(job.clone());
+            job.mask = Some(mask.clone());
+            job.size = mask.size();
+            job.ends = Ends::first_last(job.size);
+            job.braid = Chance::new(0.5);
+            jobs.push(job);
+        }
+        for job in &jobs {
+            let algo = &job.algos[0];
+            let mut one = Worker::for_job(job);
+            let base = job.seed_base(algo);
+            for threads in [1, 2, 3] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let mut index = 0;
+                run::<()>(job, &pool, |c| {
+                    for (k, r) in c.rows.iter().enumerate() {
+                        let mut want = one.row(algo, base, index, job.ends, job.braid);
+                        want.gen_ns = r.gen_ns;
+                        assert_eq!(*r, want);
+                        let wpm = c.words_per_maze;
+                        assert_eq!(&c.walls[k * wpm..(k + 1) * wpm], one.words());
+                        index += 1;
+                    }
+                    Ok(())
+                })
+                .unwrap();
+                assert_eq!(index, job.count);
+            }
+        }
     }
 
     #[test]

@@ -70,12 +70,12 @@ use wilson_biased::Bias;
 use std::fmt;
 
 pub use regenerate::{
-    generate_seeded, regenerate, regenerate_from_base, regenerated, seed_base, seed_base_mask_hash,
-    seed_base_masked,
+    generate_pair_seeded, generate_seeded, regenerate, regenerate_from_base, regenerated,
+    seed_base, seed_base_mask_hash, seed_base_masked,
 };
 
 use crate::dsu::Dsu;
-use crate::grid::Maze;
+use crate::grid::{Maze, Size};
 use crate::rng::RandomSource;
 
 /// Buffers a generator may use, owned by one worker and reused across mazes. Each generator
@@ -687,6 +687,36 @@ impl Algorithm {
             Algorithm::RecursiveDivision => recursive_division::generate(maze, scratch, rng),
             Algorithm::Fractal => fractal::generate(maze, scratch, rng),
         }
+    }
+
+    /// Whether [`Algorithm::generate_pair`] makes two mazes of `size` together, faster than
+    /// one after the other: the 2D Aldous–Broder walk (masked or not), whose time goes in
+    /// waiting for one dependent load per step.
+    #[inline]
+    pub fn pairs_faster(&self, size: Size) -> bool {
+        matches!(self, Algorithm::AldousBroder) && !size.is_3d()
+    }
+
+    /// Generate into `a` from `ra` and into `b` from `rb`: the two mazes
+    /// [`Algorithm::generate`] makes of each, made together when
+    /// [`Algorithm::pairs_faster`], else one after the other.
+    ///
+    /// # Panics
+    ///
+    /// As [`Algorithm::generate`], and when the two are made together but differ in size.
+    #[inline]
+    pub fn generate_pair<R: RandomSource>(
+        &self,
+        (a, sa, ra): (&mut Maze, &mut Scratch, &mut R),
+        (b, sb, rb): (&mut Maze, &mut Scratch, &mut R),
+    ) {
+        if !self.pairs_faster(a.size()) {
+            self.generate(a, sa, ra);
+            return self.generate(b, sb, rb);
+        }
+        a.clear();
+        b.clear();
+        aldous_broder::generate_pair::<Planar, R>(a, sa, ra, b, sb, rb);
     }
 
     /// The 3D paths (the maze is cleared and has depth > 1).

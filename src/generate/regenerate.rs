@@ -54,6 +54,20 @@ pub fn generate_seeded(algo: &Algorithm, maze: &mut Maze, scratch: &mut Scratch,
     algo.generate(maze, scratch, &mut Rng::from_maze_seed(maze_seed));
 }
 
+/// [`generate_seeded`] for two mazes at once, `a` from `seeds[0]` and `b` from `seeds[1]` (same
+/// size and mask, each with its own scratch): the same two mazes, made together where the
+/// generator gains by it ([`Algorithm::generate_pair`]).
+#[inline]
+pub fn generate_pair_seeded(
+    algo: &Algorithm,
+    (a, sa): (&mut Maze, &mut Scratch),
+    (b, sb): (&mut Maze, &mut Scratch),
+    seeds: [u64; 2],
+) {
+    let (mut ra, mut rb) = (Rng::from_maze_seed(seeds[0]), Rng::from_maze_seed(seeds[1]));
+    algo.generate_pair((a, sa, &mut ra), (b, sb, &mut rb));
+}
+
 /// Generate maze `index` of (`algo`, the maze's size and mask, master `seed`) into `maze`,
 /// reusing its buffer and `scratch`: exactly the maze the batch writes as row `index`. Returns
 /// its seed.
@@ -93,5 +107,38 @@ mod tests {
         assert_eq!(got, want);
         assert_eq!(regenerated(&algo, size, 5, 3), want);
         assert_ne!(regenerated(&algo, size, 5, 4), want);
+    }
+
+    /// Two mazes made together are the two made alone: on planar sizes (one row, one column,
+    /// one cell), a mask, 3D and a generator that does not pair, with seeds whose walks end at
+    /// different times, the reused buffers of each side holding the last pair's state.
+    #[test]
+    fn a_pair_is_the_two_mazes_made_alone() {
+        let mask = crate::grid::Mask::from_text("..#....\n.##.#..\n....#..\n.#.....\n").unwrap();
+        let mazes = [
+            Maze::with_size(Size::planar(64, 64)),
+            Maze::with_size(Size::planar(9, 7)),
+            Maze::with_size(Size::planar(1, 9)),
+            Maze::with_size(Size::planar(9, 1)),
+            Maze::with_size(Size::planar(1, 1)),
+            Maze::masked(std::sync::Arc::new(mask)),
+            Maze::with_size(Size::new(4, 3, 2)),
+        ];
+        let (mut sa, mut sb, mut s) = (Scratch::new(), Scratch::new(), Scratch::new());
+        for template in mazes {
+            for algo in [Algorithm::AldousBroder, Algorithm::Wilson] {
+                let (mut a, mut b, mut want) =
+                    (template.clone(), template.clone(), template.clone());
+                for i in 0..20u64 {
+                    let seeds = [i.wrapping_mul(0x9e37_79b9_7f4a_7c15), i ^ 0x55];
+                    generate_pair_seeded(&algo, (&mut a, &mut sa), (&mut b, &mut sb), seeds);
+                    for (got, seed) in [(&a, seeds[0]), (&b, seeds[1])] {
+                        generate_seeded(&algo, &mut want, &mut s, seed);
+                        assert_eq!(got, &want, "{} {} seed {seed}", algo.name(), want.size());
+                    }
+                }
+                assert!(a.is_perfect() && b.is_perfect());
+            }
+        }
     }
 }
