@@ -387,6 +387,19 @@ impl CellGraph {
         self.edge_dir[e as usize]
     }
 
+    /// The ends of every edge, by edge id ([`CellGraph::ends`] of each, as one slice).
+    #[inline]
+    pub fn all_ends(&self) -> &[[u32; 2]] {
+        &self.ends
+    }
+
+    /// The direction labels of every edge, by edge id ([`CellGraph::edge_dirs`] of each, as
+    /// one slice).
+    #[inline]
+    pub fn all_edge_dirs(&self) -> &[[u8; 2]] {
+        &self.edge_dir
+    }
+
     /// The slots of cell `c`.
     #[inline(always)]
     pub fn slots(&self, c: u32) -> std::ops::Range<u32> {

@@ -131,23 +131,16 @@ pub fn grid_distance_with(
 /// A worker's buffers for [`measure`], reused for every maze.
 #[derive(Debug, Default)]
 pub struct MeasureScratch {
-    /// Each cell's passages, one word per cell (one add per end of an open edge): the number of
-    /// passages in the low half, the sum of their edge ids (mod 2³²) in the high half. The peel
-    /// takes a peeled child's edge off its parent's word, so a leaf's sum is its one edge left.
-    acc: Vec<u64>,
-    /// The passages of each cell (its word's count before the peel).
-    deg: Vec<u32>,
     /// The direction labels of each cell's passages, one bit per label, by parity (a corridor
     /// whose two passages share a label, as two outward steps of a polar cell, has none set).
     lab: Vec<u8>,
-    /// The edge to each cell's parent (the entrance's is never read).
-    pe: Vec<u32>,
     /// What the peel carries for each cell (zeroed for each maze).
     node: Vec<Node>,
-    /// The child at each cell's `Node::down_edge` (written with it, so never reset).
-    down: Vec<u32>,
     /// Is the cell on the solution?
     on_path: Vec<bool>,
+    /// Are `lab` and `node` all zero? A measurement leaves them so, clearing what it
+    /// wrote in passes it makes anyway, rather than filling the buffers before the next maze.
+    clean: bool,
     /// The solution, exit first.
     path: Vec<u32>,
 }
@@ -164,10 +157,14 @@ impl MeasureScratch {
     }
 }
 
-/// A cell's state in the peel, in one place (one bounds check, one cache line per access);
-/// all zero before the peel.
+/// A cell's state, in one place (one bounds check, one cache line per access); all zero
+/// before the open bits are read.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
+    /// The cell's passages, one word (one add per end of an open edge): the number of passages
+    /// in the low half, the sum of their edge ids (mod 2³²) in the high half. The peel takes a
+    /// peeled child's edge off its parent's word, so a leaf's sum is its one edge left.
+    acc: u64,
     /// Deepest descent below the cell.
     h1: u32,
     /// Cells below the cell (its subtree minus itself).
@@ -175,6 +172,12 @@ struct Node {
     /// The edge to the child a deepest descent goes through (of equally deep children, the one
     /// by the largest edge id); read only once the cell has a child.
     down_edge: u32,
+    /// The cell's children: its passages but the one to its parent.
+    kids: u32,
+    /// The edge to the cell's parent (the entrance's is never read).
+    pe: u32,
+    /// The child at `down_edge` (written with it).
+    down: u32,
 }
 
 /// The cell across edge `e` from `x` (one of its ends).
@@ -184,26 +187,24 @@ fn across(g: &CellGraph, e: u32, x: u32) -> u32 {
     a ^ b ^ x
 }
 
-/// The passages of a cell, from its word in [`MeasureScratch::acc`].
+/// The passages of a cell, from its word `Node::acc`.
 #[inline(always)]
 fn degree(acc: u64) -> u32 {
     acc as u32
 }
 
-/// The remaining edge sum of a cell, from its word in [`MeasureScratch::acc`].
+/// The remaining edge sum of a cell, from its word `Node::acc`.
 #[inline(always)]
 fn edge_sum(acc: u64) -> u32 {
     (acc >> 32) as u32
 }
 
-/// The label sets of a straight corridor: the sets of two opposite labels (`d` and
-/// `d + dirs / 2`), the last repeated on a grid of four labels.
-fn straight_sets(dirs: u8) -> [u8; 3] {
+/// The label sets of a straight corridor (the sets of two opposite labels, `d` and
+/// `d + dirs / 2`), as a bit set over the 64 sets of six labels: bit `l` is set when the set
+/// `l` is one of them.
+fn straight_sets(dirs: u8) -> u64 {
     let half = dirs / 2;
-    std::array::from_fn(|d| {
-        let d = (d as u8).min(half - 1);
-        1 << d | 1 << (d + half)
-    })
+    (0..half).fold(0, |m, d| m | 1 << (1 << d | 1 << (d + half)))
 }
 
 /// Measure the spanning tree `maze` of `g` between `ends` (see the module docs). `mask_hash` is
@@ -218,100 +219,67 @@ pub fn measure(
     let len = g.len() as usize;
     let n = g.cells();
     let root = ends.entrance;
-    // Zeroed with `fill` (a memset) rather than element by element.
-    for_len(&mut s.acc, len).fill(0);
-    for_len(&mut s.lab, len).fill(0);
-    for_len(&mut s.node, len).fill(Node::default());
-    for_len(&mut s.pe, len);
-    for_len(&mut s.deg, len);
-    for_len(&mut s.down, len);
+    let (lab, node) = (for_len(&mut s.lab, len), for_len(&mut s.node, len));
+    if !std::mem::replace(&mut s.clean, false) {
+        lab.fill(0);
+        node.fill(Node::default());
+    }
     // All false: every mark set on the solution is cleared after use.
     for_len(&mut s.on_path, len);
-    let (acc, lab, node) = (&mut s.acc[..len], &mut s.lab[..len], &mut s.node[..len]);
-    let (pe, down, deg) = (&mut s.pe[..len], &mut s.down[..len], &mut s.deg[..len]);
+    let (lab, node) = (&mut s.lab[..len], &mut s.node[..len]);
 
     // Degrees, edge sums and label parities from the open bits: per end of an open edge, one
     // add and one XOR.
-    for (k, &w) in maze.words().iter().enumerate() {
+    let words = maze.words();
+    let tail = g.edges() % 64;
+    assert!(
+        words.len() == g.words_per_maze()
+            && (tail == 0 || words.last().is_none_or(|&w| w >> tail == 0)),
+        "measure: the maze is not one of this graph"
+    );
+    let (ends_of, dirs_of) = (g.all_ends(), g.all_edge_dirs());
+    for (k, &w) in words.iter().enumerate() {
         let mut w = w;
         while w != 0 {
             let e = (k as u32) << 6 | w.trailing_zeros();
-            let ([a, b], [da, db]) = (g.ends(e), g.edge_dirs(e));
+            // SAFETY: `e` is an open bit of the maze, so an edge of `g` (checked above: no bit
+            // past the last edge), below the length of both tables; `a` and `b` are cells of
+            // `g`, below `g.len()`, the length of `node` and `lab`.
+            let ([a, b], [da, db]) = unsafe {
+                (
+                    *ends_of.get_unchecked(e as usize),
+                    *dirs_of.get_unchecked(e as usize),
+                )
+            };
             let add = (e as u64) << 32 | 1;
-            acc[a as usize] += add;
-            acc[b as usize] += add;
-            lab[a as usize] ^= 1 << da;
-            lab[b as usize] ^= 1 << db;
+            unsafe {
+                node.get_unchecked_mut(a as usize).acc += add;
+                node.get_unchecked_mut(b as usize).acc += add;
+                *lab.get_unchecked_mut(a as usize) ^= 1 << da;
+                *lab.get_unchecked_mut(b as usize) ^= 1 << db;
+            }
             w &= w - 1;
         }
     }
-    let root_sum = edge_sum(acc[root as usize]);
 
-    // The degree columns, over every id (a hole of a mask has no passage: it counts nowhere).
-    let straight = straight_sets(g.dirs());
-    let (mut dead_ends, mut corridors, mut junctions, mut straights) = (0u32, 0u32, 0u32, 0u32);
-    for ((&a, &l), dc) in acc.iter().zip(lab.iter()).zip(deg.iter_mut()) {
-        let d = degree(a);
-        *dc = d;
-        dead_ends += (d == 1) as u32;
-        corridors += (d == 2) as u32;
-        junctions += (d >= 3) as u32;
-        straights += (d == 2 && (l == straight[0] || l == straight[1] || l == straight[2])) as u32;
-    }
-
-    // The peel, in one pass in id order (as the linear-time Prüfer construction): a cell left
-    // with one passage that is not the entrance is peeled into the cell across it, its parent;
-    // a parent that becomes such a leaf is peeled at once if the pass is already beyond it,
-    // else when the pass reaches it. Children are peeled before their parents. The longest
-    // path is the best sum of two descents met at a cell as its children are attached: the
-    // first attachment to make it is at the deepest cell where two descents make a longest
-    // path (every such cell lies on one chain above the tree's centre, and a cell's attachments
-    // come after all of its descendants').
-    let (mut diameter, mut top) = (0u32, root);
-    for &c in g.ids() {
-        let cu = c as usize;
-        if degree(acc[cu]) != 1 || c == root {
-            continue;
-        }
-        let mut x = c;
-        loop {
-            let xu = x as usize;
-            let e = edge_sum(acc[xu]);
-            let p = across(g, e, x);
-            pe[xu] = e;
-            let nx = node[xu];
-            let pu = p as usize;
-            let np = &mut node[pu];
-            np.below += nx.below + 1;
-            let (h, m1) = (nx.h1 + 1, np.h1);
-            if m1 + h > diameter {
-                (diameter, top) = longer(m1 + h, p);
-            }
-            if h > m1 || (h == m1 && e > np.down_edge) {
-                (down[pu], np.down_edge) = (x, e);
-            }
-            np.h1 = m1.max(h);
-            acc[pu] -= (e as u64) << 32 | 1;
-            if degree(acc[pu]) == 1 && p < c && p != root {
-                x = p;
-            } else {
-                break;
-            }
-        }
-    }
+    let Peel {
+        diameter,
+        top,
+        bare,
+    } = peel(g, root, node);
     assert_eq!(
         node[root as usize].below + 1,
         n,
         "measure: the maze is not connected"
     );
-    let (d_start, d_end) = farthest_pair(g, maze, node, down, pe, top, root);
+    let (d_start, d_end) = farthest_pair(g, maze, node, top, root);
 
     // The solution, exit first.
     s.path.clear();
     let mut u = ends.exit;
     s.path.push(u);
     while u != root {
-        u = across(g, pe[u as usize], u);
+        u = across(g, node[u as usize].pe, u);
         s.path.push(u);
     }
     for &c in &s.path {
@@ -325,14 +293,14 @@ pub fn measure(
     for k in (1..s.path.len()).rev() {
         let (c, next) = (s.path[k], s.path[k - 1]);
         // The step's label, read from `c`'s end of the edge (ends are smaller first).
-        let step = g.edge_dirs(pe[next as usize])[(c > next) as usize];
+        let step = g.edge_dirs(node[next as usize].pe)[(c > next) as usize];
         if last_dir != u8::MAX && step != last_dir {
             turns += 1;
         }
         last_dir = step;
         walk += 2 * (n - node[next as usize].below - 1) as u64 - 1;
-        let on_path_nbrs = if c == root { 1 } else { 2 };
-        let off = deg[c as usize] - on_path_nbrs;
+        // Its passages but the two on the path (one at the entrance) are its children but one.
+        let off = node[c as usize].kids - 1;
         if off > 0 {
             decisions += 1;
             branches += off;
@@ -350,34 +318,61 @@ pub fn measure(
         s.on_path[c as usize] = false;
     }
 
-    // Dead ends: the forced walk to the first cell that is not a corridor. A corridor entered
-    // from its parent leaves by its one child, entered from its child by its parent; the
-    // entrance's passages are all to children (their edge ids sum to `root_sum`).
-    let mut dead_walk = 0u64;
-    if dead_ends > 0 {
-        for &c in g.ids() {
-            if deg[c as usize] != 1 {
-                continue;
-            }
-            let mut e = if c == root { root_sum } else { pe[c as usize] };
-            let mut u = c;
-            loop {
-                u = across(g, e, u);
-                dead_walk += 1;
-                if deg[u as usize] != 2 {
-                    break;
-                }
-                e = if u == root {
-                    root_sum.wrapping_sub(e)
-                } else if e == pe[u as usize] {
-                    node[u as usize].down_edge
-                } else {
-                    pe[u as usize]
-                };
-            }
+    // Dead ends: the forced walk to the first cell that is not a corridor. Up from a dead end
+    // other than the entrance, it climbs while the cells have one child: `bare` counts the
+    // passages so climbed, from each cell whose subtree is a bare corridor to its parent. The
+    // entrance is the only cell a walk can go down from or through: as a dead end it walks
+    // down its child's corridor, and as a corridor it passes a walk climbing one child's bare
+    // corridor on down the other's.
+    let mut dead_walk = bare;
+    let corridor_down = |mut x: u32| {
+        let mut steps = 0;
+        while node[x as usize].kids == 1 {
+            x = node[x as usize].down;
+            steps += 1;
         }
+        steps
+    };
+    let up = |c: u32| {
+        let nc = node[c as usize];
+        (nc.below == nc.h1).then_some(nc.h1 as u64 + 1)
+    };
+    match node[root as usize].kids {
+        1 => dead_walk += 1 + corridor_down(node[root as usize].down) as u64,
+        2 => {
+            let mut kids = g
+                .slots(root)
+                .filter(|&t| maze.is_open(g.edge(t)))
+                .map(|t| g.nbr(t));
+            let (c0, c1) = (kids.next().unwrap_or(root), kids.next().unwrap_or(root));
+            dead_walk += match (up(c0), up(c1)) {
+                (Some(x0), Some(x1)) => x0 + x1,
+                (Some(_), None) => 1 + corridor_down(c1) as u64,
+                (None, Some(_)) => 1 + corridor_down(c0) as u64,
+                (None, None) => 0,
+            };
+        }
+        _ => {}
     }
 
+    // The degree columns, over every id (a hole of a mask has no passage: it counts nowhere);
+    // each cell's labels and state are cleared for the next maze on the way.
+    let straight = straight_sets(g.dirs());
+    let (mut dead_ends, mut corridors, mut straights) = (0u32, 0u32, 0u32);
+    for (nc, l) in node.iter_mut().zip(lab.iter_mut()) {
+        // A peeled cell's count is its passage to its parent; the entrance's is far above 1, a
+        // hole's 0.
+        let d = nc.kids + (degree(nc.acc) == 1) as u32;
+        dead_ends += (d == 1) as u32;
+        corridors += (d == 2) as u32;
+        straights += (d == 2) as u32 & (straight >> (*l & 63)) as u32;
+        *l = 0;
+        *nc = Node::default();
+    }
+    // The other cells have degree 3 or more, but a lone cell (0).
+    let junctions = n - dead_ends - corridors - (n == 1) as u32;
+
+    s.clean = true;
     Metrics {
         dead_ends,
         dead_end_share: dead_ends as f64 / n as f64,
@@ -413,6 +408,83 @@ pub fn measure(
     }
 }
 
+/// Added to the entrance's count in [`peel`]: it never reads 1.
+const NOT_A_LEAF: u64 = 1 << 31;
+
+/// What [`peel`] finds.
+struct Peel {
+    /// The longest path's length.
+    diameter: u32,
+    /// Its top: the deepest cell where two descents make it.
+    top: u32,
+    /// The passages from each cell whose subtree is a bare corridor (a chain down to a dead
+    /// end) to its parent.
+    bare: u64,
+}
+
+/// The peel, in one pass in id order (as the linear-time Prüfer construction): a cell left
+/// with one passage that is not the entrance is peeled into the cell across it, its parent;
+/// a parent that becomes such a leaf is peeled at once if the pass is already beyond it,
+/// else when the pass reaches it. Children are peeled before their parents. The longest
+/// path is the best sum of two descents met at a cell as its children are attached: the
+/// first attachment to make it is at the deepest cell where two descents make a longest
+/// path (every such cell lies on one chain above the tree's centre, and a cell's attachments
+/// come after all of its descendants'). `node` holds the words of a maze of `g` (see
+/// `measure`). Out of line, with only what it needs, so its loop keeps its values in
+/// registers.
+#[inline(never)]
+fn peel(g: &CellGraph, root: u32, node: &mut [Node]) -> Peel {
+    assert_eq!(node.len(), g.len() as usize);
+    let ends_of = g.all_ends();
+    // SAFETY (every `get_unchecked` of `node` below): the index is a cell id of `g` (an id of
+    // the pass, or an end of an edge of `g`), so below `g.len()`, which is `node.len()`.
+    let (mut diameter, mut top, mut bare) = (0u32, root, 0u64);
+    // The entrance is never peeled: a count past any degree keeps it from looking like a leaf
+    // (the cleanup of its word drops it). Holes of a mask have no passage: the pass goes
+    // through every id and never peels them.
+    node[root as usize].acc += NOT_A_LEAF;
+    for c in 0..g.len() {
+        if degree(unsafe { node.get_unchecked(c as usize) }.acc) != 1 {
+            continue;
+        }
+        let mut x = c;
+        loop {
+            let nx = *unsafe { node.get_unchecked(x as usize) };
+            let e = edge_sum(nx.acc);
+            // SAFETY: a cell left with one passage has that passage's edge id as its sum (the
+            // words hold the sums of open edges, less the edges peeled off), and an open edge
+            // is an edge of `g`: `measure`, the only caller, checked that the maze has no bit
+            // past the last edge before filling the words.
+            let [a, b] = *unsafe { ends_of.get_unchecked(e as usize) };
+            let p = a ^ b ^ x;
+            unsafe { node.get_unchecked_mut(x as usize) }.pe = e;
+            bare += (nx.below == nx.h1) as u64;
+            let np = unsafe { node.get_unchecked_mut(p as usize) };
+            np.below += nx.below + 1;
+            np.kids += 1;
+            let (h, m1) = (nx.h1 + 1, np.h1);
+            if m1 + h > diameter {
+                (diameter, top) = longer(m1 + h, p);
+            }
+            if h > m1 || (h == m1 && e > np.down_edge) {
+                (np.down, np.down_edge) = (x, e);
+            }
+            np.h1 = m1.max(h);
+            np.acc -= (e as u64) << 32 | 1;
+            if degree(np.acc) == 1 && p < c {
+                x = p;
+            } else {
+                break;
+            }
+        }
+    }
+    Peel {
+        diameter,
+        top,
+        bare,
+    }
+}
+
 /// `(through, cell)`, out of line: the longest path met so far grows a few hundred times per
 /// maze, and as a branch (not two selects) it stays in registers.
 #[cold]
@@ -438,8 +510,6 @@ fn farthest_pair(
     g: &CellGraph,
     maze: &GraphMaze,
     node: &[Node],
-    down: &[u32],
-    pe: &[u32],
     top: u32,
     root: u32,
 ) -> (u32, u32) {
@@ -448,7 +518,7 @@ fn farthest_pair(
     let parent_edge = if top == root {
         u32::MAX
     } else {
-        pe[top as usize]
+        node[top as usize].pe
     };
     for t in g.slots(top) {
         let e = g.edge(t);
@@ -466,7 +536,7 @@ fn farthest_pair(
     // exactly when its descent is not 0).
     let deepest = |mut x: u32| {
         while node[x as usize].h1 > 0 {
-            x = down[x as usize];
+            x = node[x as usize].down;
         }
         x
     };
