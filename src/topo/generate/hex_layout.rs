@@ -54,6 +54,18 @@ impl HexLayout {
         ][d]
     }
 
+    /// The directions (bit `d`) in which cell `(x, y)` has a neighbour.
+    pub fn sides(&self, x: u32, y: u32) -> u8 {
+        let (w, h, odd) = (self.w, self.h, y & 1);
+        let (e, wst) = (x + 1 < w, x >= 1);
+        let (r, l) = (x + odd < w, x + odd >= 1);
+        let (down, up) = (y + 1 < h, y >= 1);
+        [e, down && r, down && l, wst, up && l, up && r]
+            .iter()
+            .enumerate()
+            .fold(0, |m, (d, &b)| m | (b as u8) << d)
+    }
+
     /// The id of the edge from cell `(x, y)` in forward direction `k` (E 0, SE 1, SW 2), which
     /// the cell must have.
     #[inline(always)]
@@ -74,6 +86,118 @@ impl HexLayout {
         (base + 3 * x + k + even * first)
             .wrapping_sub(even)
             .wrapping_sub(last * (1 + odd))
+    }
+}
+
+/// The column step of direction `d` from a row of parity `odd` (wrapping).
+#[inline]
+pub(super) fn dx(odd: u32, d: usize) -> u32 {
+    [
+        1,
+        odd,
+        odd.wrapping_sub(1),
+        u32::MAX,
+        odd.wrapping_sub(1),
+        odd,
+    ][d]
+}
+
+/// The row step of direction `d` (wrapping).
+#[inline]
+fn dy(d: usize) -> u32 {
+    [0, 1, 1, 0, u32::MAX, u32::MAX][d]
+}
+
+/// A visited cell's bit in the masks of [`HexMoves`].
+pub(super) const SEEN: u8 = 0x80;
+
+/// The moves of a walker on a full hex grid, `p << 32 | y << 17 | x << 3` (its padded index and
+/// coordinates): a step is one add, and the edge of a step comes from the coordinates. The
+/// searches keep per padded cell a byte of unvisited neighbours by direction (bit `d`; a
+/// cell's directions in order are its slots in order, so the `i`-th choice is the graph's
+/// `i`-th) and [`SEEN`] once the cell is visited (the ring starts visited).
+pub(super) struct HexMoves {
+    l: HexLayout,
+    /// Per row parity and direction: the padded step, and the walker's step (sign-extended
+    /// fields).
+    pub dq: [[u32; 6]; 2],
+    pub step: [[u64; 6]; 2],
+}
+
+impl HexMoves {
+    /// The moves on `l`.
+    pub fn new(l: HexLayout) -> HexMoves {
+        let dq: [[u32; 6]; 2] =
+            std::array::from_fn(|odd| std::array::from_fn(|d| l.step(odd as u32, d)));
+        let step = std::array::from_fn(|odd| {
+            std::array::from_fn(|d| {
+                let lo = (dy(d) << 17).wrapping_add(dx(odd as u32, d) << 3);
+                (((dq[odd][d] as i32 as i64) << 32) + lo as i32 as i64) as u64
+            })
+        });
+        HexMoves { l, dq, step }
+    }
+
+    /// The walker at padded index `p` (a cell).
+    pub fn walker(&self, p: u32) -> u64 {
+        let pw = self.l.pw();
+        let (y, x) = (p / pw - 1, p % pw - 1);
+        (p as u64) << 32 | (y << 17 | x << 3) as u64
+    }
+
+    /// The walker at cell id `c`.
+    pub fn at_cell(&self, c: u32) -> u64 {
+        self.walker(self.l.padded(c % self.l.w, c / self.l.w))
+    }
+
+    /// Every cell unvisited: `open` and `full` hold each cell's directions, the ring [`SEEN`]
+    /// in `open` and 0 in `full`.
+    pub fn masks(&self, open: &mut Vec<u8>, full: &mut Vec<u8>) {
+        let l = &self.l;
+        let n = (l.pw() * (l.h + 2)) as usize;
+        open.clear();
+        open.resize(n, SEEN);
+        full.clear();
+        full.resize(n, 0);
+        for y in 0..l.h {
+            for x in 0..l.w {
+                let p = l.padded(x, y) as usize;
+                full[p] = l.sides(x, y);
+                open[p] = full[p];
+            }
+        }
+    }
+
+    /// The padded index of walker `v`.
+    #[inline(always)]
+    pub fn index(v: u64) -> usize {
+        (v >> 32) as usize
+    }
+
+    /// Walker `v` moved in direction `d` (which it has).
+    #[inline(always)]
+    pub fn moved(&self, v: u64, d: usize) -> u64 {
+        v.wrapping_add(self.step[((v >> 17) & 1) as usize][d])
+    }
+
+    /// Visit the cell of walker `v`: mark it, and clear it from its neighbours' masks (the bit
+    /// of the direction back to it).
+    #[inline(always)]
+    pub fn visit(&self, open: &mut [u8], v: u64) {
+        let p = (v >> 32) as u32;
+        let dq = &self.dq[((v >> 17) & 1) as usize];
+        open[p as usize] |= SEEN;
+        for (d, &s) in dq.iter().enumerate() {
+            open[p.wrapping_add(s) as usize] &= !(1 << ((d + 3) % 6));
+        }
+    }
+
+    /// The edge from the cell of walker `v` in direction `d`, to the cell of walker `t`.
+    #[inline(always)]
+    pub fn edge(&self, v: u64, t: u64, d: usize) -> u32 {
+        let lo = if d < 3 { v as u32 } else { t as u32 };
+        self.l
+            .forward_edge((lo >> 3) & (MAX_SIDE - 1), lo >> 17, (d % 3) as u32)
     }
 }
 
@@ -102,6 +226,8 @@ mod tests {
                     }
                 }
                 // The steps to missing neighbours land on the ring.
+                let dirs: u8 = g.slots(c).fold(0, |m, t| m | 1 << g.dir(t));
+                assert_eq!(l.sides(x, y), dirs, "{w}x{h} cell {c}");
                 for d in 0..6 {
                     let p = l.padded(x, y).wrapping_add(l.step(y & 1, d)) as i64;
                     let (px, py) = (p % pw, p / pw);

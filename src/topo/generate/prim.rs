@@ -18,7 +18,7 @@
 //! 64x64 --count 1000 --threads 1`, three runs in turn, 20.1 to 20.2 ns against 22.1 to
 //! 22.3 ns through the graph.
 
-use super::hex_layout::HexLayout;
+use super::hex_layout::{dx, HexLayout, HexMoves};
 use super::{random_cell, GraphScratch};
 use crate::generate::padded::{padded_marks, FREE, IN_TREE};
 use crate::rng::RandomSource;
@@ -122,29 +122,12 @@ fn grow_hex<R: RandomSource>(
     }
     let front = &mut front[..];
     let mark = &mut s.mark[..];
-    // Per row parity and direction: the padded step, and the entry's step (sign-extended
-    // fields; `d` replaces the drawn entry's, whose low three bits are cleared).
-    let dx = |odd: u32, d: usize| {
-        [
-            1,
-            odd,
-            odd.wrapping_sub(1),
-            u32::MAX,
-            odd.wrapping_sub(1),
-            odd,
-        ][d]
-    };
-    let dy = |d: usize| [0, 1, 1, 0, u32::MAX, u32::MAX][d];
-    let dq: [[u32; 6]; 2] =
-        std::array::from_fn(|odd| std::array::from_fn(|d| l.step(odd as u32, d)));
-    let step: [[u64; 6]; 2] = std::array::from_fn(|odd| {
-        std::array::from_fn(|d| {
-            let lo = (dy(d) << 17)
-                .wrapping_add(dx(odd as u32, d) << 3)
-                .wrapping_add(d as u32);
-            (((dq[odd][d] as i32 as i64) << 32) + lo as i32 as i64) as u64
-        })
-    });
+    // Per row parity and direction: the padded step, and the entry's step (the walker's of
+    // [`HexMoves`] with `d`, which replaces the drawn entry's, whose low three bits are cleared).
+    let mv = HexMoves::new(*l);
+    let dq = mv.dq;
+    let step: [[u64; 6]; 2] =
+        std::array::from_fn(|odd| std::array::from_fn(|d| mv.step[odd][d] + d as u64));
     // From a joined cell (by its row parity and the direction `d` it was reached by) back to
     // the cell whose forward edge it is: itself when `d` is W, NW or NE, otherwise the cell
     // it came from; and that forward direction.
