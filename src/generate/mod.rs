@@ -50,7 +50,7 @@ mod fractal;
 mod growing_tree;
 mod hunt_and_kill;
 mod kruskal;
-mod padded;
+pub(crate) mod padded;
 mod prim;
 mod recursive_division;
 mod regenerate;

@@ -211,6 +211,12 @@ impl GraphMaze {
         self.open[(e >> 6) as usize] |= 1 << (e & 63);
     }
 
+    /// Open edge `e` when `open` (branch-free).
+    #[inline(always)]
+    pub fn open_if(&mut self, e: u32, open: bool) {
+        self.open[(e >> 6) as usize] |= (open as u64) << (e & 63);
+    }
+
     /// Is edge `e` a passage?
     #[inline(always)]
     pub fn is_open(&self, e: u32) -> bool {

@@ -19,6 +19,7 @@
 mod aldous_broder;
 mod backtracker;
 mod growing_tree;
+mod hex_layout;
 mod hunt_and_kill;
 mod kruskal;
 mod polar_rows;
@@ -43,6 +44,8 @@ pub struct GraphScratch {
     next: Vec<u32>,
     /// The shuffled edges (Kruskal).
     order: Vec<u32>,
+    /// Packed entries (Prim's frontier on a full hex grid).
+    wide: Vec<u64>,
     /// Kruskal's union-find.
     dsu: Dsu,
     /// Per-cell masks of the neighbours not visited yet ([`Unvisited`]).

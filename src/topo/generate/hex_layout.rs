@@ -1,0 +1,244 @@
+//! A full hex grid (no mask) as the square generators see theirs: cells in a padded
+//! `(W+2)×(H+2)` byte array whose ring holds "outside", so a neighbour is one add away (by the
+//! row's parity on the diagonals) with no bounds test, and the edge between two cells computed
+//! from coordinates instead of read from the graph's tables. The edge ids are those of
+//! [`crate::topo::CellGraph`] (each cell's forward edges E, SE, SW counted row by row); the
+//! tests check them against the graph.
+
+use crate::topo::{CellGraph, Grid};
+
+/// The constants of a full hex grid's padded layout.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct HexLayout {
+    /// Width and height in cells.
+    pub w: u32,
+    pub h: u32,
+}
+
+/// The largest width and height the packed coordinates of [`HexLayout`]'s users hold.
+pub(super) const MAX_SIDE: u32 = 1 << 14;
+
+impl HexLayout {
+    /// The layout of `g` when it is a full hex grid (no mask) of sides below [`MAX_SIDE`].
+    pub fn of(g: &CellGraph) -> Option<HexLayout> {
+        let size = g.size();
+        let (w, h) = (size.a, size.b);
+        (size.grid == Grid::Hex && g.cells() == g.len() && w < MAX_SIDE && h < MAX_SIDE)
+            .then_some(HexLayout { w, h })
+    }
+
+    /// The width of a padded row.
+    #[inline(always)]
+    pub fn pw(&self) -> u32 {
+        self.w + 2
+    }
+
+    /// The padded index of cell `(x, y)`.
+    #[inline(always)]
+    pub fn padded(&self, x: u32, y: u32) -> u32 {
+        (y + 1) * self.pw() + x + 1
+    }
+
+    /// The padded index step of direction `d` (E 0, SE 1, SW 2, W 3, NW 4, NE 5) from a row of
+    /// parity `odd`, wrapping.
+    #[inline(always)]
+    pub fn step(&self, odd: u32, d: usize) -> u32 {
+        let pw = self.pw();
+        [
+            1,
+            pw + odd,
+            pw + odd - 1,
+            u32::MAX,
+            (odd.wrapping_sub(1)).wrapping_sub(pw),
+            odd.wrapping_sub(pw),
+        ][d]
+    }
+
+    /// The directions (bit `d`) in which cell `(x, y)` has a neighbour.
+    pub fn sides(&self, x: u32, y: u32) -> u8 {
+        let (w, h, odd) = (self.w, self.h, y & 1);
+        let (e, wst) = (x + 1 < w, x >= 1);
+        let (r, l) = (x + odd < w, x + odd >= 1);
+        let (down, up) = (y + 1 < h, y >= 1);
+        [e, down && r, down && l, wst, up && l, up && r]
+            .iter()
+            .enumerate()
+            .fold(0, |m, (d, &b)| m | (b as u8) << d)
+    }
+
+    /// The id of the edge from cell `(x, y)` in forward direction `k` (E 0, SE 1, SW 2), which
+    /// the cell must have.
+    #[inline(always)]
+    pub fn forward_edge(&self, x: u32, y: u32, k: u32) -> u32 {
+        let (w, h) = (self.w, self.h);
+        let base = y * (3 * w - 2);
+        if y + 1 == h {
+            // The last row has its east edges only.
+            return base + x;
+        }
+        // Rows above the last have 3W − 2 edges: on an even row the first cell has no SW and
+        // the last no E; on an odd row the last cell has SW only.
+        // Without a branch on the parity, which is a coin flip at the joins of a search.
+        let first = (x == 0) as u32;
+        let last = (x + 1 == w) as u32;
+        let odd = y & 1;
+        let even = odd ^ 1;
+        (base + 3 * x + k + even * first)
+            .wrapping_sub(even)
+            .wrapping_sub(last * (1 + odd))
+    }
+}
+
+/// The column step of direction `d` from a row of parity `odd` (wrapping).
+#[inline]
+pub(super) fn dx(odd: u32, d: usize) -> u32 {
+    [
+        1,
+        odd,
+        odd.wrapping_sub(1),
+        u32::MAX,
+        odd.wrapping_sub(1),
+        odd,
+    ][d]
+}
+
+/// The row step of direction `d` (wrapping).
+#[inline]
+fn dy(d: usize) -> u32 {
+    [0, 1, 1, 0, u32::MAX, u32::MAX][d]
+}
+
+/// A visited cell's bit in the masks of [`HexMoves`].
+pub(super) const SEEN: u8 = 0x80;
+
+/// The moves of a walker on a full hex grid, `p << 32 | y << 17 | x << 3` (its padded index and
+/// coordinates): a step is one add, and the edge of a step comes from the coordinates. The
+/// searches keep per padded cell a byte of unvisited neighbours by direction (bit `d`; a
+/// cell's directions in order are its slots in order, so the `i`-th choice is the graph's
+/// `i`-th) and [`SEEN`] once the cell is visited (the ring starts visited).
+pub(super) struct HexMoves {
+    l: HexLayout,
+    /// Per row parity and direction: the padded step, and the walker's step (sign-extended
+    /// fields).
+    pub dq: [[u32; 6]; 2],
+    pub step: [[u64; 6]; 2],
+}
+
+impl HexMoves {
+    /// The moves on `l`.
+    pub fn new(l: HexLayout) -> HexMoves {
+        let dq: [[u32; 6]; 2] =
+            std::array::from_fn(|odd| std::array::from_fn(|d| l.step(odd as u32, d)));
+        let step = std::array::from_fn(|odd| {
+            std::array::from_fn(|d| {
+                let lo = (dy(d) << 17).wrapping_add(dx(odd as u32, d) << 3);
+                (((dq[odd][d] as i32 as i64) << 32) + lo as i32 as i64) as u64
+            })
+        });
+        HexMoves { l, dq, step }
+    }
+
+    /// The walker at padded index `p` (a cell).
+    pub fn walker(&self, p: u32) -> u64 {
+        let pw = self.l.pw();
+        let (y, x) = (p / pw - 1, p % pw - 1);
+        (p as u64) << 32 | (y << 17 | x << 3) as u64
+    }
+
+    /// The walker at cell id `c`.
+    pub fn at_cell(&self, c: u32) -> u64 {
+        self.walker(self.l.padded(c % self.l.w, c / self.l.w))
+    }
+
+    /// Every cell unvisited: `open` and `full` hold each cell's directions, the ring [`SEEN`]
+    /// in `open` and 0 in `full`.
+    pub fn masks(&self, open: &mut Vec<u8>, full: &mut Vec<u8>) {
+        let l = &self.l;
+        let n = (l.pw() * (l.h + 2)) as usize;
+        open.clear();
+        open.resize(n, SEEN);
+        full.clear();
+        full.resize(n, 0);
+        for y in 0..l.h {
+            for x in 0..l.w {
+                let p = l.padded(x, y) as usize;
+                full[p] = l.sides(x, y);
+                open[p] = full[p];
+            }
+        }
+    }
+
+    /// The padded index of walker `v`.
+    #[inline(always)]
+    pub fn index(v: u64) -> usize {
+        (v >> 32) as usize
+    }
+
+    /// Walker `v` moved in direction `d` (which it has).
+    #[inline(always)]
+    pub fn moved(&self, v: u64, d: usize) -> u64 {
+        v.wrapping_add(self.step[((v >> 17) & 1) as usize][d])
+    }
+
+    /// Visit the cell of walker `v`: mark it, and clear it from its neighbours' masks (the bit
+    /// of the direction back to it).
+    #[inline(always)]
+    pub fn visit(&self, open: &mut [u8], v: u64) {
+        let p = (v >> 32) as u32;
+        let dq = &self.dq[((v >> 17) & 1) as usize];
+        open[p as usize] |= SEEN;
+        for (d, &s) in dq.iter().enumerate() {
+            open[p.wrapping_add(s) as usize] &= !(1 << ((d + 3) % 6));
+        }
+    }
+
+    /// The edge from the cell of walker `v` in direction `d`, to the cell of walker `t`.
+    #[inline(always)]
+    pub fn edge(&self, v: u64, t: u64, d: usize) -> u32 {
+        let lo = if d < 3 { v as u32 } else { t as u32 };
+        self.l
+            .forward_edge((lo >> 3) & (MAX_SIDE - 1), lo >> 17, (d % 3) as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topo::GridSize;
+
+    /// Every forward edge by the formula is the graph's edge of that slot.
+    #[test]
+    fn forward_edges_are_the_graphs() {
+        for (w, h) in [(1, 1), (1, 4), (2, 2), (3, 3), (4, 1), (5, 6), (8, 7)] {
+            let g = CellGraph::new(GridSize::new(Grid::Hex, w, h));
+            let l = HexLayout::of(&g).unwrap();
+            let pw = l.pw() as i64;
+            for c in 0..g.len() {
+                let (x, y) = (c % w, c / w);
+                for t in g.slots(c) {
+                    let d = g.dir(t) as usize;
+                    let v = g.nbr(t);
+                    // The padded step lands on the neighbour.
+                    let p = l.padded(x, y).wrapping_add(l.step(y & 1, d));
+                    assert_eq!(p, l.padded(v % w, v / w), "{w}x{h} cell {c} dir {d}");
+                    if d < 3 {
+                        assert_eq!(l.forward_edge(x, y, d as u32), g.edge(t), "{w}x{h} {c} {d}");
+                    }
+                }
+                // The steps to missing neighbours land on the ring.
+                let dirs: u8 = g.slots(c).fold(0, |m, t| m | 1 << g.dir(t));
+                assert_eq!(l.sides(x, y), dirs, "{w}x{h} cell {c}");
+                for d in 0..6 {
+                    let p = l.padded(x, y).wrapping_add(l.step(y & 1, d)) as i64;
+                    let (px, py) = (p % pw, p / pw);
+                    let on_grid = (1..=w as i64).contains(&px) && (1..=h as i64).contains(&py);
+                    let has = g.slots(c).any(|t| g.dir(t) as usize == d);
+                    assert_eq!(on_grid, has, "{w}x{h} cell {c} dir {d}");
+                }
+            }
+        }
+        let mask = [true, false, true, true];
+        let g = CellGraph::masked(GridSize::new(Grid::Hex, 2, 2), 2, 2, &mask).unwrap();
+        assert!(HexLayout::of(&g).is_none());
+    }
+}
