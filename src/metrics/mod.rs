@@ -11,8 +11,8 @@
 //! The rest is tree dynamic programming. The BFS roots the maze at the entrance; every cell's
 //! children sit next to each other in the BFS queue, so `first[pos]..first[pos + 1]` are the
 //! positions of the children of position `pos`. One pass in reverse BFS order (children before
-//! parents) gives each position its subtree size and its height; a subtree is a bare corridor
-//! ending in a dead end when the two agree, which gives the dead-end lengths. The diameter is
+//! parents) gives each position its subtree size and the cells on its longest descent (its
+//! height plus one); a subtree is a bare corridor ending in a dead end when the two agree, which gives the dead-end lengths. The diameter is
 //! the best sum of the two deepest descents met at a cell; its ends are found after the pass by
 //! walking down from the two positions of that sum. The solution is the chain
 //! of BFS parents from the exit up to the entrance; walking it gives the length, the turns, the
@@ -240,18 +240,23 @@ impl Ends {
     }
 }
 
-/// Per-position values of the reverse pass: the longest descent below the position, in edges
-/// (`height`), and the number of positions below it (`below`, its subtree minus itself). Zeroed
-/// by the search and then written only by the position's children, each adding itself once.
+/// Per-position values of the reverse pass: the cells on the longest descent from the
+/// position, itself included (`reach`, its height in edges plus one), and the cells of its
+/// subtree (`size`). Set to a leaf's ([`LEAF`]) by the search and then written only by the
+/// position's children, each adding itself once. Counting the position itself saves the pass an
+/// addition per step.
 ///
 /// Which position ends the longest descent is not kept: it is recovered after the pass for the
 /// two positions the diameter needs ([`deepest`]). Nor is a dead-end flag: a subtree is a bare
-/// corridor ending in a dead end exactly when `below == height`.
+/// corridor ending in a dead end exactly when `size == reach`.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
-    height: u32,
-    below: u32,
+    reach: u32,
+    size: u32,
 }
+
+/// The [`Node`] of a position without children.
+const LEAF: Node = Node { reach: 1, size: 1 };
 
 /// Buffers for [`measure`], reused across mazes. Everything but the mask table is indexed by
 /// BFS position (the order cells leave the queue), and written before it is read, so no per-cell
@@ -449,7 +454,7 @@ fn bfs<const D: usize, const FULL: bool>(
             }
             first[head] = tail as u32;
             // One store per position; a fill (memset) before the pass costs more.
-            node[head] = Node::default();
+            node[head] = LEAF;
         }
         // Branch-free push: always write `D` slots, advance by the number of children. A
         // child's cell is `v` plus an offset that cannot borrow (the wall is open, so the
@@ -484,13 +489,13 @@ fn longer(through: u32, pos: usize) -> (u32, usize) {
 }
 
 /// The position ending the longest descent below `x`: of its descendants at depth
-/// `height(x)` below it, the last in BFS order (`x` itself for a leaf). BFS lists a level in the
+/// `reach(x) − 1` below it, the last in BFS order (`x` itself for a leaf). BFS lists a level in the
 /// order of the level above, so that is the last child of the right height, and so on down.
 fn deepest(first: &[u32], node: &[Node], mut x: usize) -> usize {
-    while node[x].height > 0 {
-        let want = node[x].height - 1;
+    while node[x].reach > 1 {
+        let want = node[x].reach - 1;
         let mut c = first[x + 1] as usize - 1;
-        while node[c].height != want {
+        while node[c].reach != want {
             c -= 1;
         }
         x = c;
@@ -507,8 +512,8 @@ fn diameter_ends(pos: usize, queue: &[u64], first: &[u32], node: &[Node]) -> (u3
     let p = parent(queue[pos]);
     let mut top = (0, p);
     for (j, sibling) in node[pos + 1..first[p + 1] as usize].iter().enumerate() {
-        if sibling.height + 1 >= top.0 {
-            top = (sibling.height + 1, pos + 1 + j);
+        if sibling.reach >= top.0 {
+            top = (sibling.reach, pos + 1 + j);
         }
     }
     let start = if top.1 == p {
@@ -550,7 +555,7 @@ fn walk(queue: &[u64], first: &[u32], node: &[Node], exit_pos: usize) -> Walk {
     let n = first.len() - 1;
     assert!(exit_pos < n && queue.len() >= n && node.len() >= n);
     let (mut length, mut turns, mut last) = (0u32, 0u32, 0u32);
-    let (mut decisions, mut branches, mut below) = (0u32, 0u32, 0u64);
+    let (mut decisions, mut branches, mut sizes) = (0u32, 0u32, 0u64);
     let (mut max_cells, mut max_depth) = (0u32, 0u32);
     let mut x = exit_pos;
     while x != 0 {
@@ -562,10 +567,10 @@ fn walk(queue: &[u64], first: &[u32], node: &[Node], exit_pos: usize) -> Walk {
             let e = *queue.get_unchecked(x);
             (e, parent(e))
         };
-        let (pe, b, c0, c1) = unsafe {
+        let (pe, size, c0, c1) = unsafe {
             (
                 *queue.get_unchecked(px),
-                node.get_unchecked(x).below,
+                node.get_unchecked(x).size,
                 *first.get_unchecked(px) as usize,
                 *first.get_unchecked(px + 1) as usize,
             )
@@ -573,7 +578,7 @@ fn walk(queue: &[u64], first: &[u32], node: &[Node], exit_pos: usize) -> Walk {
         let step = cell(pe).wrapping_sub(cell(e));
         turns += (last != 0 && step != last) as u32;
         last = step;
-        below += b as u64;
+        sizes += size as u64;
         let off = (c1 - c0 - 1) as u32;
         branches += off;
         decisions += (off > 0) as u32;
@@ -582,16 +587,16 @@ fn walk(queue: &[u64], first: &[u32], node: &[Node], exit_pos: usize) -> Walk {
         if off > 0 {
             for (c, b) in node[c0..c1].iter().enumerate().map(|(j, b)| (c0 + j, b)) {
                 if c != x {
-                    max_cells = max_cells.max(b.below + 1);
-                    max_depth = max_depth.max(b.height + 1);
+                    max_cells = max_cells.max(b.size);
+                    max_depth = max_depth.max(b.reach);
                 }
             }
         }
         x = px;
         length += 1;
     }
-    // Each edge adds `2·(n − below − 1) − 1`.
-    let walk = length as u64 * (2 * n as u64 - 3) - 2 * below;
+    // Each edge adds `2·(n − size) − 1`.
+    let walk = length as u64 * (2 * n as u64 - 1) - 2 * sizes;
     Walk {
         length,
         turns,
@@ -699,37 +704,42 @@ fn traverse<const D: usize>(
     // through `pos`. A strict `>` keeps, among equal lengths, the highest position (met first);
     // its two ends are recovered after the pass.
     //
-    // Dead-end corridors: a position whose subtree is a bare corridor (`below == height`)
+    // Dead-end corridors: a position whose subtree is a bare corridor (`size == reach`)
     // puts the passage to its parent on the corridor of the dead end below it, and every
     // passage of such a corridor is counted once so, at whichever position the corridor ends.
     // Corridors ending at the root are corrected below.
-    let (mut best, mut best_pos) = (0u32, 0usize);
-    let mut bare = 0u64;
-    for pos in (1..n).rev() {
+    // `best` is the longest path so far plus one (the sum of two reaches).
+    let (mut best, mut best_pos) = (1u32, 0usize);
+    // Positions that are not bare corridors (`reach < size`: a compare and an add with carry,
+    // where counting `reach == size` took four instructions).
+    let mut forked = 0u64;
+    let mut pos = n - 1;
+    while pos != 0 {
         let p = parent(queue[pos]);
         let me = node[pos];
         // SAFETY: the search wrote every position `1..n` from a position before it (a push
         // lands at `tail`, past `head`), and the parent field is that position: `p < pos`.
         let par = unsafe { *node.get_unchecked(p) };
-        let up = me.height + 1;
-        let through = par.height + up;
+        let through = par.reach + me.reach;
         if through > best {
             (best, best_pos) = longer(through, pos);
         }
-        bare += (me.below == me.height) as u64;
+        forked += (me.reach < me.size) as u64;
         // Branch-free max (which child is deepest is data-dependent and unpredictable).
         // SAFETY: as for `par`.
         *unsafe { node.get_unchecked_mut(p) } = Node {
-            height: par.height.max(up),
-            below: par.below + me.below + 1,
+            reach: par.reach.max(me.reach + 1),
+            size: par.size + me.size,
         };
+        pos -= 1;
     }
+    let bare = (n as u64 - 1) - forked;
     let node = &s.node[..n + D];
     // The root's own corridors: a dead end (one child) walks down its corridor; with two
     // children a corridor from one side runs through the root into the other. `up(c)` is the
     // length of the dead-end corridor through child `c` up to the root, `None` if `c`'s subtree
     // is not a bare corridor; `low` sums them (what `bare` counted of corridors ending there).
-    let up = |c: usize| (node[c].below == node[c].height).then_some(node[c].height + 1);
+    let up = |c: usize| (node[c].size == node[c].reach).then_some(node[c].reach);
     let (c0, c1) = (first[0] as usize, first[1] as usize);
     let low: u64 = (c0..c1).filter_map(up).map(u64::from).sum();
     let mut dead_sum = bare - low;
@@ -758,7 +768,7 @@ fn traverse<const D: usize>(
         Ends::Cells { .. } => {
             let (d_start, d_end) = diameter_ends(best_pos, queue, first, node);
             (
-                best,
+                best - 1,
                 cell(queue[d_start as usize]),
                 cell(queue[d_end as usize]),
             )
