@@ -479,15 +479,6 @@ fn met(pos: usize) -> usize {
     pos
 }
 
-/// `(through, pos)`, out of line: the longest path met so far grows a few hundred times per
-/// maze, and as a branch (not two selects) it stays in registers; with selects the optimiser
-/// kept it in a stack slot, read and written every step of the reverse pass.
-#[cold]
-#[inline(never)]
-fn longer(through: u32, pos: usize) -> (u32, usize) {
-    (through, pos)
-}
-
 /// The position ending the longest descent below `x`: of its descendants at depth
 /// `reach(x) − 1` below it, the last in BFS order (`x` itself for a leaf). BFS lists a level in the
 /// order of the level above, so that is the last child of the right height, and so on down.
@@ -721,9 +712,11 @@ fn traverse<const D: usize>(
         // lands at `tail`, past `head`), and the parent field is that position: `p < pos`.
         let par = unsafe { *node.get_unchecked(p) };
         let through = par.reach + me.reach;
-        if through > best {
-            (best, best_pos) = longer(through, pos);
-        }
+        // Two selects, not a branch: on long corridors (a backtracker's) the longest path grows
+        // hundreds of times per maze at unpredictable steps.
+        let longer = through > best;
+        best_pos = if longer { pos } else { best_pos };
+        best = best.max(through);
         forked += (me.reach < me.size) as u64;
         // Branch-free max (which child is deepest is data-dependent and unpredictable).
         // SAFETY: as for `par`.
