@@ -11,8 +11,8 @@
 //! The rest is tree dynamic programming. The BFS roots the maze at the entrance; every cell's
 //! children sit next to each other in the BFS queue, so `first[pos]..first[pos + 1]` are the
 //! positions of the children of position `pos`. One pass in reverse BFS order (children before
-//! parents) gives each position its subtree size and its height; a subtree is a bare corridor
-//! ending in a dead end when the two agree, which gives the dead-end lengths. The diameter is
+//! parents) gives each position its subtree size and the cells on its longest descent (its
+//! height plus one); a subtree is a bare corridor ending in a dead end when the two agree, which gives the dead-end lengths. The diameter is
 //! the best sum of the two deepest descents met at a cell; its ends are found after the pass by
 //! walking down from the two positions of that sum. The solution is the chain
 //! of BFS parents from the exit up to the entrance; walking it gives the length, the turns, the
@@ -240,18 +240,23 @@ impl Ends {
     }
 }
 
-/// Per-position values of the reverse pass: the longest descent below the position, in edges
-/// (`height`), and the number of positions below it (`below`, its subtree minus itself). Zeroed
-/// by the search and then written only by the position's children, each adding itself once.
+/// Per-position values of the reverse pass: the cells on the longest descent from the
+/// position, itself included (`reach`, its height in edges plus one), and the cells of its
+/// subtree (`size`). Set to a leaf's ([`LEAF`]) by the search and then written only by the
+/// position's children, each adding itself once. Counting the position itself saves the pass an
+/// addition per step.
 ///
 /// Which position ends the longest descent is not kept: it is recovered after the pass for the
 /// two positions the diameter needs ([`deepest`]). Nor is a dead-end flag: a subtree is a bare
-/// corridor ending in a dead end exactly when `below == height`.
+/// corridor ending in a dead end exactly when `size == reach`.
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
-    height: u32,
-    below: u32,
+    reach: u32,
+    size: u32,
 }
+
+/// The [`Node`] of a position without children.
+const LEAF: Node = Node { reach: 1, size: 1 };
 
 /// Buffers for [`measure`], reused across mazes. Everything but the mask table is indexed by
 /// BFS position (the order cells leave the queue), and written before it is read, so no per-cell
@@ -261,8 +266,8 @@ pub struct Scratch {
     /// Open sides per cell, one byte each ([`degrees::prepare`]).
     masks: Vec<u8>,
     /// The 2D push table of [`bfs`] and the width it was built for.
-    pushes: ([[u64; 4]; 16], u32),
-    /// The 3D push table (64 rows of 6 slots) and the (width, cells per layer) it was built for.
+    pushes: (Vec<[u64; 4]>, u32),
+    /// The 3D push table and the (width, cells per layer) it was built for.
     pushes_3d: (Vec<[u64; 6]>, (u32, u32)),
     /// The per-position buffers (apart from the tables, so the search can borrow both).
     bufs: Bufs,
@@ -275,10 +280,11 @@ pub struct Scratch {
 /// The per-position part of [`Scratch`].
 #[derive(Debug, Default)]
 struct Bufs {
-    /// The BFS queue, one packed word per position: the cell id (bits 0..26), the wall-mask
-    /// bit pointing back to the parent (bits 26..32; E=1, S=2, W=4, N=8, Down=16, Up=32; 0 for
-    /// the root) and the parent's BFS position (bits 32..64; the root is its own parent). One
-    /// store per speculative push instead of three.
+    /// The BFS queue, one packed word per position: the cell id (bits 0..26), the sides the
+    /// cell may open ahead, all but the one back to the parent (bits 26..32, in the wall-mask
+    /// bits E=1, S=2, W=4, N=8, Down=16, Up=32; all of them for the root), and the parent's
+    /// BFS position (bits 32..64; the root is its own parent). One store per speculative push
+    /// instead of three, and one `and` with the cell's open sides gives the sides to push.
     queue: Vec<u64>,
     /// Position of the first child of each position; `first[cells] = cells`, so the children
     /// of `pos` are `first[pos]..first[pos + 1]`.
@@ -333,60 +339,28 @@ fn cell(e: u64) -> u32 {
     (e & ((1 << 26) - 1)) as u32
 }
 
-/// The back bit of a queue entry (bits 26..32; with four directions only bits 26..30 are ever
-/// set, so the 2D search masks them the same way as before 3D).
-#[inline(always)]
-fn back<const D: usize>(e: u64) -> u32 {
-    (e >> 26) as u32 & ((1 << D) - 1)
-}
-
 #[inline(always)]
 fn parent(e: u64) -> usize {
     (e >> 32) as usize
 }
 
-/// The push table for width `w`: for each set of forward sides `f`, the values to add to
-/// `pack(v, 0, head)` to get the queue entries of the children, in the order E, S, W, N (the
-/// cell offset, with the back bit seen from the child); unused slots add 0.
-fn push_table(w: u32) -> [[u64; 4]; 16] {
-    let steps = [
-        (1u64, 4u64),
-        (w as u64, 8),
-        (1u64.wrapping_neg(), 1),
-        ((w as u64).wrapping_neg(), 2),
-    ];
-    let mut t = [[0u64; 4]; 16];
-    for (f, row) in t.iter_mut().enumerate() {
-        let mut j = 0;
-        for (d, &(off, back)) in steps.iter().enumerate() {
-            if f >> d & 1 == 1 {
-                row[j] = off.wrapping_add(back << 26);
-                j += 1;
-            }
-        }
-    }
-    t
-}
-
-/// The 3D push table for width `w` and `layer` cells per layer: as [`push_table`], with six
-/// slots in the order E, S, W, N, Down, Up, for the 64 sets of forward sides.
-fn push_table_3d(w: u32, layer: u32) -> Vec<[u64; 6]> {
-    let (w, l) = (w as u64, layer as u64);
-    let steps = [
-        (1u64, 4u64),
-        (w, 8),
-        (1u64.wrapping_neg(), 1),
-        (w.wrapping_neg(), 2),
-        (l, 32),
-        (l.wrapping_neg(), 16),
-    ];
-    (0..64usize)
+/// The push table for `D` directions (4 or 6) with the cell offsets `offsets` (in the order
+/// E, S, W, N, Down, Up; each as a wrapping addition): for each set of forward sides `f`, the
+/// values to add to `pack(v, 0, head)` to get the queue entries of the children, in direction
+/// order (the cell offset, and the sides the child keeps open ahead: all but the one back to
+/// `v`); unused slots add 0. 256 rows, one per byte value, so a byte indexes it with no bound
+/// check; only the first `2^D` are ever read.
+fn push_table<const D: usize>(offsets: [u64; D]) -> Vec<[u64; D]> {
+    (0..256usize)
         .map(|f| {
-            let mut row = [0u64; 6];
+            let mut row = [0u64; D];
             let mut j = 0;
-            for (d, &(off, back)) in steps.iter().enumerate() {
-                if f >> d & 1 == 1 {
-                    row[j] = off.wrapping_add(back << 26);
+            for (d, &off) in offsets.iter().enumerate() {
+                if f >> d & 1 == 1 && f < 1 << D {
+                    // The side back to `v`: E <-> W, S <-> N, Down <-> Up.
+                    let back = if d < 4 { d ^ 2 } else { d ^ 1 };
+                    let keep = ((1u64 << D) - 1) & !(1 << back);
+                    row[j] = off.wrapping_add(keep << 26);
                     j += 1;
                 }
             }
@@ -395,46 +369,83 @@ fn push_table_3d(w: u32, layer: u32) -> Vec<[u64; 6]> {
         .collect()
 }
 
-/// Population count of a 4-bit set, as a nibble table (no `popcnt` needed).
-#[inline(always)]
-fn pop4(f: u32) -> usize {
-    (0x4332_3221_3221_2110u64 >> (4 * f) & 15) as usize
+/// The 2D push table for width `w` ([`push_table`]).
+fn push_table_2d(w: u32) -> Vec<[u64; 4]> {
+    let w = w as u64;
+    push_table([1, w, 1u64.wrapping_neg(), w.wrapping_neg()])
 }
 
-/// Population count of a `D`-bit set (`D` is 4 or 6): [`pop4`] plus the two vertical bits.
-#[inline(always)]
-fn pop<const D: usize>(f: u32) -> usize {
-    if D == 4 {
-        pop4(f)
-    } else {
-        pop4(f & 15) + (f >> 4 & 1) as usize + (f >> 5 & 1) as usize
-    }
+/// The 3D push table for width `w` and `layer` cells per layer ([`push_table`]).
+fn push_table_3d(w: u32, layer: u32) -> Vec<[u64; 6]> {
+    let (w, l) = (w as u64, layer as u64);
+    push_table([
+        1,
+        w,
+        1u64.wrapping_neg(),
+        w.wrapping_neg(),
+        l,
+        l.wrapping_neg(),
+    ])
 }
+
+/// Population count of every byte, as a table (no `popcnt` in the baseline instruction set,
+/// and one load where the nibble-shift count took four instructions).
+const POP: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
 
 /// Breadth-first search from `root` over the mask table with `D` directions (4 or 6) and the
-/// push table `table` (`T = 2^D` rows): fills the queue and, if `FULL`, the first-child table
+/// push table `table` ([`push_table`]): fills the queue and, if `FULL`, the first-child table
 /// and zeroes the positions' [`Node`]s.
 /// Returns the position of `exit` (0 if it is never met).
 /// Panics unless every cell is reached exactly once (a tree).
-#[inline(always)]
-fn bfs<const D: usize, const T: usize, const FULL: bool>(
+///
+/// Out of line: inside [`traverse`] the loop's counters spilled to the stack.
+#[inline(never)]
+fn bfs<const D: usize, const FULL: bool>(
     s: &mut Bufs,
     masks: &[u8],
-    table: &[[u64; D]; T],
+    table: &[[u64; D]; 256],
     n: usize,
     root: u32,
     exit: u32,
 ) -> usize {
-    const { assert!((D == 4 || D == 6) && T == 1 << D) };
+    const { assert!(D == 4 || D == 6) };
     let queue = &mut s.queue[..n + D];
     let first = &mut s.first[..n + 1];
     let node = &mut s.node[..n];
-    queue[0] = root as u64;
-    let (mut head, mut tail, mut exit_pos) = (0usize, 1usize, 0usize);
-    while head < tail {
+    // The reads of `masks` below skip the bound check: the root is checked here, and every
+    // other cell is pushed through an open side, which never leads off the grid (border walls
+    // are never open), so it is below the grid's cell count, which `masks` covers.
+    assert!(
+        (root as usize) < masks.len() && n <= masks.len(),
+        "measure: the entrance is not a cell of the maze"
+    );
+    // The root keeps every side open ahead.
+    queue[0] = root as u64 | ((1u64 << D) - 1) << 26;
+    let (mut tail, mut exit_pos) = (1usize, 0usize);
+    for head in 0..n {
+        if head == tail {
+            break;
+        }
+        assert!(
+            tail <= n,
+            "measure: the maze has a loop (not a perfect maze)"
+        );
         let e = queue[head];
         let v = cell(e);
-        let fwd = masks[v as usize] as u32 & !back::<D>(e) & (T as u32 - 1);
+        // SAFETY: `v` is the root or a cell reached through an open side (see above), so it is
+        // a cell of the grid and `masks` has a byte for it.
+        let open = unsafe { *masks.get_unchecked(v as usize) };
+        // The open sides but the one back to the parent: bits 26.. of the entry hold the sides
+        // kept open ahead (bits 32.. are the parent's position, above the mask's bits).
+        let fwd = open & (e >> 26) as u8;
         if FULL {
             // A branch taken once per maze, not a select: a select kept `exit_pos` in a
             // stack slot, read and written every step (a store-to-load chain through the loop).
@@ -443,22 +454,16 @@ fn bfs<const D: usize, const T: usize, const FULL: bool>(
             }
             first[head] = tail as u32;
             // One store per position; a fill (memset) before the pass costs more.
-            node[head] = Node::default();
+            node[head] = LEAF;
         }
         // Branch-free push: always write `D` slots, advance by the number of children. A
         // child's cell is `v` plus an offset that cannot borrow (the wall is open, so the
         // neighbour exists); unused slots hold garbage that is overwritten later.
         let base = pack(v, 0, head);
         let row = &table[fwd as usize];
-        queue[tail..tail + D].copy_from_slice(&std::array::from_fn::<u64, D, _>(|j| {
-            base.wrapping_add(row[j])
-        }));
-        tail += pop::<D>(fwd);
-        assert!(
-            tail <= n,
-            "measure: the maze has a loop (not a perfect maze)"
-        );
-        head += 1;
+        let slots: &mut [u64; D] = (&mut queue[tail..tail + D]).try_into().expect("D slots");
+        *slots = std::array::from_fn(|j| base.wrapping_add(row[j]));
+        tail += POP[fwd as usize] as usize;
     }
     assert_eq!(tail, n, "measure: the maze is not connected");
     if FULL {
@@ -474,23 +479,14 @@ fn met(pos: usize) -> usize {
     pos
 }
 
-/// `(through, pos)`, out of line: the longest path met so far grows a few hundred times per
-/// maze, and as a branch (not two selects) it stays in registers; with selects the optimiser
-/// kept it in a stack slot, read and written every step of the reverse pass.
-#[cold]
-#[inline(never)]
-fn longer(through: u32, pos: usize) -> (u32, usize) {
-    (through, pos)
-}
-
 /// The position ending the longest descent below `x`: of its descendants at depth
-/// `height(x)` below it, the last in BFS order (`x` itself for a leaf). BFS lists a level in the
+/// `reach(x) − 1` below it, the last in BFS order (`x` itself for a leaf). BFS lists a level in the
 /// order of the level above, so that is the last child of the right height, and so on down.
 fn deepest(first: &[u32], node: &[Node], mut x: usize) -> usize {
-    while node[x].height > 0 {
-        let want = node[x].height - 1;
+    while node[x].reach > 1 {
+        let want = node[x].reach - 1;
         let mut c = first[x + 1] as usize - 1;
-        while node[c].height != want {
+        while node[c].reach != want {
             c -= 1;
         }
         x = c;
@@ -507,8 +503,8 @@ fn diameter_ends(pos: usize, queue: &[u64], first: &[u32], node: &[Node]) -> (u3
     let p = parent(queue[pos]);
     let mut top = (0, p);
     for (j, sibling) in node[pos + 1..first[p + 1] as usize].iter().enumerate() {
-        if sibling.height + 1 >= top.0 {
-            top = (sibling.height + 1, pos + 1 + j);
+        if sibling.reach >= top.0 {
+            top = (sibling.reach, pos + 1 + j);
         }
     }
     let start = if top.1 == p {
@@ -527,6 +523,80 @@ fn corridor_down(first: &[u32], mut x: usize) -> u32 {
         k += 1;
     }
     k
+}
+
+/// What [`walk`] takes along the solution.
+struct Walk {
+    length: u32,
+    turns: u32,
+    decisions: u32,
+    branches: u32,
+    walk: u64,
+    max_cells: u32,
+    max_depth: u32,
+}
+
+/// The solution's columns: BFS parents from the exit (position `exit_pos`) up to the entrance
+/// (position 0). At each path cell above the exit, the children other than the path's next
+/// cell are the wrong turns; the walker's hitting time adds `2·|T_u| − 1` per edge u → x, with
+/// `T_u` everything outside x's subtree. Out of line: inside [`traverse`] its counters spilled
+/// to the stack, which a long solution (a backtracker's) paid at every step.
+#[inline(never)]
+fn walk(queue: &[u64], first: &[u32], node: &[Node], exit_pos: usize) -> Walk {
+    let n = first.len() - 1;
+    assert!(exit_pos < n && queue.len() >= n && node.len() >= n);
+    let (mut length, mut turns, mut last) = (0u32, 0u32, 0u32);
+    let (mut decisions, mut branches, mut sizes) = (0u32, 0u32, 0u64);
+    let (mut max_cells, mut max_depth) = (0u32, 0u32);
+    let mut x = exit_pos;
+    while x != 0 {
+        // SAFETY (every unchecked read below): `x < n` (the exit's position, then a parent's),
+        // and the search wrote each position `1..n` with its parent's position, which is
+        // smaller (a push lands past the position pushing it); so `px < x < n`, and `first`
+        // has `n + 1` entries.
+        let (e, px) = unsafe {
+            let e = *queue.get_unchecked(x);
+            (e, parent(e))
+        };
+        let (pe, size, c0, c1) = unsafe {
+            (
+                *queue.get_unchecked(px),
+                node.get_unchecked(x).size,
+                *first.get_unchecked(px) as usize,
+                *first.get_unchecked(px + 1) as usize,
+            )
+        };
+        let step = cell(pe).wrapping_sub(cell(e));
+        turns += (last != 0 && step != last) as u32;
+        last = step;
+        sizes += size as u64;
+        let off = (c1 - c0 - 1) as u32;
+        branches += off;
+        decisions += (off > 0) as u32;
+        // Most path cells have no other child (all of them on a long corridor): a branch
+        // skips them, where a branch-free pass over all `D` slots cost ~40 instructions a step.
+        if off > 0 {
+            for (c, b) in node[c0..c1].iter().enumerate().map(|(j, b)| (c0 + j, b)) {
+                if c != x {
+                    max_cells = max_cells.max(b.size);
+                    max_depth = max_depth.max(b.reach);
+                }
+            }
+        }
+        x = px;
+        length += 1;
+    }
+    // Each edge adds `2·(n − size) − 1`.
+    let walk = length as u64 * (2 * n as u64 - 1) - 2 * sizes;
+    Walk {
+        length,
+        turns,
+        decisions,
+        branches,
+        walk,
+        max_cells,
+        max_depth,
+    }
 }
 
 /// Measure a connected maze: a perfect maze by the tree pass, a maze with loops (more than
@@ -564,10 +634,11 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
 fn measure_2d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     let w = maze.width();
     let deg = degrees::prepare(maze, &mut s.masks);
-    if s.pushes.1 != w {
-        s.pushes = (push_table(w), w);
+    if s.pushes.1 != w || s.pushes.0.is_empty() {
+        s.pushes = (push_table_2d(w), w);
     }
-    traverse(maze, ends, deg, &s.masks, &s.pushes.0, &mut s.bufs)
+    let table: &[[u64; 4]; 256] = s.pushes.0[..].try_into().expect("256 rows");
+    traverse(maze, ends, deg, &s.masks, table, &mut s.bufs)
 }
 
 /// [`measure`] on a maze of depth > 1: six directions.
@@ -576,22 +647,22 @@ fn measure_3d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     let deg = degrees::prepare_3d(maze, &mut s.masks);
     let size = maze.size();
     let key = (size.width, size.layer_cells());
-    if s.pushes_3d.1 != key {
+    if s.pushes_3d.1 != key || s.pushes_3d.0.is_empty() {
         s.pushes_3d = (push_table_3d(key.0, key.1), key);
     }
-    let table: &[[u64; 6]; 64] = s.pushes_3d.0[..].try_into().expect("64 rows");
+    let table: &[[u64; 6]; 256] = s.pushes_3d.0[..].try_into().expect("256 rows");
     traverse(maze, ends, deg, &s.masks, table, &mut s.bufs)
 }
 
 /// Everything of [`measure`] after the degree pass, for `D` directions (4 or 6) with the push
 /// table `table` (`T = 2^D` rows) and the cell masks `masks`.
 #[inline(always)]
-fn traverse<const D: usize, const T: usize>(
+fn traverse<const D: usize>(
     maze: &Maze,
     ends: Ends,
     deg: degrees::Degrees,
     masks: &[u8],
-    table: &[[u64; D]; T],
+    table: &[[u64; D]; 256],
     s: &mut Bufs,
 ) -> Metrics {
     // The cells of the tree: the mask's, when the maze has one (holes have no passage and
@@ -607,11 +678,11 @@ fn traverse<const D: usize, const T: usize>(
     let (root, exit) = match ends {
         Ends::Cells { entrance, exit } => (entrance, exit),
         Ends::Diameter => {
-            bfs::<D, T, false>(s, masks, table, n, maze.first_cell(), u32::MAX);
+            bfs::<D, false>(s, masks, table, n, maze.first_cell(), u32::MAX);
             (cell(s.queue[n - 1]), u32::MAX)
         }
     };
-    let mut exit_pos = bfs::<D, T, true>(s, masks, table, n, root, exit);
+    let mut exit_pos = bfs::<D, true>(s, masks, table, n, root, exit);
     if ends == Ends::Diameter {
         exit_pos = n - 1;
     }
@@ -624,34 +695,44 @@ fn traverse<const D: usize, const T: usize>(
     // through `pos`. A strict `>` keeps, among equal lengths, the highest position (met first);
     // its two ends are recovered after the pass.
     //
-    // Dead-end corridors: a position whose subtree is a bare corridor (`below == height`)
+    // Dead-end corridors: a position whose subtree is a bare corridor (`size == reach`)
     // puts the passage to its parent on the corridor of the dead end below it, and every
     // passage of such a corridor is counted once so, at whichever position the corridor ends.
     // Corridors ending at the root are corrected below.
-    let (mut best, mut best_pos) = (0u32, 0usize);
-    let mut bare = 0u64;
-    for pos in (1..n).rev() {
+    // `best` is the longest path so far plus one (the sum of two reaches).
+    let (mut best, mut best_pos) = (1u32, 0usize);
+    // Positions that are not bare corridors (`reach < size`: a compare and an add with carry,
+    // where counting `reach == size` took four instructions).
+    let mut forked = 0u64;
+    let mut pos = n - 1;
+    while pos != 0 {
         let p = parent(queue[pos]);
         let me = node[pos];
-        let par = node[p];
-        let up = me.height + 1;
-        let through = par.height + up;
-        if through > best {
-            (best, best_pos) = longer(through, pos);
-        }
-        bare += (me.below == me.height) as u64;
+        // SAFETY: the search wrote every position `1..n` from a position before it (a push
+        // lands at `tail`, past `head`), and the parent field is that position: `p < pos`.
+        let par = unsafe { *node.get_unchecked(p) };
+        let through = par.reach + me.reach;
+        // Two selects, not a branch: on long corridors (a backtracker's) the longest path grows
+        // hundreds of times per maze at unpredictable steps.
+        let longer = through > best;
+        best_pos = if longer { pos } else { best_pos };
+        best = best.max(through);
+        forked += (me.reach < me.size) as u64;
         // Branch-free max (which child is deepest is data-dependent and unpredictable).
-        node[p] = Node {
-            height: par.height.max(up),
-            below: par.below + me.below + 1,
+        // SAFETY: as for `par`.
+        *unsafe { node.get_unchecked_mut(p) } = Node {
+            reach: par.reach.max(me.reach + 1),
+            size: par.size + me.size,
         };
+        pos -= 1;
     }
+    let bare = (n as u64 - 1) - forked;
     let node = &s.node[..n + D];
     // The root's own corridors: a dead end (one child) walks down its corridor; with two
     // children a corridor from one side runs through the root into the other. `up(c)` is the
     // length of the dead-end corridor through child `c` up to the root, `None` if `c`'s subtree
     // is not a bare corridor; `low` sums them (what `bare` counted of corridors ending there).
-    let up = |c: usize| (node[c].below == node[c].height).then_some(node[c].height + 1);
+    let up = |c: usize| (node[c].size == node[c].reach).then_some(node[c].reach);
     let (c0, c1) = (first[0] as usize, first[1] as usize);
     let low: u64 = (c0..c1).filter_map(up).map(u64::from).sum();
     let mut dead_sum = bare - low;
@@ -669,37 +750,10 @@ fn traverse<const D: usize, const T: usize>(
         _ => dead_sum += low,
     }
 
-    // The solution: BFS parents from the exit up to the entrance (position 0). At each path
-    // cell above the exit, the children other than the path's next cell are the wrong turns;
-    // the walker's hitting time adds `2·|T_u| − 1` per edge u → x, with `T_u` everything outside
-    // x's subtree.
+    // The solution ([`walk`]).
     s.solution = (0, exit_pos as u32);
-    let (mut length, mut turns, mut last) = (0u32, 0u32, 0u32);
-    let (mut decisions, mut branches, mut walk) = (0u32, 0u32, 0u64);
-    let (mut max_cells, mut max_depth) = (0u32, 0u32);
-    let mut x = exit_pos;
-    while x != 0 {
-        let px = parent(queue[x]);
-        let step = cell(queue[px]).wrapping_sub(cell(queue[x]));
-        turns += (last != 0 && step != last) as u32;
-        last = step;
-        walk += 2 * (n as u64 - node[x].below as u64 - 1) - 1;
-        let (c0, c1) = (first[px] as usize, first[px + 1] as usize);
-        let off = (c1 - c0 - 1) as u32;
-        branches += off;
-        decisions += (off > 0) as u32;
-        for (c, b) in node[c0..c0 + D]
-            .iter()
-            .enumerate()
-            .map(|(j, b)| (c0 + j, b))
-        {
-            let take = c < c1 && c != x;
-            max_cells = max_cells.max(if take { b.below + 1 } else { 0 });
-            max_depth = max_depth.max(if take { b.height + 1 } else { 0 });
-        }
-        x = px;
-        length += 1;
-    }
+    let path = walk(queue, first, node, exit_pos);
+    let length = path.length;
 
     let entrance = cell(queue[0]);
     let exit_cell = cell(queue[exit_pos]);
@@ -707,7 +761,7 @@ fn traverse<const D: usize, const T: usize>(
         Ends::Cells { .. } => {
             let (d_start, d_end) = diameter_ends(best_pos, queue, first, node);
             (
-                best,
+                best - 1,
                 cell(queue[d_start as usize]),
                 cell(queue[d_end as usize]),
             )
@@ -725,12 +779,12 @@ fn traverse<const D: usize, const T: usize>(
         diameter_start,
         diameter_end,
         solution_length: length,
-        solution_turns: turns,
-        solution_decisions: decisions,
-        solution_branches: branches,
-        walk_steps: walk,
-        max_branch_cells: max_cells,
-        max_branch_depth: max_depth,
+        solution_turns: path.turns,
+        solution_decisions: path.decisions,
+        solution_branches: path.branches,
+        walk_steps: path.walk,
+        max_branch_cells: path.max_cells,
+        max_branch_depth: path.max_depth,
         mean_dead_end_length: if deg.dead_ends == 0 {
             0.0
         } else {
