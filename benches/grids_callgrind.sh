@@ -13,7 +13,8 @@
 # spent inside the generation call, maze reset included (`batchgen::generate::regenerate::
 # regenerate_from_base` on the square grid, `batchgen::topo::generate::generate` on the others;
 # where the compiler inlined it into its caller, the outermost of the dispatcher
-# `Algorithm::generate` and the generator's own `MODULE::generate` that has a symbol; Kruskal's
+# `Algorithm::generate` and the generator's own `MODULE::generate` that has a symbol, or
+# `MODULE::generate_pair` where a worker makes two mazes at once (Aldous–Broder); Kruskal's
 # shared `join_in_random_order` where even its `generate` was inlined into the batch loop)
 # and inside the metrics (`batchgen::metrics::measure` on the square grid,
 # `batchgen::topo::measure::measure` on the others), each with everything it calls. Printed: instructions per cell, and the ratio
@@ -58,7 +59,7 @@ for grid in "${grids[@]}"; do
         module=${algo%%:*}
         module=${module//-/_}
         if [[ $grid == square ]]; then
-            gen_re="^batchgen::generate::(regenerate::regenerate_from_base|Algorithm::generate|${module}::generate|shared::join_in_random_order)$"
+            gen_re="^batchgen::generate::(regenerate::regenerate_from_base|Algorithm::generate|${module}::generate|${module}::generate_pair|shared::join_in_random_order)$"
             met_re="^batchgen::metrics::measure$"
         else
             gen_re="^batchgen::topo::generate::(generate|${module}::generate)$"
