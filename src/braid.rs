@@ -28,6 +28,7 @@
 
 use crate::grid::{Dir, Maze, Size};
 use crate::metrics::degrees;
+use crate::popcount::ONES;
 use crate::rng::{Chance, RandomSource, Rng};
 
 /// Buffers of the braid pass, reused from maze to maze.
@@ -142,7 +143,7 @@ fn open_chosen<const D: usize>(maze: &mut Maze, rng: &mut Rng, s: &mut Scratch) 
         if from == 0 {
             continue;
         }
-        let d = NTH_SIDE[from as usize][rng.below(SIDES[from as usize] as u32) as usize] as usize;
+        let d = NTH_SIDE[from as usize][rng.below(ONES[from as usize] as u32) as usize] as usize;
         let nb = c.wrapping_add(off[d]);
         if d < 4 {
             // The planar wall's id without a branch on the direction: 2·cell (+ 1 for south)
@@ -203,17 +204,6 @@ fn one_side(o: u8) -> bool {
     ONE_SIDE >> o & 1 == 1
 }
 
-/// The number of sides in each side set of six bits.
-const SIDES: [u8; 64] = {
-    let mut t = [0; 64];
-    let mut i = 0;
-    while i < 64 {
-        t[i] = (i as u32).count_ones() as u8;
-        i += 1;
-    }
-    t
-};
-
 /// The position of the `k`-th set bit of `x` (from the lowest, `k < x.count_ones()`, at most
 /// six bits set), without a branch on `k`.
 const fn nth_bit(mut x: u32, k: u32) -> u32 {
@@ -232,7 +222,7 @@ const NTH_SIDE: [[u8; 6]; 64] = {
     let mut x = 1;
     while x < 64 {
         let mut k = 0;
-        while k < SIDES[x] as usize {
+        while k < ONES[x] as usize {
             t[x][k] = nth_bit(x as u32, k as u32) as u8;
             k += 1;
         }

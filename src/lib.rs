@@ -301,6 +301,7 @@ pub mod pick;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod plot;
+mod popcount;
 #[doc(hidden)]
 pub mod printable;
 #[cfg(any(feature = "cli", feature = "python"))]

@@ -47,6 +47,7 @@ mod row;
 pub use row::{column_index, Column, Filter, Get, Row, RowView, COLUMNS};
 
 use crate::grid::{Maze, Size};
+use crate::popcount::ONES;
 
 /// The measurements of one maze (the Parquet row minus the run's identifiers and timing).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -388,18 +389,6 @@ fn push_table_3d(w: u32, layer: u32) -> Vec<[u64; 6]> {
     ])
 }
 
-/// Population count of every byte, as a table (no `popcnt` in the baseline instruction set,
-/// and one load where the nibble-shift count took four instructions).
-const POP: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        t[i] = (i as u32).count_ones() as u8;
-        i += 1;
-    }
-    t
-};
-
 /// Breadth-first search from `root` over the mask table with `D` directions (4 or 6) and the
 /// push table `table` ([`push_table`]): fills the queue and, if `FULL`, the first-child table
 /// and zeroes the positions' [`Node`]s.
@@ -463,7 +452,7 @@ fn bfs<const D: usize, const FULL: bool>(
         let row = &table[fwd as usize];
         let slots: &mut [u64; D] = (&mut queue[tail..tail + D]).try_into().expect("D slots");
         *slots = std::array::from_fn(|j| base.wrapping_add(row[j]));
-        tail += POP[fwd as usize] as usize;
+        tail += ONES[fwd as usize] as usize;
     }
     assert_eq!(tail, n, "measure: the maze is not connected");
     if FULL {

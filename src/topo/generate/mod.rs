@@ -203,18 +203,6 @@ static SELECT: [[u8; 8]; 256] = {
     t
 };
 
-/// `COUNT[m]`: the set bits of `m` (a table: `count_ones` is a dozen instructions without
-/// `popcnt`).
-static COUNT: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut m = 0;
-    while m < 256 {
-        t[m] = (m as u32).count_ones() as u8;
-        m += 1;
-    }
-    t
-};
-
 impl<'a> Unvisited<'a> {
     /// Every neighbour unvisited, in `buf` (reused).
     fn new(full: &[u8], buf: &'a mut Vec<u8>) -> Unvisited<'a> {
@@ -242,7 +230,7 @@ impl<'a> Unvisited<'a> {
 /// The number of set bits of `m`.
 #[inline(always)]
 fn count(m: u8) -> u32 {
-    COUNT[m as usize] as u32
+    crate::popcount::ONES[m as usize] as u32
 }
 
 /// The slot of `u` at the `i`-th set bit of `m` (a mask of `u`'s slots).
