@@ -43,15 +43,7 @@ impl HexLayout {
     /// parity `odd`, wrapping.
     #[inline(always)]
     pub fn step(&self, odd: u32, d: usize) -> u32 {
-        let pw = self.pw();
-        [
-            1,
-            pw + odd,
-            pw + odd - 1,
-            u32::MAX,
-            (odd.wrapping_sub(1)).wrapping_sub(pw),
-            odd.wrapping_sub(pw),
-        ][d]
+        DY[d].wrapping_mul(self.pw()).wrapping_add(dx(odd, d))
     }
 
     /// The directions (bit `d`) in which cell `(x, y)` has a neighbour.
@@ -89,23 +81,18 @@ impl HexLayout {
     }
 }
 
+/// Per direction (E 0, SE 1, SW 2, W 3, NW 4, NE 5): the column offset on an even row, and the
+/// row offset (wrapping; padded to 8 so that `d & 7` indexes without a check).
+pub(super) const DX: [u32; 8] = [1, 0, u32::MAX, u32::MAX, u32::MAX, 0, 0, 0];
+pub(super) const DY: [u32; 8] = [0, 1, 1, 0, u32::MAX, u32::MAX, 0, 0];
+/// The directions that change row (the diagonals), as bits: on an odd row their column is
+/// one more than on an even row.
+pub(super) const DIAG: u32 = 0b110110;
+
 /// The column step of direction `d` from a row of parity `odd` (wrapping).
 #[inline]
 pub(super) fn dx(odd: u32, d: usize) -> u32 {
-    [
-        1,
-        odd,
-        odd.wrapping_sub(1),
-        u32::MAX,
-        odd.wrapping_sub(1),
-        odd,
-    ][d]
-}
-
-/// The row step of direction `d` (wrapping).
-#[inline]
-fn dy(d: usize) -> u32 {
-    [0, 1, 1, 0, u32::MAX, u32::MAX][d]
+    DX[d].wrapping_add(odd & (DIAG >> d))
 }
 
 /// A visited cell's bit in the masks of [`HexMoves`].
@@ -131,7 +118,7 @@ impl HexMoves {
             std::array::from_fn(|odd| std::array::from_fn(|d| l.step(odd as u32, d)));
         let step = std::array::from_fn(|odd| {
             std::array::from_fn(|d| {
-                let lo = (dy(d) << 17).wrapping_add(dx(odd as u32, d) << 3);
+                let lo = (DY[d] << 17).wrapping_add(dx(odd as u32, d) << 3);
                 (((dq[odd][d] as i32 as i64) << 32) + lo as i32 as i64) as u64
             })
         });

@@ -10,6 +10,7 @@
 //! [`PolarSteps`] does the same for the cells of a run of equal rings; other grids walk by the
 //! graph's slots ([`Slots`]).
 
+use super::hex_layout::{DIAG, DX, DY};
 use super::GraphScratch;
 use crate::rng::{RandomSource, Rng};
 use crate::topo::{CellGraph, GraphMaze, Grid};
@@ -145,13 +146,6 @@ pub(super) struct HexSteps {
     /// indexes without a check.
     du: [u32; 8],
 }
-
-/// Per direction: the column offset on an even row, and the row offset (wrapping; padded to 8).
-const DX: [u32; 8] = [1, 0, u32::MAX, u32::MAX, u32::MAX, 0, 0, 0];
-const DY: [u32; 8] = [0, 1, 1, 0, u32::MAX, u32::MAX, 0, 0];
-/// The directions that change row (the diagonals), as bits: on an odd row their column is
-/// one more than on an even row.
-const DIAG: u32 = 0b110110;
 
 impl HexSteps {
     /// The steps of `g`, a hex grid (a mask's or a full one).
