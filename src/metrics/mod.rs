@@ -469,18 +469,21 @@ fn met(pos: usize) -> usize {
 }
 
 /// The position ending the longest descent below `x`: of its descendants at depth
-/// `reach(x) − 1` below it, the last in BFS order (`x` itself for a leaf). BFS lists a level in the
-/// order of the level above, so that is the last child of the right height, and so on down.
-fn deepest(first: &[u32], node: &[Node], mut x: usize) -> usize {
-    while node[x].reach > 1 {
-        let want = node[x].reach - 1;
-        let mut c = first[x + 1] as usize - 1;
-        while node[c].reach != want {
-            c -= 1;
-        }
-        x = c;
+/// `reach(x) − 1` below it, the last in BFS order (`x` itself for a leaf). The descendants of `x`
+/// at each depth are a run of positions, and the run one level down is the children of that
+/// run: `first[lo]..first[hi]`, as a level's children follow the order of the level. So the end
+/// of the deepest run is `first` applied `reach(x) − 1` times to `x + 1`: one load per level,
+/// with no look at the children's heights.
+fn deepest(first: &[u32], node: &[Node], x: usize) -> usize {
+    assert!(x + 1 < first.len());
+    let mut end = x + 1;
+    for _ in 1..node[x].reach {
+        // SAFETY: `end < first.len()`: it starts at `x + 1`, and every entry of `first` is at
+        // most the cell count `first.len() − 1` (a queue tail, which the search checks, or the
+        // last entry, the count itself).
+        end = unsafe { *first.get_unchecked(end) } as usize;
     }
-    x
+    end - 1
 }
 
 /// The diameter's two ends (positions) from the reverse pass's longest path met at `pos`'s
