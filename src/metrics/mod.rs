@@ -528,67 +528,95 @@ struct Walk {
     max_depth: u32,
 }
 
+/// The sides an entry of the queue keeps open ahead (bits 26..32, see [`Bufs::queue`]): all
+/// but the one back to the parent, so two entries agree on them exactly when their cells step
+/// to their parents in the same direction.
+const AHEAD: u64 = 0x3f << 26;
+
 /// The solution's columns: BFS parents from the exit (position `exit_pos`) up to the entrance
 /// (position 0). At each path cell above the exit, the children other than the path's next
 /// cell are the wrong turns; the walker's hitting time adds `2·|T_u| − 1` per edge u → x, with
 /// `T_u` everything outside x's subtree. Out of line: inside [`traverse`] its counters spilled
 /// to the stack, which a long solution (a backtracker's) paid at every step.
+///
+/// A step reads only the parent's entry and subtree size, as both are the next step's own: a
+/// path cell has other children exactly when its subtree is more than its path child's plus
+/// itself, and the path turns at a cell exactly when the sides it keeps open ahead differ from
+/// its path child's (the root keeps all of them, so the last step always counts one).
 #[inline(never)]
 fn walk(queue: &[u64], first: &[u32], node: &[Node], exit_pos: usize) -> Walk {
     let n = first.len() - 1;
     assert!(exit_pos < n && queue.len() >= n && node.len() >= n);
-    let (mut length, mut turns, mut last) = (0u32, 0u32, 0u32);
-    let (mut decisions, mut branches, mut sizes) = (0u32, 0u32, 0u64);
-    let (mut max_cells, mut max_depth) = (0u32, 0u32);
-    let mut x = exit_pos;
-    while x != 0 {
-        // SAFETY (every unchecked read below): `x < n` (the exit's position, then a parent's),
-        // and the search wrote each position `1..n` with its parent's position, which is
-        // smaller (a push lands past the position pushing it); so `px < x < n`, and `first`
-        // has `n + 1` entries.
-        let (e, px) = unsafe {
-            let e = *queue.get_unchecked(x);
-            (e, parent(e))
-        };
-        let (pe, size, c0, c1) = unsafe {
-            (
-                *queue.get_unchecked(px),
-                node.get_unchecked(x).size,
-                *first.get_unchecked(px) as usize,
-                *first.get_unchecked(px + 1) as usize,
-            )
-        };
-        let step = cell(pe).wrapping_sub(cell(e));
-        turns += (last != 0 && step != last) as u32;
-        last = step;
-        sizes += size as u64;
-        let off = (c1 - c0 - 1) as u32;
-        branches += off;
-        decisions += (off > 0) as u32;
-        // Most path cells have no other child (all of them on a long corridor): a branch
-        // skips them, where a branch-free pass over all `D` slots cost ~40 instructions a step.
-        if off > 0 {
-            for (c, b) in node[c0..c1].iter().enumerate().map(|(j, b)| (c0 + j, b)) {
-                if c != x {
-                    max_cells = max_cells.max(b.size);
-                    max_depth = max_depth.max(b.reach);
+    let mut w = Walk {
+        length: 0,
+        turns: 0,
+        decisions: 0,
+        branches: 0,
+        walk: 0,
+        max_cells: 0,
+        max_depth: 0,
+    };
+    if exit_pos == 0 {
+        return w;
+    }
+    let (mut length, mut changes, mut sizes, mut forks) = (0u32, 0u32, 0u64, 0u64);
+    // One step up from position `x` (entry `e`, subtree `size`): the parent's position, entry
+    // and subtree. A macro, as the optimiser kept a closure out of line.
+    macro_rules! step {
+        ($x:expr, $e:expr, $size:expr) => {{
+            let (x, e, size): (usize, u64, u64) = ($x, $e, $size);
+            let px = parent(e);
+            // SAFETY: `x < n` (the exit's position, then a parent's), and the search wrote each
+            // position `1..n` with its parent's position, which is smaller (a push lands past
+            // the position pushing it); so `px < x < n`.
+            let (pe, psize) = unsafe { (*queue.get_unchecked(px), node.get_unchecked(px).size) };
+            let psize = psize as u64;
+            sizes += size;
+            length += 1;
+            changes += ((e ^ pe) & AHEAD != 0) as u32;
+            // Most path cells have no other child (all of them on a long corridor): a branch
+            // skips them, where a branch-free pass over all `D` slots cost ~40 instructions a
+            // step.
+            if psize != size + 1 {
+                // SAFETY: `px + 1 <= n` and `first` has `n + 1` entries; they never decrease
+                // (queue tails) and are at most `n`, so `c0 <= c1 <= n <= node.len()`.
+                let (c0, c1, children) = unsafe {
+                    let (c0, c1) = (
+                        *first.get_unchecked(px) as usize,
+                        *first.get_unchecked(px + 1) as usize,
+                    );
+                    (c0, c1, node.get_unchecked(c0..c1))
+                };
+                // Decisions in the high half, branches in the low.
+                forks += (1 << 32) + (c1 - c0 - 1) as u64;
+                for (c, b) in children.iter().enumerate().map(|(j, b)| (c0 + j, b)) {
+                    if c != x {
+                        w.max_cells = w.max_cells.max(b.size);
+                        w.max_depth = w.max_depth.max(b.reach);
+                    }
                 }
             }
+            (px, pe, psize)
+        }};
+    }
+    let (mut x, mut e, mut size) = (exit_pos, queue[exit_pos], node[exit_pos].size as u64);
+    // Two steps a round: the values a step hands on stay where they are.
+    loop {
+        let (px, pe, psize) = step!(x, e, size);
+        if px == 0 {
+            break;
         }
-        x = px;
-        length += 1;
+        (x, e, size) = step!(px, pe, psize);
+        if x == 0 {
+            break;
+        }
     }
+    w.length = length;
+    (w.decisions, w.branches) = ((forks >> 32) as u32, forks as u32);
+    w.turns = changes - 1;
     // Each edge adds `2·(n − size) − 1`.
-    let walk = length as u64 * (2 * n as u64 - 1) - 2 * sizes;
-    Walk {
-        length,
-        turns,
-        decisions,
-        branches,
-        walk,
-        max_cells,
-        max_depth,
-    }
+    w.walk = length as u64 * (2 * n as u64 - 1) - 2 * sizes;
+    w
 }
 
 /// Measure a connected maze: a perfect maze by the tree pass, a maze with loops (more than
