@@ -46,7 +46,7 @@ pub struct GraphScratch {
     order: Vec<u32>,
     /// Packed entries (Prim's frontier on a full hex grid).
     wide: Vec<u64>,
-    /// A list of 16-bit cell ids (the growing tree's active cells).
+    /// A list of 16-bit ids (the growing tree's active cells, Kruskal's shuffled edges).
     narrow: Vec<u16>,
     /// Kruskal's union-find.
     dsu: Dsu,
