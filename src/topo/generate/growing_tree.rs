@@ -8,7 +8,8 @@
 //! neighbours ([`Unvisited`]), so a picked cell finds its choices in one byte. The default
 //! `mix:P` has its own loop ([`mix`]): no branch on the policy's coin, and a retired cell's
 //! entry leaves a list of 16-bit ids by the shorter shift (median `gen_ns` per cell of
-//! `benches/grids.sh`'s 64x64 hex run, 33 ns against 47 ns with the general loop).
+//! `benches/grids.sh`'s 64x64 hex run, three runs in turn, 31 ns against 46 to 47 ns with the
+//! general loop).
 
 use super::{candidates, count, random_cell, slot_at, slots_with, GraphScratch, Unvisited};
 use crate::generate::Policy;

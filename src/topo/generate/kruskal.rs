@@ -3,7 +3,8 @@
 //!
 //! Speed: the batch's generator runs on a copy in locals, stored back once (the same draws);
 //! the union loop works on the borrowed forest and opens an edge without a branch on whether
-//! it joined two sets (a coin flip to the branch predictor).
+//! it joined two sets (a coin flip to the branch predictor); the shuffled ids are 16 bits wide
+//! where they fit ([`shuffle_join`]).
 
 use super::GraphScratch;
 use crate::dsu::Dsu;
