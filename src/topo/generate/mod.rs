@@ -46,6 +46,8 @@ pub struct GraphScratch {
     order: Vec<u32>,
     /// Packed entries (Prim's frontier on a full hex grid).
     wide: Vec<u64>,
+    /// A list of 16-bit ids (the growing tree's active cells, Kruskal's shuffled edges).
+    narrow: Vec<u16>,
     /// Kruskal's union-find.
     dsu: Dsu,
     /// Per-cell masks of the neighbours not visited yet ([`Unvisited`]).
