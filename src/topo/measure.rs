@@ -345,11 +345,7 @@ pub fn measure(
     // A polar centre's outward passages may overflow its byte: its degree is kept apart.
     let centre = (grid == Grid::Polar).then(|| degree(node[0].acc));
 
-    let Peel {
-        diameter,
-        top,
-        bare,
-    } = peel(g, root, node);
+    let Peel { diameter, top } = peel(g, root, node);
     assert_eq!(
         node[root as usize].below + 1,
         n,
@@ -366,31 +362,32 @@ pub fn measure(
         d - (c != root) as u32
     };
 
-    // The solution, exit first.
+    // The solution, exit first, marked.
     s.path.clear();
     let mut u = ends.exit;
-    s.path.push(u);
-    while u != root {
-        u = across(g, node[u as usize].pe(), u);
+    loop {
         s.path.push(u);
-    }
-    for &c in &s.path {
-        s.on_path[c as usize] = true;
+        s.on_path[u as usize] = true;
+        if u == root {
+            break;
+        }
+        u = across(g, node[u as usize].pe(), u);
     }
     let solution_length = s.path.len() as u32 - 1;
-    let (mut turns, mut decisions, mut branches, mut walk) = (0u32, 0u32, 0u32, 0u64);
+    let (mut turns, mut decisions, mut branches, mut sizes) = (0u32, 0u32, 0u32, 0u64);
     let (mut branch_cells, mut branch_depth) = (0u32, 0u32);
+    // No label is `u8::MAX`: the first step counts as a change, taken off after the loop.
     let mut last_dir = u8::MAX;
+    let dirs_of = g.all_edge_dirs();
     // From the entrance: the path cell `c` and the next one towards the exit.
-    for k in (1..s.path.len()).rev() {
-        let (c, next) = (s.path[k], s.path[k - 1]);
+    for w in s.path.windows(2).rev() {
+        let (next, c) = (w[0], w[1]);
+        let nn = node[next as usize];
         // The step's label, read from `c`'s end of the edge (ends are smaller first).
-        let step = g.edge_dirs(node[next as usize].pe())[(c > next) as usize];
-        if last_dir != u8::MAX && step != last_dir {
-            turns += 1;
-        }
+        let step = dirs_of[nn.pe() as usize][(c > next) as usize];
+        turns += (step != last_dir) as u32;
         last_dir = step;
-        walk += 2 * (n - node[next as usize].below - 1) as u64 - 1;
+        sizes += nn.below as u64;
         // Its passages but the two on the path (one at the entrance) are its children but one.
         let off = kids(c) - 1;
         if off > 0 {
@@ -406,17 +403,21 @@ pub fn measure(
             }
         }
     }
+    turns -= (solution_length > 0) as u32;
+    // Each step into `next` adds `2·(n − below(next) − 1) − 1`.
+    let walk = solution_length as u64 * (2 * n as u64).saturating_sub(3) - 2 * sizes;
     for &c in &s.path {
         s.on_path[c as usize] = false;
     }
 
     // Dead ends: the forced walk to the first cell that is not a corridor. Up from a dead end
-    // other than the entrance, it climbs while the cells have one child: `bare` counts the
-    // passages so climbed, from each cell whose subtree is a bare corridor to its parent. The
-    // entrance is the only cell a walk can go down from or through: as a dead end it walks
-    // down its child's corridor, and as a corridor it passes a walk climbing one child's bare
-    // corridor on down the other's.
-    let mut dead_walk = bare;
+    // other than the entrance, it climbs while the cells have one child: the passages so
+    // climbed are one from each cell but the entrance whose subtree is a bare corridor (its
+    // descent as long as its subtree is big) to its parent, counted with the degree columns
+    // below. The entrance is the only cell a walk can go down from or through: as a dead end
+    // it walks down its child's corridor, and as a corridor it passes a walk climbing one
+    // child's bare corridor on down the other's.
+    let mut dead_walk = 0;
     let corridor_down = |mut x: u32| {
         let mut steps = 0;
         while kids(x) == 1 {
@@ -449,6 +450,9 @@ pub fn measure(
         }
         _ => {}
     }
+    // The pass below counts every id whose descent is as long as its subtree is big: the
+    // holes of a mask (both 0) and the entrance, if so, are taken off.
+    let root_bare = up(root).is_some() as u64;
 
     // The degree columns, from each id's `lab` byte (a hole of a mask has no passage: it
     // counts nowhere), in chunks whose counts fit a field; each id's byte and state are cleared
@@ -459,12 +463,14 @@ pub fn measure(
     }
     let classes = &classes.class;
     let (mut dead_ends, mut corridors, mut straights) = (0u32, 0u32, 0u32);
+    let mut bare = 0u64;
     let field = (1u64 << FIELD) - 1;
     let chunk = 1 << (FIELD - 1);
     for (lc, nc) in lab.chunks_mut(chunk).zip(node.chunks_mut(chunk)) {
         let mut sum = 0u64;
         for (l, x) in lc.iter_mut().zip(nc.iter_mut()) {
             sum += classes[*l as usize];
+            bare += (x.below == x.h1()) as u64;
             *l = 0;
             *x = Node::default();
         }
@@ -472,6 +478,7 @@ pub fn measure(
         corridors += (sum >> FIELD & field) as u32;
         straights += (sum >> (2 * FIELD)) as u32;
     }
+    dead_walk += bare - (len - n as usize) as u64 - root_bare;
     // The other cells have degree 3 or more, but a lone cell (0).
     let junctions = n - dead_ends - corridors - (n == 1) as u32;
 
@@ -520,9 +527,6 @@ struct Peel {
     diameter: u32,
     /// Its top: the deepest cell where two descents make it.
     top: u32,
-    /// The passages from each cell whose subtree is a bare corridor (a chain down to a dead
-    /// end) to its parent.
-    bare: u64,
 }
 
 /// The peel, in one pass in id order (as the linear-time Prüfer construction): a cell left
@@ -541,7 +545,7 @@ fn peel(g: &CellGraph, root: u32, node: &mut [Node]) -> Peel {
     let ends_of = g.all_ends();
     // SAFETY (every `get_unchecked` of `node` below): the index is a cell id of `g` (an id of
     // the pass, or an end of an edge of `g`), so below `g.len()`, which is `node.len()`.
-    let (mut diameter, mut top, mut bare) = (0u32, root, 0u64);
+    let (mut diameter, mut top) = (0u32, root);
     // The entrance is never peeled: a count past any degree keeps it from looking like a leaf
     // (the cleanup of its word drops it). Holes of a mask have no passage: the pass goes
     // through every id and never peels them.
@@ -560,7 +564,6 @@ fn peel(g: &CellGraph, root: u32, node: &mut [Node]) -> Peel {
             // past the last edge before filling the words.
             let [a, b] = *unsafe { ends_of.get_unchecked(e as usize) };
             let p = a ^ b ^ x;
-            bare += (nx.below == nx.h1()) as u64;
             let np = unsafe { node.get_unchecked_mut(p as usize) };
             np.below += nx.below + 1;
             // The descent through `x` and its edge, against the parent's best so far.
@@ -578,11 +581,7 @@ fn peel(g: &CellGraph, root: u32, node: &mut [Node]) -> Peel {
             }
         }
     }
-    Peel {
-        diameter,
-        top,
-        bare,
-    }
+    Peel { diameter, top }
 }
 
 /// `(through, cell)`, out of line: the longest path met so far grows a few hundred times per
