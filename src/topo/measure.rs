@@ -15,8 +15,8 @@
 //!   per run ([`grid_distance`]).
 //!
 //! No search: one pass over the open bits gives each cell its degree, the sum of its open
-//! edges' ids and the parities of its passages' direction labels (one add and one XOR per end
-//! of an edge); then leaf peeling roots the tree at the entrance, in one pass over the cells in
+//! edges' ids and a byte of its passages' direction labels (two adds per end of an edge; the
+//! byte gives the degree columns through a table); then leaf peeling roots the tree at the entrance, in one pass over the cells in
 //! id order that peels a parent as soon as it becomes a leaf behind the pass (the linear-time
 //! Prüfer construction), so no stack. A leaf's one remaining edge is its sum, so a peeled cell
 //! finds its parent without any adjacency list; children are peeled before their parents,
@@ -27,7 +27,7 @@
 //! breadth-first search from the entrance in edge order (see `farthest_pair`). Buffers are
 //! reused ([`MeasureScratch`]).
 
-use super::{CellGraph, GraphMaze};
+use super::{CellGraph, GraphMaze, Grid};
 
 /// The section of the column page (`src/metrics/columns.md`) on the grids other than the square
 /// one: how each column reads there.
@@ -131,8 +131,10 @@ pub fn grid_distance_with(
 /// A worker's buffers for [`measure`], reused for every maze.
 #[derive(Debug, Default)]
 pub struct MeasureScratch {
-    /// The direction labels of each cell's passages, one bit per label, by parity (a corridor
-    /// whose two passages share a label, as two outward steps of a polar cell, has none set).
+    /// The direction labels of each cell's passages, added up ([`label_bits`]): on hex and
+    /// triangle grids one bit per open side; on a polar grid a bit each for clockwise,
+    /// counter-clockwise and inward, and the outward passages counted in bits 3..8 (the
+    /// centre's rewritten from its degree).
     lab: Vec<u8>,
     /// What the peel carries for each cell (zeroed for each maze).
     node: Vec<Node>,
@@ -143,6 +145,8 @@ pub struct MeasureScratch {
     clean: bool,
     /// The solution, exit first.
     path: Vec<u32>,
+    /// The degree and class of each `lab` value ([`Classes`]) and the grid they are for.
+    classes: Option<(Grid, Box<Classes>)>,
 }
 
 impl MeasureScratch {
@@ -163,21 +167,35 @@ impl MeasureScratch {
 struct Node {
     /// The cell's passages, one word (one add per end of an open edge): the number of passages
     /// in the low half, the sum of their edge ids (mod 2³²) in the high half. The peel takes a
-    /// peeled child's edge off its parent's word, so a leaf's sum is its one edge left.
+    /// peeled child's edge off its parent's word, so a leaf's sum is its one edge left, and a
+    /// peeled cell keeps it: the edge to its parent ([`Node::pe`]).
     acc: u64,
-    /// Deepest descent below the cell.
-    h1: u32,
+    /// The deepest descent below the cell in the high half, and in the low half the edge to
+    /// the child it goes through (of equally deep children, the one by the largest edge id;
+    /// read only once the cell has a child): one compare orders two children by both.
+    best: u64,
     /// Cells below the cell (its subtree minus itself).
     below: u32,
-    /// The edge to the child a deepest descent goes through (of equally deep children, the one
-    /// by the largest edge id); read only once the cell has a child.
-    down_edge: u32,
-    /// The cell's children: its passages but the one to its parent.
-    kids: u32,
-    /// The edge to the cell's parent (the entrance's is never read).
-    pe: u32,
-    /// The child at `down_edge` (written with it).
-    down: u32,
+}
+
+impl Node {
+    /// Deepest descent below the cell.
+    #[inline(always)]
+    fn h1(&self) -> u32 {
+        (self.best >> 32) as u32
+    }
+
+    /// The edge to the child a deepest descent goes through.
+    #[inline(always)]
+    fn down_edge(&self) -> u32 {
+        self.best as u32
+    }
+
+    /// The edge to the cell's parent, once the peel is done (not for the entrance).
+    #[inline(always)]
+    fn pe(&self) -> u32 {
+        edge_sum(self.acc)
+    }
 }
 
 /// The cell across edge `e` from `x` (one of its ends).
@@ -199,12 +217,68 @@ fn edge_sum(acc: u64) -> u32 {
     (acc >> 32) as u32
 }
 
-/// The label sets of a straight corridor (the sets of two opposite labels, `d` and
-/// `d + dirs / 2`), as a bit set over the 64 sets of six labels: bit `l` is set when the set
-/// `l` is one of them.
-fn straight_sets(dirs: u8) -> u64 {
-    let half = dirs / 2;
-    (0..half).fold(0, |m, d| m | 1 << (1 << d | 1 << (d + half)))
+/// What each direction label adds to a cell's `lab` byte: one bit per side on hex and
+/// triangle grids (each side is one passage, so the sum is the set of open sides); on a polar
+/// grid clockwise 1, counter-clockwise 2, inward 4 and outward 8, so the bits 3..8 count the
+/// outward passages. A polar cell but the centre has at most 31 outward neighbours
+/// (`ratio(r) = round(2πr / count(r − 1))` and `count(r − 1) ≥ r / 5` by induction on the
+/// rings), so the count never carries out of the byte; the centre's byte is rewritten.
+fn label_bits(grid: Grid) -> [u8; 8] {
+    match grid {
+        Grid::Polar => [1, 8, 2, 4, 0, 0, 0, 0],
+        _ => [1, 2, 4, 8, 16, 32, 0, 0],
+    }
+}
+
+/// The centre of a polar grid with `degree` passages, as a `lab` byte of that many outward
+/// passages (three for a junction): its class in [`Classes`].
+fn polar_centre(degree: u32) -> u8 {
+    8 * degree.min(3) as u8
+}
+
+/// Bits of each field of a [`Classes::class`] entry.
+const FIELD: u32 = 21;
+
+/// What a cell's `lab` byte ([`label_bits`]) tells on a grid.
+#[derive(Debug)]
+struct Classes {
+    /// Its passages.
+    degree: [u8; 256],
+    /// Its class as fields of [`FIELD`] bits to add up: a dead end in the lowest, a corridor in
+    /// the next, a straight corridor in the highest. A straight leaves by opposite sides: `d`
+    /// and `d + 3` on a hex grid, a triangle's east and west (south and north never meet in one
+    /// triangle), a polar cell's clockwise and counter-clockwise, or inward and one outward.
+    class: [u64; 256],
+}
+
+impl Classes {
+    /// The tables of `grid`.
+    fn new(grid: Grid) -> Classes {
+        let mut t = Classes {
+            degree: [0; 256],
+            class: [0; 256],
+        };
+        for l in 0..256usize {
+            let (degree, straight) = match grid {
+                Grid::Polar => {
+                    let (cw, ccw, inward, out) = (l & 1, l >> 1 & 1, l >> 2 & 1, l >> 3);
+                    let straight = cw & ccw == 1 || inward == 1 && out == 1;
+                    (cw + ccw + inward + out, straight)
+                }
+                _ => {
+                    let half = if grid == Grid::Hex { 3 } else { 2 };
+                    let straight = (0..half).any(|d| l == (1 << d | 1 << (d + half)));
+                    (l.count_ones() as usize, straight)
+                }
+            };
+            let corridor = (degree == 2) as u64;
+            t.degree[l] = degree as u8;
+            t.class[l] = (degree == 1) as u64
+                | corridor << FIELD
+                | (corridor & straight as u64) << (2 * FIELD);
+        }
+        t
+    }
 }
 
 /// Measure the spanning tree `maze` of `g` between `ends` (see the module docs). `mask_hash` is
@@ -219,6 +293,11 @@ pub fn measure(
     let len = g.len() as usize;
     let n = g.cells();
     let root = ends.entrance;
+    let grid = g.size().grid;
+    if s.classes.as_ref().is_none_or(|c| c.0 != grid) {
+        s.classes = Some((grid, Box::new(Classes::new(grid))));
+    }
+    let bits = label_bits(grid);
     let (lab, node) = (for_len(&mut s.lab, len), for_len(&mut s.node, len));
     if !std::mem::replace(&mut s.clean, false) {
         lab.fill(0);
@@ -255,52 +334,62 @@ pub fn measure(
             unsafe {
                 node.get_unchecked_mut(a as usize).acc += add;
                 node.get_unchecked_mut(b as usize).acc += add;
-                *lab.get_unchecked_mut(a as usize) ^= 1 << da;
-                *lab.get_unchecked_mut(b as usize) ^= 1 << db;
+                let la = lab.get_unchecked_mut(a as usize);
+                *la = la.wrapping_add(bits[(da & 7) as usize]);
+                let lb = lab.get_unchecked_mut(b as usize);
+                *lb = lb.wrapping_add(bits[(db & 7) as usize]);
             }
             w &= w - 1;
         }
     }
+    // A polar centre's outward passages may overflow its byte: its degree is kept apart.
+    let centre = (grid == Grid::Polar).then(|| degree(node[0].acc));
 
-    let Peel {
-        diameter,
-        top,
-        bare,
-    } = peel(g, root, node);
+    let Peel { diameter, top } = peel(g, root, node);
     assert_eq!(
         node[root as usize].below + 1,
         n,
         "measure: the maze is not connected"
     );
     let (d_start, d_end) = farthest_pair(g, maze, node, top, root);
+    let classes: &Classes = &s.classes.as_ref().expect("set above").1;
+    // A cell's children: its passages, but the one to its parent.
+    let kids = |c: u32| -> u32 {
+        let d = match centre {
+            Some(d) if c == 0 => d,
+            _ => classes.degree[lab[c as usize] as usize] as u32,
+        };
+        d - (c != root) as u32
+    };
 
-    // The solution, exit first.
+    // The solution, exit first, marked.
     s.path.clear();
     let mut u = ends.exit;
-    s.path.push(u);
-    while u != root {
-        u = across(g, node[u as usize].pe, u);
+    loop {
         s.path.push(u);
-    }
-    for &c in &s.path {
-        s.on_path[c as usize] = true;
+        s.on_path[u as usize] = true;
+        if u == root {
+            break;
+        }
+        u = across(g, node[u as usize].pe(), u);
     }
     let solution_length = s.path.len() as u32 - 1;
-    let (mut turns, mut decisions, mut branches, mut walk) = (0u32, 0u32, 0u32, 0u64);
+    let (mut turns, mut decisions, mut branches, mut sizes) = (0u32, 0u32, 0u32, 0u64);
     let (mut branch_cells, mut branch_depth) = (0u32, 0u32);
+    // No label is `u8::MAX`: the first step counts as a change, taken off after the loop.
     let mut last_dir = u8::MAX;
+    let dirs_of = g.all_edge_dirs();
     // From the entrance: the path cell `c` and the next one towards the exit.
-    for k in (1..s.path.len()).rev() {
-        let (c, next) = (s.path[k], s.path[k - 1]);
+    for w in s.path.windows(2).rev() {
+        let (next, c) = (w[0], w[1]);
+        let nn = node[next as usize];
         // The step's label, read from `c`'s end of the edge (ends are smaller first).
-        let step = g.edge_dirs(node[next as usize].pe)[(c > next) as usize];
-        if last_dir != u8::MAX && step != last_dir {
-            turns += 1;
-        }
+        let step = dirs_of[nn.pe() as usize][(c > next) as usize];
+        turns += (step != last_dir) as u32;
         last_dir = step;
-        walk += 2 * (n - node[next as usize].below - 1) as u64 - 1;
+        sizes += nn.below as u64;
         // Its passages but the two on the path (one at the entrance) are its children but one.
-        let off = node[c as usize].kids - 1;
+        let off = kids(c) - 1;
         if off > 0 {
             decisions += 1;
             branches += off;
@@ -309,36 +398,43 @@ pub fn measure(
                 let v = g.nbr(t) as usize;
                 if !s.on_path[v] && maze.is_open(g.edge(t)) {
                     branch_cells = branch_cells.max(node[v].below + 1);
-                    branch_depth = branch_depth.max(node[v].h1 + 1);
+                    branch_depth = branch_depth.max(node[v].h1() + 1);
                 }
             }
         }
     }
+    turns -= (solution_length > 0) as u32;
+    // Each step into `next` adds `2·(n − below(next) − 1) − 1`.
+    let walk = solution_length as u64 * (2 * n as u64).saturating_sub(3) - 2 * sizes;
     for &c in &s.path {
         s.on_path[c as usize] = false;
     }
 
     // Dead ends: the forced walk to the first cell that is not a corridor. Up from a dead end
-    // other than the entrance, it climbs while the cells have one child: `bare` counts the
-    // passages so climbed, from each cell whose subtree is a bare corridor to its parent. The
-    // entrance is the only cell a walk can go down from or through: as a dead end it walks
-    // down its child's corridor, and as a corridor it passes a walk climbing one child's bare
-    // corridor on down the other's.
-    let mut dead_walk = bare;
+    // other than the entrance, it climbs while the cells have one child: the passages so
+    // climbed are one from each cell but the entrance whose subtree is a bare corridor (its
+    // descent as long as its subtree is big) to its parent, counted with the degree columns
+    // below. The entrance is the only cell a walk can go down from or through: as a dead end
+    // it walks down its child's corridor, and as a corridor it passes a walk climbing one
+    // child's bare corridor on down the other's.
+    let mut dead_walk = 0;
     let corridor_down = |mut x: u32| {
         let mut steps = 0;
-        while node[x as usize].kids == 1 {
-            x = node[x as usize].down;
+        while kids(x) == 1 {
+            x = across(g, node[x as usize].down_edge(), x);
             steps += 1;
         }
         steps
     };
     let up = |c: u32| {
         let nc = node[c as usize];
-        (nc.below == nc.h1).then_some(nc.h1 as u64 + 1)
+        (nc.below == nc.h1()).then_some(nc.h1() as u64 + 1)
     };
-    match node[root as usize].kids {
-        1 => dead_walk += 1 + corridor_down(node[root as usize].down) as u64,
+    match kids(root) {
+        1 => {
+            let down = across(g, node[root as usize].down_edge(), root);
+            dead_walk += 1 + corridor_down(down) as u64
+        }
         2 => {
             let mut kids = g
                 .slots(root)
@@ -354,21 +450,35 @@ pub fn measure(
         }
         _ => {}
     }
+    // The pass below counts every id whose descent is as long as its subtree is big: the
+    // holes of a mask (both 0) and the entrance, if so, are taken off.
+    let root_bare = up(root).is_some() as u64;
 
-    // The degree columns, over every id (a hole of a mask has no passage: it counts nowhere);
-    // each cell's labels and state are cleared for the next maze on the way.
-    let straight = straight_sets(g.dirs());
-    let (mut dead_ends, mut corridors, mut straights) = (0u32, 0u32, 0u32);
-    for (nc, l) in node.iter_mut().zip(lab.iter_mut()) {
-        // A peeled cell's count is its passage to its parent; the entrance's is far above 1, a
-        // hole's 0.
-        let d = nc.kids + (degree(nc.acc) == 1) as u32;
-        dead_ends += (d == 1) as u32;
-        corridors += (d == 2) as u32;
-        straights += (d == 2) as u32 & (straight >> (*l & 63)) as u32;
-        *l = 0;
-        *nc = Node::default();
+    // The degree columns, from each id's `lab` byte (a hole of a mask has no passage: it
+    // counts nowhere), in chunks whose counts fit a field; each id's byte and state are cleared
+    // for the next maze on the way (a fill after the pass, a memset call, counted more
+    // instructions than these stores).
+    if let Some(d) = centre {
+        lab[0] = polar_centre(d);
     }
+    let classes = &classes.class;
+    let (mut dead_ends, mut corridors, mut straights) = (0u32, 0u32, 0u32);
+    let mut bare = 0u64;
+    let field = (1u64 << FIELD) - 1;
+    let chunk = 1 << (FIELD - 1);
+    for (lc, nc) in lab.chunks_mut(chunk).zip(node.chunks_mut(chunk)) {
+        let mut sum = 0u64;
+        for (l, x) in lc.iter_mut().zip(nc.iter_mut()) {
+            sum += classes[*l as usize];
+            bare += (x.below == x.h1()) as u64;
+            *l = 0;
+            *x = Node::default();
+        }
+        dead_ends += (sum & field) as u32;
+        corridors += (sum >> FIELD & field) as u32;
+        straights += (sum >> (2 * FIELD)) as u32;
+    }
+    dead_walk += bare - (len - n as usize) as u64 - root_bare;
     // The other cells have degree 3 or more, but a lone cell (0).
     let junctions = n - dead_ends - corridors - (n == 1) as u32;
 
@@ -417,9 +527,6 @@ struct Peel {
     diameter: u32,
     /// Its top: the deepest cell where two descents make it.
     top: u32,
-    /// The passages from each cell whose subtree is a bare corridor (a chain down to a dead
-    /// end) to its parent.
-    bare: u64,
 }
 
 /// The peel, in one pass in id order (as the linear-time Prüfer construction): a cell left
@@ -438,7 +545,7 @@ fn peel(g: &CellGraph, root: u32, node: &mut [Node]) -> Peel {
     let ends_of = g.all_ends();
     // SAFETY (every `get_unchecked` of `node` below): the index is a cell id of `g` (an id of
     // the pass, or an end of an edge of `g`), so below `g.len()`, which is `node.len()`.
-    let (mut diameter, mut top, mut bare) = (0u32, root, 0u64);
+    let (mut diameter, mut top) = (0u32, root);
     // The entrance is never peeled: a count past any degree keeps it from looking like a leaf
     // (the cleanup of its word drops it). Holes of a mask have no passage: the pass goes
     // through every id and never peels them.
@@ -457,19 +564,15 @@ fn peel(g: &CellGraph, root: u32, node: &mut [Node]) -> Peel {
             // past the last edge before filling the words.
             let [a, b] = *unsafe { ends_of.get_unchecked(e as usize) };
             let p = a ^ b ^ x;
-            unsafe { node.get_unchecked_mut(x as usize) }.pe = e;
-            bare += (nx.below == nx.h1) as u64;
             let np = unsafe { node.get_unchecked_mut(p as usize) };
             np.below += nx.below + 1;
-            np.kids += 1;
-            let (h, m1) = (nx.h1 + 1, np.h1);
-            if m1 + h > diameter {
-                (diameter, top) = longer(m1 + h, p);
+            // The descent through `x` and its edge, against the parent's best so far.
+            let key = ((nx.h1() + 1) as u64) << 32 | e as u64;
+            let through = np.h1() + nx.h1() + 1;
+            if through > diameter {
+                (diameter, top) = longer(through, p);
             }
-            if h > m1 || (h == m1 && e > np.down_edge) {
-                (np.down, np.down_edge) = (x, e);
-            }
-            np.h1 = m1.max(h);
+            np.best = np.best.max(key);
             np.acc -= (e as u64) << 32 | 1;
             if degree(np.acc) == 1 && p < c {
                 x = p;
@@ -478,11 +581,7 @@ fn peel(g: &CellGraph, root: u32, node: &mut [Node]) -> Peel {
             }
         }
     }
-    Peel {
-        diameter,
-        top,
-        bare,
-    }
+    Peel { diameter, top }
 }
 
 /// `(through, cell)`, out of line: the longest path met so far grows a few hundred times per
@@ -518,14 +617,14 @@ fn farthest_pair(
     let parent_edge = if top == root {
         u32::MAX
     } else {
-        node[top as usize].pe
+        node[top as usize].pe()
     };
     for t in g.slots(top) {
         let e = g.edge(t);
         if e == parent_edge || !maze.is_open(e) {
             continue;
         }
-        let key = (node[g.nbr(t) as usize].h1 + 1, e + 1, g.nbr(t));
+        let key = (node[g.nbr(t) as usize].h1() + 1, e + 1, g.nbr(t));
         if key > first {
             (second, first) = (first, key);
         } else if key > second {
@@ -535,8 +634,8 @@ fn farthest_pair(
     // Down the children the peel kept for each cell's deepest descent (a cell has a child
     // exactly when its descent is not 0).
     let deepest = |mut x: u32| {
-        while node[x as usize].h1 > 0 {
-            x = node[x as usize].down;
+        while node[x as usize].h1() > 0 {
+            x = across(g, node[x as usize].down_edge(), x);
         }
         x
     };
