@@ -15,12 +15,13 @@
 //!   per run ([`grid_distance`]).
 //!
 //! No search: one pass over the open bits gives each cell its degree, the sum of its open
-//! edges' ids and a byte of its passages' direction labels (two adds per end of an edge; the
-//! byte gives the degree columns through a table); then leaf peeling roots the tree at the entrance, in one pass over the cells in
-//! id order that peels a parent as soon as it becomes a leaf behind the pass (the linear-time
-//! Prüfer construction), so no stack. A leaf's one remaining edge is its sum, so a peeled cell
-//! finds its parent without any adjacency list; children are peeled before their parents,
-//! carrying subtree sizes and heights up, with each cell's deepest child (of equally deep ones,
+//! edges' ids, the sum of the cells across them and a byte of its passages' direction labels
+//! (three adds per end of an edge; the byte gives the degree columns through a table); then
+//! leaf peeling roots the tree at the entrance, in one pass over the cells in id order that
+//! peels a parent as soon as it becomes a leaf behind the pass (the linear-time Prüfer
+//! construction), so no stack. A leaf's one remaining edge and the cell across it are its
+//! sums, so a peeled cell finds its parent without any adjacency list or edge table; children
+//! are peeled before their parents, carrying subtree sizes and heights up, with each cell's deepest child (of equally deep ones,
 //! by the largest edge id), and the deepest cell where two descents make a longest path is met
 //! first. The solution follows the parent edges from the exit. The farthest pair is read off
 //! the grid's own slots at that cell and down the deepest children, with the tie-breaks of a
@@ -176,6 +177,11 @@ struct Node {
     best: u64,
     /// Cells below the cell (its subtree minus itself).
     below: u32,
+    /// The sum of the ids of the cells across its passages (mod 2³², like the edge sum of
+    /// `acc`, less the peeled children): a leaf's is its parent's id, so the peel steps up
+    /// without reading the edge's ends (a load the next step would wait on), and a peeled
+    /// cell keeps it.
+    up: u32,
 }
 
 impl Node {
@@ -332,8 +338,12 @@ pub fn measure(
             };
             let add = (e as u64) << 32 | 1;
             unsafe {
-                node.get_unchecked_mut(a as usize).acc += add;
-                node.get_unchecked_mut(b as usize).acc += add;
+                let na = node.get_unchecked_mut(a as usize);
+                na.acc += add;
+                na.up = na.up.wrapping_add(b);
+                let nb = node.get_unchecked_mut(b as usize);
+                nb.acc += add;
+                nb.up = nb.up.wrapping_add(a);
                 let la = lab.get_unchecked_mut(a as usize);
                 *la = la.wrapping_add(bits[(da & 7) as usize]);
                 let lb = lab.get_unchecked_mut(b as usize);
@@ -371,7 +381,7 @@ pub fn measure(
         if u == root {
             break;
         }
-        u = across(g, node[u as usize].pe(), u);
+        u = node[u as usize].up;
     }
     let solution_length = s.path.len() as u32 - 1;
     let (mut turns, mut decisions, mut branches, mut sizes) = (0u32, 0u32, 0u32, 0u64);
@@ -542,7 +552,6 @@ struct Peel {
 #[inline(never)]
 fn peel(g: &CellGraph, root: u32, node: &mut [Node]) -> Peel {
     assert_eq!(node.len(), g.len() as usize);
-    let ends_of = g.all_ends();
     // SAFETY (every `get_unchecked` of `node` below): the index is a cell id of `g` (an id of
     // the pass, or an end of an edge of `g`), so below `g.len()`, which is `node.len()`.
     let (mut diameter, mut top) = (0u32, root);
@@ -558,12 +567,11 @@ fn peel(g: &CellGraph, root: u32, node: &mut [Node]) -> Peel {
         loop {
             let nx = *unsafe { node.get_unchecked(x as usize) };
             let e = edge_sum(nx.acc);
-            // SAFETY: a cell left with one passage has that passage's edge id as its sum (the
-            // words hold the sums of open edges, less the edges peeled off), and an open edge
-            // is an edge of `g`: `measure`, the only caller, checked that the maze has no bit
-            // past the last edge before filling the words.
-            let [a, b] = *unsafe { ends_of.get_unchecked(e as usize) };
-            let p = a ^ b ^ x;
+            // SAFETY: a cell left with one passage has the cell across it as its sum `up` (the
+            // sums of the ends of open edges, less the children peeled off), and that is a cell
+            // of `g` (an end of an open edge, an edge of `g`: `measure`, the only caller,
+            // checked that the maze has no bit past the last edge before filling the words).
+            let p = nx.up;
             let np = unsafe { node.get_unchecked_mut(p as usize) };
             np.below += nx.below + 1;
             // The descent through `x` and its edge, against the parent's best so far.
@@ -574,6 +582,7 @@ fn peel(g: &CellGraph, root: u32, node: &mut [Node]) -> Peel {
             }
             np.best = np.best.max(key);
             np.acc -= (e as u64) << 32 | 1;
+            np.up = np.up.wrapping_sub(x);
             if degree(np.acc) == 1 && p < c {
                 x = p;
             } else {
