@@ -72,3 +72,44 @@ fn shuffle_join<R: RandomSource, T: Copy + Into<u32>>(
         left -= joined as u32;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topo::{Grid, GridSize};
+    use crate::Rng;
+
+    /// 16-bit and 32-bit edge ids give the same maze from the same draws, so a graph of more
+    /// than 65,536 edges (32-bit ids) makes the maze its 16-bit twin would; and such a graph
+    /// gets a spanning tree through `generate`.
+    #[test]
+    fn narrow_and_wide_ids_make_the_same_mazes() {
+        for size in [
+            GridSize::new(Grid::Hex, 9, 7),
+            GridSize::new(Grid::Hex, 1, 1),
+            GridSize::new(Grid::Triangle, 10, 6),
+            GridSize::new(Grid::Polar, 6, 6),
+        ] {
+            let g = CellGraph::new(size);
+            let mut dsu = Dsu::new(g.len());
+            for index in 0..10 {
+                let mut mazes = [GraphMaze::new(&g), GraphMaze::new(&g)];
+                let mut rngs = [Rng::from_maze_seed(index), Rng::from_maze_seed(index)];
+                let mut narrow: Vec<u16> = (0..g.edges()).map(|e| e as u16).collect();
+                dsu.reset(g.len());
+                shuffle_join(&g, &mut mazes[0], &mut narrow, &mut dsu, &mut rngs[0]);
+                let mut wide: Vec<u32> = (0..g.edges()).collect();
+                dsu.reset(g.len());
+                shuffle_join(&g, &mut mazes[1], &mut wide, &mut dsu, &mut rngs[1]);
+                assert_eq!(mazes[0], mazes[1], "{size} index {index}");
+                assert!(mazes[0].is_spanning_tree(&g), "{size} index {index}");
+                assert_eq!(rngs[0].next_u32(), rngs[1].next_u32(), "the same draws");
+            }
+        }
+        let big = CellGraph::new(GridSize::new(Grid::Hex, 160, 160));
+        assert!(big.edges() > 1 << 16);
+        let (mut maze, mut s) = (GraphMaze::new(&big), GraphScratch::new());
+        generate(&big, &mut maze, &mut s, &mut Rng::from_maze_seed(1));
+        assert!(maze.is_spanning_tree(&big));
+    }
+}
