@@ -155,13 +155,19 @@ impl Active {
     /// Keep the live entries, in order, at the front, and relink them.
     #[cold]
     fn compact(&mut self, stack: &mut [u64], link: &mut [u32], mark: &[u8]) {
-        let end = self.end;
+        let (end, len) = (self.end, self.len);
+        assert!(len <= stack.len() && 2 * len <= link.len());
         let mut kept = 0;
-        for r in 0..self.len {
-            let e = stack[r];
-            stack[kept] = e;
-            link[2 * kept] = kept as u32 + 1;
-            link[2 * kept + 1] = (kept as u32).wrapping_sub(1);
+        for r in 0..len {
+            // SAFETY: `kept <= r < len`, within `stack` and, doubled, within `link` (asserted
+            // above); the bound checks were half of this loop's instructions.
+            let e = unsafe {
+                let e = *stack.get_unchecked(r);
+                *stack.get_unchecked_mut(kept) = e;
+                *link.get_unchecked_mut(2 * kept) = kept as u32 + 1;
+                *link.get_unchecked_mut(2 * kept + 1) = (kept as u32).wrapping_sub(1);
+                e
+            };
             kept += (mark[padded(e)] != RETIRED) as usize;
         }
         if kept == 0 {
