@@ -38,6 +38,8 @@ struct Active {
     dead: usize,
     /// The sentinel of the linked list of live entries.
     end: usize,
+    /// The last live entry (`link[2 * end + 1]`, `end` when none), kept in a register too.
+    top: usize,
     /// The chance of taking the newest cell.
     newest: Chance,
 }
@@ -65,6 +67,7 @@ impl Active {
             live: 0,
             dead: 0,
             end,
+            top: end,
             newest: Chance::new(newest),
         };
         active.step(stack, link, mark, true, 0, p, c);
@@ -74,17 +77,11 @@ impl Active {
     /// The index of the entry picked next: the newest live one with the policy's chance,
     /// otherwise a uniform live one (redrawn while retired).
     #[inline(always)]
-    fn pick<R: RandomSource>(
-        &mut self,
-        stack: &[u64],
-        link: &[u32],
-        mark: &[u8],
-        rng: &mut R,
-    ) -> usize {
+    fn pick<R: RandomSource>(&mut self, stack: &[u64], mark: &[u8], rng: &mut R) -> usize {
         let newest = rng.unit_below(self.newest);
         // The last live entry; the ones above it are retired and leave the list when it is
         // picked.
-        let top = link[2 * self.end + 1] as usize;
+        let top = self.top;
         let len = select(newest, top + 1, self.len);
         self.dead -= self.len - len;
         self.len = len;
@@ -112,18 +109,40 @@ impl Active {
         np: u32,
         nc: u32,
     ) {
-        let p = padded(stack[i]);
         let (new, end) = (self.len, self.end);
-        let top = link[2 * end + 1] as usize;
-        let (prev, next) = (link[2 * i + 1] as usize, link[2 * i] as usize);
-        // The new entry's slot (the dump slot `cells` when the list is full and this retires).
-        stack[new] = (np as u64) << 32 | nc as u64;
-        link[2 * new] = end as u32;
-        link[2 * new + 1] = top as u32;
-        // Adding: top -> new -> end. Retiring: prev -> next.
-        link[2 * select(add, top, prev)] = select(add, new, next) as u32;
-        link[2 * select(add, end, next) + 1] = select(add, new, prev) as u32;
+        let top = self.top;
+        // The bound checks of the list's indices were a fifth of the step's instructions.
+        // Every entry index here is at most `end`: `i < len` (a pick; 0 for the first step, of
+        // `start`), `new = len <= cells`, `top` is an entry or `end`, and when retiring
+        // `prev` and `next` are the live entry `i`'s neighbours on the list: entries or `end`.
+        // (The first step adds, and an adding step only reads `prev` and `next` into
+        // conditional moves that drop them: they may be stale words of an earlier maze.)
+        // `start` sized `link` to `2 * (end + 1)` words and `stack` to `cells + 1 = end`.
+        debug_assert!(i <= new && new < end && stack.len() >= end && link.len() >= 2 * end + 2);
+        // SAFETY: by the above, every `link` index is at most `2 * end + 1 < link.len()` and
+        // every `stack` index (`i`, `new`) is below `end <= stack.len()`.
+        let (p, prev, next) = unsafe {
+            (
+                padded(*stack.get_unchecked(i)),
+                *link.get_unchecked(2 * i + 1) as usize,
+                *link.get_unchecked(2 * i) as usize,
+            )
+        };
+        debug_assert!(top <= end && (add || (prev <= end && next <= end)));
+        // SAFETY: as above: every index is `2 * x` or `2 * x + 1` for an entry `x <= end`
+        // (`prev` and `next` reach an address only when retiring), or an entry below `end`.
+        unsafe {
+            // The new entry's slot (the dump slot `cells` when the list is full and this
+            // retires).
+            *stack.get_unchecked_mut(new) = (np as u64) << 32 | nc as u64;
+            *link.get_unchecked_mut(2 * new) = end as u32;
+            *link.get_unchecked_mut(2 * new + 1) = top as u32;
+            // Adding: top -> new -> end. Retiring: prev -> next.
+            *link.get_unchecked_mut(2 * select(add, top, prev)) = select(add, new, next) as u32;
+            *link.get_unchecked_mut(2 * select(add, end, next) + 1) = select(add, new, prev) as u32;
+        }
         mark[select(add, np as usize, p)] = std::hint::select_unpredictable(add, ACTIVE, RETIRED);
+        self.top = select(add, new, select(i == top, prev, top));
         let a = add as usize;
         self.len += a;
         self.live = self.live + a + a - 1;
@@ -136,23 +155,31 @@ impl Active {
     /// Keep the live entries, in order, at the front, and relink them.
     #[cold]
     fn compact(&mut self, stack: &mut [u64], link: &mut [u32], mark: &[u8]) {
-        let end = self.end;
+        let (end, len) = (self.end, self.len);
+        assert!(len <= stack.len() && 2 * len <= link.len());
         let mut kept = 0;
-        for r in 0..self.len {
-            let e = stack[r];
-            stack[kept] = e;
-            link[2 * kept] = kept as u32 + 1;
-            link[2 * kept + 1] = (kept as u32).wrapping_sub(1);
+        for r in 0..len {
+            // SAFETY: `kept <= r < len`, within `stack` and, doubled, within `link` (asserted
+            // above); the bound checks were half of this loop's instructions.
+            let e = unsafe {
+                let e = *stack.get_unchecked(r);
+                *stack.get_unchecked_mut(kept) = e;
+                *link.get_unchecked_mut(2 * kept) = kept as u32 + 1;
+                *link.get_unchecked_mut(2 * kept + 1) = (kept as u32).wrapping_sub(1);
+                e
+            };
             kept += (mark[padded(e)] != RETIRED) as usize;
         }
         if kept == 0 {
             link[2 * end] = end as u32;
             link[2 * end + 1] = end as u32;
+            self.top = end;
         } else {
             link[1] = end as u32;
             link[2 * (kept - 1)] = end as u32;
             link[2 * end] = 0;
             link[2 * end + 1] = kept as u32 - 1;
+            self.top = kept - 1;
         }
         self.len = kept;
         self.dead = 0;
@@ -163,6 +190,10 @@ impl Active {
 /// `newest` and otherwise a random one, on topology `T`. Always inlined into the policy
 /// dispatch: left to the compiler, it may be called out of line, which costs about 6% more
 /// instructions per 64×64 maze (`benches/counts.sh`).
+///
+/// The batch's generator runs on a copy in locals, stored back once: the same draws. Through
+/// `rng` its state stayed in memory, and each of a step's three draws loaded and stored its
+/// four words.
 #[inline(always)]
 pub(crate) fn generate<T: Topology, R: RandomSource>(
     maze: &mut Maze,
@@ -170,6 +201,18 @@ pub(crate) fn generate<T: Topology, R: RandomSource>(
     rng: &mut R,
     newest: f64,
 ) {
+    if let Some(rng) = rng.as_rng() {
+        let mut local = rng.clone();
+        grow::<T, _>(maze, s, &mut local, newest);
+        *rng = local;
+    } else {
+        grow::<T, R>(maze, s, rng, newest);
+    }
+}
+
+/// The loop of [`generate`].
+#[inline(always)]
+fn grow<T: Topology, R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, newest: f64) {
     let start = random_cell(maze, rng);
     let n = maze.cells() as usize;
     let t = T::marks(&mut s.mark, maze);
@@ -186,7 +229,7 @@ pub(crate) fn generate<T: Topology, R: RandomSource>(
     );
     let (stack, link, mark) = (&mut s.stack[..], &mut s.cells[..], &mut s.mark[..]);
     while active.live > 0 {
-        let i = active.pick(stack, link, mark, rng);
+        let i = active.pick(stack, mark, rng);
         let e = stack[i];
         let p = (e >> 32) as u32;
         let c = e as u32;
