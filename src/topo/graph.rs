@@ -463,6 +463,19 @@ impl CellGraph {
         self.edge[s as usize]
     }
 
+    /// The edge at slot `s`, without a bounds check (for Prim's push). It is an edge id below
+    /// [`CellGraph::edges`].
+    ///
+    /// # Safety
+    ///
+    /// `s` is a slot of a cell (below `off[len()]`).
+    #[inline(always)]
+    pub unsafe fn edge_unchecked(&self, s: u32) -> u32 {
+        debug_assert!((s as usize) < self.edge.len());
+        // SAFETY: the caller promises `s` is a slot.
+        unsafe { *self.edge.get_unchecked(s as usize) }
+    }
+
     /// Each cell's neighbour mask (bit `i` set for its `i`-th slot; 0 for a hole), when no
     /// cell has more than 8 neighbours; `None` otherwise (a polar grid whose first ring has
     /// more than 8 cells).
