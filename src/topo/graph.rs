@@ -586,6 +586,28 @@ mod tests {
         assert_eq!(two.edges(), 5);
     }
 
+    /// The 16-bit ends are the ends, on every grid whose cell ids fit 16 bits (with and
+    /// without a mask), and are absent beyond.
+    #[test]
+    fn narrow_ends_are_the_ends() {
+        let mask = [true, false, true, true, true, true, false, true, true];
+        for g in [
+            CellGraph::new(GridSize::new(Grid::Hex, 64, 64)),
+            CellGraph::new(GridSize::new(Grid::Triangle, 9, 5)),
+            CellGraph::new(GridSize::new(Grid::Polar, 7, 7)),
+            CellGraph::new(GridSize::new(Grid::Hex, 256, 256)),
+            CellGraph::masked(GridSize::new(Grid::Hex, 3, 3), 3, 3, &mask).unwrap(),
+        ] {
+            let narrow = g.narrow_ends().expect("ids fit 16 bits");
+            assert_eq!(narrow.len(), g.edges() as usize);
+            for (e, &[a, b]) in narrow.iter().enumerate() {
+                assert_eq!([a as u32, b as u32], g.ends(e as u32), "edge {e}");
+            }
+        }
+        let big = CellGraph::new(GridSize::new(Grid::Hex, 257, 256));
+        assert!(big.len() > 1 << 16 && big.narrow_ends().is_none());
+    }
+
     #[test]
     fn triangle_layout() {
         let g = CellGraph::new(GridSize::new(Grid::Triangle, 3, 2));

@@ -104,9 +104,9 @@ mod tests {
     use crate::topo::{Grid, GridSize};
     use crate::Rng;
 
-    /// 16-bit and 32-bit edge ids give the same maze from the same draws, so a graph of more
-    /// than 65,536 edges (32-bit ids) makes the maze its 16-bit twin would; and such a graph
-    /// gets a spanning tree through `generate`.
+    /// 16-bit edge ids and ends (`generate` on a small graph) and 32-bit ones give the same
+    /// maze from the same draws, so a graph of more than 65,536 edges (32-bit ids) makes the
+    /// maze its 16-bit twin would; and such a graph gets a spanning tree through `generate`.
     #[test]
     fn narrow_and_wide_ids_make_the_same_mazes() {
         for size in [
@@ -120,16 +120,9 @@ mod tests {
             for index in 0..10 {
                 let mut mazes = [GraphMaze::new(&g), GraphMaze::new(&g)];
                 let mut rngs = [Rng::from_maze_seed(index), Rng::from_maze_seed(index)];
-                let mut narrow: Vec<u16> = (0..g.edges()).map(|e| e as u16).collect();
-                dsu.reset(g.len());
-                shuffle_join(
-                    &g,
-                    &mut mazes[0],
-                    &mut narrow,
-                    &mut dsu,
-                    &mut rngs[0],
-                    |e| g.ends(e),
-                );
+                // The narrow path as `generate` runs it: 16-bit ids and 16-bit ends.
+                let mut s = GraphScratch::new();
+                generate(&g, &mut mazes[0], &mut s, &mut rngs[0]);
                 let mut wide: Vec<u32> = (0..g.edges()).collect();
                 dsu.reset(g.len());
                 shuffle_join(&g, &mut mazes[1], &mut wide, &mut dsu, &mut rngs[1], |e| {
