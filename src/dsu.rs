@@ -160,6 +160,18 @@ impl Forest<'_> {
             (a as usize) < n && (b as usize) < n,
             "dsu: element {a} or {b} out of range"
         );
+        // SAFETY: both were checked just above.
+        unsafe { self.union_unchecked(a, b) }
+    }
+
+    /// [`Forest::union`] without its check of `a` and `b` (whose panic message keeps both in
+    /// memory through a hot loop).
+    ///
+    /// # Safety
+    /// `a` and `b` must be elements (below the length of the forest's [`Dsu`]).
+    #[inline(always)]
+    pub unsafe fn union_unchecked(&mut self, a: u32, b: u32) -> bool {
+        debug_assert!((a as usize) < self.parent.len() && (b as usize) < self.parent.len());
         let (ra, rb) = (self.root(a), self.root(b));
         let (top, under) = if priority(ra) < priority(rb) {
             (rb, ra)

@@ -76,6 +76,8 @@ pub struct CellGraph {
     dir: Vec<u8>,
     /// The two cells of each edge, smaller first.
     ends: Vec<[u32; 2]>,
+    /// `ends` in 16 bits, when every cell id fits (empty otherwise).
+    ends16: Vec<[u16; 2]>,
     /// The direction labels of each edge: from its smaller cell, and from its larger one.
     edge_dir: Vec<[u8; 2]>,
     /// The index, among its neighbour's slots, of the slot back from each slot (when no cell has
@@ -158,6 +160,7 @@ impl CellGraph {
             edge: Vec::new(),
             dir: Vec::new(),
             ends: Vec::new(),
+            ends16: Vec::new(),
             edge_dir: Vec::new(),
             back: Vec::new(),
             full: Vec::new(),
@@ -203,6 +206,9 @@ impl CellGraph {
             }
         }
         debug_assert!(g.edge.iter().all(|&e| e != u32::MAX));
+        if len <= 1 << 16 {
+            g.ends16 = g.ends.iter().map(|&[u, v]| [u as u16, v as u16]).collect();
+        }
         let degrees: Vec<u32> = g.ids.iter().map(|&c| g.slots(c).len() as u32).collect();
         g.min_deg = degrees.iter().copied().min().unwrap_or(0);
         g.max_deg = degrees.iter().copied().max().unwrap_or(0);
@@ -381,6 +387,13 @@ impl CellGraph {
         self.ends[e as usize]
     }
 
+    /// The ends of every edge in 16 bits ([`CellGraph::all_ends`] at half the size), when
+    /// every cell id fits 16 bits.
+    #[inline]
+    pub fn narrow_ends(&self) -> Option<&[[u16; 2]]> {
+        (!self.ends16.is_empty()).then_some(&self.ends16)
+    }
+
     /// The direction labels of edge `e`: from its smaller cell to its larger one, and back.
     #[inline(always)]
     pub fn edge_dirs(&self, e: u32) -> [u8; 2] {
@@ -448,6 +461,19 @@ impl CellGraph {
     #[inline(always)]
     pub fn edge(&self, s: u32) -> u32 {
         self.edge[s as usize]
+    }
+
+    /// The edge at slot `s`, without a bounds check (for Prim's push). It is an edge id below
+    /// [`CellGraph::edges`].
+    ///
+    /// # Safety
+    ///
+    /// `s` is a slot of a cell (below `off[len()]`).
+    #[inline(always)]
+    pub unsafe fn edge_unchecked(&self, s: u32) -> u32 {
+        debug_assert!((s as usize) < self.edge.len());
+        // SAFETY: the caller promises `s` is a slot.
+        unsafe { *self.edge.get_unchecked(s as usize) }
     }
 
     /// Each cell's neighbour mask (bit `i` set for its `i`-th slot; 0 for a hole), when no
@@ -558,6 +584,28 @@ mod tests {
         assert_eq!(nb(7), [(8, 0), (6, 3), (3, 4), (4, 5)]);
         let two = CellGraph::new(GridSize::new(Grid::Hex, 2, 2));
         assert_eq!(two.edges(), 5);
+    }
+
+    /// The 16-bit ends are the ends, on every grid whose cell ids fit 16 bits (with and
+    /// without a mask), and are absent beyond.
+    #[test]
+    fn narrow_ends_are_the_ends() {
+        let mask = [true, false, true, true, true, true, false, true, true];
+        for g in [
+            CellGraph::new(GridSize::new(Grid::Hex, 64, 64)),
+            CellGraph::new(GridSize::new(Grid::Triangle, 9, 5)),
+            CellGraph::new(GridSize::new(Grid::Polar, 7, 7)),
+            CellGraph::new(GridSize::new(Grid::Hex, 256, 256)),
+            CellGraph::masked(GridSize::new(Grid::Hex, 3, 3), 3, 3, &mask).unwrap(),
+        ] {
+            let narrow = g.narrow_ends().expect("ids fit 16 bits");
+            assert_eq!(narrow.len(), g.edges() as usize);
+            for (e, &[a, b]) in narrow.iter().enumerate() {
+                assert_eq!([a as u32, b as u32], g.ends(e as u32), "edge {e}");
+            }
+        }
+        let big = CellGraph::new(GridSize::new(Grid::Hex, 257, 256));
+        assert!(big.len() > 1 << 16 && big.narrow_ends().is_none());
     }
 
     #[test]

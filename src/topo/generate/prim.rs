@@ -5,7 +5,10 @@
 //! Speed: a frontier entry holds the slot's neighbour and edge, not the slot, so a draw tests
 //! the cell it drew without first loading it through the slot; the buffer keeps its size across
 //! mazes (only entries below the length are read); the batch's generator runs on a copy in
-//! locals, stored back once (the same draws). A stale draw (the neighbour joined meanwhile) is
+//! locals, stored back once (the same draws); the loops index the frontier, the marks and the
+//! graph's slot tables without bounds checks (on a polar grid of 36 rings, median `gen_ns` per
+//! cell of `--algo prim --grid polar --size 36 --count 2000 --threads 1`, seven runs in turn:
+//! 17.2 ns against 17.9). A stale draw (the neighbour joined meanwhile) is
 //! skipped by a branch, which mispredicts often (on a hex grid about two thirds of the draws
 //! are stale), yet a branch-free loop that pushes every drawn cell's slots with none kept when
 //! stale, over a fixed number of slots per cell, was slower: whole runs of `batchgen --algo
@@ -64,19 +67,28 @@ fn grow<R: RandomSource>(g: &CellGraph, maze: &mut GraphMaze, s: &mut GraphScrat
     }
     let front = &mut front[..];
     let mark = &mut s.mark[..];
+    assert!(mark.len() == g.len() as usize && front.len() >= room);
     mark[start as usize] = 1;
     let mut len = push(g, front, mark, 0, start);
     while len > 0 {
         let i = rng.choose(len as u32) as usize;
-        let (v, e) = (front[2 * i], front[2 * i + 1]);
-        len -= 1;
-        front[2 * i] = front[2 * len];
-        front[2 * i + 1] = front[2 * len + 1];
-        if mark[v as usize] != 0 {
-            continue;
-        }
-        mark[v as usize] = 1;
-        maze.open(e);
+        debug_assert!(i < len && 2 * len <= front.len());
+        // SAFETY: `i < len`, and the frontier's entries below `len` lie in the buffer (the
+        // room above); a frontier entry's cell is a neighbour, a cell id below `g.len()`,
+        // the length of `mark` (asserted above).
+        let v = unsafe {
+            let (v, e) = (*front.get_unchecked(2 * i), *front.get_unchecked(2 * i + 1));
+            len -= 1;
+            *front.get_unchecked_mut(2 * i) = *front.get_unchecked(2 * len);
+            *front.get_unchecked_mut(2 * i + 1) = *front.get_unchecked(2 * len + 1);
+            let m = mark.get_unchecked_mut(v as usize);
+            if *m != 0 {
+                continue;
+            }
+            *m = 1;
+            maze.open(e);
+            v
+        };
         len = push(g, front, mark, len, v);
     }
 }
@@ -86,11 +98,19 @@ fn grow<R: RandomSource>(g: &CellGraph, maze: &mut GraphMaze, s: &mut GraphScrat
 /// length moves past it only when its neighbour is outside); returns the new length.
 #[inline(always)]
 fn push(g: &CellGraph, front: &mut [u32], mark: &[u8], mut len: usize, c: u32) -> usize {
-    for t in g.slots(c) {
-        let v = g.nbr(t);
-        front[2 * len] = v;
-        front[2 * len + 1] = g.edge(t);
-        len += (mark[v as usize] == 0) as usize;
+    debug_assert!(c < g.len() && mark.len() == g.len() as usize);
+    // SAFETY: `c` is a cell (below `g.len()`), so its span holds slots; a slot's neighbour
+    // is a cell, below `mark.len()` (the caller's assertion); the frontier holds each edge
+    // once, so `len` plus the cell's slots stays within the room [`grow`] made for it.
+    unsafe {
+        let (a, n) = g.slot_span_unchecked(c);
+        for t in a..a + n {
+            let v = g.nbr_unchecked(t);
+            debug_assert!(2 * len + 1 < front.len());
+            *front.get_unchecked_mut(2 * len) = v;
+            *front.get_unchecked_mut(2 * len + 1) = g.edge_unchecked(t);
+            len += (*mark.get_unchecked(v as usize) == 0) as usize;
+        }
     }
     len
 }
@@ -148,14 +168,21 @@ fn grow_hex<R: RandomSource>(
     let mut len = push_hex(front, mark, &dq, &step, 0, first);
     while len > 0 {
         let i = rng.choose(len as u32) as usize;
-        let v = front[i];
+        debug_assert!(i < len && len <= front.len());
+        // SAFETY: `i < len`, and the frontier's entries lie in the buffer (its room above).
+        let v = unsafe { *front.get_unchecked(i) };
         len -= 1;
-        front[i] = front[len];
+        // SAFETY: as above, `len` is now the last entry's index.
+        unsafe { *front.get_unchecked_mut(i) = *front.get_unchecked(len) };
         let (p, lo) = ((v >> 32) as u32, v as u32);
-        if mark[p as usize] != FREE {
+        debug_assert!((p as usize) < mark.len());
+        // SAFETY: an entry's padded index is a cell of the padded array (only entries of
+        // free cells, which the ring never is, are kept).
+        let m = unsafe { mark.get_unchecked_mut(p as usize) };
+        if *m != FREE {
             continue;
         }
-        mark[p as usize] = IN_TREE;
+        *m = IN_TREE;
         let d = (lo & 7) as usize;
         let at = lo.wrapping_add(back[((lo >> 17) & 1) as usize][d]);
         let (ax, ay) = ((at >> 3) & (MAX_X - 1), at >> 17);
