@@ -6,9 +6,7 @@
 //! the cell it drew without first loading it through the slot; the buffer keeps its size across
 //! mazes (only entries below the length are read); the batch's generator runs on a copy in
 //! locals, stored back once (the same draws); the loops index the frontier, the marks and the
-//! graph's slot tables without bounds checks (on a polar grid of 36 rings, median `gen_ns` per
-//! cell of `--algo prim --grid polar --size 36 --count 2000 --threads 1`, seven runs in turn:
-//! 17.2 ns against 17.9). A stale draw (the neighbour joined meanwhile) is
+//! graph's slot tables without bounds checks. A stale draw (the neighbour joined meanwhile) is
 //! skipped by a branch, which mispredicts often (on a hex grid about two thirds of the draws
 //! are stale), yet a branch-free loop that pushes every drawn cell's slots with none kept when
 //! stale, over a fixed number of slots per cell, was slower: whole runs of `batchgen --algo
