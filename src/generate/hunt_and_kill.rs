@@ -35,6 +35,20 @@ pub(crate) fn generate<T: Topology, R: RandomSource>(
     s: &mut Scratch,
     rng: &mut R,
 ) {
+    // The batch's generator runs on a copy in locals (kept in registers across the loop, where
+    // through `rng` its state went to memory every draw), stored back once: the same draws.
+    if let Some(rng) = rng.as_rng() {
+        let mut local = rng.clone();
+        masked_or_not::<T, _>(maze, s, &mut local);
+        *rng = local;
+    } else {
+        masked_or_not::<T, R>(maze, s, rng);
+    }
+}
+
+/// [`generate`]'s choice between the masked hunt and the full one.
+#[inline(always)]
+fn masked_or_not<T: Topology, R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     if maze.mask().is_some() {
         hunt::<T, R, true>(maze, s, rng)
     } else {
