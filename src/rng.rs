@@ -260,6 +260,32 @@ pub trait RandomSource {
     }
 }
 
+/// `$body` with `$r` bound to the batch's generator in locals when `$rng` is one
+/// ([`RandomSource::as_rng`]): a copy the compiler keeps in registers across a loop that draws
+/// every step (through `$rng` its state went to memory every draw), stored back once after the
+/// body; otherwise to `$rng` itself. The same draws either way; the body is compiled for both
+/// generator types, so it names the generator's type `_`.
+macro_rules! with_local_rng {
+    ($rng:ident, |$r:ident| $body:expr) => {
+        match $rng.as_rng() {
+            Some(rng) => {
+                let mut local = rng.clone();
+                let out = {
+                    let $r = &mut local;
+                    $body
+                };
+                *rng = local;
+                out
+            }
+            None => {
+                let $r = &mut *$rng;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_local_rng;
+
 /// The plain branch of [`RandomSource::dir6_unless`].
 #[inline]
 fn keep_or_uniform6<R: RandomSource + ?Sized>(

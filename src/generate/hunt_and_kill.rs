@@ -27,7 +27,7 @@ use super::padded::{FREE, IN_TREE as VISITED};
 use super::topology::Topology;
 use super::Scratch;
 use crate::grid::Maze;
-use crate::rng::RandomSource;
+use crate::rng::{with_local_rng, RandomSource};
 
 /// Carve a perfect maze by hunt-and-kill on topology `T`.
 pub(crate) fn generate<T: Topology, R: RandomSource>(
@@ -35,25 +35,12 @@ pub(crate) fn generate<T: Topology, R: RandomSource>(
     s: &mut Scratch,
     rng: &mut R,
 ) {
-    // The batch's generator runs on a copy in locals (kept in registers across the loop, where
-    // through `rng` its state went to memory every draw), stored back once: the same draws.
-    if let Some(rng) = rng.as_rng() {
-        let mut local = rng.clone();
-        masked_or_not::<T, _>(maze, s, &mut local);
-        *rng = local;
+    // The batch's generator runs on a copy in locals, stored back once: the same draws.
+    with_local_rng!(rng, |r| if maze.mask().is_some() {
+        hunt::<T, _, true>(maze, s, r)
     } else {
-        masked_or_not::<T, R>(maze, s, rng);
-    }
-}
-
-/// [`generate`]'s choice between the masked hunt and the full one.
-#[inline(always)]
-fn masked_or_not<T: Topology, R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
-    if maze.mask().is_some() {
-        hunt::<T, R, true>(maze, s, rng)
-    } else {
-        hunt::<T, R, false>(maze, s, rng)
-    }
+        hunt::<T, _, false>(maze, s, r)
+    })
 }
 
 /// [`generate`], with the masked hunt when `MASKED`.

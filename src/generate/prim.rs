@@ -40,7 +40,7 @@ use super::padded::{random_cell, FREE, IN_TREE as VISITED};
 use super::topology::Topology;
 use super::Scratch;
 use crate::grid::Maze;
-use crate::rng::RandomSource;
+use crate::rng::{with_local_rng, RandomSource};
 
 /// Push the walls from the cell of entry `base` (`padded << 32 | cell << 3`, just joined, when
 /// `fresh`) to outside cells, into `dst` (the `T::DIRS` slots from the list's length on),
@@ -77,15 +77,8 @@ pub(crate) fn generate<T: Topology, R: RandomSource>(
     s: &mut Scratch,
     rng: &mut R,
 ) {
-    // The batch's generator runs on a copy in locals (kept in registers across the loop, where
-    // through `rng` its state went to memory every draw), stored back once: the same draws.
-    if let Some(rng) = rng.as_rng() {
-        let mut local = rng.clone();
-        grow::<T, _>(maze, s, &mut local);
-        *rng = local;
-    } else {
-        grow::<T, R>(maze, s, rng);
-    }
+    // The batch's generator runs on a copy in locals, stored back once: the same draws.
+    with_local_rng!(rng, |r| grow::<T, _>(maze, s, r))
 }
 
 /// The loop of [`generate`].

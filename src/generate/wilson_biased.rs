@@ -46,7 +46,7 @@ use super::padded::{
 use super::shared::Poll;
 use super::Scratch;
 use crate::grid::Maze;
-use crate::rng::{Chance, RandomSource};
+use crate::rng::{with_local_rng, Chance, RandomSource};
 
 /// Added to a cell's byte of on-grid directions once the cell is in the tree (or is a hole):
 /// above every set of directions, so one comparison tells it.
@@ -74,18 +74,8 @@ impl Bias {
 
 /// Carve a spanning tree by loop-erased walks with a direction bias (not uniform).
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, bias: Bias) {
-    // The batch's generator runs on a copy in locals (kept in registers across the walk, where
-    // through `rng` its state went to memory every draw), stored back once: the same draws.
-    if let Some(rng) = rng.as_rng() {
-        let mut local = rng.clone();
-        let done = walks_for(maze, s, &mut local, bias);
-        *rng = local;
-        if !done {
-            super::abandon(maze, s, rng);
-        }
-        return;
-    }
-    if !walks_for(maze, s, rng, bias) {
+    // The batch's generator runs on a copy in locals, stored back once: the same draws.
+    if !with_local_rng!(rng, |r| walks_for(maze, s, r, bias)) {
         super::abandon(maze, s, rng);
     }
 }

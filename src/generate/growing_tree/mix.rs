@@ -19,7 +19,7 @@ use crate::generate::padded::{random_cell, FREE, IN_TREE as ACTIVE};
 use crate::generate::topology::Topology;
 use crate::generate::Scratch;
 use crate::grid::Maze;
-use crate::rng::{Chance, RandomSource};
+use crate::rng::{with_local_rng, Chance, RandomSource};
 
 /// `a` when `c`, else `b`, by a conditional move (no branch on an unpredictable `c`).
 #[inline(always)]
@@ -201,13 +201,7 @@ pub(crate) fn generate<T: Topology, R: RandomSource>(
     rng: &mut R,
     newest: f64,
 ) {
-    if let Some(rng) = rng.as_rng() {
-        let mut local = rng.clone();
-        grow::<T, _>(maze, s, &mut local, newest);
-        *rng = local;
-    } else {
-        grow::<T, R>(maze, s, rng, newest);
-    }
+    with_local_rng!(rng, |r| grow::<T, _>(maze, s, r, newest))
 }
 
 /// The loop of [`generate`].

@@ -13,7 +13,7 @@
 
 use super::{candidates, count, random_cell, slot_at, slots_with, GraphScratch, Unvisited};
 use crate::generate::Policy;
-use crate::rng::{Chance, RandomSource};
+use crate::rng::{with_local_rng, Chance, RandomSource};
 use crate::topo::{CellGraph, GraphMaze};
 
 /// One maze (see the module docs).
@@ -29,14 +29,7 @@ pub(super) fn generate<R: RandomSource>(
     };
     if let (Policy::Mix(p), true) = (policy, g.len() <= 1 << 16) {
         let newest = Chance::new(p);
-        return match rng.as_rng() {
-            Some(rng) => {
-                let mut local = rng.clone();
-                mix(g, full, maze, s, &mut local, newest);
-                *rng = local;
-            }
-            None => mix(g, full, maze, s, rng, newest),
-        };
+        return with_local_rng!(rng, |r| mix(g, full, maze, s, r, newest));
     }
     let mut open = Unvisited::new(full, &mut s.open);
     let active = &mut s.stack;

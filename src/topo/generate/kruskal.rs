@@ -12,7 +12,7 @@
 
 use super::GraphScratch;
 use crate::dsu::Dsu;
-use crate::rng::RandomSource;
+use crate::rng::{with_local_rng, RandomSource};
 use crate::topo::{CellGraph, GraphMaze};
 
 /// One maze (see the module docs).
@@ -22,13 +22,7 @@ pub(super) fn generate<R: RandomSource>(
     s: &mut GraphScratch,
     rng: &mut R,
 ) {
-    if let Some(rng) = rng.as_rng() {
-        let mut local = rng.clone();
-        join(g, maze, s, &mut local);
-        *rng = local;
-    } else {
-        join(g, maze, s, rng);
-    }
+    with_local_rng!(rng, |r| join(g, maze, s, r))
 }
 
 /// The shuffle and the union loop of [`generate`], on 16-bit edge ids where they fit

@@ -22,7 +22,7 @@
 use super::hex_layout::{dx, HexLayout, HexMoves};
 use super::{random_cell, GraphScratch};
 use crate::generate::padded::{padded_marks, FREE, IN_TREE};
-use crate::rng::RandomSource;
+use crate::rng::{with_local_rng, RandomSource};
 use crate::topo::{CellGraph, GraphMaze};
 
 /// One maze (see the module docs).
@@ -33,19 +33,10 @@ pub(super) fn generate<R: RandomSource>(
     rng: &mut R,
 ) {
     let hex = HexLayout::of(g);
-    if let Some(rng) = rng.as_rng() {
-        let mut local = rng.clone();
-        match hex {
-            Some(l) => grow_hex(g, &l, maze, s, &mut local),
-            None => grow(g, maze, s, &mut local),
-        }
-        *rng = local;
-    } else {
-        match hex {
-            Some(l) => grow_hex(g, &l, maze, s, rng),
-            None => grow(g, maze, s, rng),
-        }
-    }
+    with_local_rng!(rng, |r| match hex {
+        Some(l) => grow_hex(g, &l, maze, s, r),
+        None => grow(g, maze, s, r),
+    })
 }
 
 /// The loop of [`generate`]. Entry `k` of the frontier is `front[2k]`, the neighbour of its

@@ -12,7 +12,7 @@
 
 use super::hex_layout::{DIAG, DX, DY};
 use super::GraphScratch;
-use crate::rng::{RandomSource, Rng};
+use crate::rng::{with_local_rng, RandomSource};
 use crate::topo::{CellGraph, GraphMaze, Grid};
 
 /// How a walk moves from cell to cell on a graph: a walker, and its step.
@@ -57,13 +57,7 @@ pub(super) fn run<W: Walk, R: RandomSource>(
     s: &mut GraphScratch,
     rng: &mut R,
 ) {
-    if let Some(rng) = rng.as_rng() {
-        let mut local = rng.clone();
-        run_on::<W, Rng>(g, maze, s, &mut local);
-        *rng = local;
-    } else {
-        run_on::<W, R>(g, maze, s, rng);
-    }
+    with_local_rng!(rng, |r| run_on::<W, _>(g, maze, s, r))
 }
 
 #[inline(always)]
