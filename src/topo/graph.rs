@@ -78,6 +78,10 @@ pub struct CellGraph {
     ends: Vec<[u32; 2]>,
     /// `ends` in 16 bits, when every cell id fits (empty otherwise).
     ends16: Vec<[u16; 2]>,
+    /// Per cell, the neighbour and the edge of each of its slots in 16 bits, padded to 8 slots
+    /// with neighbour `len()` (no cell) and edge 0, when ids and edges fit 16 bits and no cell
+    /// has more than 8 neighbours (empty otherwise).
+    slots16: Vec<[[u16; 2]; 8]>,
     /// The direction labels of each edge: from its smaller cell, and from its larger one.
     edge_dir: Vec<[u8; 2]>,
     /// The index, among its neighbour's slots, of the slot back from each slot (when no cell has
@@ -161,6 +165,7 @@ impl CellGraph {
             dir: Vec::new(),
             ends: Vec::new(),
             ends16: Vec::new(),
+            slots16: Vec::new(),
             edge_dir: Vec::new(),
             back: Vec::new(),
             full: Vec::new(),
@@ -224,6 +229,17 @@ impl CellGraph {
                     g.back[s as usize] = i.expect("neighbours are symmetric") as u8;
                 }
             }
+        }
+        if g.max_deg <= 8 && len < 1 << 16 && g.ends.len() <= 1 << 16 {
+            g.slots16 = (0..len)
+                .map(|c| {
+                    let mut r = [[len as u16, 0]; 8];
+                    for (k, t) in g.slots(c).enumerate() {
+                        r[k] = [g.nbr[t as usize] as u16, g.edge[t as usize] as u16];
+                    }
+                    r
+                })
+                .collect();
         }
         g.check_connected()?;
         Ok(g)
@@ -392,6 +408,16 @@ impl CellGraph {
     #[inline]
     pub fn narrow_ends(&self) -> Option<&[[u16; 2]]> {
         (!self.ends16.is_empty()).then_some(&self.ends16)
+    }
+
+    /// Per cell, the neighbour and the edge of each of its slots (in slot order) in 16 bits,
+    /// padded to 8 slots with neighbour [`CellGraph::len`] (no cell) and edge 0: a cell's slots
+    /// in one place, without a read of the slot offsets first. `None` when a cell id or an
+    /// edge id does not fit 16 bits (or the padding id would not) or a cell has more than 8
+    /// neighbours.
+    #[inline]
+    pub fn slots16(&self) -> Option<&[[[u16; 2]; 8]]> {
+        (!self.slots16.is_empty()).then_some(&self.slots16)
     }
 
     /// The direction labels of edge `e`: from its smaller cell to its larger one, and back.
@@ -606,6 +632,38 @@ mod tests {
         }
         let big = CellGraph::new(GridSize::new(Grid::Hex, 257, 256));
         assert!(big.len() > 1 << 16 && big.narrow_ends().is_none());
+    }
+
+    /// The 16-bit slot records hold each cell's slots in order, then the padding (neighbour
+    /// `len()`, edge 0); absent where an id or the padding does not fit 16 bits.
+    #[test]
+    fn slot_records_are_the_slots() {
+        let mask = [true, false, true, true, true, true, false, true, true];
+        for g in [
+            CellGraph::new(GridSize::new(
+                Grid::Polar,
+                36,
+                crate::topo::polar::FIRST_RING,
+            )),
+            CellGraph::new(GridSize::new(Grid::Polar, 5, 3)),
+            CellGraph::new(GridSize::new(Grid::Triangle, 9, 5)),
+            CellGraph::new(GridSize::new(Grid::Hex, 7, 6)),
+            CellGraph::masked(GridSize::new(Grid::Hex, 3, 3), 3, 3, &mask).unwrap(),
+        ] {
+            let records = g.slots16().expect("ids fit 16 bits");
+            assert_eq!(records.len(), g.len() as usize);
+            for (c, r) in records.iter().enumerate() {
+                let want: Vec<[u16; 2]> = g
+                    .slots(c as u32)
+                    .map(|t| [g.nbr(t) as u16, g.edge(t) as u16])
+                    .chain(std::iter::repeat([g.len() as u16, 0]))
+                    .take(8)
+                    .collect();
+                assert_eq!(r[..], want[..], "{} cell {c}", g.size());
+            }
+        }
+        let wide = CellGraph::new(GridSize::new(Grid::Hex, 256, 255));
+        assert!(wide.len() < 1 << 16 && wide.edges() > 1 << 16 && wide.slots16().is_none());
     }
 
     #[test]

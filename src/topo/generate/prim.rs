@@ -14,6 +14,11 @@
 //! against 0.55 to 0.58 s, as the length the next draw needs then waits on the marks of every
 //! drawn cell's neighbours, where a predicted skip does not.
 //!
+//! A polar grid runs [`grow_flat`]: about half of its draws are stale, a coin flip for the
+//! branch above, so a stale draw pushes nothing instead (as on the square grid), and the
+//! drawn cell's slots come from one 16-bit record ([`CellGraph::slots16`]), not through the
+//! slot offsets.
+//!
 //! A full hex grid (no mask) runs on the padded layout of [`HexLayout`] ([`grow_hex`]), with
 //! no read of the graph's tables: median `gen_ns` per cell of `--algo prim --grid hex --size
 //! 64x64 --count 1000 --threads 1`, three runs in turn, 20.1 to 20.2 ns against 22.1 to
@@ -23,7 +28,7 @@ use super::hex_layout::{dx, HexLayout, HexMoves};
 use super::{random_cell, GraphScratch};
 use crate::generate::padded::{padded_marks, FREE, IN_TREE};
 use crate::rng::{with_local_rng, RandomSource};
-use crate::topo::{CellGraph, GraphMaze};
+use crate::topo::{CellGraph, GraphMaze, Grid};
 
 /// One maze (see the module docs).
 pub(super) fn generate<R: RandomSource>(
@@ -33,9 +38,11 @@ pub(super) fn generate<R: RandomSource>(
     rng: &mut R,
 ) {
     let hex = HexLayout::of(g);
-    with_local_rng!(rng, |r| match hex {
-        Some(l) => grow_hex(g, &l, maze, s, r),
-        None => grow(g, maze, s, r),
+    let polar = g.size().grid == Grid::Polar;
+    with_local_rng!(rng, |r| match (hex, g.slots16()) {
+        (Some(l), _) => grow_hex(g, &l, maze, s, r),
+        (None, Some(slots)) if polar => grow_flat(g, slots, maze, s, r),
+        _ => grow(g, maze, s, r),
     })
 }
 
@@ -99,6 +106,89 @@ fn push(g: &CellGraph, front: &mut [u32], mark: &[u8], mut len: usize, c: u32) -
             *front.get_unchecked_mut(2 * len) = v;
             *front.get_unchecked_mut(2 * len + 1) = g.edge_unchecked(t);
             len += (*mark.get_unchecked(v as usize) == 0) as usize;
+        }
+    }
+    len
+}
+
+/// [`grow`] without a branch on stale draws, on the graph's 16-bit slot records
+/// ([`CellGraph::slots16`]), for the polar grid: the same draws, frontier and passages. A
+/// stale draw pushes nothing through the marks (as the square grid's loop does) rather than
+/// being skipped by a branch: on a polar grid about half the draws are stale, a coin flip for
+/// the branch predictor. A push reads the drawn cell's record (its neighbours in one place,
+/// not through the slot offsets) over a fixed number of slots (the graph's largest degree,
+/// the padding's neighbour an extra mark that is never free), so the next draw waits on two
+/// reads after the drawn entry.
+#[inline(always)]
+fn grow_flat<R: RandomSource>(
+    g: &CellGraph,
+    slots: &[[[u16; 2]; 8]],
+    maze: &mut GraphMaze,
+    s: &mut GraphScratch,
+    rng: &mut R,
+) {
+    let n = g.len() as usize;
+    let deg = g.max_degree() as usize;
+    s.marks(g.len() + 1);
+    let start = random_cell(g, rng);
+    // The padding's neighbour `n` reads as in the tree.
+    s.mark[n] = 1;
+    // As in [`grow`]: every edge once, plus one cell's (padded) slots past the length.
+    let room = 2 * (g.edges() as usize + 8 + 1);
+    let front = &mut s.next;
+    if front.len() < room {
+        front.resize(room, 0);
+    }
+    let front = &mut front[..];
+    let mark = &mut s.mark[..];
+    assert!(mark.len() == n + 1 && slots.len() == n && deg <= 8 && front.len() >= room);
+    mark[start as usize] = 1;
+    let mut len = push_flat(&slots[start as usize], deg, front, mark, 0, true);
+    while len > 0 {
+        let i = rng.choose(len as u32) as usize;
+        debug_assert!(i < len && 2 * len <= front.len());
+        // SAFETY: `i < len`, and the frontier's entries below `len` lie in the buffer (the
+        // room above); a kept entry's cell is a neighbour, a cell id below `n`, and `mark`
+        // and `slots` have `n + 1` and `n` entries (asserted above).
+        let (v, fresh) = unsafe {
+            let (v, e) = (*front.get_unchecked(2 * i), *front.get_unchecked(2 * i + 1));
+            len -= 1;
+            *front.get_unchecked_mut(2 * i) = *front.get_unchecked(2 * len);
+            *front.get_unchecked_mut(2 * i + 1) = *front.get_unchecked(2 * len + 1);
+            let m = mark.get_unchecked_mut(v as usize);
+            let fresh = *m == 0;
+            *m = 1;
+            maze.open_if(e, fresh);
+            (v, fresh)
+        };
+        debug_assert!((v as usize) < n);
+        // SAFETY: as above, `v < n`.
+        let cell = unsafe { slots.get_unchecked(v as usize) };
+        len = push_flat(cell, deg, front, mark, len, fresh);
+    }
+}
+
+/// Push the first `deg` slots of a cell's record (see [`grow_flat`]) onto `front` from entry
+/// `len` on, each written and kept when `fresh` (the cell just joined) and its neighbour is
+/// outside the tree; returns the new length.
+#[inline(always)]
+fn push_flat(
+    cell: &[[u16; 2]; 8],
+    deg: usize,
+    front: &mut [u32],
+    mark: &[u8],
+    mut len: usize,
+    fresh: bool,
+) -> usize {
+    for &[v, e] in cell.iter().take(deg) {
+        debug_assert!(2 * len + 1 < front.len() && (v as usize) < mark.len());
+        // SAFETY: the frontier holds each edge at most once, so `len` plus a cell's padded
+        // slots stays within the room [`grow_flat`] made; a record's neighbour is a cell or
+        // the padding's `n`, below `mark.len()` (asserted there).
+        unsafe {
+            *front.get_unchecked_mut(2 * len) = v as u32;
+            *front.get_unchecked_mut(2 * len + 1) = e as u32;
+            len += (fresh & (*mark.get_unchecked(v as usize) == 0)) as usize;
         }
     }
     len
@@ -216,4 +306,35 @@ fn push_hex(
         unsafe { *front.get_unchecked_mut(at[d]) = v.wrapping_add(step[d]) };
     }
     (keep[0] + keep[1]) + (keep[2] + keep[3]) + (keep[4] + keep[5]) + len
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::topo::GridSize;
+    use crate::Rng;
+
+    /// The polar loop on the slot records makes the general loop's mazes from the same draws.
+    #[test]
+    fn flat_loop_makes_the_general_loops_mazes() {
+        for size in [
+            GridSize::new(Grid::Polar, 36, crate::topo::polar::FIRST_RING),
+            GridSize::new(Grid::Polar, 6, 6),
+            GridSize::new(Grid::Polar, 5, 3),
+            GridSize::new(Grid::Polar, 1, 1),
+        ] {
+            let g = CellGraph::new(size);
+            let slots = g.slots16().expect("a small polar grid has slot records");
+            let mut s = GraphScratch::new();
+            for index in 0..10 {
+                let mut mazes = [GraphMaze::new(&g), GraphMaze::new(&g)];
+                let mut rngs = [Rng::from_maze_seed(index), Rng::from_maze_seed(index)];
+                grow_flat(&g, slots, &mut mazes[0], &mut s, &mut rngs[0]);
+                grow(&g, &mut mazes[1], &mut s, &mut rngs[1]);
+                assert_eq!(mazes[0], mazes[1], "{size} index {index}");
+                assert!(mazes[0].is_spanning_tree(&g), "{size} index {index}");
+                assert_eq!(rngs[0].next_u32(), rngs[1].next_u32(), "the same draws");
+            }
+        }
+    }
 }
