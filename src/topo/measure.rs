@@ -661,12 +661,19 @@ fn measure_bfs(
         &mut b.first[..n + 1],
         &mut b.sub[..n],
     );
-    let exit_pos = search(g, tree_slot, word, ends, queue, first, sub);
+    // SAFETY: `word` is all zero but for the adds of `tree_edge` above: a distinct rank bit of
+    // an edge of the cell per end in the high byte, and labels in the low byte that never carry
+    // (one bit per side on hex and triangle grids; on a polar grid 1, 2, 4 and 8 per outward
+    // passage, at most 7 + 8·8 with at most 8 neighbours).
+    let exit_pos = unsafe { search(g, tree_slot, word, ends, queue, first, sub) };
     let queue = &queue[..n];
     let cell = |pos: usize| (queue[pos] & 0xffff) as u32;
     let parent = |pos: usize| (queue[pos] >> 32) as usize;
 
-    let (best, best_pos, forked) = attach(queue, sub);
+    // SAFETY: the search wrote every position `1..n` (it checked that the queue reached `n`)
+    // from a position before it, a push landing past the position pushing it, and the parent
+    // field is that position.
+    let (best, best_pos, forked) = unsafe { attach(queue, sub) };
     let sub = &sub[..];
     let first = &first[..];
     let kids = |pos: usize| first[pos + 1] - first[pos];
@@ -828,8 +835,13 @@ fn measure_bfs(
 /// leaves by the search), the longest path plus one (a sum of two reaches) and the first
 /// position in the pass to make it (a strict `>`), and the positions but the first that are not
 /// bare corridors (`reach < size`). Out of line, so its loop keeps its values in registers.
+///
+/// # Safety
+///
+/// The parent position of every entry `1..n` of `queue` is below the entry's own (as
+/// [`search`] leaves them).
 #[inline(never)]
-fn attach(queue: &[u64], sub: &mut [Sub]) -> (u32, u32, u64) {
+unsafe fn attach(queue: &[u64], sub: &mut [Sub]) -> (u32, u32, u64) {
     let n = sub.len();
     assert!(queue.len() == n);
     let (mut best, mut best_pos) = (1u32, 0u32);
@@ -838,8 +850,7 @@ fn attach(queue: &[u64], sub: &mut [Sub]) -> (u32, u32, u64) {
         // SAFETY: `pos < n`, the length of `queue` and `sub`.
         let (e, me) = unsafe { (*queue.get_unchecked(pos), *sub.get_unchecked(pos)) };
         let p = (e >> 32) as usize;
-        // SAFETY: the search wrote every position `1..n` from a position before it (a push
-        // lands past the position pushing it), and the parent field is that position: `p < pos`.
+        // SAFETY: `p < pos` (the caller's promise).
         let par = unsafe { *sub.get_unchecked(p) };
         let through = par.reach + me.reach;
         if through > best {
@@ -860,8 +871,14 @@ fn attach(queue: &[u64], sub: &mut [Sub]) -> (u32, u32, u64) {
 /// ([`CellGraph::tree_tables`]): fills `queue` and `first` and sets every position's subtree
 /// to a leaf. Returns the exit's position. Panics unless the open edges make a spanning tree
 /// of the graph's cells. Out of line, so its loop keeps its values in registers.
+///
+/// # Safety
+///
+/// The high byte of each cell's `word` holds only bits of ranks of the cell's edges (as the
+/// adds of `tree_edge` leave it: one distinct rank bit per end, and the low byte's labels
+/// never carry into it).
 #[inline(never)]
-fn search(
+unsafe fn search(
     g: &CellGraph,
     tree_slot: &[u32],
     word: &[u16],
@@ -900,8 +917,8 @@ fn search(
         }
         // SAFETY: `c` is the entrance (checked above) or a neighbour read from `tree_slot`, a
         // cell of `g`, below `g.len()`, the length of `word`; `at + k` for a rank `k` of one of
-        // its open edges (bits set only for its edges) is below `at` plus its slot count,
-        // within `tree_slot`; `tail < n + 8`, the length of `queue` (see above).
+        // its edges (the caller's promise) is below `at` plus its slot count, within
+        // `tree_slot`; `tail < n + 8`, the length of `queue` (see above).
         unsafe {
             // Its open edges but the one back to its parent (the entry's bits 16..24 keep the
             // others; the bits above them fall outside the byte).
