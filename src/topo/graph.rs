@@ -92,6 +92,12 @@ pub struct CellGraph {
     full: Vec<u8>,
     /// The cells of the graph (all of them, or a mask's), increasing.
     ids: Vec<u32>,
+    /// The tree measure's words of each edge ([`CellGraph::tree_tables`]; empty when not
+    /// built).
+    tree_edge: Vec<u64>,
+    /// The tree measure's words of each cell's edges by edge id ([`CellGraph::tree_tables`];
+    /// empty when not built).
+    tree_slot: Vec<u32>,
     /// Polar: the first cell id of each ring, and one past the last ring.
     ring_start: Vec<u32>,
     /// Polar: the ring of each cell.
@@ -169,6 +175,8 @@ impl CellGraph {
             edge_dir: Vec::new(),
             back: Vec::new(),
             full: Vec::new(),
+            tree_edge: Vec::new(),
+            tree_slot: Vec::new(),
             ids: (0..len).filter(|&c| present[c as usize]).collect(),
             ring_start,
             ring,
@@ -241,8 +249,55 @@ impl CellGraph {
                 })
                 .collect();
         }
+        if g.max_deg <= 8 && len <= 1 << 16 {
+            g.build_tree_tables();
+        }
         g.check_connected()?;
         Ok(g)
+    }
+
+    /// Fill `tree_edge` and `tree_slot` (see [`CellGraph::tree_tables`]); only when every id
+    /// fits 16 bits and no cell has more than 8 slots.
+    fn build_tree_tables(&mut self) {
+        let bits = super::measure::label_bits(self.size.grid);
+        // Each cell's slots by edge id: `order[off[c] + k]` is the slot of its `k`-th edge.
+        let mut order: Vec<u32> = (0..self.nbr.len() as u32).collect();
+        for c in 0..self.len() {
+            let r = self.off[c as usize] as usize..self.off[c as usize + 1] as usize;
+            order[r].sort_unstable_by_key(|&s| self.edge[s as usize]);
+        }
+        // The rank of each slot's edge among its cell's edges.
+        let mut rank = vec![0u8; self.nbr.len()];
+        for c in 0..self.len() {
+            for k in self.slots(c) {
+                rank[order[k as usize] as usize] = (k - self.off[c as usize]) as u8;
+            }
+        }
+        let mut edge = vec![0u64; self.ends.len()];
+        let mut slot = vec![0u32; self.nbr.len()];
+        for u in 0..self.len() {
+            for s in self.slots(u) {
+                let su = s as usize;
+                let (v, e) = (self.nbr[su], self.edge[su]);
+                // What this end adds to its cell's word: the label's bit, the edge's rank bit.
+                let add = bits[(self.dir[su] & 7) as usize] as u64 | 1 << (8 + rank[su]);
+                let w = &mut edge[e as usize];
+                if v > u {
+                    *w |= u as u64 | (v as u64) << 16 | add << 32;
+                } else {
+                    *w |= add << 48;
+                }
+                let back = self
+                    .slots(v)
+                    .find(|&t| self.nbr[t as usize] == u)
+                    .expect("neighbours are symmetric");
+                let others = 0xff & !(1u32 << rank[back as usize]);
+                slot[(self.off[u as usize] + rank[su] as u32) as usize] =
+                    v | others << 16 | (self.dir[su] as u32 & 7) << 24;
+            }
+        }
+        self.tree_edge = edge;
+        self.tree_slot = slot;
     }
 
     /// The neighbours of cell `c` with their direction labels, in slot order (before a mask).
@@ -418,6 +473,22 @@ impl CellGraph {
     #[inline]
     pub fn slots16(&self) -> Option<&[[[u16; 2]; 8]]> {
         (!self.slots16.is_empty()).then_some(&self.slots16)
+    }
+
+    /// The tables of the tree measure's breadth-first search (`super::measure`), when every
+    /// cell id fits 16 bits and no cell has more than 8 slots (`None` otherwise). A cell's
+    /// edges are ranked by edge id (rank `k` is its `k`-th smallest edge). Per edge: its ends
+    /// (smaller in bits 0..16, larger in 16..32) and what each end adds to its cell's 16-bit
+    /// word (bits 32..48 for the smaller, 48..64 for the larger): the bit of the edge's
+    /// direction label from that end (`label_bits`) in the low byte, the bit of the edge's
+    /// rank at that end in the high byte. Per cell `c` and rank `k`, at index
+    /// `slot_span(c).0 + k`: the neighbour across the edge (bits 0..16), the bits of every
+    /// rank at the neighbour but the edge's (bits 16..24, a mask that keeps the neighbour's
+    /// other edges) and the edge's direction label from `c` (bits 24..27).
+    #[inline]
+    pub fn tree_tables(&self) -> Option<(&[u64], &[u32])> {
+        (self.max_deg <= 8 && self.len() <= 1 << 16)
+            .then_some((&self.tree_edge[..], &self.tree_slot[..]))
     }
 
     /// The direction labels of edge `e`: from its smaller cell to its larger one, and back.
@@ -692,6 +763,49 @@ mod tests {
         assert_eq!(nb(18), [(7, 0), (17, 2), (6, 3)]);
         assert_eq!(g.edges(), 6 + 6 + 12 + 12);
         assert_eq!(CellGraph::new(GridSize::new(Grid::Polar, 1, 6)).edges(), 0);
+    }
+
+    /// The tree tables, read back against the slots: each cell's edges by rank in edge-id
+    /// order, the neighbour, the ranks kept at the neighbour, the label, and each edge's ends
+    /// and adds.
+    #[test]
+    fn tree_tables_are_the_slots_by_edge_id() {
+        let mask = [true, false, true, true, true, true, false, true, true];
+        for g in [
+            CellGraph::new(GridSize::new(Grid::Hex, 7, 6)),
+            CellGraph::new(GridSize::new(Grid::Triangle, 9, 5)),
+            CellGraph::new(GridSize::new(Grid::Polar, 7, 7)),
+            CellGraph::new(GridSize::new(Grid::Polar, 5, 3)),
+            CellGraph::masked(GridSize::new(Grid::Hex, 3, 3), 3, 3, &mask).unwrap(),
+        ] {
+            let (edge, slot) = g.tree_tables().expect("small graph");
+            let bits = crate::topo::measure::label_bits(g.size().grid);
+            let sorted = |c: u32| {
+                let mut e: Vec<u32> = g.slots(c).map(|s| g.edge(s)).collect();
+                e.sort_unstable();
+                e
+            };
+            for c in 0..g.len() {
+                let mine = sorted(c);
+                for (k, &e) in mine.iter().enumerate() {
+                    let s = g.slots(c).find(|&s| g.edge(s) == e).unwrap();
+                    let v = g.nbr(s);
+                    let t = slot[(g.slots(c).start + k as u32) as usize];
+                    let back = sorted(v).iter().position(|&f| f == e).unwrap();
+                    assert_eq!(t & 0xffff, v, "cell {c} rank {k}");
+                    assert_eq!(t >> 16 & 0xff, 0xff & !(1 << back), "cell {c} rank {k}");
+                    assert_eq!(t >> 24, g.dir(s) as u32, "cell {c} rank {k}");
+                    let w = edge[e as usize];
+                    let add = (bits[g.dir(s) as usize] as u64 | 1 << (8 + k)) as u16;
+                    let [lo, hi] = g.ends(e);
+                    assert_eq!(w & 0xffff_ffff, (lo | hi << 16) as u64, "edge {e}");
+                    let at = if c == lo { w >> 32 } else { w >> 48 };
+                    assert_eq!(at as u16, add, "edge {e} at cell {c}");
+                }
+            }
+        }
+        let wide = CellGraph::new(GridSize::new(Grid::Hex, 257, 256));
+        assert!(wide.tree_tables().is_none());
     }
 
     #[test]

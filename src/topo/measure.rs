@@ -14,21 +14,31 @@
 //!   open (the Manhattan distance on a square grid; on a mask, through its cells), computed once
 //!   per run ([`grid_distance`]).
 //!
-//! No search: one pass over the open bits gives each cell its degree, the sum of its open
-//! edges' ids, the sum of the cells across them and a byte of its passages' direction labels
-//! (three adds per end of an edge; the byte gives the degree columns through a table); then
-//! leaf peeling roots the tree at the entrance, in one pass over the cells in id order that
-//! peels a parent as soon as it becomes a leaf behind the pass (the linear-time Prüfer
-//! construction), so no stack. A leaf's one remaining edge and the cell across it are its
-//! sums, so a peeled cell finds its parent without any adjacency list or edge table; children
-//! are peeled before their parents, carrying subtree sizes and heights up, with each cell's deepest child (of equally deep ones,
-//! by the largest edge id), and the deepest cell where two descents make a longest path is met
-//! first. The solution follows the parent edges from the exit. The farthest pair is read off
-//! the grid's own slots at that cell and down the deepest children, with the tie-breaks of a
-//! breadth-first search from the entrance in edge order (see `farthest_pair`). Buffers are
-//! reused ([`MeasureScratch`]).
+//! On a graph with [`CellGraph::tree_tables`] (cell ids in 16 bits, at most 8 neighbours a
+//! cell: every full hex, triangle and polar grid up to 2¹⁶ cells, and their masks), the
+//! square grid's method (`measure_bfs`): one add per end of an open edge gives each cell a
+//! byte of its passages' direction labels (the degree columns through a table) and a byte of
+//! its open edges; a breadth-first search from the entrance takes each cell's children in
+//! edge-id order, and a pass over that order reversed gives each position its subtree's size and
+//! longest descent and the longest path; the solution climbs the parents from the exit.
+//!
+//! On the other graphs, no search (`measure_peel`): one pass over the open bits gives each cell
+//! its degree, the sum of its open edges' ids, the sum of the cells across them and a byte of its
+//! passages' direction labels (three adds per end of an edge; the byte gives the degree columns
+//! through a table); then leaf peeling roots the tree at the entrance, in one pass over the cells
+//! in id order that peels a parent as soon as it becomes a leaf behind the pass (the linear-time
+//! Prüfer construction), so no stack. A leaf's one remaining edge and the cell across it are its
+//! sums, so a peeled cell finds its parent without any adjacency list or edge table; children are
+//! peeled before their parents, carrying subtree sizes and heights up, with each cell's deepest
+//! child (of equally deep ones, by the largest edge id), and the deepest cell where two descents
+//! make a longest path is met first. The solution follows the parent edges from the exit. The
+//! farthest pair is read off the grid's own slots at that cell and down the deepest children, with
+//! the tie-breaks of a breadth-first search from the entrance in edge order (see `farthest_pair`).
+//! Both give the same columns, the farthest pair's tie-breaks included. Buffers are reused
+//! ([`MeasureScratch`]).
 
 use super::{CellGraph, GraphMaze, Grid};
+use crate::popcount::ONES;
 
 /// The section of the column page (`src/metrics/columns.md`) on the grids other than the square
 /// one: how each column reads there.
@@ -148,7 +158,43 @@ pub struct MeasureScratch {
     path: Vec<u32>,
     /// The degree and class of each `lab` value ([`Classes`]) and the grid they are for.
     classes: Option<(Grid, Box<Classes>)>,
+    /// The buffers of the breadth-first pass ([`measure_bfs`]).
+    bfs: Bfs,
 }
+
+/// The buffers of [`measure_bfs`]. `word` is all zero between measurements (`clean`); the
+/// others are indexed by position in the breadth-first order and written before they are
+/// read.
+#[derive(Debug, Default)]
+struct Bfs {
+    /// Per cell: the direction labels of its passages added up in the low byte (as `lab` of
+    /// [`MeasureScratch`]), the bits of its open edges' ranks in the high byte
+    /// ([`CellGraph::tree_tables`]).
+    word: Vec<u16>,
+    /// Is `word` all zero?
+    clean: bool,
+    /// The queue, one entry per position: the cell's table entry from its parent
+    /// ([`CellGraph::tree_tables`]: the cell in bits 0..16, the ranks of its edges but the one
+    /// back in bits 16..24, the step's direction label in bits 24..27) and the parent's
+    /// position in bits 32..64.
+    queue: Vec<u64>,
+    /// The position of each position's first child; `first[n] = n`, so the children of `pos`
+    /// are `first[pos]..first[pos + 1]`.
+    first: Vec<u32>,
+    /// Each position's subtree.
+    sub: Vec<Sub>,
+}
+
+/// A subtree in [`measure_bfs`]: its longest descent in cells (the height plus one) and its
+/// cells.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sub {
+    reach: u32,
+    size: u32,
+}
+
+/// A leaf's subtree.
+const LEAF: Sub = Sub { reach: 1, size: 1 };
 
 impl MeasureScratch {
     /// Empty buffers.
@@ -229,7 +275,7 @@ fn edge_sum(acc: u64) -> u32 {
 /// outward passages. A polar cell but the centre has at most 31 outward neighbours
 /// (`ratio(r) = round(2πr / count(r − 1))` and `count(r − 1) ≥ r / 5` by induction on the
 /// rings), so the count never carries out of the byte; the centre's byte is rewritten.
-fn label_bits(grid: Grid) -> [u8; 8] {
+pub(super) fn label_bits(grid: Grid) -> [u8; 8] {
     match grid {
         Grid::Polar => [1, 8, 2, 4, 0, 0, 0, 0],
         _ => [1, 2, 4, 8, 16, 32, 0, 0],
@@ -296,13 +342,36 @@ pub fn measure(
     mask_hash: u64,
     s: &mut MeasureScratch,
 ) -> Metrics {
+    match g.tree_tables() {
+        Some((tree_edge, tree_slot)) => {
+            measure_bfs(g, maze, ends, mask_hash, s, tree_edge, tree_slot)
+        }
+        None => measure_peel(g, maze, ends, mask_hash, s),
+    }
+}
+
+/// The tables of `grid` in `s` ([`Classes`]), built when the grid changes.
+fn classes_for(s: &mut MeasureScratch, grid: Grid) {
+    if s.classes.as_ref().is_none_or(|c| c.0 != grid) {
+        s.classes = Some((grid, Box::new(Classes::new(grid))));
+    }
+}
+
+/// [`measure`] by the peel (see the module docs): on any graph, and the one [`measure`] takes
+/// on a graph without [`CellGraph::tree_tables`] (more than 2¹⁶ cell ids, or a cell with more
+/// than 8 neighbours).
+pub(super) fn measure_peel(
+    g: &CellGraph,
+    maze: &GraphMaze,
+    ends: GraphEnds,
+    mask_hash: u64,
+    s: &mut MeasureScratch,
+) -> Metrics {
     let len = g.len() as usize;
     let n = g.cells();
     let root = ends.entrance;
     let grid = g.size().grid;
-    if s.classes.as_ref().is_none_or(|c| c.0 != grid) {
-        s.classes = Some((grid, Box::new(Classes::new(grid))));
-    }
+    classes_for(s, grid);
     let bits = label_bits(grid);
     let (lab, node) = (for_len(&mut s.lab, len), for_len(&mut s.node, len));
     if !std::mem::replace(&mut s.clean, false) {
@@ -526,6 +595,356 @@ pub fn measure(
         solution_count: 1,
         braid: 0.0,
     }
+}
+
+/// [`measure`] on a graph with [`CellGraph::tree_tables`], as the square grid's tree pass
+/// (`crate::metrics`): one add per end of an open edge gives each cell its labels and its open
+/// edges; a breadth-first search from the entrance takes each cell's children in edge-id order;
+/// a pass over that order reversed gives every position its subtree's size and longest descent,
+/// and the longest path. Positions are in edge order among siblings, so "the last position
+/// among equally deep children" is the tree pass's "the largest edge id among equally deep
+/// children" and every column is the one [`peel`] and [`farthest_pair`] give: the first
+/// attachment in the reversed order to make a longest path is at its deepest top (two longest
+/// paths of a tree share a cell, so a higher top's longest path comes down through its child
+/// towards the deepest top, attached after everything below it), and the farthest pair is read
+/// at that top by (descent, position) as there by (descent, edge id).
+fn measure_bfs(
+    g: &CellGraph,
+    maze: &GraphMaze,
+    ends: GraphEnds,
+    mask_hash: u64,
+    s: &mut MeasureScratch,
+    tree_edge: &[u64],
+    tree_slot: &[u32],
+) -> Metrics {
+    let len = g.len() as usize;
+    let n = g.cells() as usize;
+    classes_for(s, g.size().grid);
+    let b = &mut s.bfs;
+    let word = for_len(&mut b.word, len);
+    if !std::mem::replace(&mut b.clean, false) {
+        word.fill(0);
+    }
+    let words = maze.words();
+    let tail = g.edges() % 64;
+    assert!(
+        words.len() == g.words_per_maze()
+            && tree_edge.len() == g.edges() as usize
+            && (tail == 0 || words.last().is_none_or(|&w| w >> tail == 0)),
+        "measure: the maze is not one of this graph"
+    );
+    // One add per end of an open edge: the label's bit and the edge's rank bit.
+    for (k, &w) in words.iter().enumerate() {
+        let mut w = w;
+        while w != 0 {
+            let e = (k as u32) << 6 | w.trailing_zeros();
+            // SAFETY: `e` is an open bit of the maze, so an edge of `g` (checked above: no bit
+            // past the last edge), below the length of `tree_edge`; its two ends are cells of
+            // `g`, below `g.len()`, the length of `word`.
+            unsafe {
+                let t = *tree_edge.get_unchecked(e as usize);
+                let wa = word.get_unchecked_mut((t & 0xffff) as usize);
+                *wa = wa.wrapping_add((t >> 32) as u16);
+                let wb = word.get_unchecked_mut((t >> 16 & 0xffff) as usize);
+                *wb = wb.wrapping_add((t >> 48) as u16);
+            }
+            w &= w - 1;
+        }
+    }
+    if b.queue.len() < n + 8 {
+        b.queue.resize(n + 8, 0);
+        b.first.resize(n + 1, 0);
+        b.sub.resize(n, Sub::default());
+    }
+    let (queue, first, sub) = (
+        &mut b.queue[..n + 8],
+        &mut b.first[..n + 1],
+        &mut b.sub[..n],
+    );
+    // SAFETY: `word` is all zero but for the adds of `tree_edge` above: a distinct rank bit of
+    // an edge of the cell per end in the high byte, and labels in the low byte that never carry
+    // (one bit per side on hex and triangle grids; on a polar grid 1, 2, 4 and 8 per outward
+    // passage, at most 7 + 8·8 with at most 8 neighbours).
+    let exit_pos = unsafe { search(g, tree_slot, word, ends, queue, first, sub) };
+    let queue = &queue[..n];
+    let cell = |pos: usize| (queue[pos] & 0xffff) as u32;
+    let parent = |pos: usize| (queue[pos] >> 32) as usize;
+
+    // SAFETY: the search wrote every position `1..n` (it checked that the queue reached `n`)
+    // from a position before it, a push landing past the position pushing it, and the parent
+    // field is that position.
+    let (best, best_pos, forked) = unsafe { attach(queue, sub) };
+    let sub = &sub[..];
+    let first = &first[..];
+    let kids = |pos: usize| first[pos + 1] - first[pos];
+    // The end of the longest descent below `pos` by (descent, position) at every step: of its
+    // descendants at depth `reach − 1` below it the last in order, as the descendants at each
+    // depth are a run of positions and the run one level down the children of that run.
+    let deepest = |pos: usize| {
+        let mut end = pos + 1;
+        for _ in 1..sub[pos].reach {
+            end = first[end] as usize;
+        }
+        end - 1
+    };
+    // The farthest pair: at the top, its two best children by (descent, position).
+    let top = if best_pos == 0 {
+        0
+    } else {
+        parent(best_pos as usize)
+    };
+    let (mut one, mut two) = ((0u32, top), (0u32, top));
+    let c0 = first[top] as usize;
+    for (j, t) in sub[c0..first[top + 1] as usize].iter().enumerate() {
+        let key = (t.reach, c0 + j);
+        if key > one {
+            (two, one) = (one, key);
+        } else if key > two {
+            two = key;
+        }
+    }
+    let end_of = |(_, c): (u32, usize)| {
+        if c == top {
+            cell(top)
+        } else {
+            cell(deepest(c))
+        }
+    };
+    let (d_start, d_end) = (end_of(one), end_of(two));
+
+    // The solution, from the exit up.
+    s.path.clear();
+    let mut x = exit_pos;
+    s.path.push(cell(x));
+    let (mut length, mut changes, mut last, mut sizes) = (0u32, 0u32, u64::MAX, 0u64);
+    let (mut decisions, mut branches, mut branch_cells, mut branch_depth) = (0u32, 0u32, 0, 0);
+    while x != 0 {
+        let e = queue[x];
+        let px = (e >> 32) as usize;
+        let dir = e >> 24 & 7;
+        changes += (dir != last) as u32;
+        last = dir;
+        sizes += sub[x].size as u64 - 1;
+        length += 1;
+        // The parent's children but the one on the path.
+        let off = kids(px) - 1;
+        if off > 0 {
+            decisions += 1;
+            branches += off;
+            let c0 = first[px] as usize;
+            for (j, t) in sub[c0..first[px + 1] as usize].iter().enumerate() {
+                if c0 + j != x {
+                    branch_cells = branch_cells.max(t.size);
+                    branch_depth = branch_depth.max(t.reach);
+                }
+            }
+        }
+        s.path.push(cell(px));
+        x = px;
+    }
+    let turns = changes - (length > 0) as u32;
+    // Each step into a cell adds `2·(n − size) − 1`.
+    let walk = length as u64 * (2 * n as u64).saturating_sub(3) - 2 * sizes;
+
+    // Dead ends: the forced walk to the first cell that is not a corridor (see `measure`):
+    // positions but the entrance whose subtree is a bare corridor, and the entrance's own.
+    let bare = (n as u64 - 1) - forked;
+    let up = |c: usize| (sub[c].size == sub[c].reach).then_some(sub[c].reach as u64);
+    let corridor_down = |mut x: usize| {
+        let mut steps = 0;
+        while kids(x) == 1 {
+            x = first[x] as usize;
+            steps += 1;
+        }
+        steps
+    };
+    let c0 = first[0] as usize;
+    let mut dead_walk = bare;
+    match kids(0) {
+        1 => dead_walk += 1 + corridor_down(c0),
+        2 => {
+            dead_walk += match (up(c0), up(c0 + 1)) {
+                (Some(x0), Some(x1)) => x0 + x1,
+                (Some(_), None) => 1 + corridor_down(c0 + 1),
+                (None, Some(_)) => 1 + corridor_down(c0),
+                (None, None) => 0,
+            };
+        }
+        _ => {}
+    }
+
+    // The degree columns from the label bytes (a polar centre's as in `measure`), each word
+    // cleared for the next maze on the way.
+    if g.size().grid == Grid::Polar {
+        let d = ONES[(word[0] >> 8) as usize] as u32;
+        word[0] = polar_centre(d) as u16;
+    }
+    let classes = &s.classes.as_ref().expect("set by measure").1.class;
+    let (mut dead_ends, mut corridors, mut straights) = (0u32, 0u32, 0u32);
+    let field = (1u64 << FIELD) - 1;
+    for wc in word.chunks_mut(1 << (FIELD - 1)) {
+        let mut sum = 0u64;
+        for w in wc.iter_mut() {
+            sum += classes[(*w & 0xff) as usize];
+            *w = 0;
+        }
+        dead_ends += (sum & field) as u32;
+        corridors += (sum >> FIELD & field) as u32;
+        straights += (sum >> (2 * FIELD)) as u32;
+    }
+    b.clean = true;
+    let n = n as u32;
+    let junctions = n - dead_ends - corridors - (n == 1) as u32;
+    Metrics {
+        dead_ends,
+        dead_end_share: dead_ends as f64 / n as f64,
+        diameter: best - 1,
+        diameter_start: d_start,
+        diameter_end: d_end,
+        solution_length: length,
+        junctions,
+        corridors,
+        straights,
+        solution_turns: turns,
+        maze_hash: maze.hash(g.size()),
+        solution_decisions: decisions,
+        solution_branches: branches,
+        walk_steps: walk,
+        max_branch_cells: branch_cells,
+        max_branch_depth: branch_depth,
+        mean_dead_end_length: if dead_ends == 0 {
+            0.0
+        } else {
+            dead_walk as f64 / dead_ends as f64
+        },
+        tortuosity: if ends.grid_distance == 0 {
+            1.0
+        } else {
+            length as f64 / ends.grid_distance as f64
+        },
+        mask_hash,
+        cells: n,
+        loops: 0,
+        solution_count: 1,
+        braid: 0.0,
+    }
+}
+
+/// The reverse pass of [`measure_bfs`] over the positions of `queue` (entries as in
+/// [`Bfs::queue`]), every child before its parent: each position's subtree in `sub` (set to
+/// leaves by the search), the longest path plus one (a sum of two reaches) and the first
+/// position in the pass to make it (a strict `>`), and the positions but the first that are not
+/// bare corridors (`reach < size`). Out of line, so its loop keeps its values in registers.
+///
+/// # Safety
+///
+/// The parent position of every entry `1..n` of `queue` is below the entry's own (as
+/// [`search`] leaves them).
+#[inline(never)]
+unsafe fn attach(queue: &[u64], sub: &mut [Sub]) -> (u32, u32, u64) {
+    let n = sub.len();
+    assert!(queue.len() == n);
+    let (mut best, mut best_pos) = (1u32, 0u32);
+    let mut forked = 0u64;
+    for pos in (1..n).rev() {
+        // SAFETY: `pos < n`, the length of `queue` and `sub`.
+        let (e, me) = unsafe { (*queue.get_unchecked(pos), *sub.get_unchecked(pos)) };
+        let p = (e >> 32) as usize;
+        // SAFETY: `p < pos` (the caller's promise).
+        let par = unsafe { *sub.get_unchecked(p) };
+        let through = par.reach + me.reach;
+        if through > best {
+            (best, best_pos) = longer(through, pos as u32);
+        }
+        forked += (me.reach < me.size) as u64;
+        // SAFETY: as for `par`.
+        *unsafe { sub.get_unchecked_mut(p) } = Sub {
+            reach: par.reach.max(me.reach + 1),
+            size: par.size + me.size,
+        };
+    }
+    (best, best_pos, forked)
+}
+
+/// The breadth-first search of [`measure_bfs`] from the entrance over the open edges in each
+/// `word`'s high byte, a cell's children in the order of their edges' ids
+/// ([`CellGraph::tree_tables`]): fills `queue` and `first` and sets every position's subtree
+/// to a leaf. Returns the exit's position. Panics unless the open edges make a spanning tree
+/// of the graph's cells. Out of line, so its loop keeps its values in registers.
+///
+/// # Safety
+///
+/// The high byte of each cell's `word` holds only bits of ranks of the cell's edges (as the
+/// adds of `tree_edge` leave it: one distinct rank bit per end, and the low byte's labels
+/// never carry into it).
+#[inline(never)]
+unsafe fn search(
+    g: &CellGraph,
+    tree_slot: &[u32],
+    word: &[u16],
+    ends: GraphEnds,
+    queue: &mut [u64],
+    first: &mut [u32],
+    sub: &mut [Sub],
+) -> usize {
+    let n = sub.len();
+    assert!(
+        (ends.entrance as usize) < word.len()
+            && word.len() == g.len() as usize
+            && queue.len() == n + 8
+            && first.len() == n + 1,
+        "measure: the entrance is not a cell of the graph"
+    );
+    // The entrance keeps all of its edges.
+    queue[0] = ends.entrance as u64 | 0xff << 16;
+    let (mut head, mut tail, mut exit_pos) = (0usize, 1usize, usize::MAX);
+    while head != tail {
+        // A cell pushes at most 8 children: from `tail <= n` they stay below `n + 8`.
+        assert!(
+            tail <= n,
+            "measure: the maze has a loop (not a perfect maze)"
+        );
+        // SAFETY: `head < tail <= n`, below the length of `queue`, `first` and `sub`.
+        let e = unsafe { *queue.get_unchecked(head) };
+        let c = (e & 0xffff) as u32;
+        if c == ends.exit {
+            exit_pos = met(head);
+        }
+        // SAFETY: as above.
+        unsafe {
+            *first.get_unchecked_mut(head) = tail as u32;
+            *sub.get_unchecked_mut(head) = LEAF;
+        }
+        // SAFETY: `c` is the entrance (checked above) or a neighbour read from `tree_slot`, a
+        // cell of `g`, below `g.len()`, the length of `word`; `at + k` for a rank `k` of one of
+        // its edges (the caller's promise) is below `at` plus its slot count, within
+        // `tree_slot`; `tail < n + 8`, the length of `queue` (see above).
+        unsafe {
+            // Its open edges but the one back to its parent (the entry's bits 16..24 keep the
+            // others; the bits above them fall outside the byte).
+            let mut fwd = (*word.get_unchecked(c as usize) >> 8) as u32 & (e >> 16) as u32;
+            let (at, _) = g.slot_span_unchecked(c);
+            while fwd != 0 {
+                let t = *tree_slot.get_unchecked((at + fwd.trailing_zeros()) as usize);
+                *queue.get_unchecked_mut(tail) = t as u64 | (head as u64) << 32;
+                tail += 1;
+                fwd &= fwd - 1;
+            }
+        }
+        head += 1;
+    }
+    assert_eq!(tail, n, "measure: the maze is not connected");
+    first[n] = n as u32;
+    assert!(exit_pos < n, "measure: the exit is not a cell of the graph");
+    exit_pos
+}
+
+/// `pos`, through a call the optimiser keeps on the taken side of a branch (the exit is met
+/// once per maze).
+#[cold]
+#[inline(never)]
+fn met(pos: usize) -> usize {
+    pos
 }
 
 /// Added to the entrance's count in [`peel`]: it never reads 1.

@@ -4,7 +4,7 @@
 //! definitions).
 
 use super::generate::{generate, GraphScratch};
-use super::measure::{grid_distance, measure, GraphEnds, MeasureScratch};
+use super::measure::{grid_distance, measure, measure_peel, GraphEnds, MeasureScratch};
 use super::{maze_seed, CellGraph, GraphMaze, Grid, GridSize};
 use crate::grid::{Dir, Maze};
 use crate::{generate as sq, metrics, Algorithm, Ends, Rng};
@@ -181,4 +181,86 @@ fn straights_and_turns_follow_the_grid() {
     );
     assert_eq!(grid_distance(&g, 0, 3), 2);
     assert_eq!(r.tortuosity, 1.5);
+}
+
+/// The breadth-first pass (every graph with tree tables) gives every column the peel gives,
+/// diameter ends and solution path included, on the hex, triangle and polar grids, with and
+/// without a mask, for every generator and ends at the corners, reversed, at one cell and
+/// scattered (the square graph's pass is checked against the square metrics above).
+#[test]
+fn breadth_first_pass_equals_the_peel() {
+    let mask: Vec<bool> = (0..9 * 7).map(|i| i % 9 != 4 || i / 9 == 3).collect();
+    let mut graphs: Vec<CellGraph> = [
+        GridSize::new(Grid::Hex, 1, 1),
+        GridSize::new(Grid::Hex, 2, 3),
+        GridSize::new(Grid::Hex, 9, 7),
+        GridSize::new(Grid::Hex, 40, 33),
+        GridSize::new(Grid::Triangle, 1, 2),
+        GridSize::new(Grid::Triangle, 9, 7),
+        GridSize::new(Grid::Triangle, 41, 30),
+        GridSize::new(Grid::Polar, 1, 6),
+        GridSize::new(Grid::Polar, 2, 3),
+        GridSize::new(Grid::Polar, 12, 6),
+        GridSize::new(Grid::Polar, 5, 8),
+    ]
+    .into_iter()
+    .map(CellGraph::new)
+    .collect();
+    for grid in [Grid::Hex, Grid::Triangle] {
+        let size = GridSize::new(grid, 9, 7);
+        graphs.push(CellGraph::masked(size, 9, 7, &mask).expect("connected"));
+    }
+    let (mut fast, mut slow) = (MeasureScratch::new(), MeasureScratch::new());
+    let mut s = GraphScratch::new();
+    for g in &graphs {
+        let size = g.size();
+        assert!(g.tree_tables().is_some(), "{size}");
+        let ids = g.ids();
+        let (a, b) = g.corners();
+        let mid = ids[ids.len() / 2];
+        let third = ids[ids.len() / 3];
+        let ends = [
+            (a, b),
+            (b, a),
+            (mid, mid),
+            (mid, a),
+            (third, mid),
+            (b, third),
+        ];
+        for algo in super::generate::on_grid(size.grid) {
+            for index in 0..6 {
+                let mut maze = GraphMaze::new(g);
+                let mut rng = Rng::from_maze_seed(maze_seed(9, &algo.name(), size, index));
+                generate(&algo, g, &mut maze, &mut s, &mut rng);
+                for &(x, y) in &ends {
+                    let e = GraphEnds::new(g, x, y);
+                    let want = measure_peel(g, &maze, e, 7, &mut slow);
+                    let got = measure(g, &maze, e, 7, &mut fast);
+                    let what = format!("{size} {} index {index} ends {x} {y}", algo.name());
+                    assert_eq!(got, want, "{what}");
+                    assert_eq!(fast.solution_path(), slow.solution_path(), "{what}");
+                }
+            }
+        }
+    }
+}
+
+/// Without tree tables (a polar grid whose first ring has more than 8 cells) the peel runs.
+#[test]
+fn graphs_without_tree_tables_take_the_peel() {
+    let g = CellGraph::new(GridSize::new(Grid::Polar, 3, 9));
+    assert!(g.tree_tables().is_none());
+    let size = g.size();
+    let (mut a, mut b) = (MeasureScratch::new(), MeasureScratch::new());
+    let mut s = GraphScratch::new();
+    for algo in super::generate::on_grid(size.grid) {
+        let mut maze = GraphMaze::new(&g);
+        let mut rng = Rng::from_maze_seed(maze_seed(3, &algo.name(), size, 0));
+        generate(&algo, &g, &mut maze, &mut s, &mut rng);
+        let e = GraphEnds::corners(&g);
+        assert_eq!(
+            measure(&g, &maze, e, 0, &mut a),
+            measure_peel(&g, &maze, e, 0, &mut b)
+        );
+    }
 }
