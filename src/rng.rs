@@ -199,6 +199,20 @@ pub trait RandomSource {
             self.below(n)
         }
     }
+    /// [`RandomSource::choose_flat`]`(n)` when `draw`; otherwise no draw and some value below
+    /// `n` (0 when `n` is 0). The default is exactly that branch (0 without a draw); [`Rng`]
+    /// computes the value from its next output either way and keeps the advance only when
+    /// `draw` and `n > 1`, so the multiply need not wait for `draw`: a caller whose count is
+    /// known before its condition (a growing tree's random pick, which a coin may replace by
+    /// the newest entry) starts on the value at once.
+    #[inline]
+    fn choose_flat_when(&mut self, draw: bool, n: u32) -> u32 {
+        if draw {
+            self.choose_flat(n)
+        } else {
+            0
+        }
+    }
     /// A uniform integer in `0..n` (`n > 0`) where `n == 1` need not draw: the default draws
     /// nothing then (so enumerating sources see exactly the draws with a choice), while [`Rng`]
     /// always consumes one draw, which spares the batch a data-dependent branch. The outcome
@@ -481,6 +495,18 @@ impl RandomSource for Rng {
         }
         // With `n <= 1` the product is below `2^32`: the value is 0 and the state stays.
         self.inner = Xoshiro256PlusPlus::select(keep == 1, &next, &self.inner);
+        (m >> 32) as u32
+    }
+    #[inline(always)]
+    fn choose_flat_when(&mut self, draw: bool, n: u32) -> u32 {
+        // As `choose_flat`, with the advance kept only when `draw` as well.
+        let mut next = self.inner.clone();
+        let m = (next.next_u64() >> 32) * n as u64;
+        let keep = draw & (n > 1);
+        if (m as u32) < std::hint::black_box(n & (keep as u32).wrapping_neg()) {
+            return self.below(n);
+        }
+        self.inner = Xoshiro256PlusPlus::select(keep, &next, &self.inner);
         (m >> 32) as u32
     }
     #[inline]

@@ -79,10 +79,12 @@ impl Active {
         // The last live entry; the ones above it are retired and leave the list when it is
         // picked.
         let top = self.top;
+        // A random pick draws over the whole list, whose length the coin does not change
+        // then: its multiply starts on the old length without waiting for the coin.
+        let r = rng.choose_flat_when(!newest, self.len as u32) as usize;
         let len = select(newest, top + 1, self.len);
         self.len = len;
         let span = len as u32;
-        let r = rng.choose_flat(select(newest, 1, len) as u32) as usize;
         let mut i = select(newest, top, r);
         // SAFETY: `i < len <= stack.len()` (`top` is a live entry when any is live, and a
         // draw is below `len`), and an entry's padded index is a grid cell's, inside `mark`.
