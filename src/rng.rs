@@ -826,6 +826,34 @@ mod tests {
     }
 
     #[test]
+    fn choose_flat_when_draws_only_when_asked_and_there_is_a_choice() {
+        // `Rng::choose_flat_when` (a select on the generator's state) against the default
+        // branch, for counts 0..=4 and now and then a large one (where Lemire's rejection is
+        // likely), asked or not, with bit-buffer draws in between.
+        let mut driver = Rng::from_maze_seed(7);
+        let mut fast = Rng::from_maze_seed(8);
+        let mut plain = Plain(fast.clone());
+        for i in 0..100_000 {
+            let n = if driver.below(64) == 0 {
+                u32::MAX - driver.below(4)
+            } else {
+                driver.below(5)
+            };
+            let draw = driver.coin();
+            let got = fast.choose_flat_when(draw, n);
+            let want = plain.choose_flat_when(draw, n);
+            assert!(got < n.max(1), "draw {i}, n = {n}");
+            if draw {
+                assert_eq!(got, want, "draw {i}, n = {n}");
+            }
+            if driver.coin() {
+                assert_eq!(fast.dir4(), plain.dir4(), "after draw {i}");
+            }
+        }
+        assert_eq!(fast.next_u64(), plain.0.next_u64());
+    }
+
+    #[test]
     fn unit_below_is_the_float_comparison() {
         // The integer threshold against `unit_f64() < p` on copies of one generator, for
         // probabilities at and next to the edges and between representable steps.
