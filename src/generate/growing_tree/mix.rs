@@ -3,8 +3,9 @@
 //! there. Each step flips the policy's coin (newest or a random live entry) and then either
 //! carves or retires; both are unpredictable, and as branches they cost about 2.5
 //! mispredictions per cell. Here the coin only selects between two candidates, the draw of the
-//! random one is kept or dropped by conditional moves ([`RandomSource::choose_flat`] of 1 draws
-//! nothing), and carving and retiring are one step whose writes are selected.
+//! random one is kept or dropped by conditional moves ([`RandomSource::choose_flat_when`], whose
+//! value is computed before the coin is known), and carving and retiring are one step whose
+//! writes are selected.
 //!
 //! Finding the newest live entry needs no loop: the live entries are also threaded on a
 //! circular doubly linked list of entry indices (`link[2i]` the next live entry, `link[2i + 1]`
