@@ -199,6 +199,20 @@ pub trait RandomSource {
             self.below(n)
         }
     }
+    /// [`RandomSource::choose_flat`]`(n)` when `draw`; otherwise no draw and some value below
+    /// `n` (0 when `n` is 0). The default is exactly that branch (0 without a draw); [`Rng`]
+    /// computes the value from its next output either way and keeps the advance only when
+    /// `draw` and `n > 1`, so the multiply need not wait for `draw`: a caller whose count is
+    /// known before its condition (a growing tree's random pick, which a coin may replace by
+    /// the newest entry) starts on the value at once.
+    #[inline]
+    fn choose_flat_when(&mut self, draw: bool, n: u32) -> u32 {
+        if draw {
+            self.choose_flat(n)
+        } else {
+            0
+        }
+    }
     /// A uniform integer in `0..n` (`n > 0`) where `n == 1` need not draw: the default draws
     /// nothing then (so enumerating sources see exactly the draws with a choice), while [`Rng`]
     /// always consumes one draw, which spares the batch a data-dependent branch. The outcome
@@ -481,6 +495,18 @@ impl RandomSource for Rng {
         }
         // With `n <= 1` the product is below `2^32`: the value is 0 and the state stays.
         self.inner = Xoshiro256PlusPlus::select(keep == 1, &next, &self.inner);
+        (m >> 32) as u32
+    }
+    #[inline(always)]
+    fn choose_flat_when(&mut self, draw: bool, n: u32) -> u32 {
+        // As `choose_flat`, with the advance kept only when `draw` as well.
+        let mut next = self.inner.clone();
+        let m = (next.next_u64() >> 32) * n as u64;
+        let keep = draw & (n > 1);
+        if (m as u32) < std::hint::black_box(n & (keep as u32).wrapping_neg()) {
+            return self.below(n);
+        }
+        self.inner = Xoshiro256PlusPlus::select(keep, &next, &self.inner);
         (m >> 32) as u32
     }
     #[inline]
@@ -792,6 +818,34 @@ mod tests {
             let got = fast.choose(n);
             assert_eq!(got, plain.choose(n), "draw {i}, n = {n}");
             assert!(got < n);
+            if driver.coin() {
+                assert_eq!(fast.dir4(), plain.dir4(), "after draw {i}");
+            }
+        }
+        assert_eq!(fast.next_u64(), plain.0.next_u64());
+    }
+
+    #[test]
+    fn choose_flat_when_draws_only_when_asked_and_there_is_a_choice() {
+        // `Rng::choose_flat_when` (a select on the generator's state) against the default
+        // branch, for counts 0..=4 and now and then a large one (where Lemire's rejection is
+        // likely), asked or not, with bit-buffer draws in between.
+        let mut driver = Rng::from_maze_seed(7);
+        let mut fast = Rng::from_maze_seed(8);
+        let mut plain = Plain(fast.clone());
+        for i in 0..100_000 {
+            let n = if driver.below(64) == 0 {
+                u32::MAX - driver.below(4)
+            } else {
+                driver.below(5)
+            };
+            let draw = driver.coin();
+            let got = fast.choose_flat_when(draw, n);
+            let want = plain.choose_flat_when(draw, n);
+            assert!(got < n.max(1), "draw {i}, n = {n}");
+            if draw {
+                assert_eq!(got, want, "draw {i}, n = {n}");
+            }
             if driver.coin() {
                 assert_eq!(fast.dir4(), plain.dir4(), "after draw {i}");
             }

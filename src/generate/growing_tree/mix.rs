@@ -3,13 +3,14 @@
 //! there. Each step flips the policy's coin (newest or a random live entry) and then either
 //! carves or retires; both are unpredictable, and as branches they cost about 2.5
 //! mispredictions per cell. Here the coin only selects between two candidates, the draw of the
-//! random one is kept or dropped by conditional moves ([`RandomSource::choose_flat`] of 1 draws
-//! nothing), and carving and retiring are one step whose writes are selected.
+//! random one is kept or dropped by conditional moves ([`RandomSource::choose_flat_when`], whose
+//! value is computed before the coin is known), and carving and retiring are one step whose
+//! writes are selected.
 //!
 //! Finding the newest live entry needs no loop: the live entries are also threaded on a
 //! circular doubly linked list of entry indices (`link[2i]` the next live entry, `link[2i + 1]`
 //! the previous one, sentinel `end`), so the newest is one load, and the retired entries above
-//! it leave the list (`len` and `dead` as if skipped one by one, so random picks see the same
+//! it leave the list (`len` as if they were skipped one by one, so random picks see the same
 //! span). A random pick that lands on a retired entry redraws (the rare case that loops), and
 //! the list is compacted in order once retired entries outnumber live ones, exactly as in the
 //! general loop. Slot `cells` of both buffers takes the unused new entry of a step that retires.
@@ -32,10 +33,8 @@ fn select(c: bool, a: usize, b: usize) -> usize {
 struct Active {
     /// Entries in the list (live and retired).
     len: usize,
-    /// Live entries.
+    /// Live entries (the other `len - live` are retired).
     live: usize,
-    /// Retired entries.
-    dead: usize,
     /// The sentinel of the linked list of live entries.
     end: usize,
     /// The last live entry (`link[2 * end + 1]`, `end` when none), kept in a register too.
@@ -65,7 +64,6 @@ impl Active {
         let mut active = Active {
             len: 0,
             live: 0,
-            dead: 0,
             end,
             top: end,
             newest: Chance::new(newest),
@@ -82,13 +80,16 @@ impl Active {
         // The last live entry; the ones above it are retired and leave the list when it is
         // picked.
         let top = self.top;
+        // A random pick draws over the whole list, whose length the coin does not change
+        // then: its multiply starts on the old length without waiting for the coin.
+        let r = rng.choose_flat_when(!newest, self.len as u32) as usize;
         let len = select(newest, top + 1, self.len);
-        self.dead -= self.len - len;
         self.len = len;
         let span = len as u32;
-        let r = rng.choose_flat(select(newest, 1, len) as u32) as usize;
         let mut i = select(newest, top, r);
-        while mark[padded(stack[i])] == RETIRED {
+        // SAFETY: `i < len <= stack.len()` (`top` is a live entry when any is live, and a
+        // draw is below `len`), and an entry's padded index is a grid cell's, inside `mark`.
+        while unsafe { *mark.get_unchecked(padded(*stack.get_unchecked(i))) } == RETIRED {
             i = rng.choose(span) as usize;
         }
         i
@@ -141,13 +142,19 @@ impl Active {
             *link.get_unchecked_mut(2 * select(add, top, prev)) = select(add, new, next) as u32;
             *link.get_unchecked_mut(2 * select(add, end, next) + 1) = select(add, new, prev) as u32;
         }
-        mark[select(add, np as usize, p)] = std::hint::select_unpredictable(add, ACTIVE, RETIRED);
+        let q = select(add, np as usize, p);
+        debug_assert!(q < mark.len());
+        // SAFETY: `p` is the padded index of entry `i`'s grid cell and `np` (when adding) of a
+        // free neighbour of it, both inside `mark`.
+        unsafe {
+            *mark.get_unchecked_mut(q) = std::hint::select_unpredictable(add, ACTIVE, RETIRED);
+        }
         self.top = select(add, new, select(i == top, prev, top));
         let a = add as usize;
         self.len += a;
         self.live = self.live + a + a - 1;
-        self.dead += 1 - a;
-        if self.dead > self.live && self.dead >= 64 {
+        let dead = self.len - self.live;
+        if dead > self.live && dead >= 64 {
             self.compact(stack, link, mark);
         }
     }
@@ -159,16 +166,20 @@ impl Active {
         assert!(len <= stack.len() && 2 * len <= link.len());
         let mut kept = 0;
         for r in 0..len {
-            // SAFETY: `kept <= r < len`, within `stack` and, doubled, within `link` (asserted
-            // above); the bound checks were half of this loop's instructions.
-            let e = unsafe {
+            // SAFETY: `kept <= r < len <= stack.len()` (asserted above), and an entry's padded
+            // index is a grid cell's, inside `mark`; the bound checks were half of this loop's
+            // instructions.
+            unsafe {
                 let e = *stack.get_unchecked(r);
                 *stack.get_unchecked_mut(kept) = e;
-                *link.get_unchecked_mut(2 * kept) = kept as u32 + 1;
-                *link.get_unchecked_mut(2 * kept + 1) = (kept as u32).wrapping_sub(1);
-                e
-            };
-            kept += (mark[padded(e)] != RETIRED) as usize;
+                kept += (*mark.get_unchecked(padded(e)) != RETIRED) as usize;
+            }
+        }
+        // The kept entries are linked in order: entry `k`'s neighbours are `k + 1` and `k - 1`
+        // (the ends fixed below), written in a loop of their own, which vectorizes.
+        for (k, pair) in link[..2 * kept].chunks_exact_mut(2).enumerate() {
+            pair[0] = k as u32 + 1;
+            pair[1] = (k as u32).wrapping_sub(1);
         }
         if kept == 0 {
             link[2 * end] = end as u32;
@@ -182,7 +193,6 @@ impl Active {
             self.top = kept - 1;
         }
         self.len = kept;
-        self.dead = 0;
     }
 }
 
