@@ -18,10 +18,17 @@
 
 use super::Scratch;
 use crate::grid::{Dir, Maze};
-use crate::rng::RandomSource;
+use crate::rng::{with_local_rng, RandomSource};
 
-/// Carve a perfect maze by recursive division.
+/// Carve a perfect maze by recursive division. The batch's generator runs on a copy in
+/// locals, stored back once: the same draws.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
+    with_local_rng!(rng, |r| divide(maze, s, r))
+}
+
+/// The splitting loop of [`generate`].
+#[inline(always)]
+fn divide<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
     maze.open_all();
     let size = maze.size();
