@@ -558,42 +558,106 @@ pub(super) fn measure_peel(
         straights += (sum >> (2 * FIELD)) as u32;
     }
     dead_walk += bare - (len - n as usize) as u64 - root_bare;
-    // The other cells have degree 3 or more, but a lone cell (0).
-    let junctions = n - dead_ends - corridors - (n == 1) as u32;
-
     s.clean = true;
-    Metrics {
+    TreeColumns {
         dead_ends,
-        dead_end_share: dead_ends as f64 / n as f64,
-        diameter,
-        diameter_start: d_start,
-        diameter_end: d_end,
-        solution_length,
-        junctions,
         corridors,
         straights,
-        solution_turns: turns,
-        maze_hash: maze.hash(g.size()),
-        solution_decisions: decisions,
-        solution_branches: branches,
-        walk_steps: walk,
-        max_branch_cells: branch_cells,
-        max_branch_depth: branch_depth,
-        mean_dead_end_length: if dead_ends == 0 {
-            0.0
-        } else {
-            dead_walk as f64 / dead_ends as f64
-        },
-        tortuosity: if ends.grid_distance == 0 {
-            1.0
-        } else {
-            solution_length as f64 / ends.grid_distance as f64
-        },
-        mask_hash,
-        cells: n,
-        loops: 0,
-        solution_count: 1,
-        braid: 0.0,
+        dead_walk,
+        diameter: (diameter, d_start, d_end),
+        solution_length,
+        turns,
+        decisions,
+        branches,
+        walk,
+        branch_cells,
+        branch_depth,
+    }
+    .metrics(g, maze, ends, mask_hash)
+}
+
+/// The columns both tree passes ([`measure_peel`], [`measure_bfs`]) count, made into
+/// [`Metrics`] by [`TreeColumns::metrics`].
+struct TreeColumns {
+    /// Cells of degree 1.
+    dead_ends: u32,
+    /// Cells of degree 2.
+    corridors: u32,
+    /// Corridors open on opposite sides (the grid's meaning of opposite).
+    straights: u32,
+    /// The passages of the dead-end corridors, summed over the dead ends.
+    dead_walk: u64,
+    /// The diameter and the two ends of a farthest pair.
+    diameter: (u32, u32, u32),
+    /// Passages from the entrance to the exit.
+    solution_length: u32,
+    /// Direction changes along the solution.
+    turns: u32,
+    /// Solution cells with an open side leading off the path.
+    decisions: u32,
+    /// The off-path openings of those cells, summed.
+    branches: u32,
+    /// The `walk_steps` column (see [`Metrics::walk_steps`]).
+    walk: u64,
+    /// The most cells behind one opening off the solution.
+    branch_cells: u32,
+    /// The deepest wrong turn, in edges from the path.
+    branch_depth: u32,
+}
+
+impl TreeColumns {
+    /// The metrics of the spanning tree `maze` of `g` between `ends`, from these columns.
+    fn metrics(self, g: &CellGraph, maze: &GraphMaze, ends: GraphEnds, mask_hash: u64) -> Metrics {
+        let TreeColumns {
+            dead_ends,
+            corridors,
+            straights,
+            dead_walk,
+            diameter,
+            solution_length,
+            turns,
+            decisions,
+            branches,
+            walk,
+            branch_cells,
+            branch_depth,
+        } = self;
+        let n = g.cells();
+        // The other cells have degree 3 or more, but a lone cell (0).
+        let junctions = n - dead_ends - corridors - (n == 1) as u32;
+        Metrics {
+            dead_ends,
+            dead_end_share: dead_ends as f64 / n as f64,
+            diameter: diameter.0,
+            diameter_start: diameter.1,
+            diameter_end: diameter.2,
+            solution_length,
+            junctions,
+            corridors,
+            straights,
+            solution_turns: turns,
+            maze_hash: maze.hash(g.size()),
+            solution_decisions: decisions,
+            solution_branches: branches,
+            walk_steps: walk,
+            max_branch_cells: branch_cells,
+            max_branch_depth: branch_depth,
+            mean_dead_end_length: if dead_ends == 0 {
+                0.0
+            } else {
+                dead_walk as f64 / dead_ends as f64
+            },
+            tortuosity: if ends.grid_distance == 0 {
+                1.0
+            } else {
+                solution_length as f64 / ends.grid_distance as f64
+            },
+            mask_hash,
+            cells: n,
+            loops: 0,
+            solution_count: 1,
+            braid: 0.0,
+        }
     }
 }
 
@@ -793,41 +857,21 @@ fn measure_bfs(
         straights += (sum >> (2 * FIELD)) as u32;
     }
     b.clean = true;
-    let n = n as u32;
-    let junctions = n - dead_ends - corridors - (n == 1) as u32;
-    Metrics {
+    TreeColumns {
         dead_ends,
-        dead_end_share: dead_ends as f64 / n as f64,
-        diameter: best - 1,
-        diameter_start: d_start,
-        diameter_end: d_end,
-        solution_length: length,
-        junctions,
         corridors,
         straights,
-        solution_turns: turns,
-        maze_hash: maze.hash(g.size()),
-        solution_decisions: decisions,
-        solution_branches: branches,
-        walk_steps: walk,
-        max_branch_cells: branch_cells,
-        max_branch_depth: branch_depth,
-        mean_dead_end_length: if dead_ends == 0 {
-            0.0
-        } else {
-            dead_walk as f64 / dead_ends as f64
-        },
-        tortuosity: if ends.grid_distance == 0 {
-            1.0
-        } else {
-            length as f64 / ends.grid_distance as f64
-        },
-        mask_hash,
-        cells: n,
-        loops: 0,
-        solution_count: 1,
-        braid: 0.0,
+        dead_walk,
+        diameter: (best - 1, d_start, d_end),
+        solution_length: length,
+        turns,
+        decisions,
+        branches,
+        walk,
+        branch_cells,
+        branch_depth,
     }
+    .metrics(g, maze, ends, mask_hash)
 }
 
 /// The reverse pass of [`measure_bfs`] over the positions of `queue` (entries as in
