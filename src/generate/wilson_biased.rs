@@ -151,9 +151,12 @@ fn walks<R: RandomSource, const TURN: bool>(
     let mut poll = Poll::new();
     for y in 1..=h {
         let row = y * pw;
-        for start in row + 1..=row + w {
-            if sides[start as usize] >= JOINED {
-                continue;
+        let end = row + w + 1;
+        let mut start = row;
+        loop {
+            start = next_free(sides, start + 1, end);
+            if start == end {
+                break;
             }
             // The first step from a start cell is uniform (no previous direction yet).
             if poll.stop(1) {
@@ -196,4 +199,30 @@ fn walks<R: RandomSource, const TURN: bool>(
     }
     carve_parent_links(maze, next, &mut s.codes, root);
     true
+}
+
+/// The first cell in `from..end` whose byte in `sides` is below [`JOINED`] (not in the tree),
+/// or `end` when there is none. Eight bytes at a time: bit 4 of a byte is [`JOINED`]'s, so the
+/// first byte with it clear is the first free cell. One branch per word instead of one per
+/// cell: whether a start cell is already in the tree is a coin flip to a predictor, while a
+/// word of eight joined cells (or the next free one in the same word) is the common case.
+#[inline(always)]
+fn next_free(sides: &[u8], from: u32, end: u32) -> u32 {
+    const FLAGS: u64 = u64::from_le_bytes([JOINED; 8]);
+    let mut p = from as usize;
+    while p < end as usize {
+        let Some(word) = sides.get(p..p + 8) else {
+            // The last few bytes of the array: one at a time.
+            return (p..end as usize)
+                .find(|&q| sides[q] < JOINED)
+                .map_or(end, |q| q as u32);
+        };
+        let free = !u64::from_le_bytes(word.try_into().expect("8 bytes")) & FLAGS;
+        if free != 0 {
+            // Bytes past `end` (padding, 0) count as free here; the minimum clips them.
+            return (p as u32 + free.trailing_zeros() / 8).min(end);
+        }
+        p += 8;
+    }
+    end
 }
