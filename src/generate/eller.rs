@@ -26,7 +26,7 @@
 //! Walls are opened through the wall writer with selects, not branches.
 
 use super::Scratch;
-use crate::grid::{Dir, Maze};
+use crate::grid::Maze;
 use crate::rng::RandomSource;
 
 /// No representative chosen yet for the next row.
@@ -35,15 +35,13 @@ const NONE: u32 = u32::MAX;
 /// Eller's scratch: one entry per column of the current row (see the module docs).
 #[derive(Debug, Default)]
 pub(crate) struct Rows {
-    /// Four rows of `u32` in one buffer, split when a maze starts: `parent` (the union-find
-    /// over the row's columns), each column's `root` this row, and per root `cnt` (the set's
-    /// cells in the row, then the countdown to its forced south cell) and `rep` (the next
-    /// row's representative).
+    /// Three rows of `u32` in one buffer, split when a maze starts: `parent` (the union-find
+    /// over the row's columns; after the south coins, each column's root), per root `state`
+    /// (see [`generate`]) and `rep` (the next row's representative).
     words: Vec<u32>,
-    /// Per root: 0 no south passage yet, 1 one, 2 a forced cell drawn, 3 it is opened.
-    flag: Vec<u8>,
-    /// Per column: 1 when it opens south.
-    down: Vec<u8>,
+    /// Two bitsets of one bit per column, split when a maze starts: `east` (the row's joins)
+    /// and `south` (its south coins).
+    bits: Vec<u64>,
 }
 
 /// Root of `x` in `parent`. Roots point to themselves, so the first two hops need no test
@@ -66,100 +64,119 @@ fn find(parent: &mut [u32], x: u32) -> u32 {
     r
 }
 
+/// A set's `state` in a row: bit 0 set once it opens south (a south coin, or its forced cell
+/// opened), bit 1 set once its forced cell is drawn, and the bits above a count: the set's
+/// cells in the row, then (once drawn) how many of its cells remain before the forced one.
+const SOUTH: u32 = 1;
+/// See [`SOUTH`].
+const DRAWN: u32 = 2;
+/// One in the count of a `state` (see [`SOUTH`]).
+const ONE: u32 = 4;
+
+/// Join adjacent columns of a row left to right where `join(different sets?)` says so, and
+/// record join x–x+1 as bit x of `east`. No branch on the outcome: a random join's coin is
+/// flipped only when the sets differ ([`RandomSource::coin_if`]). `a` is the root of column
+/// x's set, carried along instead of found again; a root `b` that is not joined keeps pointing
+/// to itself.
+#[inline(always)]
+fn join_row(parent: &mut [u32], east: &mut [u64], w: u32, mut join: impl FnMut(bool) -> bool) {
+    let mut a = find(parent, 0);
+    for (c, word) in east.iter_mut().enumerate() {
+        let lo = 64 * c as u32;
+        let mut joins = 0u64;
+        for x in lo..(lo + 64).min(w - 1) {
+            let b = find(parent, x + 1);
+            let j = join(a != b);
+            parent[b as usize] = if j { a } else { b };
+            joins |= (j as u64) << (x - lo);
+            a = if j { a } else { b };
+        }
+        *word = joins;
+    }
+}
+
 /// Carve a perfect maze by Eller's algorithm.
 pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
     let (w, h) = (maze.width(), maze.height());
     let wu = w as usize;
-    let Rows { words, flag, down } = &mut s.eller;
+    let nw = wu.div_ceil(64);
+    let Rows { words, bits } = &mut s.eller;
     words.clear();
-    words.resize(4 * wu, NONE);
+    words.resize(3 * wu, 0);
     let (parent, rest) = words.split_at_mut(wu);
-    let (root, rest) = rest.split_at_mut(wu);
-    let (cnt, rep) = rest.split_at_mut(wu);
-    cnt.fill(0);
+    let (state, rep) = rest.split_at_mut(wu);
     for (x, p) in parent.iter_mut().enumerate() {
         *p = x as u32;
     }
-    flag.clear();
-    flag.resize(wu, 0);
-    let flag = &mut flag[..];
-    down.clear();
-    down.resize(wu, 0);
-    let down = &mut down[..];
-    let size = maze.size();
+    bits.clear();
+    bits.resize(2 * nw, 0);
+    let (east, south) = bits.split_at_mut(nw);
     let mut walls = maze.wall_writer();
     for y in 0..h {
         let row = y * w;
-        let east = |x: u32| size.wall_id(row + x, Dir::East);
-        let south = |x: u32| size.wall_id(row + x, Dir::South);
-        if y + 1 == h {
-            let mut a = find(parent, 0);
-            for x in 0..w - 1 {
-                let b = find(parent, x + 1);
-                let join = a != b;
-                parent[b as usize] = if join { a } else { b };
-                walls.open_if(east(x), join);
-                a = if join { a } else { b };
+        let last = y + 1 == h;
+        // (1) Joins within the row (the last row joins whenever the sets differ).
+        if last {
+            join_row(parent, east, w, |differ| differ);
+        } else {
+            join_row(parent, east, w, |differ| rng.coin_if(differ));
+        }
+        if last {
+            for (c, &joins) in east.iter().enumerate() {
+                let x0 = 64 * c as u32;
+                walls.open_cells32(row + x0, joins as u32, 0);
+                if w - x0 > 32 {
+                    walls.open_cells32(row + x0 + 32, (joins >> 32) as u32, 0);
+                }
             }
             break;
         }
-        // (1) Random joins within the row, without a branch on the coin or on "different
-        // sets?" (`coin_if` flips only then). `a` is the root of column x's set, carried along
-        // instead of found again; a root `b` that is not joined keeps pointing to itself.
-        let mut a = find(parent, 0);
-        for x in 0..w - 1 {
-            let b = find(parent, x + 1);
-            let join = rng.coin_if(a != b);
-            parent[b as usize] = if join { a } else { b };
-            walls.open_if(east(x), join);
-            a = if join { a } else { b };
-        }
-        // (2) Random south passages, counted per set.
-        let mut x0 = 0u32;
-        while x0 < w {
+        // (2) Random south coins (up to 64 at a time: the same coins in the same order), and
+        // per set its cells in the row and whether one opens south. Every column's find
+        // leaves it pointing to its root.
+        state.fill(0);
+        for (c, word) in south.iter_mut().enumerate() {
+            let x0 = 64 * c as u32;
             let k = (w - x0).min(64);
             let coins = rng.coins(k);
+            *word = coins;
+            for i in 0..k {
+                let r = find(parent, x0 + i) as usize;
+                state[r] = (state[r] + ONE) | (coins >> i) as u32 & SOUTH;
+            }
+        }
+        // (3) In one pass per column: a set with no south passage has its forced cell drawn
+        // at its first column (uniform among its cells) and counted down to; then the next
+        // row's forest: below a south passage, the set's first such column (the smallest, as
+        // columns go up); else a singleton. The row's walls are written 32 columns at a time.
+        rep.fill(NONE);
+        for c in 0..nw {
+            let x0 = 64 * c as u32;
+            let k = (w - x0).min(64);
+            let mut down = south[c];
             for i in 0..k {
                 let x = x0 + i;
-                let r = find(parent, x);
-                root[x as usize] = r;
-                let d = (coins >> i) as u8 & 1;
-                down[x as usize] = d;
-                cnt[r as usize] += 1;
-                flag[r as usize] |= d;
+                let r = parent[x as usize] as usize;
+                let mut st = state[r];
+                if st & (SOUTH | DRAWN) == 0 {
+                    st = rng.choose(st / ONE) * ONE | DRAWN;
+                }
+                // Counting down (drawn, not yet opened): the forced cell when the count is 0.
+                // Opening sets SOUTH; the count's borrow then leaves a state that stays odd.
+                let counting = st & (SOUTH | DRAWN) == DRAWN;
+                let hit = st == DRAWN;
+                state[r] = st.wrapping_sub(ONE * counting as u32) | hit as u32;
+                down |= (hit as u64) << i;
+                let opens = (down >> i) & 1 != 0;
+                let first = rep[r].min(if opens { x } else { NONE });
+                rep[r] = first;
+                parent[x as usize] = if opens { first } else { x };
             }
-            x0 += k;
-        }
-        // Sets with no south passage: force one, at a uniform position among their cells
-        // (drawn at the set's first cell, then counted down; no branch per cell).
-        for x in 0..wu {
-            let r = root[x] as usize;
-            if flag[r] == 0 {
-                cnt[r] = rng.choose(cnt[r]);
-                flag[r] = 2;
+            let joins = east[c];
+            walls.open_cells32(row + x0, joins as u32, down as u32);
+            if k > 32 {
+                walls.open_cells32(row + x0 + 32, (joins >> 32) as u32, (down >> 32) as u32);
             }
-            let f = flag[r];
-            let counting = f == 2;
-            let hit = counting & (cnt[r] == 0);
-            down[x] |= hit as u8;
-            flag[r] = if hit { 3 } else { f };
-            cnt[r] -= (counting & !hit) as u32;
-            walls.open_if(south(x as u32), down[x] != 0);
-        }
-        // The next row's forest: below a south passage, the set's first such column (the
-        // smallest, as columns go up); else a singleton.
-        for x in 0..wu {
-            let r = root[x] as usize;
-            let south = down[x] != 0;
-            let first = rep[r].min(x as u32);
-            rep[r] = if south { first } else { rep[r] };
-            parent[x] = if south { first } else { x as u32 };
-        }
-        for &r in root.iter() {
-            let r = r as usize;
-            rep[r] = NONE;
-            cnt[r] = 0;
-            flag[r] = 0;
         }
     }
 }
