@@ -11,19 +11,23 @@
 //! with `W·H − 1` openings means a tree. (A classic Eller relabels the row on every merge,
 //! which is quadratic in the width; the union-find makes a merge O(α).)
 //!
-//! Between rows the union-find is rebuilt for the next row in one pass: a cell below a south
-//! passage points to the first column of its set that went south (a root), every other cell
-//! is a singleton. Only "same set?" is ever asked, so this row-local forest answers exactly
-//! like one over all cells, in `O(W)` scratch that stays in L1.
+//! A row takes three passes over its columns: the joins; the south coins, with each column's
+//! find (which leaves it pointing to its root) and per set its cells and whether one opened
+//! south; and one pass that draws and counts down to each forced cell, rebuilds the union-find
+//! for the next row and writes the row's walls. The rebuild: a cell below a south passage
+//! points to the first column of its set that went south (a root), every other cell is a
+//! singleton. Only "same set?" is ever asked, so this row-local forest answers exactly like one
+//! over all cells, in `O(W)` scratch that stays in L1.
 //!
-//! Scratch ([`Rows`], one row of `W` entries each): `parent`, each column's `root` this row,
-//! per root the set's cell `cnt` in the row and the next row's `rep`resentative; `flag[root]`
-//! whether the set opened south (0 no, 1 yes, 2 a forced cell has been drawn, 3 done),
-//! `down[x]` whether column `x` opens south. Draws: coins (a join's coin only when the two cells
-//! are in different sets, [`RandomSource::coin_if`], so the loop has no branch on it; the south
-//! coins of a row drawn up to 64 at a time by [`RandomSource::coins`], the same coins in the
-//! same order) and one `below(count)` per set without a south passage (exactly enumerable).
-//! Walls are opened through the wall writer with selects, not branches.
+//! Scratch ([`Rows`]): per column `parent`, and per root the set's `state` (whether it opened
+//! south, whether its forced cell is drawn, a count; see [`SOUTH`]) and the next row's `rep`;
+//! the row's joins and south passages as bitsets, one bit per column. Draws: coins (a join's
+//! coin only when the two cells are in different sets, [`RandomSource::coin_if`], so the loop
+//! has no branch on it; the south coins of a row drawn up to 64 at a time by
+//! [`RandomSource::coins`], the same coins in the same order) and one `choose(count)` per set
+//! without a south passage, at its first column (exactly enumerable). Decisions are selects,
+//! not branches, but for that draw; the walls are written 32 cells at a time from the bitsets
+//! ([`crate::grid::WallWriter::open_cells32`]).
 
 use super::Scratch;
 use crate::grid::Maze;
@@ -44,23 +48,43 @@ pub(crate) struct Rows {
     bits: Vec<u64>,
 }
 
+/// Entry `i` of a per-column slice (`parent`, `state` or `rep`, each exactly `W` long).
+///
+/// Every index this module passes is a column of the row, below `W`: a loop's column, or a
+/// `parent` entry, and `parent` only ever holds columns (its start, the roots `find` returns,
+/// and the next row's representatives, which are columns that opened south).
+#[inline(always)]
+fn at(s: &[u32], i: u32) -> u32 {
+    debug_assert!((i as usize) < s.len());
+    // SAFETY: `i` is a column, below the slice's length (see above).
+    unsafe { *s.get_unchecked(i as usize) }
+}
+
+/// Set entry `i` of a per-column slice to `v` (`i` a column, as for [`at`]).
+#[inline(always)]
+fn put(s: &mut [u32], i: u32, v: u32) {
+    debug_assert!((i as usize) < s.len());
+    // SAFETY: `i` is a column, below the slice's length (see [`at`]).
+    unsafe { *s.get_unchecked_mut(i as usize) = v }
+}
+
 /// Root of `x` in `parent`. Roots point to themselves, so the first two hops need no test
 /// (a chain of loads instead of a mispredicted loop exit per find); a loop finishes the rare
 /// deeper paths, and `x` and its parent are then linked straight to the root (as
 /// [`crate::dsu`]'s finds).
 #[inline(always)]
 fn find(parent: &mut [u32], x: u32) -> u32 {
-    let p1 = parent[x as usize];
-    let mut r = parent[p1 as usize];
+    let p1 = at(parent, x);
+    let mut r = at(parent, p1);
     loop {
-        let up = parent[r as usize];
+        let up = at(parent, r);
         if up == r {
             break;
         }
-        r = parent[up as usize];
+        r = at(parent, up);
     }
-    parent[x as usize] = r;
-    parent[p1 as usize] = r;
+    put(parent, x, r);
+    put(parent, p1, r);
     r
 }
 
@@ -87,7 +111,7 @@ fn join_row(parent: &mut [u32], east: &mut [u64], w: u32, mut join: impl FnMut(b
         for x in lo..(lo + 64).min(w - 1) {
             let b = find(parent, x + 1);
             let j = join(a != b);
-            parent[b as usize] = if j { a } else { b };
+            put(parent, b, if j { a } else { b });
             joins |= (j as u64) << (x - lo);
             a = if j { a } else { b };
         }
@@ -141,8 +165,8 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             let coins = rng.coins(k);
             *word = coins;
             for i in 0..k {
-                let r = find(parent, x0 + i) as usize;
-                state[r] = (state[r] + ONE) | (coins >> i) as u32 & SOUTH;
+                let r = find(parent, x0 + i);
+                put(state, r, (at(state, r) + ONE) | (coins >> i) as u32 & SOUTH);
             }
         }
         // (3) In one pass per column: a set with no south passage has its forced cell drawn
@@ -156,8 +180,8 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             let mut down = south[c];
             for i in 0..k {
                 let x = x0 + i;
-                let r = parent[x as usize] as usize;
-                let mut st = state[r];
+                let r = at(parent, x);
+                let mut st = at(state, r);
                 if st & (SOUTH | DRAWN) == 0 {
                     st = rng.choose(st / ONE) * ONE | DRAWN;
                 }
@@ -165,12 +189,16 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
                 // Opening sets SOUTH; the count's borrow then leaves a state that stays odd.
                 let counting = st & (SOUTH | DRAWN) == DRAWN;
                 let hit = st == DRAWN;
-                state[r] = st.wrapping_sub(ONE * counting as u32) | hit as u32;
+                put(
+                    state,
+                    r,
+                    st.wrapping_sub(ONE * counting as u32) | hit as u32,
+                );
                 down |= (hit as u64) << i;
                 let opens = (down >> i) & 1 != 0;
-                let first = rep[r].min(if opens { x } else { NONE });
-                rep[r] = first;
-                parent[x as usize] = if opens { first } else { x };
+                let first = at(rep, r).min(if opens { x } else { NONE });
+                put(rep, r, first);
+                put(parent, x, if opens { first } else { x });
             }
             let joins = east[c];
             walls.open_cells32(row + x0, joins as u32, down as u32);
