@@ -133,8 +133,9 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
         *p = x as u32;
     }
     bits.clear();
-    bits.resize(2 * nw, 0);
-    let (east, south) = bits.split_at_mut(nw);
+    bits.resize(3 * nw, 0);
+    let (east, rest) = bits.split_at_mut(nw);
+    let (south, firsts) = rest.split_at_mut(nw);
     let mut walls = maze.wall_writer();
     for y in 0..h {
         let row = y * w;
@@ -156,22 +157,44 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             break;
         }
         // (2) Random south coins (up to 64 at a time: the same coins in the same order), and
-        // per set its cells in the row and whether one opens south. Every column's find
-        // leaves it pointing to its root.
+        // per set its cells in the row and whether one opens south; each set's first column
+        // (its state still 0) is marked in `firsts`. Every column's find leaves it pointing to
+        // its root.
         state.fill(0);
-        for (c, word) in south.iter_mut().enumerate() {
+        for c in 0..nw {
             let x0 = 64 * c as u32;
             let k = (w - x0).min(64);
             let coins = rng.coins(k);
-            *word = coins;
+            south[c] = coins;
+            let mut first = 0u64;
             for i in 0..k {
                 let r = find(parent, x0 + i);
-                put(state, r, (at(state, r) + ONE) | (coins >> i) as u32 & SOUTH);
+                let st = at(state, r);
+                first |= ((st == 0) as u64) << i;
+                put(state, r, (st + ONE) | (coins >> i) as u32 & SOUTH);
+            }
+            firsts[c] = first;
+        }
+        // (3) The forced cells' draws, in the order of their sets' first columns: the sets
+        // without a south passage are picked out without a branch per set (which would miss
+        // as often as such sets come), then each draws its cell, uniform among its cells.
+        for (c, &first) in firsts.iter().enumerate() {
+            let x0 = 64 * c as u32;
+            let mut sets = first;
+            let mut need = 0u64;
+            while sets != 0 {
+                let i = sets.trailing_zeros();
+                sets &= sets - 1;
+                need |= ((at(state, at(parent, x0 + i)) & SOUTH == 0) as u64) << i;
+            }
+            while need != 0 {
+                let r = at(parent, x0 + need.trailing_zeros());
+                need &= need - 1;
+                put(state, r, rng.choose_flat(at(state, r) / ONE) * ONE | DRAWN);
             }
         }
-        // (3) In one pass per column: a set with no south passage has its forced cell drawn
-        // at its first column (uniform among its cells) and counted down to; then the next
-        // row's forest: below a south passage, the set's first such column (the smallest, as
+        // (4) In one pass per column: a set with no south passage counts down to its forced
+        // cell; then the next row's forest: below a south passage, the set's first such column (the smallest, as
         // columns go up); else a singleton. The row's walls are written 32 columns at a time.
         rep.fill(NONE);
         for c in 0..nw {
@@ -181,10 +204,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             for i in 0..k {
                 let x = x0 + i;
                 let r = at(parent, x);
-                let mut st = at(state, r);
-                if st & (SOUTH | DRAWN) == 0 {
-                    st = rng.choose(st / ONE) * ONE | DRAWN;
-                }
+                let st = at(state, r);
                 // Counting down (drawn, not yet opened): the forced cell when the count is 0.
                 // Opening sets SOUTH; the count's borrow then leaves a state that stays odd.
                 let counting = st & (SOUTH | DRAWN) == DRAWN;
