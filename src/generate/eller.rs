@@ -12,9 +12,10 @@
 //! which is quadratic in the width; the union-find makes a merge O(α).)
 //!
 //! A row takes three passes over its columns: the joins; the south coins, with each column's
-//! find (which leaves it pointing to its root) and per set its cells and whether one opened
-//! south; and one pass that draws and counts down to each forced cell, rebuilds the union-find
-//! for the next row and writes the row's walls. The rebuild: a cell below a south passage
+//! find (which leaves it pointing to its root), per set its cells and whether one opened south,
+//! and each set's first column; and, after the forced cells are drawn set by set, one pass that
+//! counts down to each forced cell, rebuilds the union-find for the next row and writes the
+//! row's walls. The rebuild: a cell below a south passage
 //! points to the first column of its set that went south (a root), every other cell is a
 //! singleton. Only "same set?" is ever asked, so this row-local forest answers exactly like one
 //! over all cells, in `O(W)` scratch that stays in L1.
@@ -25,8 +26,8 @@
 //! coin only when the two cells are in different sets, [`RandomSource::coin_if`], so the loop
 //! has no branch on it; the south coins of a row drawn up to 64 at a time by
 //! [`RandomSource::coins`], the same coins in the same order) and one `choose(count)` per set
-//! without a south passage, at its first column (exactly enumerable). Decisions are selects,
-//! not branches, but for that draw; the walls are written 32 cells at a time from the bitsets
+//! without a south passage, in the order of the sets' first columns (exactly enumerable).
+//! Decisions are selects, not branches; the walls are written 32 cells at a time from the bitsets
 //! ([`crate::grid::WallWriter::open_cells32`]).
 
 use super::Scratch;
@@ -190,7 +191,11 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             while need != 0 {
                 let r = at(parent, x0 + need.trailing_zeros());
                 need &= need - 1;
-                put(state, r, rng.choose_flat(at(state, r) / ONE) * ONE | DRAWN);
+                put(
+                    state,
+                    r,
+                    (rng.choose_flat(at(state, r) / ONE) * ONE) | DRAWN,
+                );
             }
         }
         // (4) In one pass per column: a set with no south passage counts down to its forced
