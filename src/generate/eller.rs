@@ -89,14 +89,11 @@ fn find(parent: &mut [u32], x: u32) -> u32 {
     r
 }
 
-/// A set's `state` in a row: bit 0 set once it opens south (a south coin, or its forced cell
-/// opened), bit 1 set once its forced cell is drawn, and the bits above a count: the set's
-/// cells in the row, then (once drawn) how many of its cells remain before the forced one.
+/// A set's `state` in a row: bit 0 set when one of its south coins came up, and the bits
+/// above the count of its cells in the row.
 const SOUTH: u32 = 1;
-/// See [`SOUTH`].
-const DRAWN: u32 = 2;
 /// One in the count of a `state` (see [`SOUTH`]).
-const ONE: u32 = 4;
+const ONE: u32 = 2;
 
 /// Join adjacent columns of a row left to right where `join(different sets?)` says so, and
 /// record join x–x+1 as bit x of `east`. No branch on the outcome: a random join's coin is
@@ -176,9 +173,11 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
             }
             firsts[c] = first;
         }
-        // (3) The forced cells' draws, in the order of their sets' first columns: the sets
-        // without a south passage are picked out without a branch per set (which would miss
-        // as often as such sets come), then each draws its cell, uniform among its cells.
+        // (3) The forced cells, in the order of their sets' first columns: the sets without a
+        // south passage are picked out without a branch per set (which would miss as often as
+        // such sets come), then each draws its cell, uniform among its cells, which is found
+        // by counting the set's columns from its first (none to count for the many
+        // one-cell sets), and opens it in `south`.
         for (c, &first) in firsts.iter().enumerate() {
             let x0 = 64 * c as u32;
             let mut sets = first;
@@ -189,37 +188,29 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) 
                 need |= ((at(state, at(parent, x0 + i)) & SOUTH == 0) as u64) << i;
             }
             while need != 0 {
-                let r = at(parent, x0 + need.trailing_zeros());
+                let mut x = x0 + need.trailing_zeros();
                 need &= need - 1;
-                put(
-                    state,
-                    r,
-                    (rng.choose_flat(at(state, r) / ONE) * ONE) | DRAWN,
-                );
+                let r = at(parent, x);
+                // The set has more than `k` cells from `x` on, so `x` stays a column.
+                let mut k = rng.choose_flat(at(state, r) / ONE);
+                while k > 0 {
+                    x += 1;
+                    k -= (at(parent, x) == r) as u32;
+                }
+                south[(x / 64) as usize] |= 1 << (x % 64);
             }
         }
-        // (4) In one pass per column: a set with no south passage counts down to its forced
-        // cell; then the next row's forest: below a south passage, the set's first such column (the smallest, as
-        // columns go up); else a singleton. The row's walls are written 32 columns at a time.
+        // (4) In one pass per column, the next row's forest: below a south passage, the set's
+        // first such column (the smallest, as columns go up); else a singleton. The row's
+        // walls are written 32 columns at a time.
         rep.fill(NONE);
         for c in 0..nw {
             let x0 = 64 * c as u32;
             let k = (w - x0).min(64);
-            let mut down = south[c];
+            let down = south[c];
             for i in 0..k {
                 let x = x0 + i;
                 let r = at(parent, x);
-                let st = at(state, r);
-                // Counting down (drawn, not yet opened): the forced cell when the count is 0.
-                // Opening sets SOUTH; the count's borrow then leaves a state that stays odd.
-                let counting = st & (SOUTH | DRAWN) == DRAWN;
-                let hit = st == DRAWN;
-                put(
-                    state,
-                    r,
-                    st.wrapping_sub(ONE * counting as u32) | hit as u32,
-                );
-                down |= (hit as u64) << i;
                 let opens = (down >> i) & 1 != 0;
                 let first = at(rep, r).min(if opens { x } else { NONE });
                 put(rep, r, first);
