@@ -13,22 +13,22 @@
 //!
 //! A row takes three passes over its columns: the joins; the south coins, with each column's
 //! find (which leaves it pointing to its root), per set its cells and whether one opened south,
-//! and each set's first column; and, after the forced cells are drawn set by set, one pass that
-//! counts down to each forced cell, rebuilds the union-find for the next row and writes the
-//! row's walls. The rebuild: a cell below a south passage
-//! points to the first column of its set that went south (a root), every other cell is a
-//! singleton. Only "same set?" is ever asked, so this row-local forest answers exactly like one
-//! over all cells, in `O(W)` scratch that stays in L1.
+//! and each set's first column; and, after each set without a south passage has drawn its
+//! forced cell (found by counting the set's columns from its first), one pass that rebuilds
+//! the union-find for the next row and writes the row's walls. The rebuild: a cell below a
+//! south passage points to the first column of its set that went south (a root), every other
+//! cell is a singleton. Only "same set?" is ever asked, so this row-local forest answers
+//! exactly like one over all cells, in `O(W)` scratch that stays in L1.
 //!
-//! Scratch ([`Rows`]): per column `parent`, and per root the set's `state` (whether it opened
-//! south, whether its forced cell is drawn, a count; see [`SOUTH`]) and the next row's `rep`;
-//! the row's joins and south passages as bitsets, one bit per column. Draws: coins (a join's
-//! coin only when the two cells are in different sets, [`RandomSource::coin_if`], so the loop
-//! has no branch on it; the south coins of a row drawn up to 64 at a time by
+//! Scratch ([`Rows`]): per column `parent`, and per root the set's `state` (its cell count and
+//! whether a south coin came up; see [`SOUTH`]) and the next row's `rep`; the row's joins,
+//! south passages and sets' first columns as bitsets, one bit per column. Draws: coins (a
+//! join's coin only when the two cells are in different sets, [`RandomSource::coin_if`], so
+//! the loop has no branch on it; the south coins of a row drawn up to 64 at a time by
 //! [`RandomSource::coins`], the same coins in the same order) and one `choose(count)` per set
 //! without a south passage, in the order of the sets' first columns (exactly enumerable).
-//! Decisions are selects, not branches; the walls are written 32 cells at a time from the bitsets
-//! ([`crate::grid::WallWriter::open_cells32`]).
+//! Decisions are selects, not branches, but for a loop's end; the walls are written 32 cells
+//! at a time from the bitsets ([`crate::grid::WallWriter::open_cells32`]).
 
 use super::Scratch;
 use crate::grid::Maze;
@@ -44,8 +44,8 @@ pub(crate) struct Rows {
     /// over the row's columns; after the south coins, each column's root), per root `state`
     /// (see [`generate`]) and `rep` (the next row's representative).
     words: Vec<u32>,
-    /// Two bitsets of one bit per column, split when a maze starts: `east` (the row's joins)
-    /// and `south` (its south coins).
+    /// Three bitsets of one bit per column, split when a maze starts: `east` (the row's
+    /// joins), `south` (its south passages) and `firsts` (each set's first column).
     bits: Vec<u64>,
 }
 
