@@ -454,12 +454,14 @@ impl RandomSource for Rng {
     fn coin_if(&mut self, flip: bool) -> bool {
         // `coin` refills the buffer when it is empty and a bit is needed; so does this (a
         // branch taken once per 64 coins), and an empty buffer is never refilled without a
-        // flip, so later draws from the generator see the same sequence.
-        if flip & (self.nbits == 0) {
+        // flip, so later draws from the generator see the same sequence. The test is one
+        // comparison, `flip > nbits`: written as `flip & (nbits == 0)`, the compiler may split
+        // it into a branch on `flip` first, which is as unpredictable as the caller's sets.
+        let f = flip as u32;
+        if f > self.nbits {
             self.bits = self.inner.next_u64();
             self.nbits = 64;
         }
-        let f = flip as u32;
         let heads = self.bits & f as u64 == 1;
         self.bits >>= f;
         self.nbits -= f;
