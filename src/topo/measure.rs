@@ -559,7 +559,7 @@ pub(super) fn measure_peel(
     }
     dead_walk += bare - (len - n as usize) as u64 - root_bare;
     s.clean = true;
-    TreeColumns {
+    Columns {
         dead_ends,
         corridors,
         straights,
@@ -573,42 +573,50 @@ pub(super) fn measure_peel(
         branch_cells,
         branch_depth,
     }
-    .metrics(g, maze, ends, mask_hash)
+    .metrics(g, maze, ends.grid_distance, mask_hash)
 }
 
-/// The columns both tree passes ([`measure_peel`], [`measure_bfs`]) count, made into
-/// [`Metrics`] by [`TreeColumns::metrics`].
-struct TreeColumns {
+/// The columns every pass counts (the tree passes [`measure_peel`] and [`measure_bfs`], and
+/// the graph pass of [`super::measure_graph`]), made into [`Metrics`] by [`Columns::metrics`].
+pub(super) struct Columns {
     /// Cells of degree 1.
-    dead_ends: u32,
+    pub(super) dead_ends: u32,
     /// Cells of degree 2.
-    corridors: u32,
+    pub(super) corridors: u32,
     /// Corridors open on opposite sides (the grid's meaning of opposite).
-    straights: u32,
+    pub(super) straights: u32,
     /// The passages of the dead-end corridors, summed over the dead ends.
-    dead_walk: u64,
+    pub(super) dead_walk: u64,
     /// The diameter and the two ends of a farthest pair.
-    diameter: (u32, u32, u32),
+    pub(super) diameter: (u32, u32, u32),
     /// Passages from the entrance to the exit.
-    solution_length: u32,
+    pub(super) solution_length: u32,
     /// Direction changes along the solution.
-    turns: u32,
+    pub(super) turns: u32,
     /// Solution cells with an open side leading off the path.
-    decisions: u32,
+    pub(super) decisions: u32,
     /// The off-path openings of those cells, summed.
-    branches: u32,
-    /// The `walk_steps` column (see [`Metrics::walk_steps`]).
-    walk: u64,
+    pub(super) branches: u32,
+    /// The `walk_steps` column (see [`Metrics::walk_steps`]; 0 on a graph with loops).
+    pub(super) walk: u64,
     /// The most cells behind one opening off the solution.
-    branch_cells: u32,
+    pub(super) branch_cells: u32,
     /// The deepest wrong turn, in edges from the path.
-    branch_depth: u32,
+    pub(super) branch_depth: u32,
 }
 
-impl TreeColumns {
-    /// The metrics of the spanning tree `maze` of `g` between `ends`, from these columns.
-    fn metrics(self, g: &CellGraph, maze: &GraphMaze, ends: GraphEnds, mask_hash: u64) -> Metrics {
-        let TreeColumns {
+impl Columns {
+    /// The metrics of `maze`, a connected maze on `g` whose ends are `grid_distance` apart in
+    /// the open grid, from these columns, as for a spanning tree (no loops, one shortest path);
+    /// a graph pass sets its `loops` and `solution_count` on the result.
+    pub(super) fn metrics(
+        self,
+        g: &CellGraph,
+        maze: &GraphMaze,
+        grid_distance: u32,
+        mask_hash: u64,
+    ) -> Metrics {
+        let Columns {
             dead_ends,
             corridors,
             straights,
@@ -647,10 +655,10 @@ impl TreeColumns {
             } else {
                 dead_walk as f64 / dead_ends as f64
             },
-            tortuosity: if ends.grid_distance == 0 {
+            tortuosity: if grid_distance == 0 {
                 1.0
             } else {
-                solution_length as f64 / ends.grid_distance as f64
+                solution_length as f64 / grid_distance as f64
             },
             mask_hash,
             cells: n,
@@ -857,7 +865,7 @@ fn measure_bfs(
         straights += (sum >> (2 * FIELD)) as u32;
     }
     b.clean = true;
-    TreeColumns {
+    Columns {
         dead_ends,
         corridors,
         straights,
@@ -871,7 +879,7 @@ fn measure_bfs(
         branch_cells,
         branch_depth,
     }
-    .metrics(g, maze, ends, mask_hash)
+    .metrics(g, maze, ends.grid_distance, mask_hash)
 }
 
 /// The reverse pass of [`measure_bfs`] over the positions of `queue` (entries as in

@@ -24,7 +24,7 @@
 //! exact diameter's pair. `diameter_start`/`diameter_end` are then the entrance and the exit,
 //! and `solution_length` equals `diameter`.
 
-use super::measure::{grid_distance_with, measure as measure_tree};
+use super::measure::{grid_distance_with, measure as measure_tree, Columns};
 use super::{CellGraph, GraphEnds, GraphMaze, MeasureScratch};
 use crate::metrics::Metrics;
 
@@ -494,18 +494,17 @@ pub fn measure_maze(
     };
     let solution_count = s.count[exit as usize];
 
-    // Degrees and straights, as on a tree.
-    let (mut dead_ends, mut corridors, mut junctions, mut straights) = (0u32, 0u32, 0u32, 0u32);
+    // Dead ends, corridors and straights, as on a tree (the junctions are the other cells).
+    let (mut dead_ends, mut corridors, mut straights) = (0u32, 0u32, 0u32);
     for &c in g.ids() {
         match s.deg[c as usize] {
-            0 => {}
             1 => dead_ends += 1,
             2 => {
                 corridors += 1;
                 let t = s.toff[c as usize] as usize;
                 straights += (s.tdir[t + 1] == g.opposite(s.tdir[t])) as u32;
             }
-            _ => junctions += 1,
+            _ => {}
         }
     }
 
@@ -554,37 +553,24 @@ pub fn measure_maze(
     }
 
     Metrics {
-        dead_ends,
-        dead_end_share: dead_ends as f64 / n as f64,
-        diameter: diameter.0,
-        diameter_start: diameter.1,
-        diameter_end: diameter.2,
-        solution_length: length,
-        junctions,
-        corridors,
-        straights,
-        solution_turns: turns,
-        maze_hash: maze.hash(g.size()),
-        solution_decisions: decisions,
-        solution_branches: branches,
-        walk_steps: 0,
-        max_branch_cells,
-        max_branch_depth,
-        mean_dead_end_length: if dead_ends == 0 {
-            0.0
-        } else {
-            walk as f64 / dead_ends as f64
-        },
-        tortuosity: if grid_distance == 0 {
-            1.0
-        } else {
-            length as f64 / grid_distance as f64
-        },
-        mask_hash,
-        cells: n as u32,
         loops,
         solution_count,
-        braid: 0.0,
+        ..Columns {
+            dead_ends,
+            corridors,
+            straights,
+            dead_walk: walk,
+            diameter,
+            solution_length: length,
+            turns,
+            decisions,
+            branches,
+            // A rational number with loops: the column is NULL (see the module docs).
+            walk: 0,
+            branch_cells: max_branch_cells,
+            branch_depth: max_branch_depth,
+        }
+        .metrics(g, maze, grid_distance, mask_hash)
     }
 }
 
