@@ -32,10 +32,12 @@
 //! A draw is a chain of dependent steps (the length, the draw below it, the entry, the marks
 //! around its cell, the new length), so one maze leaves the processor waiting. A batch worker
 //! makes 2D mazes two at a time ([`generate_pair`]): the draws of two mazes, each from its own
-//! source, are interleaved one by one, so each chain runs while the other waits. With the
-//! unchecked indexing, whole `batchgen --algo prim --size 64x64 --count 10000 --threads 1` runs
-//! take 0.83 of the CPU time and 0.86 of the instructions of the bounds-checked loop making
-//! one maze at a time (`benches/whole_process.sh`, `benches/counts.sh`).
+//! source, are interleaved one by one, so each chain runs while the other waits. Both buffers
+//! are kept at one length, so one bound checks both lists, and a list of one wall (a few times
+//! per maze) is taken outside the loop, so a draw needs no test for it. With the unchecked
+//! indexing, whole `batchgen --algo prim --size 64x64 --count 10000 --threads 1` runs take 0.79
+//! of the CPU time and 0.83 of the instructions of the bounds-checked loop making one maze at
+//! a time (`benches/whole_process.sh`, `benches/counts.sh`).
 //!
 //! A stale draw pushes nothing through the same masks in 2D, but is skipped by a branch in 3D,
 //! where most draws are stale (about 11,500 draws per 16×16×16 maze for 4,095 joins). Skipping
@@ -115,9 +117,17 @@ impl Growth<'_> {
     fn room<T: Topology>(&mut self) -> bool {
         if self.len + T::DIRS > self.list.len() {
             let grown = 2 * self.list.len();
-            self.list.resize(grown, 0);
+            self.grow_to(grown);
         }
         self.len > 0
+    }
+
+    /// Lengthen the buffer to `n` entries (never shortened).
+    #[inline]
+    fn grow_to(&mut self, n: usize) {
+        if n > self.list.len() {
+            self.list.resize(n, 0);
+        }
     }
 }
 
@@ -165,29 +175,22 @@ fn start<'a, T: Topology, R: RandomSource>(
     )
 }
 
-/// One draw: remove a uniform wall from the first `len` entries of `buf` and, if its far cell
-/// is outside the maze, open it and push that cell's walls. `1 <= len` and
+/// Take entry `i` out of the first `len` entries of `buf` (swap-remove) and, if its far cell
+/// is outside the maze, open its wall and push that cell's walls. `i < len` and
 /// `len + T::DIRS - 1 <= buf.len()`; every entry below `len` has a grid cell as its far cell.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn draw<T: Topology, R: RandomSource>(
+fn take<T: Topology>(
     t: &T,
     step: &[u64; 6],
     buf: &mut [u64],
     len: &mut usize,
+    i: usize,
     mark: &mut [u8],
     walls: &mut WallWriter<'_>,
-    rng: &mut R,
 ) {
-    let n = *len;
-    let i = if n == 1 {
-        0
-    } else {
-        rng.below(n as u32) as usize
-    };
-    let n = n - 1;
+    let n = *len - 1;
     debug_assert!(i <= n && n + T::DIRS <= buf.len());
-    // SAFETY: `i <= n < buf.len()` (a draw below the length, and the room asked above).
+    // SAFETY: `i <= n < buf.len()` (an index below the length, and the room asked above).
     let e = unsafe { *buf.get_unchecked(i) };
     // SAFETY: as above.
     unsafe { *buf.get_unchecked_mut(i) = *buf.get_unchecked(n) };
@@ -204,21 +207,43 @@ fn draw<T: Topology, R: RandomSource>(
     }
     // SAFETY: as above.
     unsafe { *mark.get_unchecked_mut(p) = VISITED };
-    // The wall faces back towards the cell already in the maze.
+    // The wall faces back towards the cell already in the maze: it joins two grid cells.
     let b = t.wall(c, T::opposite((e & 7) as usize));
-    walls.open_if(b, fresh);
+    // SAFETY: a wall between two grid cells is interior.
+    unsafe { walls.open_if_unchecked(b, fresh) };
     *len = n + push(t, step, buf, n, mark, e & !7, fresh);
 }
 
-/// Draw until `g`'s list is empty.
+/// One draw from a list of at least two walls: [`take`] a uniform one.
+#[inline(always)]
+fn draw<T: Topology, R: RandomSource>(
+    t: &T,
+    step: &[u64; 6],
+    buf: &mut [u64],
+    len: &mut usize,
+    mark: &mut [u8],
+    walls: &mut WallWriter<'_>,
+    rng: &mut R,
+) {
+    debug_assert!(*len >= 2);
+    let i = rng.below(*len as u32) as usize;
+    take(t, step, buf, len, i, mark, walls);
+}
+
+/// Draw until `g`'s list is empty. A list of one wall takes it without a draw; that happens
+/// a few times per maze, so the loop runs on lists of two or more and needs no test for it.
 #[inline(always)]
 fn finish<T: Topology, R: RandomSource>(t: &T, step: &[u64; 6], g: &mut Growth<'_>, rng: &mut R) {
     while g.room::<T>() {
+        if g.len == 1 {
+            take(t, step, g.list, &mut g.len, 0, g.mark, &mut g.walls);
+            continue;
+        }
         let buf = &mut g.list[..];
-        // Draws while `1 <= len <= buf.len() - T::DIRS` (one unsigned compare).
-        let room = buf.len() - T::DIRS;
+        // Draws while `2 <= len <= buf.len() - T::DIRS` (one unsigned compare).
+        let fits = buf.len() - T::DIRS - 1;
         let mut len = g.len;
-        while len.wrapping_sub(1) < room {
+        while len.wrapping_sub(2) < fits {
             draw(t, step, buf, &mut len, g.mark, &mut g.walls, rng);
         }
         g.len = len;
@@ -274,11 +299,30 @@ fn grow_pair<RA: RandomSource, RB: RandomSource>(
     // One size, so one geometry: the steps and wall ids are the same for both.
     let (_, mut gb) = start::<Planar, _>(b, sb, rb);
     let step = steps(&t);
-    while ga.room::<Planar>() && gb.room::<Planar>() {
-        let (bufa, bufb) = (&mut ga.list[..], &mut gb.list[..]);
-        let (rooma, roomb) = (bufa.len() - Planar::DIRS, bufb.len() - Planar::DIRS);
+    // Both buffers are kept at one length, so one bound serves both lists.
+    let mut cap = ga.list.len().max(gb.list.len());
+    loop {
+        if ga.len.max(gb.len) + Planar::DIRS > cap {
+            cap *= 2;
+        }
+        ga.grow_to(cap);
+        gb.grow_to(cap);
+        if ga.len == 0 || gb.len == 0 {
+            break;
+        }
+        if ga.len == 1 {
+            take(&t, &step, ga.list, &mut ga.len, 0, ga.mark, &mut ga.walls);
+            continue;
+        }
+        if gb.len == 1 {
+            take(&t, &step, gb.list, &mut gb.len, 0, gb.mark, &mut gb.walls);
+            continue;
+        }
+        let (bufa, bufb) = (&mut ga.list[..cap], &mut gb.list[..cap]);
+        // Draws while both lengths are in `2..=cap - Planar::DIRS`.
+        let fits = cap - Planar::DIRS - 1;
         let (mut la, mut lb) = (ga.len, gb.len);
-        while (la.wrapping_sub(1) < rooma) & (lb.wrapping_sub(1) < roomb) {
+        while (la.wrapping_sub(2) < fits) & (lb.wrapping_sub(2) < fits) {
             draw(&t, &step, bufa, &mut la, ga.mark, &mut ga.walls, ra);
             draw(&t, &step, bufb, &mut lb, gb.mark, &mut gb.walls, rb);
         }
