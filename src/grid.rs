@@ -445,6 +445,20 @@ impl WallWriter<'_> {
         self.words[(id >> 6) as usize] |= (open as u64) << (id & 63);
     }
 
+    /// [`WallWriter::open_if`] without the bounds check, for a loop whose wall ids are
+    /// interior by construction.
+    ///
+    /// # Safety
+    ///
+    /// `id` must be the id of an interior wall of the maze.
+    #[inline]
+    pub unsafe fn open_if_unchecked(&mut self, id: u32, open: bool) {
+        let w = (id >> 6) as usize;
+        debug_assert!(w < self.words.len());
+        // SAFETY: an interior wall's bit lies in the maze's wall words (the caller's promise).
+        unsafe { *self.words.get_unchecked_mut(w) |= (open as u64) << (id & 63) };
+    }
+
     /// Open the planar walls of the 32 cells from `cell` on, given as bitsets: the east wall of
     /// cell `cell + i` when bit `i` of `east` is set, its south wall when bit `i` of `south` is
     /// (every set bit must name an interior wall). Both bitsets are interleaved into the

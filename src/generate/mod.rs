@@ -690,11 +690,11 @@ impl Algorithm {
     }
 
     /// Whether [`Algorithm::generate_pair`] makes two mazes of `size` together, faster than
-    /// one after the other: the 2D Aldous–Broder walk (masked or not), whose time goes in
-    /// waiting for one dependent load per step.
+    /// one after the other: the 2D Aldous–Broder walk and the 2D Prim loop (masked or not),
+    /// whose time goes in waiting for dependent loads step after step.
     #[inline]
     pub fn pairs_faster(&self, size: Size) -> bool {
-        matches!(self, Algorithm::AldousBroder) && !size.is_3d()
+        matches!(self, Algorithm::AldousBroder | Algorithm::Prim) && !size.is_3d()
     }
 
     /// Generate into `a` from `ra` and into `b` from `rb`: the two mazes
@@ -716,7 +716,10 @@ impl Algorithm {
         }
         a.clear();
         b.clear();
-        aldous_broder::generate_pair::<Planar, R>(a, sa, ra, b, sb, rb);
+        match *self {
+            Algorithm::Prim => prim::generate_pair(a, sa, ra, b, sb, rb),
+            _ => aldous_broder::generate_pair::<Planar, R>(a, sa, ra, b, sb, rb),
+        }
     }
 
     /// The 3D paths (the maze is cleared and has depth > 1).

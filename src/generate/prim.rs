@@ -24,7 +24,20 @@
 //! `#[inline(always)]` function over the constant `T::DIRS`, not a closure: a closure
 //! capturing the count is outlined and reads the count and the steps from memory (callgrind,
 //! whole 2D runs of `--size 64x64 --count 2000 --threads 1`: 4.51 G instructions so, 2.91 G
-//! as written).
+//! as written). The list, the marks and the pushed slots are indexed without bounds checks:
+//! an entry is kept only when its far cell is free, so every entry below the length names a
+//! grid cell, whose neighbours all lie in the padded array; a draw is below the length; and
+//! the loop runs only while a pop and a push fit in the buffer.
+//!
+//! A draw is a chain of dependent steps (the length, the draw below it, the entry, the marks
+//! around its cell, the new length), so one maze leaves the processor waiting. A batch worker
+//! makes 2D mazes two at a time ([`generate_pair`]): the draws of two mazes, each from its own
+//! source, are interleaved one by one, so each chain runs while the other waits. Both buffers
+//! are kept at one length, so one bound checks both lists, and a list of one wall (a few times
+//! per maze) is taken outside the loop, so a draw needs no test for it. With the unchecked
+//! indexing, whole `batchgen --algo prim --size 64x64 --count 10000 --threads 1` runs take 0.79
+//! of the CPU time and 0.83 of the instructions of the bounds-checked loop making one maze at
+//! a time (`benches/whole_process.sh`, `benches/counts.sh`).
 //!
 //! A stale draw pushes nothing through the same masks in 2D, but is skipped by a branch in 3D,
 //! where most draws are stale (about 11,500 draws per 16×16×16 maze for 4,095 joins). Skipping
@@ -37,38 +50,204 @@
 //! --threads 1` jobs in 0.64 of the user time.
 
 use super::padded::{random_cell, FREE, IN_TREE as VISITED};
-use super::topology::Topology;
+use super::topology::{Planar, Topology};
 use super::Scratch;
-use crate::grid::Maze;
+use crate::grid::{Maze, WallWriter};
 use crate::rng::{with_local_rng, RandomSource};
 
 /// Push the walls from the cell of entry `base` (`padded << 32 | cell << 3`, just joined, when
-/// `fresh`) to outside cells, into `dst` (the `T::DIRS` slots from the list's length on),
-/// without a branch on the cells: every slot is written (entry `base + step[d]`) and each is
-/// kept by adding its condition to the returned count.
+/// `fresh`) to outside cells, into `buf` (the `T::DIRS` slots from `at` on), without a branch
+/// on the cells: every slot is written (entry `base + step[d]`) and each is kept by adding its
+/// condition to the returned count.
+///
+/// `base`'s cell must be a grid cell of `mark`'s topology `t` (so its neighbours lie in the
+/// padded array) and `at + T::DIRS <= buf.len()`.
 #[inline(always)]
 fn push<T: Topology>(
     t: &T,
     step: &[u64; 6],
-    dst: &mut [u64],
+    buf: &mut [u64],
+    at: usize,
     mark: &[u8],
     base: u64,
     fresh: bool,
 ) -> usize {
     let p = (base >> 32) as u32;
+    debug_assert!(at + T::DIRS <= buf.len());
     // The conditions are loaded side by side and summed as a tree: the list's length carries
     // the loop's dependency chain (the next draw needs it), so it takes one add.
     let keep: [usize; 6] = std::array::from_fn(|d| {
-        (d < T::DIRS && fresh & (mark[p.wrapping_add(t.step(d)) as usize] == FREE)) as usize
+        if d >= T::DIRS {
+            return 0;
+        }
+        let q = p.wrapping_add(t.step(d)) as usize;
+        debug_assert!(q < mark.len());
+        // SAFETY: `p` is a grid cell and the padded array has a ring of padding (a shell in
+        // 3D) around the grid, so every neighbour `q` of a grid cell is inside `mark`.
+        (fresh & (unsafe { *mark.get_unchecked(q) } == FREE)) as usize
     });
-    let mut at = [0usize; 6];
+    let mut off = [0usize; 6];
     for d in 1..T::DIRS {
-        at[d] = at[d - 1] + keep[d - 1];
+        off[d] = off[d - 1] + keep[d - 1];
     }
     for d in 0..T::DIRS {
-        dst[at[d]] = base.wrapping_add(step[d]);
+        // SAFETY: `off[d] <= d < T::DIRS` and the caller leaves `T::DIRS` slots from `at`.
+        unsafe { *buf.get_unchecked_mut(at + off[d]) = base.wrapping_add(step[d]) };
     }
     (keep[0] + keep[1]) + (keep[2] + keep[3]) + (keep[4] + keep[5])
+}
+
+/// One maze being grown: its frontier list (a buffer whose entries below `len` are the list),
+/// its cell marks and its walls.
+struct Growth<'a> {
+    /// The frontier buffer (only entries below `len` are read).
+    list: &'a mut Vec<u64>,
+    /// Frontier walls in the list.
+    len: usize,
+    /// The padded cell states.
+    mark: &'a mut [u8],
+    /// The maze's walls.
+    walls: WallWriter<'a>,
+}
+
+impl Growth<'_> {
+    /// Make room for a pop and a push of `T::DIRS` (the buffer doubles, rarely); whether the
+    /// list has walls left.
+    #[inline(always)]
+    fn room<T: Topology>(&mut self) -> bool {
+        if self.len + T::DIRS > self.list.len() {
+            let grown = 2 * self.list.len();
+            self.grow_to(grown);
+        }
+        self.len > 0
+    }
+
+    /// Lengthen the buffer to `n` entries (never shortened).
+    #[inline]
+    fn grow_to(&mut self, n: usize) {
+        if n > self.list.len() {
+            self.list.resize(n, 0);
+        }
+    }
+}
+
+/// Entry steps: `padded << 32 | cell << 3 | d` of the neighbour in direction `d` is the cell's
+/// `padded << 32 | cell << 3` plus `step[d]` (signed steps; exact for a neighbour on the grid,
+/// and only those entries are kept).
+#[inline(always)]
+fn steps<T: Topology>(t: &T) -> [u64; 6] {
+    std::array::from_fn(|d| {
+        if d < T::DIRS {
+            let (dp, dc) = (t.step(d) as i32 as i64, t.cell_step(d) as i32 as i64);
+            ((dp << 32) + (dc << 3) + d as i64) as u64
+        } else {
+            0
+        }
+    })
+}
+
+/// Draw the start cell, mark the grid and push the start's walls: the state before the loop.
+#[inline(always)]
+fn start<'a, T: Topology, R: RandomSource>(
+    maze: &'a mut Maze,
+    s: &'a mut Scratch,
+    rng: &mut R,
+) -> (T, Growth<'a>) {
+    let first = random_cell(maze, rng);
+    let t = T::marks(&mut s.mark, maze);
+    let (mark, list) = (&mut s.mark[..], &mut s.stack);
+    let ps = t.padded(first);
+    mark[ps as usize] = VISITED;
+    if list.len() < 64 {
+        list.resize(64, 0);
+    }
+    let base = (ps as u64) << 32 | (first as u64) << 3;
+    let len = push(&t, &steps(&t), list, 0, mark, base, true);
+    let walls = maze.wall_writer();
+    (
+        t,
+        Growth {
+            list,
+            len,
+            mark,
+            walls,
+        },
+    )
+}
+
+/// Take entry `i` out of the first `len` entries of `buf` (swap-remove) and, if its far cell
+/// is outside the maze, open its wall and push that cell's walls. `i < len` and
+/// `len + T::DIRS - 1 <= buf.len()`; every entry below `len` has a grid cell as its far cell.
+#[inline(always)]
+fn take<T: Topology>(
+    t: &T,
+    step: &[u64; 6],
+    buf: &mut [u64],
+    len: &mut usize,
+    i: usize,
+    mark: &mut [u8],
+    walls: &mut WallWriter<'_>,
+) {
+    let n = *len - 1;
+    debug_assert!(i <= n && n + T::DIRS <= buf.len());
+    // SAFETY: `i <= n < buf.len()` (an index below the length, and the room asked above).
+    let e = unsafe { *buf.get_unchecked(i) };
+    // SAFETY: as above.
+    unsafe { *buf.get_unchecked_mut(i) = *buf.get_unchecked(n) };
+    let p = (e >> 32) as usize;
+    let c = (e as u32) >> 3;
+    debug_assert!(p < mark.len());
+    // SAFETY: an entry is kept only when its far cell is a free grid cell (the push's
+    // condition), so `p` is a cell of the padded array.
+    let fresh = unsafe { *mark.get_unchecked(p) } == FREE;
+    // In a box most draws are stale (six walls per cell): a branch skips them.
+    if T::DIRS > 4 && !fresh {
+        *len = n;
+        return;
+    }
+    // SAFETY: as above.
+    unsafe { *mark.get_unchecked_mut(p) = VISITED };
+    // The wall faces back towards the cell already in the maze: it joins two grid cells.
+    let b = t.wall(c, T::opposite((e & 7) as usize));
+    // SAFETY: a wall between two grid cells is interior.
+    unsafe { walls.open_if_unchecked(b, fresh) };
+    *len = n + push(t, step, buf, n, mark, e & !7, fresh);
+}
+
+/// One draw from a list of at least two walls: [`take`] a uniform one.
+#[inline(always)]
+fn draw<T: Topology, R: RandomSource>(
+    t: &T,
+    step: &[u64; 6],
+    buf: &mut [u64],
+    len: &mut usize,
+    mark: &mut [u8],
+    walls: &mut WallWriter<'_>,
+    rng: &mut R,
+) {
+    debug_assert!(*len >= 2);
+    let i = rng.below(*len as u32) as usize;
+    take(t, step, buf, len, i, mark, walls);
+}
+
+/// Draw until `g`'s list is empty. A list of one wall takes it without a draw; that happens
+/// a few times per maze, so the loop runs on lists of two or more and needs no test for it.
+#[inline(always)]
+fn finish<T: Topology, R: RandomSource>(t: &T, step: &[u64; 6], g: &mut Growth<'_>, rng: &mut R) {
+    while g.room::<T>() {
+        if g.len == 1 {
+            take(t, step, g.list, &mut g.len, 0, g.mark, &mut g.walls);
+            continue;
+        }
+        let buf = &mut g.list[..];
+        // Draws while `2 <= len <= buf.len() - T::DIRS` (one unsigned compare).
+        let fits = buf.len() - T::DIRS - 1;
+        let mut len = g.len;
+        while len.wrapping_sub(2) < fits {
+            draw(t, step, buf, &mut len, g.mark, &mut g.walls, rng);
+        }
+        g.len = len;
+    }
 }
 
 /// Carve a perfect maze by simplified randomised Prim on topology `T`.
@@ -78,69 +257,120 @@ pub(crate) fn generate<T: Topology, R: RandomSource>(
     rng: &mut R,
 ) {
     // The batch's generator runs on a copy in locals, stored back once: the same draws.
-    with_local_rng!(rng, |r| grow::<T, _>(maze, s, r))
+    with_local_rng!(rng, |r| {
+        let (t, mut g) = start::<T, _>(maze, s, r);
+        finish(&t, &steps(&t), &mut g, r)
+    })
 }
 
-/// The loop of [`generate`].
+/// [`generate`] for two 2D mazes of one size at once, each with its own scratch and random
+/// source: exactly the two mazes [`generate`] makes of each alone (each takes the same draws
+/// from its own source). A draw is a chain of dependent steps (the list's length, the draw
+/// below it, the entry, the marks of its cell's neighbours, the new length), so one maze leaves
+/// the processor waiting; the two mazes' draws are interleaved one by one, so each chain runs
+/// while the other waits. Once one list is empty the other goes on alone. Never inlined, so a
+/// profile counts it on its own (one call per two mazes).
+#[inline(never)]
+pub(crate) fn generate_pair<R: RandomSource>(
+    a: &mut Maze,
+    sa: &mut Scratch,
+    ra: &mut R,
+    b: &mut Maze,
+    sb: &mut Scratch,
+    rb: &mut R,
+) {
+    assert_eq!(a.size(), b.size(), "a pair of mazes has one size");
+    with_local_rng!(ra, |x| with_local_rng!(rb, |y| grow_pair(
+        a, sa, x, b, sb, y
+    )))
+}
+
+/// The loop of [`generate_pair`].
 #[inline(always)]
-fn grow<T: Topology, R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R) {
-    let start = random_cell(maze, rng);
-    let t = T::marks(&mut s.mark, maze);
-    let mut walls = maze.wall_writer();
-    let mark = &mut s.mark[..];
-    let list = &mut s.stack;
-    // Entry steps: `padded << 32 | cell << 3 | d` of the neighbour in direction `d` is the
-    // cell's `padded << 32 | cell << 3` plus `step[d]` (signed steps; exact for a neighbour on
-    // the grid, and only those entries are kept).
-    let step: [u64; 6] = std::array::from_fn(|d| {
-        if d < T::DIRS {
-            let (dp, dc) = (t.step(d) as i32 as i64, t.cell_step(d) as i32 as i64);
-            ((dp << 32) + (dc << 3) + d as i64) as u64
-        } else {
-            0
+fn grow_pair<RA: RandomSource, RB: RandomSource>(
+    a: &mut Maze,
+    sa: &mut Scratch,
+    ra: &mut RA,
+    b: &mut Maze,
+    sb: &mut Scratch,
+    rb: &mut RB,
+) {
+    let (t, mut ga) = start::<Planar, _>(a, sa, ra);
+    // One size, so one geometry: the steps and wall ids are the same for both.
+    let (_, mut gb) = start::<Planar, _>(b, sb, rb);
+    let step = steps(&t);
+    // Both buffers are kept at one length, so one bound serves both lists.
+    let mut cap = ga.list.len().max(gb.list.len());
+    loop {
+        if ga.len.max(gb.len) + Planar::DIRS > cap {
+            cap *= 2;
         }
-    });
-    let ps = t.padded(start);
-    mark[ps as usize] = VISITED;
-    if list.len() < 64 {
-        list.resize(64, 0);
+        ga.grow_to(cap);
+        gb.grow_to(cap);
+        if ga.len == 0 || gb.len == 0 {
+            break;
+        }
+        if ga.len == 1 {
+            take(&t, &step, ga.list, &mut ga.len, 0, ga.mark, &mut ga.walls);
+            continue;
+        }
+        if gb.len == 1 {
+            take(&t, &step, gb.list, &mut gb.len, 0, gb.mark, &mut gb.walls);
+            continue;
+        }
+        let (bufa, bufb) = (&mut ga.list[..cap], &mut gb.list[..cap]);
+        // Draws while both lengths are in `2..=cap - Planar::DIRS`.
+        let fits = cap - Planar::DIRS - 1;
+        let (mut la, mut lb) = (ga.len, gb.len);
+        while (la.wrapping_sub(2) < fits) & (lb.wrapping_sub(2) < fits) {
+            draw(&t, &step, bufa, &mut la, ga.mark, &mut ga.walls, ra);
+            draw(&t, &step, bufb, &mut lb, gb.mark, &mut gb.walls, rb);
+        }
+        (ga.len, gb.len) = (la, lb);
     }
-    let mut len = push(
-        &t,
-        &step,
-        &mut list[..T::DIRS],
-        mark,
-        (ps as u64) << 32 | (start as u64) << 3,
-        true,
-    );
-    while len > 0 {
-        // The buffer grows (rarely) so that a pop and a push of `T::DIRS` fit.
-        if len + T::DIRS > list.len() {
-            let grown = 2 * list.len();
-            list.resize(grown, 0);
-        }
-        let buf = &mut list[..];
-        while len > 0 && len + T::DIRS <= buf.len() {
-            let i = if len == 1 {
-                0
-            } else {
-                rng.below(len as u32) as usize
-            };
-            let e = buf[i];
-            len -= 1;
-            buf[i] = buf[len];
-            let p = (e >> 32) as u32;
-            let c = (e as u32) >> 3;
-            let fresh = mark[p as usize] == FREE;
-            // In a box most draws are stale (six walls per cell): a branch skips them.
-            if T::DIRS > 4 && !fresh {
-                continue;
+    // At most one of the two lists is not empty.
+    finish(&t, &step, &mut ga, ra);
+    finish(&t, &step, &mut gb, rb);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Mask, Size};
+    use crate::rng::Rng;
+    use std::sync::Arc;
+
+    /// A pair is the two mazes made alone, on one cell, one row, one column, odd sizes, a size
+    /// whose frontier outgrows the buffer, and a mask; one side's buffer starts large (a
+    /// bigger maze came first) and the other's empty, so the two grow at different draws.
+    #[test]
+    fn a_pair_is_two_single_mazes() {
+        let mask = Arc::new(Mask::from_text("..#....\n.##.#..\n....#..\n.#.....\n").unwrap());
+        let mut templates: Vec<Maze> =
+            [(1, 1), (1, 7), (7, 1), (2, 2), (13, 9), (100, 3), (90, 90)]
+                .into_iter()
+                .map(|(w, h)| Maze::with_size(Size::planar(w, h)))
+                .collect();
+        templates.push(Maze::masked(mask));
+        let mut big = Maze::with_size(Size::planar(120, 120));
+        for template in templates {
+            for i in 0..12u64 {
+                let (mut sa, mut sb) = (Scratch::new(), Scratch::new());
+                generate::<Planar, _>(&mut big, &mut sa, &mut Rng::from_maze_seed(i));
+                let seeds = [i.wrapping_mul(0x9e37_79b9_7f4a_7c15), i ^ 0x55];
+                let (mut a, mut b) = (template.clone(), template.clone());
+                let (mut ra, mut rb) =
+                    (Rng::from_maze_seed(seeds[0]), Rng::from_maze_seed(seeds[1]));
+                generate_pair(&mut a, &mut sa, &mut ra, &mut b, &mut sb, &mut rb);
+                for (got, seed, after) in [(&a, seeds[0], ra), (&b, seeds[1], rb)] {
+                    let (mut want, mut r) = (template.clone(), Rng::from_maze_seed(seed));
+                    generate::<Planar, _>(&mut want, &mut Scratch::new(), &mut r);
+                    assert_eq!(got, &want, "{} seed {seed}", want.size());
+                    assert!(got.is_perfect());
+                    // Each source is left where the single maze leaves it.
+                    assert_eq!(format!("{after:?}"), format!("{r:?}"));
+                }
             }
-            mark[p as usize] = VISITED;
-            // The wall faces back towards the cell already in the maze.
-            let b = t.wall(c, T::opposite((e & 7) as usize));
-            walls.open_if(b, fresh);
-            len += push(&t, &step, &mut buf[len..len + T::DIRS], mark, e & !7, fresh);
         }
     }
 }
