@@ -22,6 +22,16 @@
 //! is an end of a longest path); the main search is then rooted there and the exit is the cell it
 //! reaches last: the classic double sweep, exact on a tree.
 //!
+//! # Two mazes at once
+//!
+//! The search and the reverse pass wait on memory more than they compute: a search step reads
+//! the entry the step before it wrote (on a long corridor), and a reverse-pass step often
+//! updates the parent the step before it updated (siblings). [`measure_pair`] measures two
+//! perfect 2D mazes of one width and cell count with one loop for both searches and one for
+//! both reverse passes, one step of each maze per round, so the two chains overlap; the same
+//! step functions serve [`measure`], and the rest (walk, diameter ends, the row) is per maze.
+//! The batch measures its rows in pairs this way.
+//!
 //! # Masks
 //!
 //! A maze on a [mask](crate::grid::Mask) is measured over the mask's cells: the holes have no
@@ -261,7 +271,7 @@ struct Node {
 /// The [`Node`] of a position without children.
 const LEAF: Node = Node { reach: 1, size: 1 };
 
-/// Buffers for [`measure`], reused across mazes. Everything but the mask table is indexed by
+/// Buffers for [`measure`] and [`measure_pair`], reused across mazes. Everything but the mask table is indexed by
 /// BFS position (the order cells leave the queue), and written before it is read, so no per-cell
 /// array is reset between mazes.
 #[derive(Debug, Default)]
