@@ -911,11 +911,12 @@ impl Longest {
         forked: 0,
     };
 
-    /// Position `pos` (> 0) hands its values to its parent.
+    /// Position `pos` (> 0) hands its values to its parent. The callers check that `queue` and
+    /// `node` hold position `pos`.
     #[inline(always)]
     fn step(&mut self, queue: &[u64], node: &mut [Node], pos: usize) {
-        let p = parent(queue[pos]);
-        let me = node[pos];
+        // SAFETY: `pos < n`, and the callers assert that both slices hold `n` positions.
+        let (p, me) = unsafe { (parent(*queue.get_unchecked(pos)), *node.get_unchecked(pos)) };
         // SAFETY: the search wrote every position `1..n` from a position before it (a push
         // lands at `tail`, past `head`), and the parent field is that position: `p < pos`.
         let par = unsafe { *node.get_unchecked(p) };
@@ -942,8 +943,10 @@ impl Longest {
         let n = queue.len();
         assert!(n >= 1 && node.len() >= n);
         let mut l = Longest::START;
-        for pos in (1..n).rev() {
+        let mut pos = n - 1;
+        while pos != 0 {
             l.step(queue, node, pos);
+            pos -= 1;
         }
         l
     }
@@ -956,9 +959,11 @@ impl Longest {
         let n = qa.len();
         assert!(n >= 1 && qb.len() == n && na.len() >= n && nb.len() >= n);
         let (mut a, mut b) = (Longest::START, Longest::START);
-        for pos in (1..n).rev() {
+        let mut pos = n - 1;
+        while pos != 0 {
             a.step(qa, na, pos);
             b.step(qb, nb, pos);
+            pos -= 1;
         }
         [a, b]
     }
