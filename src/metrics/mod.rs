@@ -749,7 +749,7 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
 
 /// Measure two mazes: `[measure(mazes[0]), measure(mazes[1])]`, the same values. When both are
 /// perfect 2D mazes with the same width and cell count (a batch's rows of one size and mask),
-/// their searches and reverse passes run interleaved ([`bfs_pair`], [`Longest::pass_pair`]):
+/// their searches and reverse passes run interleaved (`bfs_pair`, `Longest::pass_pair`):
 /// each is a chain of dependent loads that leaves the core waiting on a long corridor, and two
 /// chains in one loop overlap. Otherwise they are measured one after the other. Either way the
 /// scratch is left as [`measure`] of the second maze leaves it ([`Scratch::solution_path`]).
