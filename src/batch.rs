@@ -52,7 +52,7 @@ use std::sync::Arc;
 
 use crate::grid::{Mask, Maze, Size};
 pub use crate::metrics::Row;
-use crate::metrics::{self, Ends};
+use crate::metrics::{self, Ends, Metrics};
 use crate::rng::Chance;
 use crate::topo::braid::BraidScratch;
 use crate::topo::generate::{self as tgen, GraphScratch};
@@ -227,10 +227,12 @@ impl Worker {
         )
     }
 
-    /// Rows `index` and `index + 1` as [`Worker::row`] makes them, the two mazes generated
-    /// together ([`Algorithm::generate_pair`]; only on the square grid, where `algo`
-    /// [`Algorithm::pairs_faster`]). The first maze is left in `maze`, the second in `twin`; each
-    /// row's `gen_ns` is half the pair's generation plus its own braid pass.
+    /// Rows `index` and `index + 1` as [`Worker::row`] makes them (only on the square grid).
+    /// Where `algo` [`Algorithm::pairs_faster`] the two mazes are generated together
+    /// ([`Algorithm::generate_pair`]) and each row's `gen_ns` is half the pair's generation,
+    /// otherwise each is generated and timed on its own; each adds its own braid pass. The two
+    /// are measured together ([`metrics::measure_pair`], which overlaps the searches of two
+    /// perfect 2D mazes). The first maze is left in `maze`, the second in `twin`.
     fn row_pair(
         &mut self,
         algo: &Algorithm,
@@ -239,7 +241,7 @@ impl Worker {
         ends: Ends,
         braid: Chance,
     ) -> [Row; 2] {
-        debug_assert!(self.graph.is_none() && algo.pairs_faster(self.maze.size()));
+        debug_assert!(self.graph.is_none());
         let twin = self.twin.get_or_insert_with(|| {
             let mut maze = Maze::with_size(self.maze.size());
             maze.set_mask(self.maze.mask().cloned());
@@ -248,20 +250,44 @@ impl Worker {
                 gen: generate::Scratch::new(),
             })
         });
-        let t = Instant::now();
         let seeds = [index, index + 1].map(|i| crate::rng::maze_seed_from_base(seed_base, i));
-        generate::generate_pair_seeded(
-            algo,
-            (&mut self.maze, &mut self.gen),
-            (&mut twin.maze, &mut twin.gen),
-            seeds,
-        );
-        let half_ns = t.elapsed().as_nanos() as u64 / 2;
-        let mut mazes = [&mut self.maze, &mut twin.maze];
-        std::array::from_fn(|k| {
-            let scratch = (&mut self.braid, &mut self.measure);
-            let made = (index + k as u64, seeds[k], half_ns);
-            braid_and_measure(mazes[k], scratch, made, ends, braid)
+        let mut gen_ns = [0; 2];
+        if algo.pairs_faster(self.maze.size()) {
+            let t = Instant::now();
+            generate::generate_pair_seeded(
+                algo,
+                (&mut self.maze, &mut self.gen),
+                (&mut twin.maze, &mut twin.gen),
+                seeds,
+            );
+            gen_ns = [t.elapsed().as_nanos() as u64 / 2; 2];
+        } else {
+            for (k, (maze, gen)) in [
+                (&mut self.maze, &mut self.gen),
+                (&mut twin.maze, &mut twin.gen),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let t = Instant::now();
+                generate::generate_seeded(algo, maze, gen, seeds[k]);
+                gen_ns[k] = t.elapsed().as_nanos() as u64;
+            }
+        }
+        for (k, maze) in [&mut self.maze, &mut twin.maze].into_iter().enumerate() {
+            let t = Instant::now();
+            braid::braid_seeded(maze, braid, seeds[k], &mut self.braid);
+            gen_ns[k] += t.elapsed().as_nanos() as u64;
+        }
+        let metrics = metrics::measure_pair([&self.maze, &twin.maze], ends, &mut self.measure);
+        std::array::from_fn(|k| Row {
+            index: index + k as u64,
+            maze_seed: seeds[k],
+            gen_ns: gen_ns[k],
+            metrics: Metrics {
+                braid: braid.p(),
+                ..metrics[k]
+            },
         })
     }
 
@@ -744,10 +770,7 @@ fn work(shared: &Shared<'_>, job: &Job, bases: &[u64], block: u64, timed: bool) 
         };
         let t = timed.then(Instant::now);
         let algo = &job.algos[c.algo];
-        let (base, pairs) = (
-            bases[c.algo],
-            job.graph.is_none() && algo.pairs_faster(job.size),
-        );
+        let (base, pairs) = (bases[c.algo], job.graph.is_none());
         rows.clear();
         walls.clear();
         let mut index = c.next;
@@ -1093,18 +1116,24 @@ mod tests {
         );
     }
 
-    /// The worker loop makes Aldous–Broder and Prim mazes two at a time: every row and wall
+    /// The worker loop makes and measures mazes two at a time (Aldous–Broder and Prim
+    /// generated together, the others one after the other, all measured together): every row and wall
     /// word is the one [`Worker::row`] makes alone, on odd counts (a block ending in a single
     /// maze), with a mask and braided, whatever the threads.
     #[test]
     fn paired_mazes_are_the_mazes_made_one_by_one() {
         let mask = Arc::new(Mask::from_text("....#\n.#...\n...#.\n.....\n").unwrap());
         let mut jobs = Vec::new();
+        let algos = [
+            Algorithm::AldousBroder,
+            Algorithm::Prim,
+            Algorithm::Backtracker,
+            Algorithm::Wilson,
+        ];
         for (count, algo) in [1, 2, 7, 301]
             .into_iter()
-            .flat_map(|c| [(c, Algorithm::AldousBroder), (c, Algorithm::Prim)])
+            .flat_map(|c| algos.map(|a| (c, a)))
         {
-            assert!(algo.pairs_faster(Size::planar(6, 5)));
             let mut job = Job::new(vec![algo], 6, 5, count, 9);
             job.keep_walls = true;
             jobs.push(job.clone());

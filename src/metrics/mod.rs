@@ -22,6 +22,16 @@
 //! is an end of a longest path); the main search is then rooted there and the exit is the cell it
 //! reaches last: the classic double sweep, exact on a tree.
 //!
+//! # Two mazes at once
+//!
+//! The search and the reverse pass wait on memory more than they compute: a search step reads
+//! the entry the step before it wrote (on a long corridor), and a reverse-pass step often
+//! updates the parent the step before it updated (siblings). [`measure_pair`] measures two
+//! perfect 2D mazes of one width and cell count with one loop for both searches and one for
+//! both reverse passes, one step of each maze per round, so the two chains overlap; the same
+//! step functions serve [`measure`], and the rest (walk, diameter ends, the row) is per maze.
+//! The batch measures its rows in pairs this way.
+//!
 //! # Masks
 //!
 //! A maze on a [mask](crate::grid::Mask) is measured over the mask's cells: the holes have no
@@ -42,6 +52,8 @@
 pub mod definitions;
 pub(crate) mod degrees;
 mod graph;
+#[cfg(test)]
+mod pair_tests;
 mod row;
 
 pub use row::{column_index, Column, Filter, Get, Row, RowView, COLUMNS};
@@ -259,7 +271,7 @@ struct Node {
 /// The [`Node`] of a position without children.
 const LEAF: Node = Node { reach: 1, size: 1 };
 
-/// Buffers for [`measure`], reused across mazes. Everything but the mask table is indexed by
+/// Buffers for [`measure`] and [`measure_pair`], reused across mazes. Everything but the mask table is indexed by
 /// BFS position (the order cells leave the queue), and written before it is read, so no per-cell
 /// array is reset between mazes.
 #[derive(Debug, Default)]
@@ -272,10 +284,22 @@ pub struct Scratch {
     pushes_3d: (Vec<[u64; 6]>, (u32, u32)),
     /// The per-position buffers (apart from the tables, so the search can borrow both).
     bufs: Bufs,
+    /// The first maze's cell masks and buffers in [`measure_pair`] (the second uses `masks`
+    /// and `bufs`).
+    twin: Twin,
     /// The buffers of the graph path (mazes with loops).
     graph: graph::Buffers,
     /// Did the last [`measure`] take the graph path?
     graph_last: bool,
+}
+
+/// The buffers of the first maze of a pair ([`measure_pair`]).
+#[derive(Debug, Default)]
+struct Twin {
+    /// Open sides per cell ([`Scratch::masks`]).
+    masks: Vec<u8>,
+    /// Per-position buffers ([`Scratch::bufs`]).
+    bufs: Bufs,
 }
 
 /// The per-position part of [`Scratch`].
@@ -389,9 +413,102 @@ fn push_table_3d(w: u32, layer: u32) -> Vec<[u64; 6]> {
     ])
 }
 
+/// One breadth-first search in progress over one maze's buffers (see [`bfs`]): the queue's
+/// tail, the exit's position once met, and the slices it writes. A struct so that [`bfs`] and
+/// [`bfs_pair`] run the same step, one search or two interleaved.
+struct Search<'a, const D: usize> {
+    queue: &'a mut [u64],
+    first: &'a mut [u32],
+    node: &'a mut [Node],
+    masks: &'a [u8],
+    n: usize,
+    exit: u32,
+    tail: usize,
+    exit_pos: usize,
+}
+
+impl<'a, const D: usize> Search<'a, D> {
+    /// A search of the `n` cells of the maze whose open sides are `masks`, from `root`, looking
+    /// for `exit`, in `s`'s buffers (at least `n + D` long).
+    #[inline(always)]
+    fn new(s: &'a mut Bufs, masks: &'a [u8], n: usize, root: u32, exit: u32) -> Self {
+        const { assert!(D == 4 || D == 6) };
+        // The reads of `masks` below skip the bound check: the root is checked here, and every
+        // other cell is pushed through an open side, which never leads off the grid (border
+        // walls are never open), so it is below the grid's cell count, which `masks` covers.
+        assert!(
+            (root as usize) < masks.len() && n <= masks.len(),
+            "measure: the entrance is not a cell of the maze"
+        );
+        let queue = &mut s.queue[..n + D];
+        // The root keeps every side open ahead.
+        queue[0] = root as u64 | ((1u64 << D) - 1) << 26;
+        Search {
+            queue,
+            first: &mut s.first[..n + 1],
+            node: &mut s.node[..n],
+            masks,
+            n,
+            exit,
+            tail: 1,
+            exit_pos: 0,
+        }
+    }
+
+    /// Take position `head` (below the tail) out of the queue and push its children; if
+    /// `FULL`, record its first child, reset its [`Node`] and note the exit.
+    #[inline(always)]
+    fn step<const FULL: bool>(&mut self, table: &[[u64; D]; 256], head: usize) {
+        assert!(
+            self.tail <= self.n,
+            "measure: the maze has a loop (not a perfect maze)"
+        );
+        let e = self.queue[head];
+        let v = cell(e);
+        // SAFETY: `v` is the root or a cell reached through an open side (see [`Search::new`]),
+        // so it is a cell of the grid and `masks` has a byte for it.
+        let open = unsafe { *self.masks.get_unchecked(v as usize) };
+        // The open sides but the one back to the parent: bits 26.. of the entry hold the sides
+        // kept open ahead (bits 32.. are the parent's position, above the mask's bits).
+        let fwd = open & (e >> 26) as u8;
+        if FULL {
+            // A branch taken once per maze, not a select: a select kept `exit_pos` in a
+            // stack slot, read and written every step (a store-to-load chain through the loop).
+            if v == self.exit {
+                self.exit_pos = met(head);
+            }
+            self.first[head] = self.tail as u32;
+            // One store per position; a fill (memset) before the pass costs more.
+            self.node[head] = LEAF;
+        }
+        // Branch-free push: always write `D` slots, advance by the number of children. A
+        // child's cell is `v` plus an offset that cannot borrow (the wall is open, so the
+        // neighbour exists); unused slots hold garbage that is overwritten later.
+        let base = pack(v, 0, head);
+        let row = &table[fwd as usize];
+        let tail = self.tail;
+        let slots: &mut [u64; D] = (&mut self.queue[tail..tail + D])
+            .try_into()
+            .expect("D slots");
+        *slots = std::array::from_fn(|j| base.wrapping_add(row[j]));
+        self.tail += ONES[fwd as usize] as usize;
+    }
+
+    /// Check that every cell was reached exactly once; finish the first-child table; the
+    /// exit's position.
+    #[inline(always)]
+    fn end<const FULL: bool>(self) -> usize {
+        assert_eq!(self.tail, self.n, "measure: the maze is not connected");
+        if FULL {
+            self.first[self.n] = self.n as u32;
+        }
+        self.exit_pos
+    }
+}
+
 /// Breadth-first search from `root` over the mask table with `D` directions (4 or 6) and the
 /// push table `table` ([`push_table`]): fills the queue and, if `FULL`, the first-child table
-/// and zeroes the positions' [`Node`]s.
+/// and resets the positions' [`Node`]s.
 /// Returns the position of `exit` (0 if it is never met).
 /// Panics unless every cell is reached exactly once (a tree).
 ///
@@ -405,60 +522,41 @@ fn bfs<const D: usize, const FULL: bool>(
     root: u32,
     exit: u32,
 ) -> usize {
-    const { assert!(D == 4 || D == 6) };
-    let queue = &mut s.queue[..n + D];
-    let first = &mut s.first[..n + 1];
-    let node = &mut s.node[..n];
-    // The reads of `masks` below skip the bound check: the root is checked here, and every
-    // other cell is pushed through an open side, which never leads off the grid (border walls
-    // are never open), so it is below the grid's cell count, which `masks` covers.
-    assert!(
-        (root as usize) < masks.len() && n <= masks.len(),
-        "measure: the entrance is not a cell of the maze"
-    );
-    // The root keeps every side open ahead.
-    queue[0] = root as u64 | ((1u64 << D) - 1) << 26;
-    let (mut tail, mut exit_pos) = (1usize, 0usize);
+    let mut a = Search::<D>::new(s, masks, n, root, exit);
     for head in 0..n {
-        if head == tail {
+        if head == a.tail {
             break;
         }
-        assert!(
-            tail <= n,
-            "measure: the maze has a loop (not a perfect maze)"
-        );
-        let e = queue[head];
-        let v = cell(e);
-        // SAFETY: `v` is the root or a cell reached through an open side (see above), so it is
-        // a cell of the grid and `masks` has a byte for it.
-        let open = unsafe { *masks.get_unchecked(v as usize) };
-        // The open sides but the one back to the parent: bits 26.. of the entry hold the sides
-        // kept open ahead (bits 32.. are the parent's position, above the mask's bits).
-        let fwd = open & (e >> 26) as u8;
-        if FULL {
-            // A branch taken once per maze, not a select: a select kept `exit_pos` in a
-            // stack slot, read and written every step (a store-to-load chain through the loop).
-            if v == exit {
-                exit_pos = met(head);
-            }
-            first[head] = tail as u32;
-            // One store per position; a fill (memset) before the pass costs more.
-            node[head] = LEAF;
+        a.step::<FULL>(table, head);
+    }
+    a.end::<FULL>()
+}
+
+/// Two full searches ([`bfs`] with `FULL`) of two mazes of `n` cells each with the same push
+/// table, one step of each per round. Each step of one search waits on the one before it (the
+/// entry it reads was often written by the step just before: a long corridor), so two
+/// independent searches in one loop keep two such chains in flight where one search leaves the
+/// core waiting. Returns the two exits' positions.
+#[inline(never)]
+fn bfs_pair(
+    (sa, sb): (&mut Bufs, &mut Bufs),
+    masks: [&[u8]; 2],
+    table: &[[u64; 4]; 256],
+    n: usize,
+    roots: [u32; 2],
+    exits: [u32; 2],
+) -> [usize; 2] {
+    let mut a = Search::<4>::new(sa, masks[0], n, roots[0], exits[0]);
+    let mut b = Search::<4>::new(sb, masks[1], n, roots[1], exits[1]);
+    for head in 0..n {
+        // A stalled search is a maze that is not connected: `end` reports it.
+        if head == a.tail || head == b.tail {
+            break;
         }
-        // Branch-free push: always write `D` slots, advance by the number of children. A
-        // child's cell is `v` plus an offset that cannot borrow (the wall is open, so the
-        // neighbour exists); unused slots hold garbage that is overwritten later.
-        let base = pack(v, 0, head);
-        let row = &table[fwd as usize];
-        let slots: &mut [u64; D] = (&mut queue[tail..tail + D]).try_into().expect("D slots");
-        *slots = std::array::from_fn(|j| base.wrapping_add(row[j]));
-        tail += ONES[fwd as usize] as usize;
+        a.step::<true>(table, head);
+        b.step::<true>(table, head);
     }
-    assert_eq!(tail, n, "measure: the maze is not connected");
-    if FULL {
-        first[n] = n as u32;
-    }
-    exit_pos
+    [a.end::<true>(), b.end::<true>()]
 }
 
 /// `pos`, through a call the optimiser keeps on the taken side of a branch (see [`bfs`]).
@@ -649,16 +747,69 @@ pub fn measure(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     }
 }
 
+/// Measure two mazes: `[measure(mazes[0]), measure(mazes[1])]`, the same values. When both are
+/// perfect 2D mazes with the same width and cell count (a batch's rows of one size and mask),
+/// their searches and reverse passes run interleaved (`bfs_pair`, `Longest::pass_pair`):
+/// each is a chain of dependent loads that leaves the core waiting on a long corridor, and two
+/// chains in one loop overlap. Otherwise they are measured one after the other. Either way the
+/// scratch is left as [`measure`] of the second maze leaves it ([`Scratch::solution_path`]).
+///
+/// # Panics
+/// As [`measure`].
+pub fn measure_pair(mazes: [&Maze; 2], ends: Ends, s: &mut Scratch) -> [Metrics; 2] {
+    let [a, b] = mazes;
+    let tree = |m: &Maze| m.depth() == 1 && m.passages() + 1 == m.tree_cells() as u64;
+    if a.width() == b.width() && a.tree_cells() == b.tree_cells() && tree(a) && tree(b) {
+        s.graph_last = false;
+        return measure_2d_pair(mazes, ends, s);
+    }
+    mazes.map(|m| measure(m, ends, s))
+}
+
+/// The 2D push table for width `w` in `pushes`, built if it was built for another width.
+fn table_2d(pushes: &mut (Vec<[u64; 4]>, u32), w: u32) -> &[[u64; 4]; 256] {
+    if pushes.1 != w || pushes.0.is_empty() {
+        *pushes = (push_table_2d(w), w);
+    }
+    pushes.0[..].try_into().expect("256 rows")
+}
+
 /// [`measure`] on a maze of depth 1: four directions.
 #[inline(never)]
 fn measure_2d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
-    let w = maze.width();
     let deg = degrees::prepare(maze, &mut s.masks);
-    if s.pushes.1 != w || s.pushes.0.is_empty() {
-        s.pushes = (push_table_2d(w), w);
-    }
-    let table: &[[u64; 4]; 256] = s.pushes.0[..].try_into().expect("256 rows");
+    let table = table_2d(&mut s.pushes, maze.width());
     traverse(maze, ends, deg, &s.masks, table, &mut s.bufs)
+}
+
+/// [`measure_pair`] on two perfect mazes of depth 1 with the same width and cell count: the
+/// first maze in the twin buffers, the second in the main ones.
+#[inline(never)]
+fn measure_2d_pair(mazes: [&Maze; 2], ends: Ends, s: &mut Scratch) -> [Metrics; 2] {
+    let deg = [
+        degrees::prepare(mazes[0], &mut s.twin.masks),
+        degrees::prepare(mazes[1], &mut s.masks),
+    ];
+    let table = table_2d(&mut s.pushes, mazes[0].width());
+    let n = mazes[0].tree_cells() as usize;
+    let (ba, bb) = (&mut s.twin.bufs, &mut s.bufs);
+    let masks = [&s.twin.masks[..], &s.masks[..]];
+    ba.grow::<4>(n);
+    bb.grow::<4>(n);
+    let (ra, ea) = ba.ends::<4>(mazes[0], ends, masks[0], table, n);
+    let (rb, eb) = bb.ends::<4>(mazes[1], ends, masks[1], table, n);
+    let mut exit_pos = bfs_pair((ba, bb), masks, table, n, [ra, rb], [ea, eb]);
+    if ends == Ends::Diameter {
+        exit_pos = [n - 1; 2];
+    }
+    let longest = Longest::pass_pair(
+        (&ba.queue[..n], &mut ba.node[..n]),
+        (&bb.queue[..n], &mut bb.node[..n]),
+    );
+    [
+        finish::<4>(mazes[0], ends, deg[0], ba, exit_pos[0], longest[0]),
+        finish::<4>(mazes[1], ends, deg[1], bb, exit_pos[1], longest[1]),
+    ]
 }
 
 /// [`measure`] on a maze of depth > 1: six directions.
@@ -672,6 +823,40 @@ fn measure_3d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     }
     let table: &[[u64; 6]; 256] = s.pushes_3d.0[..].try_into().expect("256 rows");
     traverse(maze, ends, deg, &s.masks, table, &mut s.bufs)
+}
+
+impl Bufs {
+    /// Make every buffer hold at least `n + D` positions (`resize` only grows; every slot is
+    /// written before it is read).
+    #[inline(always)]
+    fn grow<const D: usize>(&mut self, n: usize) {
+        if self.queue.len() < n + D {
+            self.queue.resize(n + D, 0);
+            self.first.resize(n + D, 0);
+            self.node.resize(n + D, Node::default());
+        }
+    }
+
+    /// The main search's root and the exit cell it looks for: the fixed cells, or for
+    /// [`Ends::Diameter`] the cell a first search from the maze's first cell reaches last (and
+    /// no exit: it is the main search's last cell).
+    #[inline(always)]
+    fn ends<const D: usize>(
+        &mut self,
+        maze: &Maze,
+        ends: Ends,
+        masks: &[u8],
+        table: &[[u64; D]; 256],
+        n: usize,
+    ) -> (u32, u32) {
+        match ends {
+            Ends::Cells { entrance, exit } => (entrance, exit),
+            Ends::Diameter => {
+                bfs::<D, false>(self, masks, table, n, maze.first_cell(), u32::MAX);
+                (cell(self.queue[n - 1]), u32::MAX)
+            }
+        }
+    }
 }
 
 /// Everything of [`measure`] after the degree pass, for `D` directions (4 or 6) with the push
@@ -688,64 +873,121 @@ fn traverse<const D: usize>(
     // The cells of the tree: the mask's, when the maze has one (holes have no passage and
     // are never reached).
     let n = maze.tree_cells() as usize;
-    // Every slot below is written before it is read; `resize` only grows.
-    if s.queue.len() < n + D {
-        s.queue.resize(n + D, 0);
-        s.first.resize(n + D, 0);
-        s.node.resize(n + D, Node::default());
-    }
-
-    let (root, exit) = match ends {
-        Ends::Cells { entrance, exit } => (entrance, exit),
-        Ends::Diameter => {
-            bfs::<D, false>(s, masks, table, n, maze.first_cell(), u32::MAX);
-            (cell(s.queue[n - 1]), u32::MAX)
-        }
-    };
+    s.grow::<D>(n);
+    let (root, exit) = s.ends::<D>(maze, ends, masks, table, n);
     let mut exit_pos = bfs::<D, true>(s, masks, table, n, root, exit);
     if ends == Ends::Diameter {
         exit_pos = n - 1;
     }
-    let queue = &s.queue[..n + D];
-    let first = &s.first[..n + 1];
-    let node = &mut s.node[..n + D];
+    let longest = Longest::pass(&s.queue[..n], &mut s.node[..n]);
+    finish::<D>(maze, ends, deg, s, exit_pos, longest)
+}
 
-    // Reverse BFS order: every child before its parent. The longest path is the best sum of
-    // the two deepest descents met at one position: the longest met so far at `pos`'s parent
-    // through `pos`. A strict `>` keeps, among equal lengths, the highest position (met first);
-    // its two ends are recovered after the pass.
-    //
-    // Dead-end corridors: a position whose subtree is a bare corridor (`size == reach`)
-    // puts the passage to its parent on the corridor of the dead end below it, and every
-    // passage of such a corridor is counted once so, at whichever position the corridor ends.
-    // Corridors ending at the root are corrected below.
-    // `best` is the longest path so far plus one (the sum of two reaches).
-    let (mut best, mut best_pos) = (1u32, 0usize);
-    // Positions that are not bare corridors (`reach < size`: a compare and an add with carry,
-    // where counting `reach == size` took four instructions).
-    let mut forked = 0u64;
-    let mut pos = n - 1;
-    while pos != 0 {
-        let p = parent(queue[pos]);
-        let me = node[pos];
+/// The reverse pass's running values: the longest path met so far plus one (`best`, the sum of
+/// two reaches), the position it was met through (`best_pos`), and the positions that are not
+/// bare corridors (`forked`).
+///
+/// The pass goes in reverse BFS order: every child before its parent. The longest path is the
+/// best sum of the two deepest descents met at one position: the longest met so far at `pos`'s
+/// parent through `pos`. A strict `>` keeps, among equal lengths, the highest position (met
+/// first); its two ends are recovered after the pass.
+///
+/// Dead-end corridors: a position whose subtree is a bare corridor (`size == reach`) puts the
+/// passage to its parent on the corridor of the dead end below it, and every passage of such a
+/// corridor is counted once so, at whichever position the corridor ends. Corridors ending at
+/// the root are corrected in [`finish`].
+#[derive(Clone, Copy, Debug)]
+struct Longest {
+    best: u32,
+    best_pos: usize,
+    forked: u64,
+}
+
+impl Longest {
+    /// Before the first position.
+    const START: Longest = Longest {
+        best: 1,
+        best_pos: 0,
+        forked: 0,
+    };
+
+    /// Position `pos` (> 0) hands its values to its parent. The callers check that `queue` and
+    /// `node` hold position `pos`.
+    #[inline(always)]
+    fn step(&mut self, queue: &[u64], node: &mut [Node], pos: usize) {
+        // SAFETY: `pos < n`, and the callers assert that both slices hold `n` positions.
+        let (p, me) = unsafe { (parent(*queue.get_unchecked(pos)), *node.get_unchecked(pos)) };
         // SAFETY: the search wrote every position `1..n` from a position before it (a push
         // lands at `tail`, past `head`), and the parent field is that position: `p < pos`.
         let par = unsafe { *node.get_unchecked(p) };
         let through = par.reach + me.reach;
         // Two selects, not a branch: on long corridors (a backtracker's) the longest path grows
         // hundreds of times per maze at unpredictable steps.
-        let longer = through > best;
-        best_pos = if longer { pos } else { best_pos };
-        best = best.max(through);
-        forked += (me.reach < me.size) as u64;
+        let longer = through > self.best;
+        self.best_pos = if longer { pos } else { self.best_pos };
+        self.best = self.best.max(through);
+        // Positions that are not bare corridors (`reach < size`: a compare and an add with
+        // carry, where counting `reach == size` took four instructions).
+        self.forked += (me.reach < me.size) as u64;
         // Branch-free max (which child is deepest is data-dependent and unpredictable).
         // SAFETY: as for `par`.
         *unsafe { node.get_unchecked_mut(p) } = Node {
             reach: par.reach.max(me.reach + 1),
             size: par.size + me.size,
         };
-        pos -= 1;
     }
+
+    /// The reverse pass over the `queue.len()` positions of one search.
+    #[inline(always)]
+    fn pass(queue: &[u64], node: &mut [Node]) -> Longest {
+        let n = queue.len();
+        assert!(n >= 1 && node.len() >= n);
+        let mut l = Longest::START;
+        let mut pos = n - 1;
+        while pos != 0 {
+            l.step(queue, node, pos);
+            pos -= 1;
+        }
+        l
+    }
+
+    /// [`Longest::pass`] over two searches of the same length, one step of each per round:
+    /// consecutive positions are often siblings, so a step reads the parent's values the step
+    /// before it wrote (a store-to-load chain); two passes in one loop overlap two chains.
+    #[inline(never)]
+    fn pass_pair((qa, na): (&[u64], &mut [Node]), (qb, nb): (&[u64], &mut [Node])) -> [Longest; 2] {
+        let n = qa.len();
+        assert!(n >= 1 && qb.len() == n && na.len() >= n && nb.len() >= n);
+        let (mut a, mut b) = (Longest::START, Longest::START);
+        let mut pos = n - 1;
+        while pos != 0 {
+            a.step(qa, na, pos);
+            b.step(qb, nb, pos);
+            pos -= 1;
+        }
+        [a, b]
+    }
+}
+
+/// Everything of [`measure`] after the reverse pass (`longest`), for `D` directions, on the
+/// buffers `s` of a full search whose exit is at position `exit_pos`: the root's dead-end
+/// corridors, the solution's walk, the diameter's ends, the row.
+fn finish<const D: usize>(
+    maze: &Maze,
+    ends: Ends,
+    deg: degrees::Degrees,
+    s: &mut Bufs,
+    exit_pos: usize,
+    longest: Longest,
+) -> Metrics {
+    let n = maze.tree_cells() as usize;
+    let Longest {
+        best,
+        best_pos,
+        forked,
+    } = longest;
+    let queue = &s.queue[..n + D];
+    let first = &s.first[..n + 1];
     let bare = (n as u64 - 1) - forked;
     let node = &s.node[..n + D];
     // The root's own corridors: a dead end (one child) walks down its corridor; with two
