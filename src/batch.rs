@@ -1093,17 +1093,20 @@ mod tests {
         );
     }
 
-    /// The worker loop makes Aldous–Broder and Prim mazes two at a time: every row and wall
-    /// word is the one [`Worker::row`] makes alone, on odd counts (a block ending in a single
-    /// maze), with a mask and braided, whatever the threads.
+    /// The worker loop makes Aldous–Broder, Prim and backtracker mazes two at a time: every
+    /// row and wall word is the one [`Worker::row`] makes alone, on odd counts (a block ending
+    /// in a single maze), with a mask and braided, whatever the threads.
     #[test]
     fn paired_mazes_are_the_mazes_made_one_by_one() {
         let mask = Arc::new(Mask::from_text("....#\n.#...\n...#.\n.....\n").unwrap());
         let mut jobs = Vec::new();
-        for (count, algo) in [1, 2, 7, 301]
-            .into_iter()
-            .flat_map(|c| [(c, Algorithm::AldousBroder), (c, Algorithm::Prim)])
-        {
+        for (count, algo) in [1, 2, 7, 301].into_iter().flat_map(|c| {
+            [
+                (c, Algorithm::AldousBroder),
+                (c, Algorithm::Prim),
+                (c, Algorithm::Backtracker),
+            ]
+        }) {
             assert!(algo.pairs_faster(Size::planar(6, 5)));
             let mut job = Job::new(vec![algo], 6, 5, count, 9);
             job.keep_walls = true;
