@@ -1116,10 +1116,10 @@ mod tests {
         );
     }
 
-    /// The worker loop makes and measures mazes two at a time (Aldous–Broder and Prim
-    /// generated together, the others one after the other, all measured together): every row and wall
-    /// word is the one [`Worker::row`] makes alone, on odd counts (a block ending in a single
-    /// maze), with a mask and braided, whatever the threads.
+    /// The worker loop makes and measures mazes two at a time (Aldous–Broder, Prim and the
+    /// backtracker generated together, the others one after the other, all measured together):
+    /// every row and wall word is the one [`Worker::row`] makes alone, on odd counts (a block
+    /// ending in a single maze), with a mask and braided, whatever the threads.
     #[test]
     fn paired_mazes_are_the_mazes_made_one_by_one() {
         let mask = Arc::new(Mask::from_text("....#\n.#...\n...#.\n.....\n").unwrap());
@@ -1134,6 +1134,11 @@ mod tests {
             .into_iter()
             .flat_map(|c| algos.map(|a| (c, a)))
         {
+            // Wilson is generated one maze at a time and measured in pairs.
+            assert_eq!(
+                algo.pairs_faster(Size::planar(6, 5)),
+                algo != Algorithm::Wilson
+            );
             let mut job = Job::new(vec![algo], 6, 5, count, 9);
             job.keep_walls = true;
             jobs.push(job.clone());

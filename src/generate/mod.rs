@@ -690,11 +690,15 @@ impl Algorithm {
     }
 
     /// Whether [`Algorithm::generate_pair`] makes two mazes of `size` together, faster than
-    /// one after the other: the 2D Aldous–Broder walk and the 2D Prim loop (masked or not),
-    /// whose time goes in waiting for dependent loads step after step.
+    /// one after the other: the 2D Aldous–Broder walk, the 2D Prim loop and the 2D
+    /// backtracker's search (masked or not), whose time goes in waiting for dependent loads
+    /// step after step.
     #[inline]
     pub fn pairs_faster(&self, size: Size) -> bool {
-        matches!(self, Algorithm::AldousBroder | Algorithm::Prim) && !size.is_3d()
+        matches!(
+            self,
+            Algorithm::AldousBroder | Algorithm::Prim | Algorithm::Backtracker
+        ) && !size.is_3d()
     }
 
     /// Generate into `a` from `ra` and into `b` from `rb`: the two mazes
@@ -718,6 +722,7 @@ impl Algorithm {
         b.clear();
         match *self {
             Algorithm::Prim => prim::generate_pair(a, sa, ra, b, sb, rb),
+            Algorithm::Backtracker => backtracker::generate_pair(a, sa, ra, b, sb, rb),
             _ => aldous_broder::generate_pair::<Planar, R>(a, sa, ra, b, sb, rb),
         }
     }

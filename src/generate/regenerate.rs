@@ -126,7 +126,12 @@ mod tests {
         ];
         let (mut sa, mut sb, mut s) = (Scratch::new(), Scratch::new(), Scratch::new());
         for template in mazes {
-            for algo in [Algorithm::AldousBroder, Algorithm::Prim, Algorithm::Wilson] {
+            for algo in [
+                Algorithm::AldousBroder,
+                Algorithm::Prim,
+                Algorithm::Backtracker,
+                Algorithm::Wilson,
+            ] {
                 let (mut a, mut b, mut want) =
                     (template.clone(), template.clone(), template.clone());
                 for i in 0..20u64 {
