@@ -16,8 +16,9 @@
 # `Algorithm::generate` and the generator's own `MODULE::generate` that has a symbol, or
 # `MODULE::generate_pair` where a worker makes two mazes at once (Aldous–Broder); Kruskal's
 # shared `join_in_random_order` where even its `generate` was inlined into the batch loop)
-# and inside the metrics (`batchgen::metrics::measure` on the square grid,
-# `batchgen::topo::measure::measure` on the others), each with everything it calls. Printed: instructions per cell, and the ratio
+# and inside the metrics (`batchgen::metrics::measure` on the square grid, or `measure_pair` /
+# `measure_2d_pair` where a worker measures two mazes at once (every two perfect 2D rows; an
+# even COUNT measures every maze in pairs), `batchgen::topo::measure::measure` on the others), each with everything it calls. Printed: instructions per cell, and the ratio
 # to the square grid. The metrics are counted over every generator's mazes (their trees
 # differ), so each grid's metrics line sums all of its runs.
 set -euo pipefail
@@ -60,7 +61,7 @@ for grid in "${grids[@]}"; do
         module=${module//-/_}
         if [[ $grid == square ]]; then
             gen_re="^batchgen::generate::(regenerate::regenerate_from_base|Algorithm::generate|${module}::generate|${module}::generate_pair|shared::join_in_random_order)$"
-            met_re="^batchgen::metrics::measure$"
+            met_re="^batchgen::metrics::(measure|measure_pair|measure_2d_pair)$"
         else
             gen_re="^batchgen::topo::generate::(generate|${module}::generate)$"
             met_re="^batchgen::topo::measure::measure$"
