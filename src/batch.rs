@@ -275,19 +275,11 @@ impl Worker {
             }
         }
         for (k, maze) in [&mut self.maze, &mut twin.maze].into_iter().enumerate() {
-            let t = Instant::now();
-            braid::braid_seeded(maze, braid, seeds[k], &mut self.braid);
-            gen_ns[k] += t.elapsed().as_nanos() as u64;
+            gen_ns[k] += braid_timed(maze, &mut self.braid, seeds[k], braid);
         }
         let metrics = metrics::measure_pair([&self.maze, &twin.maze], ends, &mut self.measure);
-        std::array::from_fn(|k| Row {
-            index: index + k as u64,
-            maze_seed: seeds[k],
-            gen_ns: gen_ns[k],
-            metrics: Metrics {
-                braid: braid.p(),
-                ..metrics[k]
-            },
+        std::array::from_fn(|k| {
+            braided_row((index + k as u64, seeds[k], gen_ns[k]), metrics[k], braid)
         })
     }
 
@@ -312,16 +304,35 @@ fn braid_and_measure(
     ends: Ends,
     braid: Chance,
 ) -> Row {
+    let gen_ns = gen_ns + braid_timed(maze, braids, maze_seed, braid);
+    let metrics = metrics::measure(maze, ends, measure);
+    braided_row((index, maze_seed, gen_ns), metrics, braid)
+}
+
+/// Braid `maze` of seed `maze_seed` (chance `braid`); the nanoseconds it took.
+#[inline]
+fn braid_timed(maze: &mut Maze, braids: &mut braid::Scratch, maze_seed: u64, braid: Chance) -> u64 {
     let t = Instant::now();
     braid::braid_seeded(maze, braid, maze_seed, braids);
-    let gen_ns = gen_ns + t.elapsed().as_nanos() as u64;
-    let mut metrics = metrics::measure(maze, ends, measure);
-    metrics.braid = braid.p();
+    t.elapsed().as_nanos() as u64
+}
+
+/// Row `index` of seed `maze_seed`, made in `gen_ns` (braid pass included), with the maze's
+/// `metrics` and the braid chance it was made with.
+#[inline]
+fn braided_row(
+    (index, maze_seed, gen_ns): (u64, u64, u64),
+    metrics: Metrics,
+    braid: Chance,
+) -> Row {
     Row {
         index,
         maze_seed,
         gen_ns,
-        metrics,
+        metrics: Metrics {
+            braid: braid.p(),
+            ..metrics
+        },
     }
 }
 

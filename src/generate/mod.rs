@@ -51,6 +51,8 @@ mod growing_tree;
 mod hunt_and_kill;
 mod kruskal;
 pub(crate) mod padded;
+#[cfg(test)]
+mod pair_tests;
 mod prim;
 mod recursive_division;
 mod regenerate;

@@ -798,10 +798,7 @@ fn measure_2d_pair(mazes: [&Maze; 2], ends: Ends, s: &mut Scratch) -> [Metrics; 
     bb.grow::<4>(n);
     let (ra, ea) = ba.ends::<4>(mazes[0], ends, masks[0], table, n);
     let (rb, eb) = bb.ends::<4>(mazes[1], ends, masks[1], table, n);
-    let mut exit_pos = bfs_pair((ba, bb), masks, table, n, [ra, rb], [ea, eb]);
-    if ends == Ends::Diameter {
-        exit_pos = [n - 1; 2];
-    }
+    let exit_pos = bfs_pair((ba, bb), masks, table, n, [ra, rb], [ea, eb]);
     let longest = Longest::pass_pair(
         (&ba.queue[..n], &mut ba.node[..n]),
         (&bb.queue[..n], &mut bb.node[..n]),
@@ -875,10 +872,7 @@ fn traverse<const D: usize>(
     let n = maze.tree_cells() as usize;
     s.grow::<D>(n);
     let (root, exit) = s.ends::<D>(maze, ends, masks, table, n);
-    let mut exit_pos = bfs::<D, true>(s, masks, table, n, root, exit);
-    if ends == Ends::Diameter {
-        exit_pos = n - 1;
-    }
+    let exit_pos = bfs::<D, true>(s, masks, table, n, root, exit);
     let longest = Longest::pass(&s.queue[..n], &mut s.node[..n]);
     finish::<D>(maze, ends, deg, s, exit_pos, longest)
 }
@@ -970,8 +964,9 @@ impl Longest {
 }
 
 /// Everything of [`measure`] after the reverse pass (`longest`), for `D` directions, on the
-/// buffers `s` of a full search whose exit is at position `exit_pos`: the root's dead-end
-/// corridors, the solution's walk, the diameter's ends, the row.
+/// buffers `s` of a full search that met the exit at position `exit_pos` (with
+/// [`Ends::Diameter`] the search has no exit cell: its last position is the exit): the root's
+/// dead-end corridors, the solution's walk, the diameter's ends, the row.
 fn finish<const D: usize>(
     maze: &Maze,
     ends: Ends,
@@ -981,6 +976,11 @@ fn finish<const D: usize>(
     longest: Longest,
 ) -> Metrics {
     let n = maze.tree_cells() as usize;
+    let exit_pos = if ends == Ends::Diameter {
+        n - 1
+    } else {
+        exit_pos
+    };
     let Longest {
         best,
         best_pos,
