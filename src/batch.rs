@@ -1127,8 +1127,8 @@ mod tests {
         );
     }
 
-    /// The worker loop makes and measures mazes two at a time (Aldous–Broder, Prim and the
-    /// backtracker generated together, the others one after the other, all measured together):
+    /// The worker loop makes and measures mazes two at a time (Aldous–Broder, Prim, the
+    /// backtracker and hunt-and-kill generated together, the others one after the other, all measured together):
     /// every row and wall word is the one [`Worker::row`] makes alone, on odd counts (a block
     /// ending in a single maze), with a mask and braided, whatever the threads.
     #[test]
@@ -1139,6 +1139,7 @@ mod tests {
             Algorithm::AldousBroder,
             Algorithm::Prim,
             Algorithm::Backtracker,
+            Algorithm::HuntAndKill,
             Algorithm::Wilson,
         ];
         for (count, algo) in [1, 2, 7, 301]

@@ -16,7 +16,15 @@
 //! outside, so a neighbour test is one byte read with no coordinate check, and the options are
 //! collected without branches. The walk carries its padded index and its cell id side by side
 //! (one step table each), and opens walls with a third table of wall-id steps
-//! ([`Topology::wall`]).
+//! ([`Topology::wall`]). The marks and walls are written without bounds checks (the
+//! invariants are in the SAFETY comments of [`advance`]).
+//!
+//! A walk step is a chain of dependent operations (the cell, its four neighbours' marks, the
+//! count of free ones, the draw, the next cell), so one maze leaves the processor waiting. A
+//! batch worker makes 2D mazes two at a time ([`generate_pair`]): the steps of two mazes, each
+//! drawing from its own source, are interleaved one by one, so each chain runs while the other
+//! waits. A step joins one cell (a walk step, or a hunt and its link), so two mazes on the
+//! same cells end together.
 //!
 //! On a mask (2D) the walk starts at the mask's first cell and the holes are marked outside.
 //! The first unvisited cell may then have only holes to its west and north, so the masked hunt
@@ -24,10 +32,117 @@
 //! on from it to the first unvisited cell with a visited neighbour.
 
 use super::padded::{FREE, IN_TREE as VISITED};
-use super::topology::Topology;
+use super::topology::{Planar, Topology};
 use super::Scratch;
-use crate::grid::Maze;
+use crate::grid::{Maze, WallWriter};
 use crate::rng::{with_local_rng, RandomSource};
+
+/// One hunt-and-kill in progress: the marks, the walls, where the walk is and the hunt's cursor.
+struct Hunt<'a> {
+    /// The padded cell states.
+    mark: &'a mut [u8],
+    /// The maze's walls.
+    walls: WallWriter<'a>,
+    /// The walk's cell (padded index).
+    p: u32,
+    /// The walk's cell (cell id).
+    c: u32,
+    /// The cursor's row.
+    cy: u32,
+    /// The cursor's column.
+    cx: u32,
+    /// The padded index of the cursor row's first cell (recomputed only when the row changes).
+    base: u32,
+}
+
+/// Mark the grid of `maze` and start the walk at its first cell.
+#[inline(always)]
+fn begin<'a, T: Topology>(maze: &'a mut Maze, s: &'a mut Scratch) -> (T, Hunt<'a>) {
+    let t = T::marks(&mut s.mark, maze);
+    let c = maze.first_cell();
+    let p = t.padded(c);
+    let mark = &mut s.mark[..];
+    mark[p as usize] = VISITED;
+    let h = Hunt {
+        mark,
+        walls: maze.wall_writer(),
+        p,
+        c,
+        cy: 0,
+        cx: 0,
+        base: t.row_start(0),
+    };
+    (t, h)
+}
+
+/// One step: the walk into a random unvisited neighbour ("kill"), or, when it is stuck, the
+/// hunt for the next cell and its link to a visited neighbour (the masked hunt when `MASKED`).
+/// False, once the hunt finds no unvisited cell: the maze is done, and `advance` must not be
+/// called on it again.
+#[inline(always)]
+fn advance<T: Topology, R: RandomSource, const MASKED: bool>(
+    t: &T,
+    h: &mut Hunt<'_>,
+    rng: &mut R,
+) -> bool {
+    // Kill: step into a random unvisited neighbour.
+    let (opts, k) = t.options(h.mark, h.p, FREE);
+    if k > 0 {
+        let d = T::option(opts, rng.choose(k));
+        // SAFETY: the wall between two grid cells (the walk's and a free neighbour) is interior.
+        unsafe { h.walls.open_if_unchecked(t.wall(h.c, d), true) };
+        h.p = h.p.wrapping_add(t.step(d));
+        h.c = h.c.wrapping_add(t.cell_step(d));
+        debug_assert!((h.p as usize) < h.mark.len());
+        // SAFETY: a free neighbour is a grid cell (padding and holes are outside), so its
+        // padded index is inside `mark`.
+        unsafe { *h.mark.get_unchecked_mut(h.p as usize) = VISITED };
+        return true;
+    }
+    // Hunt: the first unvisited cell in cell-id order (the cursor in locals while it scans).
+    let (w, mut cx) = (t.width(), h.cx);
+    loop {
+        while cx < w && {
+            debug_assert!(((h.base + cx) as usize) < h.mark.len());
+            // SAFETY: `cx < w` and the cursor's row is a grid row (`cy < rows`), so
+            // `base + cx` is a grid cell of the padded array.
+            (unsafe { *h.mark.get_unchecked((h.base + cx) as usize) }) != FREE
+        } {
+            cx += 1;
+        }
+        if cx < w {
+            break;
+        }
+        h.cy += 1;
+        cx = 0;
+        if h.cy == t.rows() {
+            h.cx = cx;
+            return false;
+        }
+        h.base = t.row_start(h.cy);
+    }
+    h.cx = cx;
+    let mut p = h.base + cx;
+    if MASKED {
+        // On to the first unvisited cell with a visited neighbour (holes and padding are
+        // outside, so this stays on the grid; the mask is connected, so one exists).
+        while h.mark[p as usize] != FREE || t.options(h.mark, p, VISITED).1 == 0 {
+            p += 1;
+        }
+        h.c = t.cell(p);
+    } else {
+        h.c = h.cy * w + cx;
+    }
+    h.p = p;
+    // Link it to a random visited neighbour (west and north ones are before the cursor).
+    let (opts, k) = t.options(h.mark, p, VISITED);
+    debug_assert!(k > 0, "hunted cell has no visited neighbour");
+    let d = T::option(opts, rng.choose(k));
+    // SAFETY: the hunted cell and its visited neighbour are grid cells: an interior wall.
+    unsafe { h.walls.open_if_unchecked(t.wall(h.c, d), true) };
+    h.mark[p as usize] = VISITED;
+    true
+}
 
 /// Carve a perfect maze by hunt-and-kill on topology `T`.
 pub(crate) fn generate<T: Topology, R: RandomSource>(
@@ -50,59 +165,104 @@ fn hunt<T: Topology, R: RandomSource, const MASKED: bool>(
     s: &mut Scratch,
     rng: &mut R,
 ) {
-    let t = T::marks(&mut s.mark, maze);
-    let (w, rows) = (t.width(), t.rows());
-    let c0 = maze.first_cell();
-    let mut walls = maze.wall_writer();
-    let mark = &mut s.mark[..];
-    let (mut p, mut c) = (t.padded(c0), c0);
-    mark[p as usize] = VISITED;
-    // Cursor: the row and column of the first possibly-unvisited cell, and the row's padded
-    // start (recomputed only when the cursor changes rows).
-    let (mut cy, mut cx) = (0u32, 0u32);
-    let mut base = t.row_start(0);
+    let (t, mut h) = begin::<T>(maze, s);
+    while advance::<T, R, MASKED>(&t, &mut h, rng) {}
+}
+
+/// [`generate`] for two 2D mazes of one size at once, each with its own scratch and random
+/// source: exactly the two mazes [`generate`] makes of each alone (each takes the same draws
+/// from its own source). The steps of the two are interleaved one by one (a walk step, or a
+/// hunt and its link), so each walk's chain of dependent loads runs while the other waits.
+/// Every step joins one cell, whether it walks or hunts, so two mazes on the same cells end
+/// together; mazes of one size on different masks (different numbers of cells) end apart, and
+/// the one left finishes alone. With a mask on either maze, both take the masked hunt (on an
+/// unmasked grid it finds the same cells). Never inlined, so a profile counts it on its own
+/// (one call per two mazes).
+#[inline(never)]
+pub(crate) fn generate_pair<R: RandomSource>(
+    a: &mut Maze,
+    sa: &mut Scratch,
+    ra: &mut R,
+    b: &mut Maze,
+    sb: &mut Scratch,
+    rb: &mut R,
+) {
+    assert_eq!(a.size(), b.size(), "a pair of mazes has one size");
+    let masked = a.mask().is_some() || b.mask().is_some();
+    with_local_rng!(ra, |x| with_local_rng!(rb, |y| if masked {
+        hunt_pair::<_, _, true>(a, sa, x, b, sb, y)
+    } else {
+        hunt_pair::<_, _, false>(a, sa, x, b, sb, y)
+    }))
+}
+
+/// The loop of [`generate_pair`], with the masked hunt when `MASKED`.
+#[inline(always)]
+fn hunt_pair<RA: RandomSource, RB: RandomSource, const MASKED: bool>(
+    a: &mut Maze,
+    sa: &mut Scratch,
+    ra: &mut RA,
+    b: &mut Maze,
+    sb: &mut Scratch,
+    rb: &mut RB,
+) {
+    let (t, mut ha) = begin::<Planar>(a, sa);
+    // One size, so one geometry: the steps and wall ids are the same for both.
+    let (_, mut hb) = begin::<Planar>(b, sb);
+    // Each step joins one cell: on the same cells both end in the same round.
     loop {
-        // Kill: step into a random unvisited neighbour.
-        let (opts, k) = t.options(mark, p, FREE);
-        if k > 0 {
-            let d = T::option(opts, rng.choose(k));
-            walls.open(t.wall(c, d));
-            p = p.wrapping_add(t.step(d));
-            c = c.wrapping_add(t.cell_step(d));
-            mark[p as usize] = VISITED;
-            continue;
+        if !advance::<_, _, MASKED>(&t, &mut ha, ra) {
+            while advance::<_, _, MASKED>(&t, &mut hb, rb) {}
+            return;
         }
-        // Hunt: the first unvisited cell in cell-id order.
-        loop {
-            while cx < w && mark[(base + cx) as usize] != FREE {
-                cx += 1;
-            }
-            if cx < w {
-                break;
-            }
-            cy += 1;
-            cx = 0;
-            if cy == rows {
-                return;
-            }
-            base = t.row_start(cy);
+        if !advance::<_, _, MASKED>(&t, &mut hb, rb) {
+            while advance::<_, _, MASKED>(&t, &mut ha, ra) {}
+            return;
         }
-        p = base + cx;
-        if MASKED {
-            // On to the first unvisited cell with a visited neighbour (holes and padding are
-            // outside, so this stays on the grid; the mask is connected, so one exists).
-            while mark[p as usize] != FREE || t.options(mark, p, VISITED).1 == 0 {
-                p += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Mask;
+    use crate::rng::Rng;
+    use std::sync::Arc;
+
+    /// A pair of one size whose mazes have different cells (two masks, or a mask and the full
+    /// grid) ends apart: the one left must be finished alone, on its own source, whichever of
+    /// the two ends first.
+    #[test]
+    fn a_pair_on_different_cells_is_two_single_mazes() {
+        let masks = [
+            "..#....\n.##.#..\n....#..\n.#.....\n",
+            "#......\n.......\n...##..\n.......\n",
+        ]
+        .map(|m| Maze::masked(Arc::new(Mask::from_text(m).unwrap())));
+        let full = Maze::with_size(masks[0].size());
+        let sides = [
+            (&masks[0], &masks[1]),
+            (&masks[1], &masks[0]),
+            (&masks[0], &full),
+            (&full, &masks[1]),
+        ];
+        for (ta, tb) in sides {
+            for i in 0..12u64 {
+                let seeds = [i.wrapping_mul(0x9e37_79b9_7f4a_7c15), i ^ 0x55];
+                let (mut a, mut b) = (ta.clone(), tb.clone());
+                let (mut ra, mut rb) =
+                    (Rng::from_maze_seed(seeds[0]), Rng::from_maze_seed(seeds[1]));
+                let (mut sa, mut sb) = (Scratch::new(), Scratch::new());
+                generate_pair(&mut a, &mut sa, &mut ra, &mut b, &mut sb, &mut rb);
+                for (got, template, seed, after) in [(&a, ta, seeds[0], ra), (&b, tb, seeds[1], rb)]
+                {
+                    let (mut want, mut r) = (template.clone(), Rng::from_maze_seed(seed));
+                    generate::<Planar, _>(&mut want, &mut Scratch::new(), &mut r);
+                    assert_eq!(got, &want, "seed {seed}");
+                    assert!(got.is_perfect());
+                    assert_eq!(format!("{after:?}"), format!("{r:?}"), "seed {seed}");
+                }
             }
-            c = t.cell(p);
-        } else {
-            c = cy * w + cx;
         }
-        // Link it to a random visited neighbour (west and north ones are before the cursor).
-        let (opts, k) = t.options(mark, p, VISITED);
-        debug_assert!(k > 0, "hunted cell has no visited neighbour");
-        let d = T::option(opts, rng.choose(k));
-        walls.open(t.wall(c, d));
-        mark[p as usize] = VISITED;
     }
 }

@@ -692,14 +692,17 @@ impl Algorithm {
     }
 
     /// Whether [`Algorithm::generate_pair`] makes two mazes of `size` together, faster than
-    /// one after the other: the 2D Aldous–Broder walk, the 2D Prim loop and the 2D
-    /// backtracker's search (masked or not), whose time goes in waiting for dependent loads
-    /// step after step.
+    /// one after the other: the 2D Aldous–Broder walk, the 2D Prim loop, the 2D backtracker's
+    /// search and the 2D hunt-and-kill (masked or not), whose time goes in waiting for
+    /// dependent loads step after step.
     #[inline]
     pub fn pairs_faster(&self, size: Size) -> bool {
         matches!(
             self,
-            Algorithm::AldousBroder | Algorithm::Prim | Algorithm::Backtracker
+            Algorithm::AldousBroder
+                | Algorithm::Prim
+                | Algorithm::Backtracker
+                | Algorithm::HuntAndKill
         ) && !size.is_3d()
     }
 
@@ -725,6 +728,7 @@ impl Algorithm {
         match *self {
             Algorithm::Prim => prim::generate_pair(a, sa, ra, b, sb, rb),
             Algorithm::Backtracker => backtracker::generate_pair(a, sa, ra, b, sb, rb),
+            Algorithm::HuntAndKill => hunt_and_kill::generate_pair(a, sa, ra, b, sb, rb),
             _ => aldous_broder::generate_pair::<Planar, R>(a, sa, ra, b, sb, rb),
         }
     }

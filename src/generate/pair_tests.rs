@@ -1,9 +1,10 @@
-//! The 2D pair loops (`generate_pair` of Prim and the backtracker) against their single loops:
-//! a worker makes two mazes at once only because that gives exactly the two mazes, and leaves
-//! exactly the two random sources, that the single loop makes and leaves for each alone.
+//! The 2D pair loops (`generate_pair` of Prim, the backtracker and hunt-and-kill) against their
+//! single loops: a worker makes two mazes at once only because that gives exactly the two
+//! mazes, and leaves exactly the two random sources, that the single loop makes and leaves for
+//! each alone.
 
 use super::topology::Planar;
-use super::{backtracker, prim, Scratch};
+use super::{backtracker, hunt_and_kill, prim, Scratch};
 use crate::grid::{Mask, Maze, Size};
 use crate::rng::Rng;
 use std::sync::Arc;
@@ -20,12 +21,17 @@ type Pair = fn(&mut Maze, &mut Scratch, &mut Rng, &mut Maze, &mut Scratch, &mut 
 /// early may still give the same walls, but not the same source).
 #[test]
 fn a_pair_is_two_single_mazes() {
-    let loops: [(&str, Single, Pair); 2] = [
+    let loops: [(&str, Single, Pair); 3] = [
         ("prim", prim::generate::<Planar, Rng>, prim::generate_pair),
         (
             "backtracker",
             backtracker::generate::<Planar, Rng>,
             backtracker::generate_pair,
+        ),
+        (
+            "hunt-and-kill",
+            hunt_and_kill::generate::<Planar, Rng>,
+            hunt_and_kill::generate_pair,
         ),
     ];
     let mask = Arc::new(Mask::from_text("..#....\n.##.#..\n....#..\n.#.....\n").unwrap());

@@ -130,6 +130,7 @@ mod tests {
                 Algorithm::AldousBroder,
                 Algorithm::Prim,
                 Algorithm::Backtracker,
+                Algorithm::HuntAndKill,
                 Algorithm::Wilson,
             ] {
                 let (mut a, mut b, mut want) =
