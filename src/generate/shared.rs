@@ -25,8 +25,14 @@ impl Poll {
         if self.0 != 0 {
             return false;
         }
-        // Out of the walk's line: it falls through to its next step.
-        std::hint::cold_path();
+        self.look()
+    }
+
+    /// Look at the stop flag and start a new count. Out of line and cold, so that a walk
+    /// counting every step falls through to its next step.
+    #[cold]
+    #[inline(never)]
+    fn look(&mut self) -> bool {
         self.0 = crate::interrupt::POLL_STEPS;
         crate::interrupt::stop_requested()
     }

@@ -96,7 +96,9 @@ pub(super) fn loop_erased_walks<T: Walk>(
             while unsafe { *mark.get_unchecked(u as usize) } == FREE {
                 unsafe {
                     *mark.get_unchecked_mut(u as usize) = IN_TREE;
-                    u = u.wrapping_add(t.step(*next.get_unchecked(u as usize) as usize));
+                    let d = *next.get_unchecked(u as usize) as usize;
+                    std::hint::assert_unchecked(d < T::DIRS);
+                    u = u.wrapping_add(t.step(d));
                 }
             }
             start += 1;

@@ -51,10 +51,11 @@ pub(crate) fn generate<T: Walk, R: RandomSource>(maze: &mut Maze, s: &mut Scratc
                 }
                 dirs.refill(rng);
             }
-            // The rest of the block. Written so that the common step (onto a free cell) falls
-            // through to the count test, the loop's only taken branch.
+            // The rest of the block, in a loop left by a step that does not land on a free
+            // cell: the common step falls through to the count test, the loop's only taken
+            // branch.
             let (mut block, mut left) = dirs.take();
-            loop {
+            let m = loop {
                 let d = T::take_dir(&mut block);
                 left -= 1;
                 let nb = u.wrapping_add(t.step(d));
@@ -66,20 +67,18 @@ pub(crate) fn generate<T: Walk, R: RandomSource>(maze: &mut Maze, s: &mut Scratc
                 // SAFETY: as above, `u` is inside the padded array.
                 unsafe { *next.get_unchecked_mut(u as usize) = d as u8 };
                 if m != FREE {
-                    // Off the grid (rejected: the walk stays) or the tree (the walk ends).
-                    std::hint::cold_path();
-                    if m != OUTSIDE {
-                        dirs.keep(block, left);
-                        return true;
-                    }
-                } else {
-                    u = nb;
+                    break m;
                 }
+                u = nb;
                 if left == 0 {
-                    break;
+                    break FREE;
                 }
+            };
+            dirs.keep(block, left);
+            // Off the grid the draw is rejected (the walk stays); the tree ends the walk.
+            if m != FREE && m != OUTSIDE {
+                return true;
             }
-            dirs.keep(block, 0);
         }
     });
     if !done {
