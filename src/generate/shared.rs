@@ -25,6 +25,14 @@ impl Poll {
         if self.0 != 0 {
             return false;
         }
+        self.look()
+    }
+
+    /// Look at the stop flag and start a new count. Out of line and cold, so that a walk
+    /// counting every step falls through to its next step.
+    #[cold]
+    #[inline(never)]
+    fn look(&mut self) -> bool {
         self.0 = crate::interrupt::POLL_STEPS;
         crate::interrupt::stop_requested()
     }

@@ -16,8 +16,12 @@
 //!
 //! Speed: the walk runs on a padded state array whose border cells are marked "outside", so a
 //! step needs no coordinates and no bounds test beyond one byte read; in 2D the directions come
-//! 32 to a word ([`Dirs`]); the tree's edges are written to the maze in one linear pass at the
-//! end.
+//! 32 to a word ([`Dirs`]), taken in a loop of their own with the refill and the stop-flag count
+//! outside it, laid out so that the common step (onto a free cell) falls through to the count
+//! test, the loop's one taken branch (a step is a few instructions, so taken branches, not
+//! work, would bound it); the start cells are found eight mark bytes at a time
+//! ([`next_free`](super::walk::next_free)); the tree's edges are written to the maze in one
+//! linear pass at the end.
 
 use super::padded::{FREE, OUTSIDE};
 use super::shared::Poll;
@@ -41,25 +45,40 @@ pub(crate) fn generate<T: Walk, R: RandomSource>(maze: &mut Maze, s: &mut Scratc
         // neighbours.
         let mut u = start;
         loop {
-            if dirs.is_empty() && poll.stop(T::BLOCK) {
-                return false;
-            }
-            let d = dirs.next(rng);
-            let nb = u.wrapping_add(t.step(d));
-            debug_assert!((nb as usize) < mark.len() && next.len() == mark.len());
-            // SAFETY: `u` is always a grid cell (the walk never moves onto padding), so its
-            // neighbour `nb` lies inside the padded array, and `next` has the same length as
-            // `mark`.
-            let m = unsafe { *mark.get_unchecked(nb as usize) };
-            // SAFETY: as above, `u` is inside the padded array.
-            unsafe { *next.get_unchecked_mut(u as usize) = d as u8 };
-            if m != FREE {
-                if m == OUTSIDE {
-                    continue;
+            if dirs.is_empty() {
+                if poll.stop(T::BLOCK) {
+                    return false;
                 }
+                dirs.refill(rng);
+            }
+            // The rest of the block, in a loop left by a step that does not land on a free
+            // cell: the common step falls through to the count test, the loop's only taken
+            // branch.
+            let (mut block, mut left) = dirs.take();
+            let m = loop {
+                let d = T::take_dir(&mut block);
+                left -= 1;
+                let nb = u.wrapping_add(t.step(d));
+                debug_assert!((nb as usize) < mark.len() && next.len() == mark.len());
+                // SAFETY: `u` is always a grid cell (the walk never moves onto padding), so its
+                // neighbour `nb` lies inside the padded array, and `next` has the same length
+                // as `mark`.
+                let m = unsafe { *mark.get_unchecked(nb as usize) };
+                // SAFETY: as above, `u` is inside the padded array.
+                unsafe { *next.get_unchecked_mut(u as usize) = d as u8 };
+                if m != FREE {
+                    break m;
+                }
+                u = nb;
+                if left == 0 {
+                    break FREE;
+                }
+            };
+            dirs.keep(block, left);
+            // Off the grid the draw is rejected (the walk stays); the tree ends the walk.
+            if m != FREE && m != OUTSIDE {
                 return true;
             }
-            u = nb;
         }
     });
     if !done {

@@ -32,7 +32,7 @@
 //! (its state in registers, not stored every draw): 0.60× (turn) and 0.69× (straight) the
 //! instructions per cell of one loop for both on the generator behind a reference
 //! (`benches/counts.sh`). The start cells are found eight `sides` bytes at a time
-//! (`next_free`): one branch per word instead of one per cell, whose outcome (already in the
+//! ([`next_free`]): one branch per word instead of one per cell, whose outcome (already in the
 //! tree or not) a branch predictor cannot guess.
 //!
 //! This 2D path keeps its 3D twin ([`super::wilson_biased_3d`]) rather than a version written
@@ -46,6 +46,7 @@ use super::padded::{
     carve_parent_links, padded_sides, padded_sides_masked, padded_state_of, wilson_root, FREE,
 };
 use super::shared::Poll;
+use super::walk::next_free;
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::{with_local_rng, Chance, RandomSource};
@@ -156,7 +157,7 @@ fn walks<R: RandomSource, const TURN: bool>(
         let end = row + w + 1;
         let mut start = row;
         loop {
-            start = next_free(sides, start + 1, end);
+            start = next_free::<JOINED>(sides, start + 1, end);
             if start == end {
                 break;
             }
@@ -193,72 +194,19 @@ fn walks<R: RandomSource, const TURN: bool>(
             }
             // Retrace the loop-erased path and add it to the tree.
             let mut u = start;
-            while sides[u as usize] < JOINED {
-                sides[u as usize] |= JOINED;
-                u = u.wrapping_add(delta[next[u as usize] as usize]);
+            // SAFETY: `u` is the start, then a cell whose `next` the walk wrote (it left every
+            // cell of the path by a step onto the grid), so `u` is a grid cell, inside both
+            // arrays (same length), and `next[u]` is a direction, below 4.
+            while unsafe { *sides.get_unchecked(u as usize) } < JOINED {
+                unsafe {
+                    *sides.get_unchecked_mut(u as usize) |= JOINED;
+                    u = u.wrapping_add(
+                        *delta.get_unchecked(*next.get_unchecked(u as usize) as usize),
+                    );
+                }
             }
         }
     }
     carve_parent_links(maze, next, &mut s.codes, root);
     true
-}
-
-/// The first cell in `from..end` whose byte in `sides` is below [`JOINED`] (not in the tree),
-/// or `end` when there is none. Eight bytes at a time: bit 4 of a byte is [`JOINED`]'s, so the
-/// first byte with it clear is the first free cell. One branch per word instead of one per
-/// cell: whether a start cell is already in the tree is a coin flip to a predictor, while a
-/// word of eight joined cells (or the next free one in the same word) is the common case.
-#[inline(always)]
-fn next_free(sides: &[u8], from: u32, end: u32) -> u32 {
-    const FLAGS: u64 = u64::from_le_bytes([JOINED; 8]);
-    let mut p = from as usize;
-    while p < end as usize {
-        let Some(word) = sides.get(p..p + 8) else {
-            // The last few bytes of the array: one at a time.
-            return (p..end as usize)
-                .find(|&q| sides[q] < JOINED)
-                .map_or(end, |q| q as u32);
-        };
-        let free = !u64::from_le_bytes(word.try_into().expect("8 bytes")) & FLAGS;
-        if free != 0 {
-            // Bytes past `end` (the ring, then the next row) may count as free here; the
-            // minimum clips them.
-            return (p as u32 + free.trailing_zeros() / 8).min(end);
-        }
-        p += 8;
-    }
-    end
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rng::Rng;
-
-    /// `next_free` against a scan of one byte at a time, on random bytes (joined or not, with
-    /// every set of directions) and every `from..end` of arrays of 0 to 20 bytes: the
-    /// clipping at `end`, the whole words and the tail of the array all give the first free
-    /// cell.
-    #[test]
-    fn next_free_finds_the_first_cell_not_in_the_tree() {
-        let mut rng = Rng::from_maze_seed(7);
-        for len in 0..=20usize {
-            for _ in 0..50 {
-                // Mostly joined, as late in a maze, so that whole words are skipped too.
-                let sides: Vec<u8> = (0..len)
-                    .map(|_| (rng.bits(4) as u8) | if rng.bits(2) != 0 { JOINED } else { 0 })
-                    .collect();
-                for from in 0..=len as u32 {
-                    for end in from..=len as u32 {
-                        let want = (from..end).find(|&q| sides[q as usize] < JOINED);
-                        assert_eq!(
-                            next_free(&sides, from, end),
-                            want.unwrap_or(end),
-                            "{sides:?} from {from} to {end}"
-                        );
-                    }
-                }
-            }
-        }
-    }
 }
