@@ -35,6 +35,10 @@ impl Poll {
 /// `s.dsu`, until `need` walls have been opened. Wall ids are [`crate::grid::Wall`] ids. The
 /// processed places of `s.walls` are not rewritten, so the list is left as scratch.
 /// Kruskal runs it on every wall; fractal uses it to reconnect the pieces left after cropping.
+///
+/// # Panics
+/// If the walls run out before `need` walls have been opened, or a wall's cells are not cells
+/// of `s.dsu`.
 pub(crate) fn join_in_random_order<R: RandomSource>(
     maze: &mut Maze,
     s: &mut Scratch,
@@ -66,11 +70,18 @@ fn join_loop<R: RandomSource, const PLANAR: bool>(
     let len = list.len() as u32;
     let mut i = 0u32;
     while need > 0 {
+        assert!(
+            i < len,
+            "the walls ran out with joins still needed ({need})"
+        );
         // Step `i` of the shuffle: the wall drawn from the tail comes into place `i`, which is
         // never read again, so only the tail slot is written (half a swap).
         let j = i + rng.below(len - i);
-        let wall = list[j as usize];
-        list[j as usize] = list[i as usize];
+        debug_assert!(j < len);
+        // SAFETY: `i < len` (asserted) and `j` lies in `i..len`, as `below(len - i) < len - i`.
+        let wall = unsafe { *list.get_unchecked(j as usize) };
+        // SAFETY: as above.
+        unsafe { *list.get_unchecked_mut(j as usize) = *list.get_unchecked(i as usize) };
         i += 1;
         let wall = if PLANAR {
             size.planar_wall(wall)
@@ -78,7 +89,10 @@ fn join_loop<R: RandomSource, const PLANAR: bool>(
             size.wall(wall)
         };
         let joined = forest.union(wall.a, wall.b);
-        walls.open_if(wall.id, joined);
+        // SAFETY: `union` checked that both cells are below the cell count `n`, and an id
+        // that decodes to two such cells has its bit in the wall words: a planar wall's bit
+        // `2a + s < 2n`, a down wall's `a < n - layer` past the planar words.
+        unsafe { walls.open_if_unchecked(wall.id, joined) };
         need -= joined as u32;
     }
 }
@@ -124,6 +138,21 @@ pub(super) fn option(packed: u32, j: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Size;
+
+    /// Asking for more joins than the walls can make stops at the end of the list (the loop
+    /// reads the list unchecked, so this check is what keeps it inside).
+    #[test]
+    #[should_panic(expected = "the walls ran out with joins still needed (1)")]
+    fn join_stops_when_the_walls_run_out() {
+        let mut maze = Maze::with_size(Size::planar(3, 2));
+        let mut s = Scratch::new();
+        maze.size().interior_wall_ids(&mut s.walls);
+        s.dsu.reset(maze.cells());
+        let mut rng = crate::rng::Rng::from_maze_seed(1);
+        // Six cells join in five unions; a sixth cannot be made.
+        join_in_random_order(&mut maze, &mut s, 6, &mut rng);
+    }
 
     #[test]
     fn options4_lists_the_matching_directions_in_order() {
