@@ -14,12 +14,9 @@
 //! whether two cells are already joined), so the mazes are the same.
 //!
 //! A find follows four links before its first test: with three, about one find in fifteen went
-//! on into the loop, whose exit the branch predictor then missed. Whole
-//! `batchgen --algo kruskal --size 64x64 --threads 1` runs went from 0.412 to 0.178
-//! mispredicted branches per cell and from 876,591 to 872,025 instructions per maze
-//! (`benches/counts.sh` on the release binary, 200 mazes, with the unchecked list reads of the
-//! union loop), and from 55.0 to 52.5 µs of CPU per maze (`benches/whole_process.sh`, 40,000
-//! mazes, medians of 7).
+//! on into the loop, whose exit the branch predictor then missed. The fourth link took whole
+//! `batchgen --algo kruskal --size 64x64 --threads 1` runs from 0.412 to 0.178 mispredicted
+//! branches per cell (`benches/counts.sh` on the release binaries, 200 mazes).
 //!
 //! `reset` keeps the allocation, so a worker that makes a million mazes allocates its
 //! union-find once.
