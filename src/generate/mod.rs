@@ -88,7 +88,7 @@ pub struct Scratch {
     /// cell ids; growing tree, Prim's frontier: see their files).
     pub(crate) stack: Vec<u64>,
     /// A stack or list of cell ids (backtracker: the ancestors of the current cell; growing
-    /// tree `mix:P`: the links of its live list).
+    /// tree `mix:P`: the links of its live list; Wilson: the cell each walk step led to).
     pub(crate) cells: Vec<u32>,
     /// One byte of per-cell state (visited / in-tree flags).
     pub(crate) mark: Vec<u8>,

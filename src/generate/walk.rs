@@ -61,18 +61,22 @@ impl<T: Walk> Dirs<T> {
 }
 
 /// Wilson's `RandomTreeWithRoot` on the padded state of `t`: `root` joins the tree, then from
-/// each cell not yet in it, in cell-id order, `walk(mark, next, start)` walks until it meets
-/// the tree, recording in `next[u]` the direction it last left each cell `u` by; following
-/// `next` from the start is then the loop-erased path, for any walk (Markov or not), and it
-/// joins the tree. Returns false when a walk returns false (a caught signal stopped it, see
-/// [`super::shared::Poll`]).
+/// each cell not yet in it, in cell-id order, `walk(mark, next, to, start)` walks until it
+/// meets the tree, recording in `next[u]` the direction it last left each cell `u` by and in
+/// `to[u]` the padded index of the cell that step led to; following `to` from the start is then
+/// the loop-erased path, for any walk (Markov or not), and it joins the tree. The retrace reads
+/// `to` (one load per cell on its chain, where a direction would need a second one for its
+/// step); `next` is what the carve reads afterwards. `to` must be at least as long as `mark`;
+/// its entries need no initial value (the retrace only reads the ones the walk wrote). Returns
+/// false when a walk returns false (a caught signal stopped it, see [`super::shared::Poll`]).
 #[inline(always)]
 pub(super) fn loop_erased_walks<T: Walk>(
     t: &T,
     mark: &mut [u8],
     next: &mut [u8],
+    to: &mut [u32],
     root: u32,
-    mut walk: impl FnMut(&[u8], &mut [u8], u32) -> bool,
+    mut walk: impl FnMut(&[u8], &mut [u8], &mut [u32], u32) -> bool,
 ) -> bool {
     mark[root as usize] = IN_TREE;
     for r in 0..t.rows() {
@@ -84,21 +88,19 @@ pub(super) fn loop_erased_walks<T: Walk>(
             if start == end {
                 break;
             }
-            if !walk(mark, next, start) {
+            if !walk(mark, next, to, start) {
                 return false;
             }
             // Retrace the loop-erased path and add it to the tree.
             let mut u = start;
-            debug_assert!(next.len() == mark.len());
-            // SAFETY: `u` is the start, then a cell whose `next` the walk wrote (it left every
-            // cell of the path by a step onto the grid), so `u` is a grid cell, inside both
-            // arrays (same length), and `next[u]` is a direction of `T`.
+            debug_assert!(to.len() >= mark.len());
+            // SAFETY: `u` is the start, then a cell whose `to` the walk wrote (it left every
+            // cell of the path by a step onto the grid), so `u` is a grid cell, inside `mark`
+            // and `to` (at least as long).
             while unsafe { *mark.get_unchecked(u as usize) } == FREE {
                 unsafe {
                     *mark.get_unchecked_mut(u as usize) = IN_TREE;
-                    let d = *next.get_unchecked(u as usize) as usize;
-                    std::hint::assert_unchecked(d < T::DIRS);
-                    u = u.wrapping_add(t.step(d));
+                    u = *to.get_unchecked(u as usize);
                 }
             }
             start += 1;

@@ -2,9 +2,10 @@
 //! for 2D and 3D grids ([`Walk`]).
 //!
 //! Implemented as Wilson's `RandomTreeWithRoot` (1996): walk from a cell not yet in the tree,
-//! recording in `next[u]` the direction the walk last left `u` by, until the walk hits the tree;
-//! then retrace from the start following `next`, which is exactly the loop-erased path, and add
-//! it ([`loop_erased_walks`]). No path list and no explicit loop erasure are needed.
+//! recording in `next[u]` the direction the walk last left `u` by (and in `to[u]` the cell that
+//! step led to), until the walk hits the tree; then retrace from the start following `to`,
+//! which is exactly the loop-erased path, and add it ([`loop_erased_walks`]). No path list and
+//! no explicit loop erasure are needed.
 //!
 //! Choices that keep it uniform (any root and any order of start cells do): the root is the
 //! cell nearest the centre, `(W/2, H/2)` or `(W/2, H/2, D/2)`, which roughly halves the walks on
@@ -37,9 +38,14 @@ pub(crate) fn generate<T: Walk, R: RandomSource>(maze: &mut Maze, s: &mut Scratc
     let root = t.wilson_root(maze);
     let mark = &mut s.mark[..];
     let next = &mut s.next[..];
+    // The cell each walk step led to, for the retrace; stale entries are never read.
+    if s.cells.len() < mark.len() {
+        s.cells.resize(mark.len(), 0);
+    }
+    let to = &mut s.cells[..];
     let mut dirs = Dirs::<T>::new();
     let mut poll = Poll::new();
-    let done = loop_erased_walks(&t, mark, next, root, |mark, next, start| {
+    let done = loop_erased_walks(&t, mark, next, to, root, |mark, next, to, start| {
         // Random walk until the tree is hit. The common step (onto a free cell) takes one
         // branch; off-grid draws are rejected, which keeps the step uniform among the existing
         // neighbours.
@@ -60,12 +66,16 @@ pub(crate) fn generate<T: Walk, R: RandomSource>(maze: &mut Maze, s: &mut Scratc
                 left -= 1;
                 let nb = u.wrapping_add(t.step(d));
                 debug_assert!((nb as usize) < mark.len() && next.len() == mark.len());
+                debug_assert!(to.len() >= mark.len());
                 // SAFETY: `u` is always a grid cell (the walk never moves onto padding), so its
-                // neighbour `nb` lies inside the padded array, and `next` has the same length
-                // as `mark`.
+                // neighbour `nb` lies inside the padded array, `next` has the same length as
+                // `mark` and `to` is at least as long.
                 let m = unsafe { *mark.get_unchecked(nb as usize) };
                 // SAFETY: as above, `u` is inside the padded array.
-                unsafe { *next.get_unchecked_mut(u as usize) = d as u8 };
+                unsafe {
+                    *next.get_unchecked_mut(u as usize) = d as u8;
+                    *to.get_unchecked_mut(u as usize) = nb;
+                }
                 if m != FREE {
                     break m;
                 }

@@ -7,9 +7,9 @@
 //! `P` when a turn is possible, a turn being any of the (up to four) existing neighbours on the
 //! two axes perpendicular to the previous step, chosen uniformly (`below(k)`, no draw when there
 //! is one); otherwise it steps to a uniform neighbour (three random bits, rejected when 6, 7 or
-//! off the grid). As in 2D, retracing `next` from the start is the loop-erased path for any
-//! walk, so the result is always a spanning tree. Runs on the padded 3D state of
-//! [`super::space`].
+//! off the grid). As in 2D, retracing the walk's steps (`to`) from the start is the
+//! loop-erased path for any walk, so the result is always a spanning tree. Runs on the padded
+//! 3D state of [`super::space`].
 
 use super::padded::FREE;
 use super::shared::Poll;
@@ -38,6 +38,11 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
     let sides = &s.sides[..];
     let mark = &mut s.mark[..];
     let next = &mut s.next[..];
+    // The cell each walk step led to, for the retrace; stale entries are never read.
+    if s.cells.len() < mark.len() {
+        s.cells.resize(mark.len(), 0);
+    }
+    let to = &mut s.cells[..];
     let root = sp.padded(size.cell(sp.w / 2, sp.h / 2, sp.d / 2));
     let chance = bias.chance();
     let mut poll = Poll::new();
@@ -70,7 +75,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
             }
         }
     };
-    let done = loop_erased_walks(&sp, mark, next, root, |mark, next, start| {
+    let done = loop_erased_walks(&sp, mark, next, to, root, |mark, next, to, start| {
         // Walk from `start` (no previous direction: 6) until the tree is hit.
         let (mut u, mut prev) = (start, 6u32);
         while mark[u as usize] == FREE {
@@ -79,7 +84,9 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
             }
             let d = step(u, prev);
             next[u as usize] = d as u8;
-            u = u.wrapping_add(sp.dp[d as usize]);
+            let nb = u.wrapping_add(sp.dp[d as usize]);
+            to[u as usize] = nb;
+            u = nb;
             prev = d;
         }
         true
