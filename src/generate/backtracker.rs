@@ -24,10 +24,11 @@
 //! medians of 7 alternating runs: 58 against 65 µs per maze).
 
 use super::padded::{FREE, IN_TREE};
+use super::shared::pair_in_locals;
 use super::topology::{Planar, Topology};
 use super::Scratch;
 use crate::grid::Maze;
-use crate::rng::{with_local_rng, RandomSource};
+use crate::rng::RandomSource;
 
 /// One search in progress: its stack, marks and parent links, the current cell and the depth.
 struct Search<'a> {
@@ -127,10 +128,7 @@ pub(crate) fn generate_pair<R: RandomSource>(
     sb: &mut Scratch,
     rb: &mut R,
 ) {
-    assert_eq!(a.size(), b.size(), "a pair of mazes has one size");
-    with_local_rng!(ra, |x| with_local_rng!(rb, |y| search_pair(
-        a, sa, x, b, sb, y
-    )))
+    pair_in_locals!(search_pair, a, sa, ra, b, sb, rb)
 }
 
 /// The loop of [`generate_pair`].

@@ -32,6 +32,7 @@
 //! on from it to the first unvisited cell with a visited neighbour.
 
 use super::padded::{FREE, IN_TREE as VISITED};
+use super::shared::pair_in_locals;
 use super::topology::{Planar, Topology};
 use super::Scratch;
 use crate::grid::{Maze, WallWriter};
@@ -187,13 +188,11 @@ pub(crate) fn generate_pair<R: RandomSource>(
     sb: &mut Scratch,
     rb: &mut R,
 ) {
-    assert_eq!(a.size(), b.size(), "a pair of mazes has one size");
-    let masked = a.mask().is_some() || b.mask().is_some();
-    with_local_rng!(ra, |x| with_local_rng!(rb, |y| if masked {
-        hunt_pair::<_, _, true>(a, sa, x, b, sb, y)
+    if a.mask().is_some() || b.mask().is_some() {
+        pair_in_locals!(hunt_pair::<_, _, true>, a, sa, ra, b, sb, rb)
     } else {
-        hunt_pair::<_, _, false>(a, sa, x, b, sb, y)
-    }))
+        pair_in_locals!(hunt_pair::<_, _, false>, a, sa, ra, b, sb, rb)
+    }
 }
 
 /// The loop of [`generate_pair`], with the masked hunt when `MASKED`.

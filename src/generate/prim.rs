@@ -50,6 +50,7 @@
 //! --threads 1` jobs in 0.64 of the user time.
 
 use super::padded::{random_cell, FREE, IN_TREE as VISITED};
+use super::shared::pair_in_locals;
 use super::topology::{Planar, Topology};
 use super::Scratch;
 use crate::grid::{Maze, WallWriter};
@@ -279,10 +280,7 @@ pub(crate) fn generate_pair<R: RandomSource>(
     sb: &mut Scratch,
     rb: &mut R,
 ) {
-    assert_eq!(a.size(), b.size(), "a pair of mazes has one size");
-    with_local_rng!(ra, |x| with_local_rng!(rb, |y| grow_pair(
-        a, sa, x, b, sb, y
-    )))
+    pair_in_locals!(grow_pair, a, sa, ra, b, sb, rb)
 }
 
 /// The loop of [`generate_pair`].

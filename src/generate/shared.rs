@@ -8,6 +8,20 @@ use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::{with_local_rng, RandomSource};
 
+/// The body of a generator's `generate_pair(a, sa, ra, b, sb, rb)`: checks that the two mazes
+/// have one size (a pair loop takes its geometry from the first maze and indexes the second's
+/// buffers by it), then runs `$pair(a, sa, x, b, sb, y)` with each maze's random source copied
+/// into locals ([`with_local_rng`]: the same draws, its state in registers).
+macro_rules! pair_in_locals {
+    ($pair:expr, $a:ident, $sa:ident, $ra:ident, $b:ident, $sb:ident, $rb:ident) => {{
+        assert_eq!($a.size(), $b.size(), "a pair of mazes has one size");
+        $crate::rng::with_local_rng!($ra, |x| $crate::rng::with_local_rng!($rb, |y| $pair(
+            $a, $sa, x, $b, $sb, y
+        )))
+    }};
+}
+pub(super) use pair_in_locals;
+
 /// A countdown of walk steps: every [`crate::interrupt::POLL_STEPS`] steps it looks at the stop
 /// flag, so a random walk that would run for hours stops soon after SIGINT/SIGTERM/SIGHUP.
 /// One subtraction and a predictable branch per count.
