@@ -13,7 +13,8 @@
 //! - `diameter` is exact: the pendant trees are peeled off (their heights become offsets of
 //!   the 2-core's cells), then bounds on each core cell's eccentricity (Takes and Kosters,
 //!   2011) drop the cells that cannot end a longer pair, and the fringe argument of iFUB
-//!   (Crescenzi, Grossi, Habib, Lanzi, Marino, 2013) around a central cell ends the search; see
+//!   (Crescenzi, Grossi, Habib, Lanzi, Marino, 2013) around a central cell ends the search; the
+//!   searches run over the core with its corridors contracted (`skeleton`); see
 //!   `Buffers::diameter`. `diameter_start`/`diameter_end` are a pair at that distance.
 //! - `max_branch_cells`: the largest part of the maze, with the solution's cells removed, that
 //!   touches a solution cell other than the exit (what lies behind a wrong turn).
@@ -26,6 +27,7 @@
 //!   with loops, not an integer: the column is NULL for such mazes and the field 0.
 
 use super::degrees::Degrees;
+use super::skeleton::Skeleton;
 use super::{Ends, Metrics};
 use crate::grid::Maze;
 
@@ -71,6 +73,8 @@ pub(super) struct Buffers {
     dirs: usize,
     /// Breadth-first searches run for the diameter of the last maze.
     pub(super) diameter_searches: u32,
+    /// The core with its corridors contracted (diameter).
+    skeleton: Skeleton,
 }
 
 /// A core cell that may still end a longest pair, with what the diameter's passes over the
@@ -88,6 +92,8 @@ struct Candidate {
     /// Its tip's distance from the central tip (0 for the central cell itself, and before the
     /// central cell is known).
     ring: u32,
+    /// Its slot in the [`Skeleton`].
+    slot: u32,
 }
 
 impl Buffers {
@@ -268,7 +274,9 @@ impl Buffers {
     /// the *tips* of the core: one tip per core cell, `deep[r]`, at the distance
     /// `D(r, s) = height[r] + d(r, s) + height[s]` (`D(r, r) = 0`), a metric on the core cells.
     /// Searches run on the core only (`core`'s walls), which on a lightly braided maze is a
-    /// small part of it.
+    /// small part of it, and over its corridors contracted ([`Skeleton`]): the distances are a
+    /// breadth-first search's, and when several tips are farthest, a breadth-first search over
+    /// the core picks the first of them in its order.
     ///
     /// Bounds on eccentricities (Takes and Kosters, 2011) hold in any metric: a search from
     /// `v`, of eccentricity `e`, bounds every tip `w` at distance `d` from it by
@@ -302,6 +310,10 @@ impl Buffers {
         self.cand.clear();
         let mut v = UNSEEN;
         let mut start = 0u32;
+        let core = self.core[..n].iter().any(|&m| m != 0);
+        if core {
+            self.skeleton.build::<D>(&self.core, off, &self.height, n);
+        }
         for c in 0..n {
             if self.core[c] != 0 {
                 let height = self.height[c];
@@ -311,6 +323,7 @@ impl Buffers {
                     lo: 0,
                     hi: UNSEEN,
                     ring: 0,
+                    slot: self.skeleton.slot(c as u32),
                 });
                 let far = self.dist[c].saturating_add(height);
                 if v == UNSEEN || far > start {
@@ -331,13 +344,19 @@ impl Buffers {
             self.diameter_searches += 1;
             let step = self.diameter_searches;
             // The eccentricity of `v`'s tip: the farthest other tip.
-            let (mut e, far) = self.core_bfs::<D>(off, n, v);
-            let dist = &self.dist[..n];
             let hv = self.height[v as usize];
-            e += hv;
+            let e = self.skeleton.search::<D>(v) + hv;
             if e > best.0 {
+                // The first cell in a breadth-first search's order to reach it.
+                let (ties, mut far) = self.skeleton.farthest(e - hv);
+                if ties > 1 {
+                    let (bfs_e, bfs_far) = self.core_bfs::<D>(off, n, v);
+                    debug_assert_eq!(bfs_e, e - hv);
+                    far = bfs_far;
+                }
                 best = (e, self.deep[v as usize], self.deep[far as usize]);
             }
+            let dist = self.skeleton.dist();
             // The third search is from the central tip: its distances are the rings.
             let central = step == 3;
             let cand = &mut self.cand;
@@ -352,7 +371,7 @@ impl Buffers {
                 let d = if w == v {
                     0
                 } else {
-                    hv + dist[w as usize] + k.height
+                    hv + dist[k.slot as usize] + k.height
                 };
                 let h = k.hi.min(e + d);
                 if h <= best.0 {
