@@ -785,6 +785,74 @@ mod tests {
         }
     }
 
+    /// The skeleton's searches give a breadth-first search's distances over the core, from
+    /// every core cell (nodes and inner cells, self-loop chains and one-cycle cores included),
+    /// and the same farthest `dist + height`.
+    #[test]
+    fn skeleton_distances_are_the_core_searches() {
+        let (mut gen, mut braid) = (GenScratch::new(), crate::braid::Scratch::new());
+        let mut s = super::super::Scratch::new();
+        let mut roots = 0;
+        for (k, size) in [
+            Size::planar(2, 2),
+            Size::planar(6, 5),
+            Size::planar(17, 9),
+            Size::planar(30, 2),
+            Size::new(4, 3, 3),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for p in [0.1, 0.5, 1.0] {
+                for seed in 0..4u64 {
+                    let mut m = Maze::with_size(size);
+                    let seed = 100 * k as u64 + 10 * seed + (p * 4.0) as u64;
+                    generate_seeded(&Algorithm::Wilson, &mut m, &mut gen, seed);
+                    crate::braid::braid_seeded(
+                        &mut m,
+                        crate::rng::Chance::new(p),
+                        seed,
+                        &mut braid,
+                    );
+                    if super::super::measure(&m, Ends::first_last(size), &mut s).loops == 0 {
+                        continue;
+                    }
+                    let g = &mut s.graph;
+                    let n = m.cells() as usize;
+                    let off = offsets(&m);
+                    for r in 0..n as u32 {
+                        if g.core[r as usize] == 0 {
+                            continue;
+                        }
+                        roots += 1;
+                        let e = if g.dirs == 6 {
+                            g.skeleton.search::<6>(r)
+                        } else {
+                            g.skeleton.search::<4>(r)
+                        };
+                        let (want, _) = if g.dirs == 6 {
+                            g.core_bfs::<6>(&off, n, r)
+                        } else {
+                            g.core_bfs::<4>(&off, n, r)
+                        };
+                        assert_eq!(e, want, "{size} seed {seed} root {r}");
+                        for c in 0..n {
+                            if g.core[c] != 0 {
+                                let slot = g.skeleton.slot(c as u32) as usize;
+                                assert_eq!(
+                                    g.skeleton.dist()[slot],
+                                    g.dist[c],
+                                    "{size} {seed} {r} {c}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(roots > 1000, "{roots} roots");
+    }
+
     /// The searches the diameter needs on 64×64 braided Wilson mazes (50 fixed seeds per
     /// chance): on average at most 16 (13, 11 and 10 measured at P = 0.1, 0.5, 1).
     #[test]
