@@ -13,7 +13,8 @@
 //! - `diameter` is exact: the pendant trees are peeled off (their heights become offsets of
 //!   the 2-core's cells), then bounds on each core cell's eccentricity (Takes and Kosters,
 //!   2011) drop the cells that cannot end a longer pair, and the fringe argument of iFUB
-//!   (Crescenzi, Grossi, Habib, Lanzi, Marino, 2013) around a central cell ends the search; see
+//!   (Crescenzi, Grossi, Habib, Lanzi, Marino, 2013) around a central cell ends the search; the
+//!   searches run over the core with its corridors contracted (`skeleton`); see
 //!   `Buffers::diameter`. `diameter_start`/`diameter_end` are a pair at that distance.
 //! - `max_branch_cells`: the largest part of the maze, with the solution's cells removed, that
 //!   touches a solution cell other than the exit (what lies behind a wrong turn).
@@ -26,6 +27,7 @@
 //!   with loops, not an integer: the column is NULL for such mazes and the field 0.
 
 use super::degrees::Degrees;
+use super::skeleton::Skeleton;
 use super::{Ends, Metrics};
 use crate::grid::Maze;
 
@@ -71,6 +73,8 @@ pub(super) struct Buffers {
     dirs: usize,
     /// Breadth-first searches run for the diameter of the last maze.
     pub(super) diameter_searches: u32,
+    /// The core with its corridors contracted (diameter).
+    skeleton: Skeleton,
 }
 
 /// A core cell that may still end a longest pair, with what the diameter's passes over the
@@ -88,6 +92,8 @@ struct Candidate {
     /// Its tip's distance from the central tip (0 for the central cell itself, and before the
     /// central cell is known).
     ring: u32,
+    /// Its slot in the [`Skeleton`].
+    slot: u32,
 }
 
 impl Buffers {
@@ -268,7 +274,9 @@ impl Buffers {
     /// the *tips* of the core: one tip per core cell, `deep[r]`, at the distance
     /// `D(r, s) = height[r] + d(r, s) + height[s]` (`D(r, r) = 0`), a metric on the core cells.
     /// Searches run on the core only (`core`'s walls), which on a lightly braided maze is a
-    /// small part of it.
+    /// small part of it, and over its corridors contracted ([`Skeleton`]): the distances are a
+    /// breadth-first search's, and when several tips are farthest, a breadth-first search over
+    /// the core picks the first of them in its order.
     ///
     /// Bounds on eccentricities (Takes and Kosters, 2011) hold in any metric: a search from
     /// `v`, of eccentricity `e`, bounds every tip `w` at distance `d` from it by
@@ -302,6 +310,10 @@ impl Buffers {
         self.cand.clear();
         let mut v = UNSEEN;
         let mut start = 0u32;
+        let core = self.core[..n].iter().any(|&m| m != 0);
+        if core {
+            self.skeleton.build::<D>(&self.core, off, &self.height, n);
+        }
         for c in 0..n {
             if self.core[c] != 0 {
                 let height = self.height[c];
@@ -311,6 +323,7 @@ impl Buffers {
                     lo: 0,
                     hi: UNSEEN,
                     ring: 0,
+                    slot: self.skeleton.slot(c as u32),
                 });
                 let far = self.dist[c].saturating_add(height);
                 if v == UNSEEN || far > start {
@@ -331,13 +344,19 @@ impl Buffers {
             self.diameter_searches += 1;
             let step = self.diameter_searches;
             // The eccentricity of `v`'s tip: the farthest other tip.
-            let (mut e, far) = self.core_bfs::<D>(off, n, v);
-            let dist = &self.dist[..n];
             let hv = self.height[v as usize];
-            e += hv;
+            let e = self.skeleton.search::<D>(v) + hv;
             if e > best.0 {
+                // The first cell in a breadth-first search's order to reach it.
+                let (ties, mut far) = self.skeleton.farthest(e - hv);
+                if ties > 1 {
+                    let (bfs_e, bfs_far) = self.core_bfs::<D>(off, n, v);
+                    debug_assert_eq!(bfs_e, e - hv);
+                    far = bfs_far;
+                }
                 best = (e, self.deep[v as usize], self.deep[far as usize]);
             }
+            let dist = self.skeleton.dist();
             // The third search is from the central tip: its distances are the rings.
             let central = step == 3;
             let cand = &mut self.cand;
@@ -352,7 +371,7 @@ impl Buffers {
                 let d = if w == v {
                     0
                 } else {
-                    hv + dist[w as usize] + k.height
+                    hv + dist[k.slot as usize] + k.height
                 };
                 let h = k.hi.min(e + d);
                 if h <= best.0 {
@@ -764,6 +783,74 @@ mod tests {
                 assert!(end != 3 && end != 11, "first cell {c}: {got:?}");
             }
         }
+    }
+
+    /// The skeleton's searches give a breadth-first search's distances over the core, from
+    /// every core cell (nodes and inner cells, self-loop chains and one-cycle cores included),
+    /// and the same farthest `dist + height`.
+    #[test]
+    fn skeleton_distances_are_the_core_searches() {
+        let (mut gen, mut braid) = (GenScratch::new(), crate::braid::Scratch::new());
+        let mut s = super::super::Scratch::new();
+        let mut roots = 0;
+        for (k, size) in [
+            Size::planar(2, 2),
+            Size::planar(6, 5),
+            Size::planar(17, 9),
+            Size::planar(30, 2),
+            Size::new(4, 3, 3),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            for p in [0.1, 0.5, 1.0] {
+                for seed in 0..4u64 {
+                    let mut m = Maze::with_size(size);
+                    let seed = 100 * k as u64 + 10 * seed + (p * 4.0) as u64;
+                    generate_seeded(&Algorithm::Wilson, &mut m, &mut gen, seed);
+                    crate::braid::braid_seeded(
+                        &mut m,
+                        crate::rng::Chance::new(p),
+                        seed,
+                        &mut braid,
+                    );
+                    if super::super::measure(&m, Ends::first_last(size), &mut s).loops == 0 {
+                        continue;
+                    }
+                    let g = &mut s.graph;
+                    let n = m.cells() as usize;
+                    let off = offsets(&m);
+                    for r in 0..n as u32 {
+                        if g.core[r as usize] == 0 {
+                            continue;
+                        }
+                        roots += 1;
+                        let e = if g.dirs == 6 {
+                            g.skeleton.search::<6>(r)
+                        } else {
+                            g.skeleton.search::<4>(r)
+                        };
+                        let (want, _) = if g.dirs == 6 {
+                            g.core_bfs::<6>(&off, n, r)
+                        } else {
+                            g.core_bfs::<4>(&off, n, r)
+                        };
+                        assert_eq!(e, want, "{size} seed {seed} root {r}");
+                        for c in 0..n {
+                            if g.core[c] != 0 {
+                                let slot = g.skeleton.slot(c as u32) as usize;
+                                assert_eq!(
+                                    g.skeleton.dist()[slot],
+                                    g.dist[c],
+                                    "{size} {seed} {r} {c}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(roots > 1000, "{roots} roots");
     }
 
     /// The searches the diameter needs on 64×64 braided Wilson mazes (50 fixed seeds per

@@ -55,6 +55,7 @@ mod graph;
 #[cfg(test)]
 mod pair_tests;
 mod row;
+mod skeleton;
 
 pub use row::{column_index, Column, Filter, Get, Row, RowView, COLUMNS};
 
