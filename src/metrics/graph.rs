@@ -8,8 +8,8 @@
 //!   a cell's parent is the first neighbour to reach it in a search from the entrance that
 //!   visits neighbours in the order east, south, west, north (then down, up). `solution_turns`,
 //!   `solution_decisions`, `solution_branches` and the branch columns are taken along it.
-//! - `solution_count` counts every distinct shortest path (BFS with path counts, saturating at
-//!   `u64::MAX`).
+//! - `solution_count` counts every distinct shortest path (summed backwards from the exit over
+//!   the steps of shortest paths, saturating at `u64::MAX`).
 //! - `diameter` is exact: the pendant trees are peeled off (their heights become offsets of
 //!   the 2-core's cells), then bounds on each core cell's eccentricity (Takes and Kosters,
 //!   2011) drop the cells that cannot end a longer pair, and the fringe argument of iFUB
@@ -45,9 +45,9 @@ pub(super) struct Buffers {
     order: Vec<u32>,
     /// Part labels (branch columns).
     level: Vec<u32>,
-    /// Canonical BFS parents.
-    parent: Vec<u32>,
-    /// Shortest-path counts.
+    /// Each cell's place in the order of the last [`Buffers::ordered_bfs`].
+    pos: Vec<u32>,
+    /// Shortest-path counts towards the exit (all zeros between mazes).
     count: Vec<u64>,
     /// The union-find of part labels (branch columns).
     lo: Vec<u32>,
@@ -124,7 +124,7 @@ impl Buffers {
                 &mut self.queue,
                 &mut self.order,
                 &mut self.level,
-                &mut self.parent,
+                &mut self.pos,
                 &mut self.lo,
                 &mut self.hi,
                 &mut self.height,
@@ -171,38 +171,94 @@ impl Buffers {
         }
     }
 
-    /// A BFS from `root` filling `dist`, `queue`, the canonical parents and the path counts.
-    /// Returns the number of cells reached.
-    fn counted_bfs(&mut self, masks: &[u8], off: &[u32; 6], n: usize, root: u32) -> usize {
-        let dist = &mut self.dist[..n];
-        dist.fill(UNSEEN);
-        let queue = &mut self.queue[..n];
-        dist[root as usize] = 0;
-        queue[0] = root;
-        self.parent[root as usize] = root;
-        self.count[root as usize] = 1;
+    /// A BFS from `root` filling `dist`, `queue` and each cell's place in the search's order
+    /// (`pos`). Returns the number of cells reached.
+    fn ordered_bfs(&mut self, masks: &[u8], off: &[u32; 6], n: usize, root: u32) -> usize {
+        if self.dirs == 6 {
+            self.ordered_bfs_in::<6>(masks, off, n, root)
+        } else {
+            self.ordered_bfs_in::<4>(masks, off, n, root)
+        }
+    }
+
+    /// [`Self::ordered_bfs`] for `D` directions.
+    fn ordered_bfs_in<const D: usize>(
+        &mut self,
+        masks: &[u8],
+        off: &[u32; 6],
+        n: usize,
+        root: u32,
+    ) -> usize {
+        let pos = &mut self.pos[..n];
+        let mut at = 0;
+        flat_search::<D>(
+            masks,
+            off,
+            n,
+            root,
+            &mut self.dist,
+            &mut self.queue,
+            |v, _| {
+                pos[v as usize] = at;
+                at += 1;
+            },
+        )
+    }
+
+    /// The canonical shortest path from `entrance` to `exit` into `path` (exit first) and the
+    /// number of shortest paths (saturating at `u64::MAX`), after [`Self::ordered_bfs`] from
+    /// `entrance`.
+    ///
+    /// A cell's canonical parent is the first neighbour the search took out of its queue: that
+    /// neighbour reached it first. The paths are counted backwards over the shortest-path
+    /// steps from the exit, level by level (each cell's count is the sum of its successors'),
+    /// so only the cells on some shortest path are visited; a saturating sum of counts is the
+    /// true count capped at `u64::MAX`, in either direction.
+    fn solution(&mut self, masks: &[u8], off: &[u32; 6], entrance: u32, exit: u32) -> u64 {
+        let (dist, pos) = (&self.dist, &self.pos);
+        self.path.clear();
+        let mut x = exit;
+        self.path.push(x);
+        while x != entrance {
+            let (mut best, mut parent) = (u32::MAX, x);
+            let mut m = masks[x as usize] as u32;
+            while m != 0 {
+                let u = x.wrapping_add(off[m.trailing_zeros() as usize]);
+                m &= m - 1;
+                if pos[u as usize] < best {
+                    (best, parent) = (pos[u as usize], u);
+                }
+            }
+            x = parent;
+            self.path.push(x);
+        }
+        // `count` is all zeros between calls: 0 marks a cell not met yet.
+        let (count, list) = (&mut self.count, &mut self.order);
+        count[exit as usize] = 1;
+        list[0] = exit;
         let (mut head, mut tail) = (0, 1);
         while head < tail {
-            let v = queue[head];
+            let x = list[head];
             head += 1;
-            let dv = dist[v as usize];
-            let mut m = masks[v as usize] as u32;
+            let (dx, cx) = (dist[x as usize], count[x as usize]);
+            let mut m = masks[x as usize] as u32;
             while m != 0 {
-                let d = m.trailing_zeros();
+                let u = x.wrapping_add(off[m.trailing_zeros() as usize]) as usize;
                 m &= m - 1;
-                let u = v.wrapping_add(off[d as usize]) as usize;
-                if dist[u] == UNSEEN {
-                    dist[u] = dv + 1;
-                    queue[tail] = u as u32;
-                    tail += 1;
-                    self.parent[u] = v;
-                    self.count[u] = self.count[v as usize];
-                } else if dist[u] == dv + 1 {
-                    self.count[u] = self.count[u].saturating_add(self.count[v as usize]);
+                if dist[u].wrapping_add(1) == dx {
+                    if count[u] == 0 {
+                        list[tail] = u as u32;
+                        tail += 1;
+                    }
+                    count[u] = count[u].saturating_add(cx);
                 }
             }
         }
-        tail
+        let paths = count[entrance as usize];
+        for &c in &list[..tail] {
+            count[c as usize] = 0;
+        }
+        paths
     }
 
     /// Peel the pendant trees off the maze (`masks`, `n` grid cells): every cell of degree 1
@@ -488,33 +544,27 @@ pub(super) fn measure(
     g.dirs = if maze.depth() > 1 { 6 } else { 4 };
     let off = offsets(maze);
 
-    // The solution: BFS from the entrance with canonical parents and path counts (with fixed
-    // ends, the same search shows the maze connected and picks the diameter's first cell; the
-    // diameter's searches leave the parents and counts alone).
-    let (entrance, exit, diameter, length) = match ends {
+    // The solution: BFS from the entrance, then the canonical path and the path counts (with
+    // fixed ends, the same search shows the maze connected and picks the diameter's first
+    // cell, so the solution is taken before the diameter's searches reuse its buffers).
+    let (entrance, exit, diameter, length, solution_count) = match ends {
         Ends::Cells { entrance, exit } => {
-            let reached = g.counted_bfs(masks, &off, n, entrance);
+            let reached = g.ordered_bfs(masks, &off, n, entrance);
             assert_eq!(reached, cells, "measure: the maze is not connected");
             let length = g.dist[exit as usize];
+            let count = g.solution(masks, &off, entrance, exit);
             let d = g.diameter(masks, &off, n, entrance);
-            (entrance, exit, d, length)
+            (entrance, exit, d, length, count)
         }
         Ends::Diameter => {
             let reached = g.distances(masks, &off, n, maze.first_cell());
             assert_eq!(reached, cells, "measure: the maze is not connected");
             let d = g.diameter(masks, &off, n, maze.first_cell());
-            g.counted_bfs(masks, &off, n, d.1);
-            (d.1, d.2, d, d.0)
+            g.ordered_bfs(masks, &off, n, d.1);
+            let count = g.solution(masks, &off, d.1, d.2);
+            (d.1, d.2, d, d.0, count)
         }
     };
-    let solution_count = g.count[exit as usize];
-    g.path.clear();
-    let mut x = exit;
-    g.path.push(x);
-    while x != entrance {
-        x = g.parent[x as usize];
-        g.path.push(x);
-    }
     let (mut turns, mut last) = (0u32, 0u32);
     for pair in g.path.windows(2) {
         let step = pair[1].wrapping_sub(pair[0]);
