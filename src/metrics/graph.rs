@@ -41,18 +41,15 @@ pub(super) struct Buffers {
     dist: Vec<u32>,
     /// BFS order of the last search.
     queue: Vec<u32>,
-    /// The leaf stack of the peel.
+    /// The leaf stack of the peel; the shortest-path cells of the counts; the fill queue of
+    /// the branch columns.
     order: Vec<u32>,
-    /// Part labels (branch columns).
+    /// Cells seen by the branch columns' fills.
     level: Vec<u32>,
     /// Each cell's place in the order of the last [`Buffers::ordered_bfs`].
     pos: Vec<u32>,
     /// Shortest-path counts towards the exit (all zeros between mazes).
     count: Vec<u64>,
-    /// The union-find of part labels (branch columns).
-    lo: Vec<u32>,
-    /// Cells per part label (branch columns).
-    hi: Vec<u32>,
     /// The cells that may still end a longest pair (diameter), in cell order, each with its
     /// bounds kept beside it so that a pass over them reads one array in order.
     cand: Vec<Candidate>,
@@ -125,8 +122,6 @@ impl Buffers {
                 &mut self.order,
                 &mut self.level,
                 &mut self.pos,
-                &mut self.lo,
-                &mut self.hi,
                 &mut self.height,
                 &mut self.deep,
             ] {
@@ -137,6 +132,9 @@ impl Buffers {
             // Six slots past the cells: `flat_search`'s closed walls.
             self.dist.resize(n + 6, 0);
             self.count.resize(n, 0);
+            // Past the cells: `branches_off`'s parts (closed walls) and its fill queue.
+            self.level.resize(n + 6, 0);
+            self.order.resize(n + 1, 0);
             // One slot past the last cell: `flat_search` writes a candidate there unconditionally.
             self.queue.resize(n + 1, 0);
         }
@@ -499,15 +497,32 @@ fn flat_search<const D: usize>(
     root: u32,
     dist: &mut [u32],
     queue: &mut [u32],
-    mut visit: impl FnMut(u32, u32),
+    visit: impl FnMut(u32, u32),
 ) -> usize {
     let dist = &mut dist[..n + 6];
     dist[..n].fill(UNSEEN);
     dist[n..].fill(0);
-    let (walls, queue) = (&walls[..n], &mut queue[..n + 1]);
     dist[root as usize] = 0;
     queue[0] = root;
-    let (mut head, mut tail) = (0, 1);
+    spread::<D>(walls, off, n, dist, queue, 0, 1, visit)
+}
+
+/// The loop of [`flat_search`] from a queue already holding `queue[head..tail]` (their
+/// distances set, every cell not to enter marked seen, the slots `n..n + 6` seen): runs the
+/// search to its end and returns the new `tail`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn spread<const D: usize>(
+    walls: &[u8],
+    off: &[u32; 6],
+    n: usize,
+    dist: &mut [u32],
+    queue: &mut [u32],
+    mut head: usize,
+    mut tail: usize,
+    mut visit: impl FnMut(u32, u32),
+) -> usize {
+    let (walls, dist, queue) = (&walls[..n], &mut dist[..n + 6], &mut queue[..n + 1]);
     while head < tail {
         let v = queue[head];
         head += 1;
@@ -608,96 +623,62 @@ pub(super) fn measure(
     }
 }
 
-/// `max_branch_cells` and `max_branch_depth` for the solution in `g.path` (exit first), in
-/// one search. The depth is a multi-source BFS from the path cells but the exit (the path
-/// cells are seen from the start, so the exit blocks); the cells it reaches are exactly the
-/// parts that touch a path cell but the exit. Each cell a path cell reaches first starts a
-/// part label, the cells it reaches inherit it, and a passage between two labels joins them
-/// (union-find on the labels in `lo`, cells per label in `hi`).
+/// `max_branch_cells` and `max_branch_depth` for the solution in `g.path` (exit first). The
+/// depth is a multi-source search from the path cells but the exit (the path cells are seen
+/// from the start, so the exit blocks); the cells it reaches are exactly the parts that touch
+/// a path cell but the exit, and each part holds a cell next to the path (at distance 1), from
+/// which a second search over the part (the path, the exit and the parts not reached marked
+/// seen) counts its cells.
 fn branches_off(g: &mut Buffers, masks: &[u8], off: &[u32; 6], n: usize) -> (u32, u32) {
     if g.path.len() < 2 {
         return (0, 0);
     }
-    let dist = &mut g.dist[..n];
-    dist.fill(UNSEEN);
-    // Labels are cells; `UNSEEN` marks a path cell.
-    let label = &mut g.level[..n];
-    let (root, size) = (&mut g.lo[..n], &mut g.hi[..n]);
+    if g.dirs == 6 {
+        branches_in::<6>(g, masks, off, n)
+    } else {
+        branches_in::<4>(g, masks, off, n)
+    }
+}
+
+/// [`branches_off`] for `D` directions.
+fn branches_in<const D: usize>(
+    g: &mut Buffers,
+    masks: &[u8],
+    off: &[u32; 6],
+    n: usize,
+) -> (u32, u32) {
+    let dist = &mut g.dist[..n + 6];
+    dist[..n].fill(UNSEEN);
+    dist[n..].fill(0);
     let queue = &mut g.queue[..n + 1];
-    let exit = g.path[0] as usize;
-    dist[exit] = 0;
-    label[exit] = UNSEEN;
+    dist[g.path[0] as usize] = 0;
     let mut tail = 0;
     for &c in &g.path[1..] {
         dist[c as usize] = 0;
-        label[c as usize] = UNSEEN;
         queue[tail] = c;
         tail += 1;
     }
-    // The path cells: each cell off the path they reach first starts a label.
     let sources = tail;
-    for head in 0..sources {
-        let v = queue[head];
-        let mut m = masks[v as usize] as u32;
-        while m != 0 {
-            let u = v.wrapping_add(off[m.trailing_zeros() as usize]) as usize;
-            m &= m - 1;
-            if dist[u] == UNSEEN {
-                dist[u] = 1;
-                label[u] = u as u32;
-                root[u] = u as u32;
-                size[u] = 0;
-                queue[tail] = u as u32;
-                tail += 1;
-            }
-        }
+    let tail = spread::<D>(masks, off, n, dist, queue, 0, tail, |_, _| {});
+    let depth = dist[queue[tail - 1] as usize];
+    // The parts: the reached cells off the path are free, everything else seen.
+    let part = &mut g.level[..n + 6];
+    for (p, &d) in part.iter_mut().zip(dist.iter()) {
+        *p = if d == 0 || d == UNSEEN { 0 } else { UNSEEN };
     }
-    let seeds = tail;
-    let mut head = sources;
-    while head < tail {
-        let v = queue[head];
-        head += 1;
-        let (dv, lv) = (dist[v as usize] + 1, label[v as usize]);
-        size[lv as usize] += 1;
-        let mut m = masks[v as usize] as u32;
-        while m != 0 {
-            let u = v.wrapping_add(off[m.trailing_zeros() as usize]) as usize;
-            m &= m - 1;
-            if dist[u] == UNSEEN {
-                dist[u] = dv;
-                label[u] = lv;
-                queue[tail] = u as u32;
-                tail += 1;
-            } else if (label[u] != lv) & (label[u] != UNSEEN) {
-                let (a, b) = (find(root, label[u]), find(root, lv));
-                root[a as usize] = b;
-            }
-        }
-    }
-    // Each label's cells go to its root's count; the largest count is the largest part.
-    for &r in &queue[sources..seeds] {
-        let top = find(root, r);
-        if top != r {
-            size[top as usize] += size[r as usize];
-            size[r as usize] = 0;
-        }
-    }
-    let cells = queue[sources..seeds]
+    let fill = &mut g.order[..n + 1];
+    let mut cells = 0;
+    for &c in queue[sources..tail]
         .iter()
-        .map(|&r| size[r as usize])
-        .max()
-        .unwrap_or(0);
-    (cells, dist[queue[tail - 1] as usize])
-}
-
-/// The root of label `x` in the union-find `root` (halving the path on the way).
-fn find(root: &mut [u32], mut x: u32) -> u32 {
-    while root[x as usize] != x {
-        let up = root[root[x as usize] as usize];
-        root[x as usize] = up;
-        x = up;
+        .take_while(|&&c| dist[c as usize] == 1)
+    {
+        if part[c as usize] == UNSEEN {
+            part[c as usize] = 0;
+            fill[0] = c;
+            cells = cells.max(spread::<D>(masks, off, n, part, fill, 0, 1, |_, _| {}));
+        }
     }
-    x
+    (cells as u32, depth)
 }
 
 /// The mean forced-walk length from a dead end to the first cell that is not a corridor.
