@@ -34,6 +34,18 @@ use crate::grid::Maze;
 /// Not reached yet, in the distance buffers.
 const UNSEEN: u32 = u32::MAX;
 
+/// `f::<6>(args)` for a maze of six directions (`dirs == 6`), else `f::<4>(args)`: the one
+/// dispatch of the searches generic over the directions.
+macro_rules! by_dirs {
+    ($dirs:expr, $($f:ident).+ ($($arg:expr),* $(,)?)) => {
+        if $dirs == 6 {
+            $($f).+::<6>($($arg),*)
+        } else {
+            $($f).+::<4>($($arg),*)
+        }
+    };
+}
+
 /// Buffers of the graph path, reused across mazes (only a braided maze touches them).
 #[derive(Debug, Default)]
 pub(super) struct Buffers {
@@ -162,21 +174,13 @@ impl Buffers {
 
     /// [`Self::flat_bfs`] for the maze's directions (`dirs`, 4 or 6).
     fn distances(&mut self, masks: &[u8], off: &[u32; 6], n: usize, root: u32) -> usize {
-        if self.dirs == 6 {
-            self.flat_bfs::<6>(masks, off, n, root)
-        } else {
-            self.flat_bfs::<4>(masks, off, n, root)
-        }
+        by_dirs!(self.dirs, self.flat_bfs(masks, off, n, root))
     }
 
     /// A BFS from `root` filling `dist`, `queue` and each cell's place in the search's order
     /// (`pos`). Returns the number of cells reached.
     fn ordered_bfs(&mut self, masks: &[u8], off: &[u32; 6], n: usize, root: u32) -> usize {
-        if self.dirs == 6 {
-            self.ordered_bfs_in::<6>(masks, off, n, root)
-        } else {
-            self.ordered_bfs_in::<4>(masks, off, n, root)
-        }
+        by_dirs!(self.dirs, self.ordered_bfs_in(masks, off, n, root))
     }
 
     /// [`Self::ordered_bfs`] for `D` directions.
@@ -345,11 +349,7 @@ impl Buffers {
     /// smallest lower bound (`u`, the middle of that sweep), then from the fringe candidates by
     /// decreasing upper bound (`diameter_searches_on_braided_mazes` counts them).
     fn diameter(&mut self, masks: &[u8], off: &[u32; 6], n: usize, a: u32) -> (u32, u32, u32) {
-        if self.dirs == 6 {
-            self.diameter_in::<6>(masks, off, n, a)
-        } else {
-            self.diameter_in::<4>(masks, off, n, a)
-        }
+        by_dirs!(self.dirs, self.diameter_in(masks, off, n, a))
     }
 
     /// [`Self::diameter`] for `D` directions (4 or 6).
@@ -633,11 +633,7 @@ fn branches_off(g: &mut Buffers, masks: &[u8], off: &[u32; 6], n: usize) -> (u32
     if g.path.len() < 2 {
         return (0, 0);
     }
-    if g.dirs == 6 {
-        branches_in::<6>(g, masks, off, n)
-    } else {
-        branches_in::<4>(g, masks, off, n)
-    }
+    by_dirs!(g.dirs, branches_in(g, masks, off, n))
 }
 
 /// [`branches_off`] for `D` directions.
@@ -856,16 +852,8 @@ mod tests {
                             continue;
                         }
                         roots += 1;
-                        let e = if g.dirs == 6 {
-                            g.skeleton.search::<6>(r)
-                        } else {
-                            g.skeleton.search::<4>(r)
-                        };
-                        let (want, _) = if g.dirs == 6 {
-                            g.core_bfs::<6>(&off, n, r)
-                        } else {
-                            g.core_bfs::<4>(&off, n, r)
-                        };
+                        let e = by_dirs!(g.dirs, g.skeleton.search(r));
+                        let (want, _) = by_dirs!(g.dirs, g.core_bfs(&off, n, r));
                         assert_eq!(e, want, "{size} seed {seed} root {r}");
                         for c in 0..n {
                             if g.core[c] != 0 {
