@@ -66,18 +66,22 @@ impl<T: Walk> Dirs<T> {
 /// `to[u]` the padded index of the cell that step led to; following `to` from the start is then
 /// the loop-erased path, for any walk (Markov or not), and it joins the tree. The retrace reads
 /// `to` (one load per cell on its chain, where a direction would need a second one for its
-/// step); `next` is what the carve reads afterwards. `to` must be at least as long as `mark`;
-/// its entries need no initial value (the retrace only reads the ones the walk wrote). Returns
+/// step); `next` is what the carve reads afterwards. `to` grows to `mark`'s length if it is
+/// shorter; its entries need no initial value (the retrace only reads the ones the walk wrote). Returns
 /// false when a walk returns false (a caught signal stopped it, see [`super::shared::Poll`]).
 #[inline(always)]
 pub(super) fn loop_erased_walks<T: Walk>(
     t: &T,
     mark: &mut [u8],
     next: &mut [u8],
-    to: &mut [u32],
+    to: &mut Vec<u32>,
     root: u32,
     mut walk: impl FnMut(&[u8], &mut [u8], &mut [u32], u32) -> bool,
 ) -> bool {
+    if to.len() < mark.len() {
+        to.resize(mark.len(), 0);
+    }
+    let to = &mut to[..];
     mark[root as usize] = IN_TREE;
     for r in 0..t.rows() {
         let row = t.row_start(r);

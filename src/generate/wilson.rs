@@ -39,10 +39,7 @@ pub(crate) fn generate<T: Walk, R: RandomSource>(maze: &mut Maze, s: &mut Scratc
     let mark = &mut s.mark[..];
     let next = &mut s.next[..];
     // The cell each walk step led to, for the retrace; stale entries are never read.
-    if s.cells.len() < mark.len() {
-        s.cells.resize(mark.len(), 0);
-    }
-    let to = &mut s.cells[..];
+    let to = &mut s.cells;
     let mut dirs = Dirs::<T>::new();
     let mut poll = Poll::new();
     let done = loop_erased_walks(&t, mark, next, to, root, |mark, next, to, start| {

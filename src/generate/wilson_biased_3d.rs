@@ -39,10 +39,7 @@ pub fn generate<R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, 
     let mark = &mut s.mark[..];
     let next = &mut s.next[..];
     // The cell each walk step led to, for the retrace; stale entries are never read.
-    if s.cells.len() < mark.len() {
-        s.cells.resize(mark.len(), 0);
-    }
-    let to = &mut s.cells[..];
+    let to = &mut s.cells;
     let root = sp.padded(size.cell(sp.w / 2, sp.h / 2, sp.d / 2));
     let chance = bias.chance();
     let mut poll = Poll::new();

@@ -302,7 +302,7 @@ impl Buffers {
             let d = m.trailing_zeros() as usize;
             let p = (v as u32).wrapping_add(off[d]) as usize;
             core[v] = 0;
-            core[p] &= !(1u8 << if d < 4 { d ^ 2 } else { d ^ 1 });
+            core[p] &= !(1u8 << super::opposite(d));
             // A corridor cell peeled into from a dead end's walk continues that walk.
             let walk = chain[v] & (masks[p].count_ones() == 2) as u8;
             chain[p] |= walk;
@@ -364,10 +364,7 @@ impl Buffers {
         self.cand.clear();
         let mut v = UNSEEN;
         let mut start = 0u32;
-        let core = self.core[..n].iter().any(|&m| m != 0);
-        if core {
-            self.skeleton.build::<D>(&self.core, off, &self.height, n);
-        }
+        self.skeleton.build::<D>(&self.core, off, &self.height, n);
         for c in 0..n {
             if self.core[c] != 0 {
                 let height = self.height[c];

@@ -383,8 +383,8 @@ fn push_table<const D: usize>(offsets: [u64; D]) -> Vec<[u64; D]> {
             let mut j = 0;
             for (d, &off) in offsets.iter().enumerate() {
                 if f >> d & 1 == 1 && f < 1 << D {
-                    // The side back to `v`: E <-> W, S <-> N, Down <-> Up.
-                    let back = if d < 4 { d ^ 2 } else { d ^ 1 };
+                    // The side back to `v`.
+                    let back = opposite(d);
                     let keep = ((1u64 << D) - 1) & !(1 << back);
                     row[j] = off.wrapping_add(keep << 26);
                     j += 1;
@@ -1060,6 +1060,16 @@ fn finish<const D: usize>(
         },
         solution_count: 1,
         ..Metrics::from_degrees(&deg, maze, n)
+    }
+}
+
+/// The side opposite side `d` in the side order of the metrics (E, S, W, N, Down, Up): E ↔ W,
+/// S ↔ N, Down ↔ Up.
+fn opposite(d: usize) -> usize {
+    if d < 4 {
+        d ^ 2
+    } else {
+        d ^ 1
     }
 }
 

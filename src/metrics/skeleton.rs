@@ -12,6 +12,8 @@
 //! search over the core finds; the queue sees only the nodes, and most core cells of a braided
 //! maze are corridor cells.
 
+use super::opposite;
+
 /// No entry, in the bucket lists; a corridor cell no walk has reached yet, in `place`.
 const NONE: u32 = u32::MAX;
 
@@ -62,7 +64,8 @@ pub(super) struct Skeleton {
 impl Skeleton {
     /// Contract the core `core` (walls per cell after the peel; 0 off the core) of `n` cells
     /// with direction offsets `off` and pendant tree heights `height` (per cell). `core` must
-    /// be a connected 2-core (every core cell has two or more core passages), not empty.
+    /// be a connected 2-core (every core cell has two or more core passages) or empty (a tree:
+    /// then the skeleton is empty and has no search).
     pub(super) fn build<const D: usize>(
         &mut self,
         core: &[u8],
@@ -91,6 +94,10 @@ impl Skeleton {
             if m != 0 && any == NONE {
                 any = c as u32;
             }
+        }
+        if any == NONE {
+            (self.nodes, self.slots) = (0, 0);
+            return;
         }
         if nodes == 0 {
             // One cycle: its first cell stands for a node.
@@ -124,14 +131,14 @@ impl Skeleton {
                     continue;
                 }
                 let first = slots;
-                let mut back = opposite(d);
+                let mut back = opposite(d as usize) as u32;
                 while place[cur as usize] == NONE {
                     place[cur as usize] = slots as u32;
                     cells[slots] = cur;
                     slots += 1;
                     let k = core[cur as usize] as u32 & !(1 << back);
                     let d = k.trailing_zeros();
-                    back = opposite(d);
+                    back = opposite(d as usize) as u32;
                     cur = cur.wrapping_add(off[d as usize]);
                 }
                 let b = place[cur as usize];
@@ -257,14 +264,5 @@ impl Skeleton {
             }
         }
         (ties, far)
-    }
-}
-
-/// The direction opposite `d` (E↔W and S↔N in the plane, down↔up).
-fn opposite(d: u32) -> u32 {
-    if d < 4 {
-        d ^ 2
-    } else {
-        d ^ 1
     }
 }
