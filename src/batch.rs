@@ -101,6 +101,9 @@ struct GraphWorker {
     gen: GraphScratch,
     braid: BraidScratch,
     measure: GraphMeasure,
+    /// The second maze of a pair ([`GraphWorker::row_pair`]) and its generator's buffers, made
+    /// on the first pair.
+    twin: Option<Box<(GraphMaze, GraphScratch)>>,
 }
 
 impl GraphWorker {
@@ -122,19 +125,85 @@ impl GraphWorker {
         tgen::generate(algo, g, &mut self.maze, &mut self.gen, &mut rng);
         topo::braid::braid_seeded(g, &mut self.maze, braid, maze_seed, &mut self.braid);
         let gen_ns = t.elapsed().as_nanos() as u64;
-        let ends = match ends {
-            Ends::Diameter => GridEnds::Diameter,
-            Ends::Cells { .. } => GridEnds::Cells(self.job.ends),
-        };
-        let mut metrics =
-            topo::measure_maze(g, &self.maze, ends, self.job.mask_hash, &mut self.measure);
-        metrics.braid = braid.p();
-        Row {
-            index,
-            maze_seed,
-            gen_ns,
-            metrics,
+        let (job, measure) = (&self.job, &mut self.measure);
+        graph_row(
+            job,
+            &self.maze,
+            measure,
+            (index, maze_seed, gen_ns),
+            ends,
+            braid,
+        )
+    }
+
+    /// Rows `index` and `index + 1` as [`GraphWorker::row`] makes them, the two mazes generated
+    /// together ([`tgen::generate_pair`], for a generator that [`tgen::pairs_faster`]): each
+    /// row's `gen_ns` is half the pair's generation plus its own braid pass. The first maze is
+    /// left in `maze`, the second in `twin`.
+    fn row_pair(
+        &mut self,
+        algo: &Algorithm,
+        seed_base: u64,
+        index: u64,
+        ends: Ends,
+        braid: Chance,
+    ) -> [Row; 2] {
+        let g = &*self.job.graph;
+        let twin = self
+            .twin
+            .get_or_insert_with(|| Box::new((GraphMaze::new(g), GraphScratch::new())));
+        let seeds = [index, index + 1].map(|i| crate::rng::maze_seed_from_base(seed_base, i));
+        let [mut ra, mut rb] = seeds.map(crate::Rng::from_maze_seed);
+        let t = Instant::now();
+        tgen::generate_pair(
+            algo,
+            g,
+            (&mut self.maze, &mut self.gen, &mut ra),
+            (&mut twin.0, &mut twin.1, &mut rb),
+        );
+        let half = t.elapsed().as_nanos() as u64 / 2;
+        let mazes = [&mut self.maze, &mut twin.0];
+        let mut rows = [None, None];
+        for (k, maze) in mazes.into_iter().enumerate() {
+            let t = Instant::now();
+            topo::braid::braid_seeded(g, maze, braid, seeds[k], &mut self.braid);
+            let gen_ns = half + t.elapsed().as_nanos() as u64;
+            let at = (index + k as u64, seeds[k], gen_ns);
+            rows[k] = Some(graph_row(
+                &self.job,
+                maze,
+                &mut self.measure,
+                at,
+                ends,
+                braid,
+            ));
         }
+        rows.map(|r| r.expect("both rows made"))
+    }
+}
+
+/// Measure `maze` of `job`'s grid as row `index` of seed `maze_seed`, made (and braided with
+/// chance `braid`) in `gen_ns`; `ends` is [`Ends::Diameter`] for a farthest pair, otherwise
+/// the job's cells.
+fn graph_row(
+    job: &GraphJob,
+    maze: &GraphMaze,
+    measure: &mut GraphMeasure,
+    (index, maze_seed, gen_ns): (u64, u64, u64),
+    ends: Ends,
+    braid: Chance,
+) -> Row {
+    let ends = match ends {
+        Ends::Diameter => GridEnds::Diameter,
+        Ends::Cells { .. } => GridEnds::Cells(job.ends),
+    };
+    let mut metrics = topo::measure_maze(&job.graph, maze, ends, job.mask_hash, measure);
+    metrics.braid = braid.p();
+    Row {
+        index,
+        maze_seed,
+        gen_ns,
+        metrics,
     }
 }
 
@@ -177,6 +246,7 @@ impl Worker {
             gen: GraphScratch::new(),
             braid: BraidScratch::new(),
             measure: GraphMeasure::new(),
+            twin: None,
         }));
         w
     }
@@ -188,6 +258,18 @@ impl Worker {
         match &self.graph {
             None => self.maze.words(),
             Some(g) => g.maze.words(),
+        }
+    }
+
+    /// The wall words of the two mazes of the last [`Worker::row_pair`] ([`Worker::words`] of
+    /// each).
+    fn pair_words(&self) -> [&[u64]; 2] {
+        match &self.graph {
+            None => [
+                self.maze.words(),
+                self.twin.as_ref().map_or(&[], |t| t.maze.words()),
+            ],
+            Some(g) => [g.maze.words(), g.twin.as_ref().map_or(&[], |t| t.0.words())],
         }
     }
 
@@ -227,12 +309,14 @@ impl Worker {
         )
     }
 
-    /// Rows `index` and `index + 1` as [`Worker::row`] makes them (only on the square grid).
-    /// Where `algo` [`Algorithm::pairs_faster`] the two mazes are generated together
-    /// ([`Algorithm::generate_pair`]) and each row's `gen_ns` is half the pair's generation,
-    /// otherwise each is generated and timed on its own; each adds its own braid pass. The two
-    /// are measured together ([`metrics::measure_pair`], which overlaps the searches of two
-    /// perfect 2D mazes). The first maze is left in `maze`, the second in `twin`.
+    /// Rows `index` and `index + 1` as [`Worker::row`] makes them. On another grid, the two
+    /// mazes are generated together ([`GraphWorker::row_pair`]; only for a generator that
+    /// [`tgen::pairs_faster`]). On the square grid, where `algo` [`Algorithm::pairs_faster`]
+    /// the two mazes are generated together ([`Algorithm::generate_pair`]) and each row's
+    /// `gen_ns` is half the pair's generation, otherwise each is generated and timed on its
+    /// own; each adds its own braid pass. The two are measured together
+    /// ([`metrics::measure_pair`], which overlaps the searches of two perfect 2D mazes). The
+    /// first maze is left in `maze`, the second in `twin`.
     fn row_pair(
         &mut self,
         algo: &Algorithm,
@@ -241,7 +325,9 @@ impl Worker {
         ends: Ends,
         braid: Chance,
     ) -> [Row; 2] {
-        debug_assert!(self.graph.is_none());
+        if let Some(g) = &mut self.graph {
+            return g.row_pair(algo, seed_base, index, ends, braid);
+        }
         let twin = self.twin.get_or_insert_with(|| {
             let mut maze = Maze::with_size(self.maze.size());
             maze.set_mask(self.maze.mask().cloned());
@@ -781,7 +867,10 @@ fn work(shared: &Shared<'_>, job: &Job, bases: &[u64], block: u64, timed: bool) 
         };
         let t = timed.then(Instant::now);
         let algo = &job.algos[c.algo];
-        let (base, pairs) = (bases[c.algo], job.graph.is_none());
+        let (base, pairs) = (
+            bases[c.algo],
+            job.graph.is_none() || tgen::pairs_faster(algo),
+        );
         rows.clear();
         walls.clear();
         let mut index = c.next;
@@ -792,8 +881,9 @@ fn work(shared: &Shared<'_>, job: &Job, bases: &[u64], block: u64, timed: bool) 
             if pairs && index + 1 < c.end {
                 rows.extend(w.row_pair(algo, base, index, job.ends, job.braid));
                 if job.keep_walls {
-                    walls.extend_from_slice(w.maze.words());
-                    walls.extend_from_slice(w.twin.as_ref().map_or(&[], |t| t.maze.words()));
+                    let [a, b] = w.pair_words();
+                    walls.extend_from_slice(a);
+                    walls.extend_from_slice(b);
                 }
                 index += 2;
                 continue;
@@ -1075,6 +1165,7 @@ impl Caller<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::topo::{Grid, GridSize};
 
     fn collect(job: &Job, threads: usize) -> Vec<(String, Row)> {
         let pool = rayon::ThreadPoolBuilder::new()
@@ -1127,10 +1218,12 @@ mod tests {
         );
     }
 
-    /// The worker loop makes and measures mazes two at a time (Aldous–Broder, Prim, the
-    /// backtracker and hunt-and-kill generated together, the others one after the other, all measured together):
-    /// every row and wall word is the one [`Worker::row`] makes alone, on odd counts (a block
-    /// ending in a single maze), with a mask and braided, whatever the threads.
+    /// The worker loop makes and measures mazes two at a time (on the square grid Aldous–Broder,
+    /// Prim, the backtracker and hunt-and-kill generated together, the others one after the
+    /// other, all measured together; on the other grids the backtracker and hunt-and-kill
+    /// generated together): every row and wall word is the one [`Worker::row`] makes alone, on
+    /// odd counts (a block ending in a single maze), with a mask and braided, whatever the
+    /// threads.
     #[test]
     fn paired_mazes_are_the_mazes_made_one_by_one() {
         let mask = Arc::new(Mask::from_text("....#\n.#...\n...#.\n.....\n").unwrap());
@@ -1159,6 +1252,34 @@ mod tests {
             job.ends = Ends::first_last(job.size);
             job.braid = Chance::new(0.5);
             jobs.push(job);
+        }
+        // On the other grids: the backtracker and hunt-and-kill generated together (a full hex
+        // grid by its padded layout, a masked one by the cell masks, a polar grid with a
+        // centre of 12 neighbours one after the other), the others one by one.
+        let ring: Vec<bool> = (0..48).map(|c| c % 8 != 3 || c / 8 == 5).collect();
+        let graphs = [
+            CellGraph::new(GridSize::new(Grid::Hex, 7, 5)),
+            CellGraph::masked(GridSize::new(Grid::Hex, 8, 6), 8, 6, &ring).unwrap(),
+            CellGraph::new(GridSize::new(Grid::Triangle, 7, 4)),
+            CellGraph::new(GridSize::new(Grid::Polar, 4, 6)),
+            CellGraph::new(GridSize::new(Grid::Polar, 3, 12)),
+        ];
+        for g in graphs {
+            for (count, algo) in [1, 2, 301].into_iter().flat_map(|c| algos.map(|a| (c, a))) {
+                let together = matches!(algo, Algorithm::Backtracker | Algorithm::HuntAndKill);
+                assert_eq!(tgen::pairs_faster(&algo), together);
+                let mut job = Job::new(vec![algo], g.size().a, g.size().b, count, 9);
+                job.keep_walls = true;
+                job.graph = Some(GraphJob {
+                    size: g.size(),
+                    ends: GraphEnds::corners(&g),
+                    graph: Arc::new(g.clone()),
+                    mask_hash: 0,
+                });
+                jobs.push(job.clone());
+                job.braid = Chance::new(0.5);
+                jobs.push(job);
+            }
         }
         for job in &jobs {
             let algo = &job.algos[0];

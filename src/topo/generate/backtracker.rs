@@ -4,10 +4,112 @@
 //! Speed: where no cell has more than 8 neighbours, each cell keeps the mask of its unvisited
 //! neighbours ([`Unvisited`]), so the top of the stack finds its choices in one byte instead of
 //! reading each neighbour's mark (once when it is pushed and again each time a child returns).
+//! On a full hex grid the search runs on the padded layout of [`HexLayout`] instead: a step
+//! is one add and a visit six byte updates at fixed offsets ([`HexMoves`]), with the same
+//! draws and passages. A step is then a chain of dependent loads (the mask, the draw, the next cell's neighbours),
+//! so a batch worker makes two mazes of one graph at once ([`generate_pair`]), their steps
+//! interleaved one by one: each search's chain runs while the other's waits. The two end
+//! together (each cell is entered once and left once, whatever the draws).
 
-use super::{candidates, count, random_cell, slot_at, slots_with, GraphScratch, Unvisited};
+use super::hex_layout::{HexLayout, HexMoves, SEEN};
+use super::{candidates, random_cell, slots_with, GraphScratch, Unvisited};
 use crate::rng::RandomSource;
 use crate::topo::{CellGraph, GraphMaze};
+
+/// One search over a graph whose cells have at most 8 neighbours: its stack and the masks of
+/// unvisited neighbours.
+struct Search<'a> {
+    open: Unvisited<'a>,
+    stack: &'a mut Vec<u32>,
+}
+
+impl<'a> Search<'a> {
+    /// Start at a random cell of `g` (the first draw), with `full` the full masks.
+    #[inline(always)]
+    fn begin<R: RandomSource>(
+        g: &CellGraph,
+        full: &[u8],
+        s: &'a mut GraphScratch,
+        rng: &mut R,
+    ) -> Search<'a> {
+        let mut open = Unvisited::new(full, &mut s.open);
+        let start = random_cell(g, rng);
+        open.visit(g, start);
+        s.stack.clear();
+        s.stack.push(start);
+        Search {
+            open,
+            stack: &mut s.stack,
+        }
+    }
+
+    /// One step: carve to a random unvisited neighbour of the top cell (slot order, `choose`)
+    /// or pop it when it has none. False once the stack is empty.
+    #[inline(always)]
+    fn advance<R: RandomSource>(
+        &mut self,
+        g: &CellGraph,
+        maze: &mut GraphMaze,
+        rng: &mut R,
+    ) -> bool {
+        let Some(&u) = self.stack.last() else {
+            return false;
+        };
+        let m = self.open.of(u);
+        if m == 0 {
+            self.stack.pop();
+            return true;
+        }
+        let v = self.open.carve(g, maze, u, m, rng);
+        self.stack.push(v);
+        true
+    }
+}
+
+/// One search on a full hex grid's padded layout: its stack of walkers and the masks of
+/// unvisited directions ([`HexMoves`]).
+struct HexSearch<'a> {
+    open: &'a mut [u8],
+    stack: &'a mut Vec<u64>,
+}
+
+impl<'a> HexSearch<'a> {
+    /// Start at a random cell of `g` (the first draw), in `s`'s buffers.
+    #[inline(always)]
+    fn begin<R: RandomSource>(
+        g: &CellGraph,
+        mv: &HexMoves,
+        s: &'a mut GraphScratch,
+        rng: &mut R,
+    ) -> HexSearch<'a> {
+        let (open, stack) = (&mut s.open, &mut s.wide);
+        let (_, v) = mv.start(g, open, &mut s.hex, rng);
+        stack.clear();
+        stack.push(v);
+        HexSearch { open, stack }
+    }
+
+    /// One step, as [`Search::advance`].
+    #[inline(always)]
+    fn advance<R: RandomSource>(
+        &mut self,
+        mv: &HexMoves,
+        maze: &mut GraphMaze,
+        rng: &mut R,
+    ) -> bool {
+        let Some(&v) = self.stack.last() else {
+            return false;
+        };
+        let m = self.open[HexMoves::index(v)] & !SEEN;
+        if m == 0 {
+            self.stack.pop();
+            return true;
+        }
+        let t = mv.carve(self.open, maze, v, m, rng);
+        self.stack.push(t);
+        true
+    }
+}
 
 /// One maze (see the module docs).
 pub(super) fn generate<R: RandomSource>(
@@ -16,26 +118,50 @@ pub(super) fn generate<R: RandomSource>(
     s: &mut GraphScratch,
     rng: &mut R,
 ) {
+    if let Some(l) = HexLayout::of(g) {
+        let mv = HexMoves::new(l);
+        let mut search = HexSearch::begin(g, &mv, s, rng);
+        while search.advance(&mv, maze, rng) {}
+        return;
+    }
     let Some(full) = g.full_masks() else {
         return scan(g, maze, s, rng);
     };
-    let mut open = Unvisited::new(full, &mut s.open);
-    let start = random_cell(g, rng);
-    open.visit(g, start);
-    s.stack.clear();
-    s.stack.push(start);
-    while let Some(&u) = s.stack.last() {
-        let m = open.of(u);
-        if m == 0 {
-            s.stack.pop();
-            continue;
+    let mut search = Search::begin(g, full, s, rng);
+    while search.advance(g, maze, rng) {}
+}
+
+/// Two mazes of `g` at once, each with its own buffers and random source: exactly the mazes
+/// [`generate`] makes of each alone (each search takes its own draws in its own order). The
+/// steps are interleaved one by one; both searches take `2 · cells` steps, so they end
+/// together. A graph with a cell of more than 8 neighbours makes the two one after the other.
+pub(super) fn generate_pair<RA: RandomSource, RB: RandomSource>(
+    g: &CellGraph,
+    (ma, sa, ra): (&mut GraphMaze, &mut GraphScratch, &mut RA),
+    (mb, sb, rb): (&mut GraphMaze, &mut GraphScratch, &mut RB),
+) {
+    if let Some(l) = HexLayout::of(g) {
+        let mv = HexMoves::new(l);
+        let mut a = HexSearch::begin(g, &mv, sa, ra);
+        let mut b = HexSearch::begin(g, &mv, sb, rb);
+        while a.advance(&mv, ma, ra) {
+            let more_b = b.advance(&mv, mb, rb);
+            debug_assert!(more_b);
         }
-        let slot = slot_at(g, u, m, rng.choose(count(m)));
-        let v = g.nbr(slot);
-        maze.open(g.edge(slot));
-        open.visit(g, v);
-        s.stack.push(v);
+        debug_assert!(!b.advance(&mv, mb, rb));
+        return;
     }
+    let Some(full) = g.full_masks() else {
+        scan(g, ma, sa, ra);
+        return scan(g, mb, sb, rb);
+    };
+    let mut a = Search::begin(g, full, sa, ra);
+    let mut b = Search::begin(g, full, sb, rb);
+    while a.advance(g, ma, ra) {
+        let more_b = b.advance(g, mb, rb);
+        debug_assert!(more_b);
+    }
+    debug_assert!(!b.advance(g, mb, rb));
 }
 
 /// [`generate`] reading the neighbours' marks (any degree).

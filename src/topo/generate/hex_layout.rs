@@ -5,7 +5,9 @@
 //! [`crate::topo::CellGraph`] (each cell's forward edges E, SE, SW counted row by row); the
 //! tests check them against the graph.
 
-use crate::topo::{CellGraph, Grid};
+use super::{count, SELECT};
+use crate::rng::RandomSource;
+use crate::topo::{CellGraph, GraphMaze, Grid};
 
 /// The constants of a full hex grid's padded layout.
 #[derive(Clone, Copy, Debug)]
@@ -95,6 +97,18 @@ pub(super) fn dx(odd: u32, d: usize) -> u32 {
     DX[d].wrapping_add(odd & (DIAG >> d))
 }
 
+/// The masks of every cell unvisited on the last hex grid size [`HexMoves::masks`] was asked
+/// for, kept in a worker's scratch so that a maze copies them instead of building them.
+#[derive(Debug, Default)]
+pub(super) struct HexMasks {
+    /// The grid's width and height, once built.
+    of: Option<(u32, u32)>,
+    /// Each cell's directions, the ring [`SEEN`].
+    open: Vec<u8>,
+    /// Each cell's directions, the ring 0.
+    full: Vec<u8>,
+}
+
 /// A visited cell's bit in the masks of [`HexMoves`].
 pub(super) const SEEN: u8 = 0x80;
 
@@ -137,22 +151,44 @@ impl HexMoves {
         self.walker(self.l.padded(c % self.l.w, c / self.l.w))
     }
 
-    /// Every cell unvisited: `open` and `full` hold each cell's directions, the ring [`SEEN`]
-    /// in `open` and 0 in `full`.
-    pub fn masks(&self, open: &mut Vec<u8>, full: &mut Vec<u8>) {
+    /// Every cell unvisited: `open` holds each cell's directions and the ring [`SEEN`]; returns
+    /// the full masks (each cell's directions, the ring 0). Both are built once per grid size
+    /// into `cache` and copied from it for each maze.
+    pub fn masks<'c>(&self, open: &mut Vec<u8>, cache: &'c mut HexMasks) -> &'c [u8] {
         let l = &self.l;
-        let n = (l.pw() * (l.h + 2)) as usize;
-        open.clear();
-        open.resize(n, SEEN);
-        full.clear();
-        full.resize(n, 0);
-        for y in 0..l.h {
-            for x in 0..l.w {
-                let p = l.padded(x, y) as usize;
-                full[p] = l.sides(x, y);
-                open[p] = full[p];
+        if cache.of != Some((l.w, l.h)) {
+            let n = (l.pw() * (l.h + 2)) as usize;
+            cache.open.clear();
+            cache.open.resize(n, SEEN);
+            cache.full.clear();
+            cache.full.resize(n, 0);
+            for y in 0..l.h {
+                for x in 0..l.w {
+                    let p = l.padded(x, y) as usize;
+                    cache.full[p] = l.sides(x, y);
+                    cache.open[p] = cache.full[p];
+                }
             }
+            cache.of = Some((l.w, l.h));
         }
+        open.clear();
+        open.extend_from_slice(&cache.open);
+        &cache.full
+    }
+
+    /// A search's start: every cell unvisited ([`HexMoves::masks`]), then a random cell of `g`
+    /// (the first draw) visited. Returns the full masks and the walker at that cell.
+    pub fn start<'c, R: RandomSource>(
+        &self,
+        g: &CellGraph,
+        open: &mut Vec<u8>,
+        cache: &'c mut HexMasks,
+        rng: &mut R,
+    ) -> (&'c [u8], u64) {
+        let full = self.masks(open, cache);
+        let v = self.at_cell(super::random_cell(g, rng));
+        self.visit(open, v);
+        (full, v)
     }
 
     /// The padded index of walker `v`.
@@ -169,14 +205,47 @@ impl HexMoves {
 
     /// Visit the cell of walker `v`: mark it, and clear it from its neighbours' masks (the bit
     /// of the direction back to it).
+    ///
+    /// # Panics
+    ///
+    /// If `open` is shorter than the layout (it must be the masks of [`HexMoves::masks`]).
     #[inline(always)]
     pub fn visit(&self, open: &mut [u8], v: u64) {
         let p = (v >> 32) as u32;
         let dq = &self.dq[((v >> 17) & 1) as usize];
-        open[p as usize] |= SEEN;
-        for (d, &s) in dq.iter().enumerate() {
-            open[p.wrapping_add(s) as usize] &= !(1 << ((d + 3) % 6));
+        let l = &self.l;
+        // A walker's cell is inside the ring, so its neighbours' indices are below the last
+        // padded row's end; one check here covers the seven accesses.
+        assert!(open.len() >= (l.pw() * (l.h + 2)) as usize);
+        debug_assert!((l.pw()..l.pw() * (l.h + 1)).contains(&p));
+        // SAFETY: `p` is the padded index of a cell (row 1..=h, column 1..=w), so `p` and
+        // `p` plus any of the six steps (one row and one column at most) index the padded
+        // `(w + 2) × (h + 2)` array, which `open` holds (asserted above).
+        unsafe {
+            *open.get_unchecked_mut(p as usize) |= SEEN;
+            for (d, &s) in dq.iter().enumerate() {
+                *open.get_unchecked_mut(p.wrapping_add(s) as usize) &= !(1 << ((d + 3) % 6));
+            }
         }
+    }
+
+    /// Carve from walker `v` to one of the directions in `m` (its unvisited ones), drawn
+    /// uniformly in direction order (`choose`): open the passage and visit the new cell, which
+    /// is returned.
+    #[inline(always)]
+    pub fn carve<R: RandomSource>(
+        &self,
+        open: &mut [u8],
+        maze: &mut GraphMaze,
+        v: u64,
+        m: u8,
+        rng: &mut R,
+    ) -> u64 {
+        let d = SELECT[m as usize][rng.choose(count(m)) as usize & 7] as usize;
+        let t = self.moved(v, d);
+        maze.open(self.edge(v, t, d));
+        self.visit(open, t);
+        t
     }
 
     /// The edge from the cell of walker `v` in direction `d`, to the cell of walker `t`.

@@ -7,12 +7,143 @@
 //! neighbours ([`Unvisited`]): a step finds its choices in one byte, and the hunt tells whether
 //! an unvisited cell has a visited neighbour by comparing its mask with the full one, instead
 //! of reading each neighbour's mark (the walk starts at a random cell, so the cells before it in
-//! id order stay unvisited, and are scanned again, for much of the run).
+//! id order stay unvisited, and are scanned again, for much of the run). On a full hex grid the
+//! masks live on the padded layout of [`HexLayout`] ([`HexHunt`]). A step is a chain of
+//! dependent loads, so a batch worker makes two mazes of one graph at once ([`generate_pair`]):
+//! every step adds one cell, so two hunts of the same cells end in the same round.
 use super::hex_layout::{HexLayout, HexMoves, SEEN};
 use super::SELECT;
 use super::{candidates, count, random_cell, slot_at, slots_with, GraphScratch, Unvisited};
 use crate::rng::RandomSource;
 use crate::topo::{CellGraph, GraphMaze};
+
+/// One hunt-and-kill over a graph whose cells have at most 8 neighbours: the marks, the masks
+/// of unvisited neighbours, the current cell and where the hunt resumes.
+struct Hunt<'a> {
+    mark: &'a mut [u8],
+    open: Unvisited<'a>,
+    full: &'a [u8],
+    /// The current cell.
+    u: u32,
+    /// Every id before `ids[lo]` is visited or a hole.
+    lo: usize,
+}
+
+impl<'a> Hunt<'a> {
+    /// Start at a random cell of `g` (the first draw), with `full` the full masks.
+    #[inline(always)]
+    fn begin<R: RandomSource>(
+        g: &CellGraph,
+        full: &'a [u8],
+        s: &'a mut GraphScratch,
+        rng: &mut R,
+    ) -> Hunt<'a> {
+        s.marks(g.len());
+        let mark = &mut s.mark[..];
+        let mut open = Unvisited::new(full, &mut s.open);
+        let u = random_cell(g, rng);
+        mark[u as usize] = 1;
+        open.visit(g, u);
+        Hunt {
+            mark,
+            open,
+            full,
+            u,
+            lo: 0,
+        }
+    }
+
+    /// Add one cell: a step of the walk, or when it is stuck the hunt's find. Only while some
+    /// cell is unvisited (`g.cells() - 1` calls in all).
+    #[inline(always)]
+    fn add<R: RandomSource>(&mut self, g: &CellGraph, maze: &mut GraphMaze, rng: &mut R) {
+        let (mark, full, ids) = (&mut *self.mark, self.full, g.ids());
+        let m = self.open.of(self.u);
+        if m != 0 {
+            self.u = self.open.carve(g, maze, self.u, m, rng);
+            mark[self.u as usize] = 1;
+            return;
+        }
+        // Hunt: an unvisited cell with a visited neighbour has a bit of its full mask cleared.
+        while mark[ids[self.lo] as usize] != 0 {
+            self.lo += 1;
+        }
+        let mut i = self.lo;
+        let c = loop {
+            let c = ids[i];
+            if mark[c as usize] == 0 && self.open.of(c) != full[c as usize] {
+                break c;
+            }
+            i += 1;
+        };
+        let seen = full[c as usize] & !self.open.of(c);
+        let slot = slot_at(g, c, seen, rng.choose(count(seen)));
+        maze.open(g.edge(slot));
+        mark[c as usize] = 1;
+        self.open.visit(g, c);
+        self.u = c;
+    }
+}
+
+/// One hunt-and-kill on a full hex grid, by the moves of [`HexMoves`] on the padded layout of
+/// [`HexLayout`] (the direction masks in `open`, the full ones in `full`): the same draws and
+/// passages as [`Hunt`], with a step one add, a visit six byte updates at fixed offsets and
+/// the hunt a scan of the padded masks in id order.
+struct HexHunt<'a> {
+    open: &'a mut [u8],
+    full: &'a [u8],
+    /// The current walker.
+    v: u64,
+    /// Every padded index before `lo` is visited or on the ring.
+    lo: usize,
+}
+
+impl<'a> HexHunt<'a> {
+    /// Start at a random cell of `g` (the first draw), in `s`'s buffers.
+    #[inline(always)]
+    fn begin<R: RandomSource>(
+        g: &CellGraph,
+        mv: &HexMoves,
+        s: &'a mut GraphScratch,
+        rng: &mut R,
+    ) -> HexHunt<'a> {
+        let (full, v) = mv.start(g, &mut s.open, &mut s.hex, rng);
+        let open = &mut s.open[..];
+        HexHunt {
+            open,
+            full,
+            v,
+            lo: 0,
+        }
+    }
+
+    /// Add one cell, as [`Hunt::add`].
+    #[inline(always)]
+    fn add<R: RandomSource>(&mut self, mv: &HexMoves, maze: &mut GraphMaze, rng: &mut R) {
+        let (open, full) = (&mut *self.open, self.full);
+        let v = self.v;
+        let m = open[HexMoves::index(v)] & !SEEN;
+        if m != 0 {
+            self.v = mv.carve(open, maze, v, m, rng);
+            return;
+        }
+        // Hunt: an unvisited cell with a visited neighbour has a bit of its full mask cleared.
+        while open[self.lo] & SEEN != 0 {
+            self.lo += 1;
+        }
+        let mut i = self.lo;
+        while open[i] & SEEN != 0 || open[i] == full[i] {
+            i += 1;
+        }
+        let c = mv.walker(i as u32);
+        let seen = full[i] & !open[i];
+        let d = SELECT[seen as usize][rng.choose(count(seen)) as usize & 7] as usize;
+        let t = mv.moved(c, d);
+        maze.open(mv.edge(c, t, d));
+        mv.visit(open, c);
+        self.v = c;
+    }
+}
 
 /// One maze (see the module docs).
 pub(super) fn generate<R: RandomSource>(
@@ -22,51 +153,50 @@ pub(super) fn generate<R: RandomSource>(
     rng: &mut R,
 ) {
     if let Some(l) = HexLayout::of(g) {
-        return hex(g, &l, maze, s, rng);
+        let mv = HexMoves::new(l);
+        let mut h = HexHunt::begin(g, &mv, s, rng);
+        for _ in 1..g.cells() {
+            h.add(&mv, maze, rng);
+        }
+        return;
     }
     let Some(full) = g.full_masks() else {
         return scan(g, maze, s, rng);
     };
-    s.marks(g.len());
-    let mark = &mut s.mark[..];
-    let mut open = Unvisited::new(full, &mut s.open);
-    let mut u = random_cell(g, rng);
-    mark[u as usize] = 1;
-    open.visit(g, u);
-    let mut left = g.cells() - 1;
-    // Every id before `ids[lo]` is visited or a hole.
-    let mut lo = 0usize;
-    let ids = g.ids();
-    while left > 0 {
-        let m = open.of(u);
-        if m != 0 {
-            let slot = slot_at(g, u, m, rng.choose(count(m)));
-            u = g.nbr(slot);
-            maze.open(g.edge(slot));
-            mark[u as usize] = 1;
-            open.visit(g, u);
-            left -= 1;
-            continue;
+    let mut h = Hunt::begin(g, full, s, rng);
+    for _ in 1..g.cells() {
+        h.add(g, maze, rng);
+    }
+}
+
+/// Two mazes of `g` at once, each with its own buffers and random source: exactly the mazes
+/// [`generate`] makes of each alone. Every call of `add` adds one cell, so both take
+/// `cells − 1` of them, interleaved one by one. A graph with a cell of more than 8 neighbours
+/// makes the two one after the other.
+pub(super) fn generate_pair<RA: RandomSource, RB: RandomSource>(
+    g: &CellGraph,
+    (ma, sa, ra): (&mut GraphMaze, &mut GraphScratch, &mut RA),
+    (mb, sb, rb): (&mut GraphMaze, &mut GraphScratch, &mut RB),
+) {
+    if let Some(l) = HexLayout::of(g) {
+        let mv = HexMoves::new(l);
+        let mut a = HexHunt::begin(g, &mv, sa, ra);
+        let mut b = HexHunt::begin(g, &mv, sb, rb);
+        for _ in 1..g.cells() {
+            a.add(&mv, ma, ra);
+            b.add(&mv, mb, rb);
         }
-        // Hunt: an unvisited cell with a visited neighbour has a bit of its full mask cleared.
-        while mark[ids[lo] as usize] != 0 {
-            lo += 1;
-        }
-        let mut i = lo;
-        let c = loop {
-            let c = ids[i];
-            if mark[c as usize] == 0 && open.of(c) != full[c as usize] {
-                break c;
-            }
-            i += 1;
-        };
-        let seen = full[c as usize] & !open.of(c);
-        let slot = slot_at(g, c, seen, rng.choose(count(seen)));
-        maze.open(g.edge(slot));
-        mark[c as usize] = 1;
-        open.visit(g, c);
-        left -= 1;
-        u = c;
+        return;
+    }
+    let Some(full) = g.full_masks() else {
+        scan(g, ma, sa, ra);
+        return scan(g, mb, sb, rb);
+    };
+    let mut a = Hunt::begin(g, full, sa, ra);
+    let mut b = Hunt::begin(g, full, sb, rb);
+    for _ in 1..g.cells() {
+        a.add(g, ma, ra);
+        b.add(g, mb, rb);
     }
 }
 
@@ -118,53 +248,4 @@ pub(super) fn scan<R: RandomSource>(
         }
     }
     s.next = opts;
-}
-
-/// [`generate`] on a full hex grid, by the moves of [`HexMoves`] on the padded layout of
-/// [`HexLayout`] (the direction masks in `s.open`, the full ones in `s.mark`): the same draws
-/// and passages, with a step one add, a visit six byte updates at fixed offsets and the hunt a
-/// scan of the padded masks in id order.
-fn hex<R: RandomSource>(
-    g: &CellGraph,
-    l: &HexLayout,
-    maze: &mut GraphMaze,
-    s: &mut GraphScratch,
-    rng: &mut R,
-) {
-    let mv = HexMoves::new(*l);
-    mv.masks(&mut s.open, &mut s.mark);
-    let (open, full) = (&mut s.open[..], &s.mark[..]);
-    let mut v = mv.at_cell(random_cell(g, rng));
-    mv.visit(open, v);
-    let mut left = g.cells() - 1;
-    // Every padded index before `lo` is visited or on the ring.
-    let mut lo = 0usize;
-    while left > 0 {
-        let m = open[HexMoves::index(v)] & !SEEN;
-        if m != 0 {
-            let d = SELECT[m as usize][rng.choose(count(m)) as usize & 7] as usize;
-            let t = mv.moved(v, d);
-            maze.open(mv.edge(v, t, d));
-            mv.visit(open, t);
-            v = t;
-            left -= 1;
-            continue;
-        }
-        // Hunt: an unvisited cell with a visited neighbour has a bit of its full mask cleared.
-        while open[lo] & SEEN != 0 {
-            lo += 1;
-        }
-        let mut i = lo;
-        while open[i] & SEEN != 0 || open[i] == full[i] {
-            i += 1;
-        }
-        let c = mv.walker(i as u32);
-        let seen = full[i] & !open[i];
-        let d = SELECT[seen as usize][rng.choose(count(seen)) as usize & 7] as usize;
-        let t = mv.moved(c, d);
-        maze.open(mv.edge(c, t, d));
-        mv.visit(open, c);
-        left -= 1;
-        v = c;
-    }
 }

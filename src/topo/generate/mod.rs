@@ -52,6 +52,8 @@ pub struct GraphScratch {
     dsu: Dsu,
     /// Per-cell masks of the neighbours not visited yet ([`Unvisited`]).
     open: Vec<u8>,
+    /// The full hex grid's initial masks ([`hex_layout::HexMoves::masks`]).
+    hex: hex_layout::HexMasks,
 }
 
 impl GraphScratch {
@@ -131,14 +133,7 @@ pub fn generate<R: RandomSource>(
     s: &mut GraphScratch,
     rng: &mut R,
 ) {
-    let grid = g.size().grid;
-    assert!(
-        grid != Grid::Square && supported(algo, grid),
-        "{}",
-        check(algo, grid)
-            .err()
-            .unwrap_or_else(|| "the square grid has its own generators".into())
-    );
+    assert_runs(algo, g.size().grid);
     maze.clear(g);
     match *algo {
         Algorithm::Backtracker => backtracker::generate(g, maze, s, rng),
@@ -156,6 +151,52 @@ pub fn generate<R: RandomSource>(
             unreachable!("refused above")
         }
     }
+}
+
+/// Whether [`generate_pair`] makes two mazes of `algo` together, faster than one after the
+/// other: the backtracker and hunt-and-kill, whose steps are chains of dependent loads that
+/// two interleaved searches overlap.
+pub fn pairs_faster(algo: &Algorithm) -> bool {
+    matches!(algo, Algorithm::Backtracker | Algorithm::HuntAndKill)
+}
+
+/// Make two mazes of `algo` on `g`, `a` from `ra` and `b` from `rb`, each with its own buffers:
+/// exactly the two mazes [`generate`] makes of each, made together when [`pairs_faster`],
+/// else one after the other.
+///
+/// # Panics
+///
+/// As [`generate`].
+pub fn generate_pair<R: RandomSource>(
+    algo: &Algorithm,
+    g: &CellGraph,
+    (ma, sa, ra): (&mut GraphMaze, &mut GraphScratch, &mut R),
+    (mb, sb, rb): (&mut GraphMaze, &mut GraphScratch, &mut R),
+) {
+    if !pairs_faster(algo) {
+        generate(algo, g, ma, sa, ra);
+        return generate(algo, g, mb, sb, rb);
+    }
+    assert_runs(algo, g.size().grid);
+    ma.clear(g);
+    mb.clear(g);
+    match *algo {
+        Algorithm::Backtracker => backtracker::generate_pair(g, (ma, sa, ra), (mb, sb, rb)),
+        Algorithm::HuntAndKill => hunt_and_kill::generate_pair(g, (ma, sa, ra), (mb, sb, rb)),
+        _ => unreachable!("pairs_faster"),
+    }
+}
+
+/// Panics, with [`check`]'s message, unless `algo` runs on `grid` here (not the square grid,
+/// whose mazes come from [`crate::generate`]).
+fn assert_runs(algo: &Algorithm, grid: Grid) {
+    assert!(
+        grid != Grid::Square && supported(algo, grid),
+        "{}",
+        check(algo, grid)
+            .err()
+            .unwrap_or_else(|| "the square grid has its own generators".into())
+    );
 }
 
 /// A uniformly drawn cell of `g` (one draw when there is a choice).
@@ -220,6 +261,24 @@ impl<'a> Unvisited<'a> {
         for (&w, &b) in nbrs.iter().zip(back) {
             self.masks[w as usize] &= !(1 << b);
         }
+    }
+
+    /// Carve from `u` to one of the neighbours in `m` (its unvisited ones), drawn uniformly in
+    /// slot order (`choose`): open the passage and visit the neighbour, which is returned.
+    #[inline(always)]
+    fn carve<R: RandomSource>(
+        &mut self,
+        g: &CellGraph,
+        maze: &mut GraphMaze,
+        u: u32,
+        m: u8,
+        rng: &mut R,
+    ) -> u32 {
+        let slot = slot_at(g, u, m, rng.choose(count(m)));
+        let v = g.nbr(slot);
+        maze.open(g.edge(slot));
+        self.visit(g, v);
+        v
     }
 
     /// The mask of `u`'s unvisited neighbours.

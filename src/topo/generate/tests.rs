@@ -205,6 +205,44 @@ fn neighbour_masks_make_the_scans_mazes() {
     assert!(big.full_masks().is_none());
 }
 
+/// [`generate_pair`] makes, for every generator on every grid (masks and a cell of more than 8
+/// neighbours included), exactly the two mazes [`generate`] makes one by one, from the same
+/// draws of each source, with buffers reused across pairs.
+#[test]
+fn pairs_make_the_single_mazes() {
+    let ring: Vec<bool> = (0..48).map(|c| c % 8 != 3 || c / 8 == 5).collect();
+    let mut graphs = vec![
+        CellGraph::masked(GridSize::new(Grid::Hex, 8, 6), 8, 6, &ring).unwrap(),
+        CellGraph::masked(GridSize::new(Grid::Triangle, 8, 6), 8, 6, &ring).unwrap(),
+        CellGraph::new(GridSize::new(Grid::Polar, 3, 12)),
+    ];
+    for grid in [Grid::Hex, Grid::Triangle, Grid::Polar] {
+        graphs.extend(sizes(grid).into_iter().map(CellGraph::new));
+    }
+    for g in &graphs {
+        for algo in generators(g.size().grid) {
+            let (mut sa, mut sb) = (GraphScratch::new(), GraphScratch::new());
+            let mut pair = [GraphMaze::new(g), GraphMaze::new(g)];
+            for index in 0..6 {
+                let seeds = [index, index + 1].map(|i| maze_seed(7, &algo.name(), g.size(), i));
+                let [ma, mb] = &mut pair;
+                let (mut ra, mut rb) =
+                    (Rng::from_maze_seed(seeds[0]), Rng::from_maze_seed(seeds[1]));
+                generate_pair(&algo, g, (ma, &mut sa, &mut ra), (mb, &mut sb, &mut rb));
+                for (k, m) in pair.iter().enumerate() {
+                    let mut one = GraphMaze::new(g);
+                    let mut rng = Rng::from_maze_seed(seeds[k]);
+                    generate(&algo, g, &mut one, &mut GraphScratch::new(), &mut rng);
+                    let name = algo.name();
+                    assert_eq!(*m, one, "{name} on {} index {index}, maze {k}", g.size());
+                    let rest = if k == 0 { &mut ra } else { &mut rb };
+                    assert_eq!(rest.next_u64(), rng.next_u64(), "{name}: the same draws");
+                }
+            }
+        }
+    }
+}
+
 /// The hash of maze 0..3 of every generator on one size of each grid: a change that alters a
 /// maze fails here (bless by pasting the printed table after checking why it changed).
 #[test]
