@@ -11,7 +11,8 @@
 # `BIN --algo A [--grid G] --size S --count COUNT --threads 1 -q --out FILE` under
 # `valgrind --tool=callgrind`, and `callgrind_annotate --inclusive=yes` gives the instructions
 # spent inside the generation call, maze reset included (`batchgen::generate::regenerate::
-# regenerate_from_base` on the square grid, `batchgen::topo::generate::generate` on the others;
+# regenerate_from_base` on the square grid, `batchgen::topo::generate::generate` on the others,
+# or its `generate_pair` where a worker makes two mazes at once (the backtracker, hunt-and-kill);
 # where the compiler inlined it into its caller, the outermost of the dispatcher
 # `Algorithm::generate` and the generator's own `MODULE::generate` that has a symbol, or
 # `MODULE::generate_pair` where a worker makes two mazes at once (Aldous–Broder); Kruskal's
@@ -63,7 +64,7 @@ for grid in "${grids[@]}"; do
             gen_re="^batchgen::generate::(regenerate::regenerate_from_base|Algorithm::generate|${module}::generate|${module}::generate_pair|shared::join_in_random_order)$"
             met_re="^batchgen::metrics::(measure|measure_pair|measure_2d_pair)$"
         else
-            gen_re="^batchgen::topo::generate::(generate|${module}::generate)$"
+            gen_re="^batchgen::topo::generate::(generate|generate_pair|${module}::generate|${module}::generate_pair)$"
             met_re="^batchgen::topo::measure::measure$"
         fi
         out="$dir/$grid.$module.out"

@@ -137,7 +137,7 @@ impl GraphWorker {
     }
 
     /// Rows `index` and `index + 1` as [`GraphWorker::row`] makes them, the two mazes generated
-    /// together ([`tgen::generate_pair`], for a generator that [`tgen::pairs_faster`]): each
+    /// together ([`tgen::generate_pair`], where [`tgen::pairs_faster`]): each
     /// row's `gen_ns` is half the pair's generation plus its own braid pass. The first maze is
     /// left in `maze`, the second in `twin`.
     fn row_pair(
@@ -310,7 +310,7 @@ impl Worker {
     }
 
     /// Rows `index` and `index + 1` as [`Worker::row`] makes them. On another grid, the two
-    /// mazes are generated together ([`GraphWorker::row_pair`]; only for a generator that
+    /// mazes are generated together ([`GraphWorker::row_pair`]; only where
     /// [`tgen::pairs_faster`]). On the square grid, where `algo` [`Algorithm::pairs_faster`]
     /// the two mazes are generated together ([`Algorithm::generate_pair`]) and each row's
     /// `gen_ns` is half the pair's generation, otherwise each is generated and timed on its
@@ -867,10 +867,11 @@ fn work(shared: &Shared<'_>, job: &Job, bases: &[u64], block: u64, timed: bool) 
         };
         let t = timed.then(Instant::now);
         let algo = &job.algos[c.algo];
-        let (base, pairs) = (
-            bases[c.algo],
-            job.graph.is_none() || tgen::pairs_faster(algo),
-        );
+        let pairs = match &job.graph {
+            None => true,
+            Some(g) => tgen::pairs_faster(algo, &g.graph),
+        };
+        let base = bases[c.algo];
         rows.clear();
         walls.clear();
         let mut index = c.next;
@@ -1220,8 +1221,8 @@ mod tests {
 
     /// The worker loop makes and measures mazes two at a time (on the square grid Aldous–Broder,
     /// Prim, the backtracker and hunt-and-kill generated together, the others one after the
-    /// other, all measured together; on the other grids the backtracker and hunt-and-kill
-    /// generated together): every row and wall word is the one [`Worker::row`] makes alone, on
+    /// other, all measured together; on the other grids the backtracker, hunt-and-kill and
+    /// Kruskal generated together): every row and wall word is the one [`Worker::row`] makes alone, on
     /// odd counts (a block ending in a single maze), with a mask and braided, whatever the
     /// threads.
     #[test]
@@ -1234,15 +1235,16 @@ mod tests {
             Algorithm::Backtracker,
             Algorithm::HuntAndKill,
             Algorithm::Wilson,
+            Algorithm::Kruskal,
         ];
         for (count, algo) in [1, 2, 7, 301]
             .into_iter()
             .flat_map(|c| algos.map(|a| (c, a)))
         {
-            // Wilson is generated one maze at a time and measured in pairs.
+            // Wilson and Kruskal are generated one maze at a time and measured in pairs.
             assert_eq!(
                 algo.pairs_faster(Size::planar(6, 5)),
-                algo != Algorithm::Wilson
+                !matches!(algo, Algorithm::Wilson | Algorithm::Kruskal)
             );
             let mut job = Job::new(vec![algo], 6, 5, count, 9);
             job.keep_walls = true;
@@ -1255,7 +1257,7 @@ mod tests {
         }
         // On the other grids: the backtracker and hunt-and-kill generated together (a full hex
         // grid by its padded layout, a masked one by the cell masks, a polar grid with a
-        // centre of 12 neighbours one after the other), the others one by one.
+        // centre of 12 neighbours one after the other) and Kruskal, the others one by one.
         let ring: Vec<bool> = (0..48).map(|c| c % 8 != 3 || c / 8 == 5).collect();
         let graphs = [
             CellGraph::new(GridSize::new(Grid::Hex, 7, 5)),
@@ -1266,8 +1268,11 @@ mod tests {
         ];
         for g in graphs {
             for (count, algo) in [1, 2, 301].into_iter().flat_map(|c| algos.map(|a| (c, a))) {
-                let together = matches!(algo, Algorithm::Backtracker | Algorithm::HuntAndKill);
-                assert_eq!(tgen::pairs_faster(&algo), together);
+                let together = matches!(
+                    algo,
+                    Algorithm::Backtracker | Algorithm::HuntAndKill | Algorithm::Kruskal
+                );
+                assert_eq!(tgen::pairs_faster(&algo, &g), together);
                 let mut job = Job::new(vec![algo], g.size().a, g.size().b, count, 9);
                 job.keep_walls = true;
                 job.graph = Some(GraphJob {

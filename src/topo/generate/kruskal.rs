@@ -11,7 +11,7 @@
 //! the table's misses overlap with other work, the extra arithmetic per edge does not.
 
 use super::GraphScratch;
-use crate::dsu::Dsu;
+use crate::dsu::{Dsu, Forest};
 use crate::rng::{with_local_rng, RandomSource};
 use crate::topo::{CellGraph, GraphMaze};
 
@@ -23,6 +23,106 @@ pub(super) fn generate<R: RandomSource>(
     rng: &mut R,
 ) {
     with_local_rng!(rng, |r| join(g, maze, s, r))
+}
+
+/// Whether [`generate_pair`] interleaves two mazes of `g`: where the edge ids and their ends
+/// fit 16 bits (the narrow path of [`join`]).
+pub(super) fn pairs(g: &CellGraph) -> bool {
+    g.edges() <= 1 << 16 && g.narrow_ends().is_some()
+}
+
+/// Two mazes of `g` at once, each with its own buffers and random source: exactly the mazes
+/// [`generate`] makes of each alone. A shuffle step waits on its draw and a union on its finds
+/// (chains of dependent loads), so the two shuffles run step by step together, then the two
+/// union loops, each going on alone once the other's tree spans the cells. Where [`pairs`] is
+/// false, one after the other.
+pub(super) fn generate_pair<R: RandomSource>(
+    g: &CellGraph,
+    (ma, sa, ra): (&mut GraphMaze, &mut GraphScratch, &mut R),
+    (mb, sb, rb): (&mut GraphMaze, &mut GraphScratch, &mut R),
+) {
+    let Some(ends) = g.narrow_ends().filter(|_| pairs(g)) else {
+        generate(g, ma, sa, ra);
+        return generate(g, mb, sb, rb);
+    };
+    for s in [&mut *sa, &mut *sb] {
+        s.dsu.reset(g.len());
+        s.narrow.clear();
+        s.narrow.extend((0..g.edges()).map(|e| e as u16));
+    }
+    let (oa, ob) = (&mut sa.narrow[..], &mut sb.narrow[..]);
+    with_local_rng!(ra, |x| with_local_rng!(rb, |y| {
+        for i in (1..oa.len()).rev() {
+            swap_draw(oa, i, x);
+            swap_draw(ob, i, y);
+        }
+    }));
+    assert!(sa.dsu.len() >= g.len() && sb.dsu.len() >= g.len());
+    let (mut fa, mut fb) = (sa.dsu.forest(), sb.dsu.forest());
+    let mut a = Joins::new(g, oa);
+    let mut b = Joins::new(g, ob);
+    // SAFETY (each `join`): the forests cover the graph's cells (asserted above).
+    while a.left > 0 && b.left > 0 {
+        unsafe {
+            a.join(ends, &mut fa, ma);
+            b.join(ends, &mut fb, mb);
+        }
+    }
+    while a.left > 0 {
+        unsafe { a.join(ends, &mut fa, ma) };
+    }
+    while b.left > 0 {
+        unsafe { b.join(ends, &mut fb, mb) };
+    }
+}
+
+/// Step `i` of the shuffle of [`shuffle_join`]: swap `order[i]` with a uniform entry of
+/// `order[..=i]`.
+#[inline(always)]
+fn swap_draw<R: RandomSource, T: Copy>(order: &mut [T], i: usize, rng: &mut R) {
+    let j = rng.below(i as u32 + 1) as usize;
+    assert!(i < order.len());
+    debug_assert!(j <= i);
+    // SAFETY: `j <= i < order.len()` (`below(i + 1)` is at most `i`).
+    unsafe {
+        let (x, y) = (*order.get_unchecked(i), *order.get_unchecked(j));
+        *order.get_unchecked_mut(i) = y;
+        *order.get_unchecked_mut(j) = x;
+    }
+}
+
+/// The union loop of one maze of [`generate_pair`]: its shuffled 16-bit edge ids, the next one
+/// to take and the joins still needed.
+struct Joins<'a> {
+    order: &'a [u16],
+    next: usize,
+    left: u32,
+}
+
+impl<'a> Joins<'a> {
+    fn new(g: &CellGraph, order: &'a [u16]) -> Joins<'a> {
+        Joins {
+            order,
+            next: 0,
+            left: g.cells() - 1,
+        }
+    }
+
+    /// Take the next edge, opening it when it joins two sets (only while `left > 0`).
+    ///
+    /// # Safety
+    ///
+    /// `forest` covers every cell id of the graph whose 16-bit edge ends are `ends`.
+    #[inline(always)]
+    unsafe fn join(&mut self, ends: &[[u16; 2]], forest: &mut Forest<'_>, maze: &mut GraphMaze) {
+        let e = self.order[self.next] as usize;
+        self.next += 1;
+        let [a, b] = ends[e];
+        // SAFETY: the ends are cell ids, which the forest covers (the caller's promise).
+        let joined = unsafe { forest.union_unchecked(a as u32, b as u32) };
+        maze.open_if(e as u32, joined);
+        self.left -= joined as u32;
+    }
 }
 
 /// The shuffle and the union loop of [`generate`], on 16-bit edge ids where they fit
@@ -64,14 +164,7 @@ fn shuffle_join<R: RandomSource, T: Copy + Into<u32>>(
     ends: impl Fn(u32) -> [u32; 2],
 ) {
     for i in (1..order.len()).rev() {
-        let j = rng.below(i as u32 + 1) as usize;
-        debug_assert!(j <= i && i < order.len());
-        // SAFETY: `j <= i < order.len()` (`below(i + 1)` is at most `i`).
-        unsafe {
-            let (x, y) = (*order.get_unchecked(i), *order.get_unchecked(j));
-            *order.get_unchecked_mut(i) = y;
-            *order.get_unchecked_mut(j) = x;
-        }
+        swap_draw(order, i, rng);
     }
     assert!(dsu.len() >= g.len(), "the forest covers the graph's cells");
     let mut forest = dsu.forest();

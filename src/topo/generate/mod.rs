@@ -153,11 +153,15 @@ pub fn generate<R: RandomSource>(
     }
 }
 
-/// Whether [`generate_pair`] makes two mazes of `algo` together, faster than one after the
-/// other: the backtracker and hunt-and-kill, whose steps are chains of dependent loads that
-/// two interleaved searches overlap.
-pub fn pairs_faster(algo: &Algorithm) -> bool {
-    matches!(algo, Algorithm::Backtracker | Algorithm::HuntAndKill)
+/// Whether [`generate_pair`] makes two mazes of `algo` on `g` together, faster than one after
+/// the other: the backtracker, hunt-and-kill and Kruskal (where its ids fit 16 bits), whose
+/// steps are chains of dependent loads that two interleaved mazes overlap.
+pub fn pairs_faster(algo: &Algorithm, g: &CellGraph) -> bool {
+    match algo {
+        Algorithm::Backtracker | Algorithm::HuntAndKill => true,
+        Algorithm::Kruskal => kruskal::pairs(g),
+        _ => false,
+    }
 }
 
 /// Make two mazes of `algo` on `g`, `a` from `ra` and `b` from `rb`, each with its own buffers:
@@ -173,7 +177,7 @@ pub fn generate_pair<R: RandomSource>(
     (ma, sa, ra): (&mut GraphMaze, &mut GraphScratch, &mut R),
     (mb, sb, rb): (&mut GraphMaze, &mut GraphScratch, &mut R),
 ) {
-    if !pairs_faster(algo) {
+    if !pairs_faster(algo, g) {
         generate(algo, g, ma, sa, ra);
         return generate(algo, g, mb, sb, rb);
     }
@@ -183,6 +187,7 @@ pub fn generate_pair<R: RandomSource>(
     match *algo {
         Algorithm::Backtracker => backtracker::generate_pair(g, (ma, sa, ra), (mb, sb, rb)),
         Algorithm::HuntAndKill => hunt_and_kill::generate_pair(g, (ma, sa, ra), (mb, sb, rb)),
+        Algorithm::Kruskal => kruskal::generate_pair(g, (ma, sa, ra), (mb, sb, rb)),
         _ => unreachable!("pairs_faster"),
     }
 }
