@@ -1222,9 +1222,9 @@ mod tests {
     /// The worker loop makes and measures mazes two at a time (on the square grid Aldous–Broder,
     /// Prim, the backtracker and hunt-and-kill generated together, the others one after the
     /// other, all measured together; on the other grids the backtracker, hunt-and-kill,
-    /// Kruskal and the triangle grid's Aldous–Broder generated together): every row and wall word is the one [`Worker::row`] makes alone, on
-    /// odd counts (a block ending in a single maze), with a mask and braided, whatever the
-    /// threads.
+    /// Kruskal and the triangle grid's Aldous–Broder generated together): every row and wall
+    /// word is the one [`Worker::row`] makes alone, on odd counts (a block ending in a single
+    /// maze), with a mask and braided, whatever the threads.
     #[test]
     fn paired_mazes_are_the_mazes_made_one_by_one() {
         let mask = Arc::new(Mask::from_text("....#\n.#...\n...#.\n.....\n").unwrap());

@@ -6,10 +6,11 @@
 //! reading each neighbour's mark (once when it is pushed and again each time a child returns).
 //! On a full hex grid the search runs on the padded layout of [`HexLayout`] instead: a step
 //! is one add and a visit six byte updates at fixed offsets ([`HexMoves`]), with the same
-//! draws and passages. A step is then a chain of dependent loads (the mask, the draw, the next cell's neighbours),
-//! so a batch worker makes two mazes of one graph at once ([`generate_pair`]), their steps
-//! interleaved one by one: each search's chain runs while the other's waits. The two end
-//! together (each cell is entered once and left once, whatever the draws).
+//! draws and passages. A step is then a chain of dependent loads (the mask, the draw, the
+//! next cell's neighbours), so a batch worker makes two mazes of one graph at once
+//! ([`generate_pair`]), their steps interleaved one by one: each search's chain runs while the
+//! other's waits. The two end together (each cell is entered once and left once, whatever the
+//! draws).
 
 use super::hex_layout::{HexLayout, HexMoves, SEEN};
 use super::{candidates, random_cell, slots_with, GraphScratch, Unvisited};
