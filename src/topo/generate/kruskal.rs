@@ -47,9 +47,9 @@ pub(super) fn generate_pair<R: RandomSource>(
     };
     for s in [&mut *sa, &mut *sb] {
         s.dsu.reset(g.len());
-        s.narrow.clear();
-        s.narrow.extend((0..g.edges()).map(|e| e as u16));
+        narrow_ids(g, s);
     }
+    let ends = narrow_ends(ends);
     let (oa, ob) = (&mut sa.narrow[..], &mut sb.narrow[..]);
     with_local_rng!(ra, |x| with_local_rng!(rb, |y| {
         for i in (1..oa.len()).rev() {
@@ -64,15 +64,15 @@ pub(super) fn generate_pair<R: RandomSource>(
     // SAFETY (each `join`): the forests cover the graph's cells (asserted above).
     while a.left > 0 && b.left > 0 {
         unsafe {
-            a.join(ends, &mut fa, ma);
-            b.join(ends, &mut fb, mb);
+            a.join(&ends, &mut fa, ma);
+            b.join(&ends, &mut fb, mb);
         }
     }
     while a.left > 0 {
-        unsafe { a.join(ends, &mut fa, ma) };
+        unsafe { a.join(&ends, &mut fa, ma) };
     }
     while b.left > 0 {
-        unsafe { b.join(ends, &mut fb, mb) };
+        unsafe { b.join(&ends, &mut fb, mb) };
     }
 }
 
@@ -91,16 +91,16 @@ fn swap_draw<R: RandomSource, T: Copy>(order: &mut [T], i: usize, rng: &mut R) {
     }
 }
 
-/// The union loop of one maze of [`generate_pair`]: its shuffled 16-bit edge ids, the next one
-/// to take and the joins still needed.
-struct Joins<'a> {
-    order: &'a [u16],
+/// The union loop of one maze ([`shuffle_join`], and each maze of [`generate_pair`]): its
+/// shuffled edge ids, the next one to take and the joins still needed.
+struct Joins<'a, T> {
+    order: &'a [T],
     next: usize,
     left: u32,
 }
 
-impl<'a> Joins<'a> {
-    fn new(g: &CellGraph, order: &'a [u16]) -> Joins<'a> {
+impl<'a, T: Copy + Into<u32>> Joins<'a, T> {
+    fn new(g: &CellGraph, order: &'a [T]) -> Joins<'a, T> {
         Joins {
             order,
             next: 0,
@@ -112,16 +112,40 @@ impl<'a> Joins<'a> {
     ///
     /// # Safety
     ///
-    /// `forest` covers every cell id of the graph whose 16-bit edge ends are `ends`.
+    /// `ends` gives cell ids of the graph, which `forest` covers.
     #[inline(always)]
-    unsafe fn join(&mut self, ends: &[[u16; 2]], forest: &mut Forest<'_>, maze: &mut GraphMaze) {
-        let e = self.order[self.next] as usize;
+    unsafe fn join(
+        &mut self,
+        ends: &impl Fn(u32) -> [u32; 2],
+        forest: &mut Forest<'_>,
+        maze: &mut GraphMaze,
+    ) {
+        let e: u32 = self.order[self.next].into();
         self.next += 1;
-        let [a, b] = ends[e];
+        let [a, b] = ends(e);
         // SAFETY: the ends are cell ids, which the forest covers (the caller's promise).
-        let joined = unsafe { forest.union_unchecked(a as u32, b as u32) };
-        maze.open_if(e as u32, joined);
+        let joined = unsafe { forest.union_unchecked(a, b) };
+        maze.open_if(e, joined);
         self.left -= joined as u32;
+    }
+}
+
+/// Every edge id of `g` in `s.narrow`, in order, 16 bits wide (the graph has at most 2¹⁶
+/// edges).
+fn narrow_ids(g: &CellGraph, s: &mut GraphScratch) {
+    s.narrow.clear();
+    s.narrow.extend((0..g.edges()).map(|e| e as u16));
+}
+
+/// The ends of an edge read from the graph's 16-bit table ([`CellGraph::narrow_ends`]), for
+/// the shuffled ids, which are a permutation of the edge ids.
+fn narrow_ends(ends: &[[u16; 2]]) -> impl Fn(u32) -> [u32; 2] + '_ {
+    move |e| {
+        assert!((e as usize) < ends.len());
+        // SAFETY: `e` is below the table's length (asserted; the shuffled ids are edge ids,
+        // one table entry each, so the check never fails).
+        let [a, b] = unsafe { *ends.get_unchecked(e as usize) };
+        [a as u32, b as u32]
     }
 }
 
@@ -131,16 +155,9 @@ impl<'a> Joins<'a> {
 fn join<R: RandomSource>(g: &CellGraph, maze: &mut GraphMaze, s: &mut GraphScratch, rng: &mut R) {
     s.dsu.reset(g.len());
     if g.edges() <= 1 << 16 {
-        s.narrow.clear();
-        s.narrow.extend((0..g.edges()).map(|e| e as u16));
+        narrow_ids(g, s);
         match g.narrow_ends() {
-            Some(ends) => shuffle_join(g, maze, &mut s.narrow, &mut s.dsu, rng, |e| {
-                debug_assert!((e as usize) < ends.len());
-                // SAFETY: the shuffled ids are a permutation of the edge ids, and the table
-                // has one entry per edge.
-                let [a, b] = unsafe { *ends.get_unchecked(e as usize) };
-                [a as u32, b as u32]
-            }),
+            Some(ends) => shuffle_join(g, maze, &mut s.narrow, &mut s.dsu, rng, narrow_ends(ends)),
             None => shuffle_join(g, maze, &mut s.narrow, &mut s.dsu, rng, |e| g.ends(e)),
         }
     } else {
@@ -168,19 +185,11 @@ fn shuffle_join<R: RandomSource, T: Copy + Into<u32>>(
     }
     assert!(dsu.len() >= g.len(), "the forest covers the graph's cells");
     let mut forest = dsu.forest();
-    let mut left = g.cells() - 1;
-    for &e in order.iter() {
-        if left == 0 {
-            break;
-        }
-        let e: u32 = e.into();
-        let [a, b] = ends(e);
-        debug_assert!(a.max(b) < g.len());
+    let mut joins = Joins::new(g, order);
+    while joins.left > 0 {
         // SAFETY: `ends` gives cells of `g`, ids below `g.len()`, which the forest covers
         // (checked above).
-        let joined = unsafe { forest.union_unchecked(a, b) };
-        maze.open_if(e, joined);
-        left -= joined as u32;
+        unsafe { joins.join(&ends, &mut forest, maze) };
     }
 }
 
