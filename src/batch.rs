@@ -103,7 +103,7 @@ struct GraphWorker {
     measure: GraphMeasure,
     /// The second maze of a pair ([`GraphWorker::row_pair`]) and its generator's buffers, made
     /// on the first pair.
-    twin: Option<Box<(GraphMaze, GraphScratch)>>,
+    twin: Option<Box<GraphTwin>>,
 }
 
 impl GraphWorker {
@@ -149,9 +149,12 @@ impl GraphWorker {
         braid: Chance,
     ) -> [Row; 2] {
         let g = &*self.job.graph;
-        let twin = self
-            .twin
-            .get_or_insert_with(|| Box::new((GraphMaze::new(g), GraphScratch::new())));
+        let twin = self.twin.get_or_insert_with(|| {
+            Box::new(GraphTwin {
+                maze: GraphMaze::new(g),
+                gen: GraphScratch::new(),
+            })
+        });
         let seeds = [index, index + 1].map(|i| crate::rng::maze_seed_from_base(seed_base, i));
         let [mut ra, mut rb] = seeds.map(crate::Rng::from_maze_seed);
         let t = Instant::now();
@@ -159,27 +162,26 @@ impl GraphWorker {
             algo,
             g,
             (&mut self.maze, &mut self.gen, &mut ra),
-            (&mut twin.0, &mut twin.1, &mut rb),
+            (&mut twin.maze, &mut twin.gen, &mut rb),
         );
         let half = t.elapsed().as_nanos() as u64 / 2;
-        let mazes = [&mut self.maze, &mut twin.0];
-        let mut rows = [None, None];
-        for (k, maze) in mazes.into_iter().enumerate() {
+        let (job, braids, measure) = (&self.job, &mut self.braid, &mut self.measure);
+        let mut row = |k: usize, maze: &mut GraphMaze| {
             let t = Instant::now();
-            topo::braid::braid_seeded(g, maze, braid, seeds[k], &mut self.braid);
+            topo::braid::braid_seeded(g, maze, braid, seeds[k], braids);
             let gen_ns = half + t.elapsed().as_nanos() as u64;
             let at = (index + k as u64, seeds[k], gen_ns);
-            rows[k] = Some(graph_row(
-                &self.job,
-                maze,
-                &mut self.measure,
-                at,
-                ends,
-                braid,
-            ));
-        }
-        rows.map(|r| r.expect("both rows made"))
+            graph_row(job, maze, measure, at, ends, braid)
+        };
+        [row(0, &mut self.maze), row(1, &mut twin.maze)]
     }
+}
+
+/// The second maze of a grid pair ([`GraphWorker::row_pair`]) and its generator's buffers.
+#[derive(Debug)]
+struct GraphTwin {
+    maze: GraphMaze,
+    gen: GraphScratch,
 }
 
 /// Measure `maze` of `job`'s grid as row `index` of seed `maze_seed`, made (and braided with
@@ -269,7 +271,10 @@ impl Worker {
                 self.maze.words(),
                 self.twin.as_ref().map_or(&[], |t| t.maze.words()),
             ],
-            Some(g) => [g.maze.words(), g.twin.as_ref().map_or(&[], |t| t.0.words())],
+            Some(g) => [
+                g.maze.words(),
+                g.twin.as_ref().map_or(&[], |t| t.maze.words()),
+            ],
         }
     }
 
