@@ -472,13 +472,13 @@ impl RandomSource for Rng {
         // The next output is computed on a copy of the state; the copy replaces the state
         // (a select, not a branch) only when there is a choice. Lemire's rejection (a low
         // product below `2^32 mod n`, probability < n / 2^32) takes the plain path.
-        let mut next = self.inner.clone();
-        let m = (next.next_u64() >> 32) * n as u64;
+        let (out, next) = self.inner.peek();
+        let m = (out >> 32) * n as u64;
         let choice = n > 1;
         if choice && (m as u32) < n {
             return self.below(n);
         }
-        self.inner = if choice { next } else { self.inner.clone() };
+        self.inner.advance_when(choice, next);
         if choice {
             (m >> 32) as u32
         } else {
@@ -487,8 +487,8 @@ impl RandomSource for Rng {
     }
     #[inline(always)]
     fn choose_flat(&mut self, n: u32) -> u32 {
-        let mut next = self.inner.clone();
-        let m = (next.next_u64() >> 32) * n as u64;
+        let (out, next) = self.inner.peek();
+        let m = (out >> 32) * n as u64;
         let keep = (n > 1) as usize;
         // Lemire's rejection (a low product below `2^32 mod n`) only with a choice: the bound
         // is 0 without one, and it is opaque, so no branch on `n > 1` comes back.
@@ -496,19 +496,19 @@ impl RandomSource for Rng {
             return self.below(n);
         }
         // With `n <= 1` the product is below `2^32`: the value is 0 and the state stays.
-        self.inner = Xoshiro256PlusPlus::select(keep == 1, &next, &self.inner);
+        self.inner.advance_when(keep == 1, next);
         (m >> 32) as u32
     }
     #[inline(always)]
     fn choose_flat_when(&mut self, draw: bool, n: u32) -> u32 {
         // As `choose_flat`, with the advance kept only when `draw` as well.
-        let mut next = self.inner.clone();
-        let m = (next.next_u64() >> 32) * n as u64;
+        let (out, next) = self.inner.peek();
+        let m = (out >> 32) * n as u64;
         let keep = draw & (n > 1);
         if (m as u32) < std::hint::black_box(n & (keep as u32).wrapping_neg()) {
             return self.below(n);
         }
-        self.inner = Xoshiro256PlusPlus::select(keep, &next, &self.inner);
+        self.inner.advance_when(keep, next);
         (m >> 32) as u32
     }
     #[inline]
@@ -585,11 +585,30 @@ impl Xoshiro256PlusPlus {
         out
     }
 
-    /// `a` when `c`, else `b`, word by word with conditional moves.
+    /// The next output and the state after it, this state left as it is: the words are
+    /// values, not a copy of the state in memory, so [`Self::advance_when`] selects between
+    /// computed words and loaded ones.
     #[inline(always)]
-    fn select(c: bool, a: &Xoshiro256PlusPlus, b: &Xoshiro256PlusPlus) -> Xoshiro256PlusPlus {
-        Xoshiro256PlusPlus {
-            s: std::array::from_fn(|i| std::hint::select_unpredictable(c, a.s[i], b.s[i])),
+    fn peek(&self) -> (u64, [u64; 4]) {
+        let [s0, s1, s2, s3] = self.s;
+        let out = s0.wrapping_add(s3).rotate_left(23).wrapping_add(s0);
+        let t = s1 << 17;
+        let s2 = s2 ^ s0;
+        let s3 = s3 ^ s1;
+        let s1 = s1 ^ s2;
+        let s0 = s0 ^ s3;
+        (out, [s0, s1, s2 ^ t, s3.rotate_left(45)])
+    }
+
+    /// The state becomes `next` when `c`, word by word with conditional moves. A select
+    /// between two copies of the state in memory may be compiled as a select of their
+    /// addresses and a 32-byte copy in two vector halves, whose loads then wait on the
+    /// 8-byte stores of the step before (no store forwarding): that doubled the cost of a
+    /// growing-tree step in some builds. Selecting computed words leaves nothing to copy.
+    #[inline(always)]
+    fn advance_when(&mut self, c: bool, next: [u64; 4]) {
+        for (s, n) in self.s.iter_mut().zip(next) {
+            *s = std::hint::select_unpredictable(c, n, *s);
         }
     }
 }
