@@ -154,15 +154,15 @@ pub fn generate<R: RandomSource>(
 }
 
 /// Whether [`generate_pair`] makes two mazes of `algo` on `g` together, faster than one after
-/// the other: the backtracker, hunt-and-kill, Kruskal (where its ids fit 16 bits) and
-/// Aldous–Broder on a triangle grid (whose walk reads the graph's tables: the hex and polar
-/// walkers step by additions, and two of those interleaved were slower), whose steps are
-/// chains of dependent loads that two interleaved mazes overlap.
+/// the other: the backtracker, hunt-and-kill, Kruskal (where its ids fit 16 bits), and
+/// Aldous–Broder and Wilson on a triangle grid (whose walks read the graph's tables: the hex
+/// and polar walkers step by additions, and two of those interleaved were slower), whose steps
+/// are chains of dependent loads that two interleaved mazes overlap.
 pub fn pairs_faster(algo: &Algorithm, g: &CellGraph) -> bool {
     match algo {
         Algorithm::Backtracker | Algorithm::HuntAndKill => true,
         Algorithm::Kruskal => kruskal::pairs(g),
-        Algorithm::AldousBroder => g.size().grid == Grid::Triangle,
+        Algorithm::AldousBroder | Algorithm::Wilson => g.size().grid == Grid::Triangle,
         _ => false,
     }
 }
@@ -192,6 +192,7 @@ pub fn generate_pair<R: RandomSource>(
         Algorithm::HuntAndKill => hunt_and_kill::generate_pair(g, (ma, sa, ra), (mb, sb, rb)),
         Algorithm::Kruskal => kruskal::generate_pair(g, (ma, sa, ra), (mb, sb, rb)),
         Algorithm::AldousBroder => aldous_broder::generate_pair(g, (ma, sa, ra), (mb, sb, rb)),
+        Algorithm::Wilson => wilson::generate_pair(g, (ma, sa, ra), (mb, sb, rb)),
         _ => unreachable!("pairs_faster"),
     }
 }

@@ -95,6 +95,68 @@ fn run_on<W: Walk, R: RandomSource>(
     }
 }
 
+/// One maze's walks on a graph walked by its slots ([`Slots`]), as [`slot_pair`] runs two.
+pub(super) trait SlotWalk: Sized {
+    /// The walks begun on `g` in `s`'s buffers (any first draw from `rng`).
+    fn start<R: RandomSource>(g: &CellGraph, s: &mut GraphScratch, rng: &mut R) -> Self;
+    /// The maze is done.
+    fn done(&self) -> bool;
+    /// One step of the walk, its slot drawn by `draw` (only while not done).
+    fn step<R, D: Fn(&mut R, u32) -> u32>(
+        &mut self,
+        g: &CellGraph,
+        maze: &mut GraphMaze,
+        s: &mut GraphScratch,
+        rng: &mut R,
+        draw: &D,
+    );
+}
+
+/// Two mazes of the walk `W` on `g` at once, each with its own buffers and random source:
+/// exactly the mazes each makes alone. A step is a chain (the draw, the slot span, the next
+/// cell, its mark), so the two mazes take a step each per round; once one is done the other
+/// goes on alone. Both generators run on copies in locals, stored back once. Only on a graph
+/// walked by its slots: the hex and polar walkers step by additions, and run faster one at a
+/// time.
+///
+/// # Panics
+///
+/// On a hex or polar grid.
+pub(super) fn slot_pair<W: SlotWalk, R: RandomSource>(
+    g: &CellGraph,
+    (ma, sa, ra): (&mut GraphMaze, &mut GraphScratch, &mut R),
+    (mb, sb, rb): (&mut GraphMaze, &mut GraphScratch, &mut R),
+) {
+    assert!(
+        !matches!(g.size().grid, Grid::Hex | Grid::Polar),
+        "a pair of walks on the graph's slots"
+    );
+    // `below` where every cell has two neighbours or more, else `choose` (as in `run_on`).
+    let two = g.min_degree() >= 2;
+    with_local_rng!(ra, |x| with_local_rng!(rb, |y| {
+        let mut a = W::start(g, sa, x);
+        let mut b = W::start(g, sb, y);
+        macro_rules! both {
+            ($draw:ident) => {{
+                while !a.done() && !b.done() {
+                    a.step(g, ma, sa, x, &|r: &mut _, n| r.$draw(n));
+                    b.step(g, mb, sb, y, &|r: &mut _, n| r.$draw(n));
+                }
+                while !a.done() {
+                    a.step(g, ma, sa, x, &|r: &mut _, n| r.$draw(n));
+                }
+                while !b.done() {
+                    b.step(g, mb, sb, y, &|r: &mut _, n| r.$draw(n));
+                }
+            }};
+        }
+        match two {
+            true => both!(below),
+            false => both!(choose),
+        }
+    }))
+}
+
 /// The graph walk's steps: the cell's slot span, the drawn slot, its neighbour.
 pub(super) struct Slots;
 
