@@ -8,7 +8,7 @@
 # e.g. benches/main_job.sh ../base/target/release/batchgen target/release/batchgen 100000 all 2
 #
 # Runs of the two binaries alternate REPS times; medians are reported. The full job
-# (`--count 1000000 --algo all`) takes about 10 to 12 minutes on 2 cores (README, "The main job");
+# (`--count 1000000 --algo all`) takes about 8 to 9 minutes on 2 cores (README, "The main job");
 # a tenth of it gives the same ratios within a few percent. Wall time is
 # what the user waits for, so nothing else should run meanwhile.
 set -euo pipefail
