@@ -570,7 +570,9 @@ impl Xoshiro256PlusPlus {
         Xoshiro256PlusPlus { s }
     }
 
-    /// The next output.
+    /// The next output. The step is written out here as in [`Self::peek`]: through `peek` (the
+    /// words copied back whole), polar binary-tree and sidewinder and hex wilson-turn ran 4%
+    /// slower (`benches/generators.sh`).
     #[inline(always)]
     fn next_u64(&mut self) -> u64 {
         let s = &mut self.s;
