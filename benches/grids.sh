@@ -2,7 +2,7 @@
 # Per-cell cost of the grids other than the square one: each generator's median `gen_ns` per
 # cell (the generator alone, from the Parquet column) and the whole run's CPU time per cell
 # (generation, metrics and writing, one thread), on a 64x64 square grid, a 64x64 hex grid, a
-# 64x64 triangle grid and a 36-ring polar grid (4,095 cells against 4,096), relative to square.
+# 64x64 triangle grid and a 36-ring polar grid (3,931 cells against 4,096), relative to square.
 #
 #   benches/grids.sh BIN [COUNT] [PYTHON] [REPS]
 #
