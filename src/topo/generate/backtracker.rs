@@ -71,6 +71,7 @@ impl<'a> Search<'a> {
 /// unvisited directions ([`HexMoves`]).
 struct HexSearch<'a> {
     open: &'a mut [u8],
+    edges: &'a [u32],
     stack: &'a mut Vec<u64>,
 }
 
@@ -84,10 +85,10 @@ impl<'a> HexSearch<'a> {
         rng: &mut R,
     ) -> HexSearch<'a> {
         let (open, stack) = (&mut s.open, &mut s.wide);
-        let (_, v) = mv.start(g, open, &mut s.hex, rng);
+        let (_, edges, v) = mv.start(g, open, &mut s.hex, rng);
         stack.clear();
         stack.push(v);
-        HexSearch { open, stack }
+        HexSearch { open, edges, stack }
     }
 
     /// One step, as [`Search::advance`].
@@ -106,7 +107,7 @@ impl<'a> HexSearch<'a> {
             self.stack.pop();
             return true;
         }
-        let t = mv.carve(self.open, maze, v, m, rng);
+        let t = mv.carve(self.open, self.edges, maze, v, m, rng);
         self.stack.push(t);
         true
     }

@@ -92,6 +92,7 @@ impl<'a> Hunt<'a> {
 struct HexHunt<'a> {
     open: &'a mut [u8],
     full: &'a [u8],
+    edges: &'a [u32],
     /// The current walker.
     v: u64,
     /// Every padded index before `lo` is visited or on the ring.
@@ -107,11 +108,12 @@ impl<'a> HexHunt<'a> {
         s: &'a mut GraphScratch,
         rng: &mut R,
     ) -> HexHunt<'a> {
-        let (full, v) = mv.start(g, &mut s.open, &mut s.hex, rng);
+        let (full, edges, v) = mv.start(g, &mut s.open, &mut s.hex, rng);
         let open = &mut s.open[..];
         HexHunt {
             open,
             full,
+            edges,
             v,
             lo: 0,
         }
@@ -124,7 +126,7 @@ impl<'a> HexHunt<'a> {
         let v = self.v;
         let m = open[HexMoves::index(v)] & !SEEN;
         if m != 0 {
-            self.v = mv.carve(open, maze, v, m, rng);
+            self.v = mv.carve(open, self.edges, maze, v, m, rng);
             return;
         }
         // Hunt: an unvisited cell with a visited neighbour has a bit of its full mask cleared.
@@ -139,7 +141,7 @@ impl<'a> HexHunt<'a> {
         let seen = full[i] & !open[i];
         let d = SELECT[seen as usize][rng.choose(count(seen)) as usize & 7] as usize;
         let t = mv.moved(c, d);
-        maze.open(mv.edge(c, t, d));
+        maze.open(HexMoves::edge(self.edges, c, t, d));
         mv.visit(open, c);
         self.v = c;
     }

@@ -24,7 +24,7 @@
 //! 64x64 --count 1000 --threads 1`, three runs in turn, 20.1 to 20.2 ns against 22.1 to
 //! 22.3 ns through the graph.
 
-use super::hex_layout::{dx, HexLayout, HexMoves};
+use super::hex_layout::{HexLayout, HexMoves};
 use super::{random_cell, GraphScratch};
 use crate::generate::padded::{padded_marks, FREE, IN_TREE};
 use crate::rng::{with_local_rng, RandomSource};
@@ -198,8 +198,8 @@ fn push_flat(
 /// frontier (each cell's entries in direction order, which is its slot order) and the same
 /// passages. An entry is `p << 32 | y << 17 | x << 3 | d`: the neighbour's padded index, its
 /// coordinates and the direction it was reached by, so a push is six adds to the drawn entry
-/// and six mark reads (no table of the graph), and the edge of a join is computed from the
-/// coordinates. A stale draw is skipped by a branch, as in [`grow`]: pushing nothing through
+/// and six mark reads (no table of the graph), and the edge of a join is one read of the
+/// layout's forward edges ([`HexMoves::forward_edges`]) at the cell it belongs to. A stale draw is skipped by a branch, as in [`grow`]: pushing nothing through
 /// the masks instead, as the square grid does, took 25 ns per cell against 20 (median
 /// `gen_ns` per cell of `--algo prim --grid hex --size 64x64 --count 1000 --threads 1`), the
 /// next draw then waiting on seven mark reads per draw, at three draws per cell.
@@ -224,18 +224,18 @@ fn grow_hex<R: RandomSource>(
     // Per row parity and direction: the padded step, and the entry's step (the walker's of
     // [`HexMoves`] with `d`, which replaces the drawn entry's, whose low three bits are cleared).
     let mv = HexMoves::new(*l);
+    let edges = mv.forward_edges(&mut s.hex);
     let dq = mv.dq;
     let step: [[u64; 6]; 2] =
         std::array::from_fn(|odd| std::array::from_fn(|d| mv.step[odd][d] + d as u64));
     // From a joined cell (by its row parity and the direction `d` it was reached by) back to
-    // the cell whose forward edge it is: itself when `d` is W, NW or NE, otherwise the cell
-    // it came from; and that forward direction.
+    // the cell whose forward edge it is, as a padded step: itself when `d` is W, NW or NE,
+    // otherwise the cell it came from (on the same row for E, on the row above, of the other
+    // parity, for SE and SW); and that forward direction.
     let back: [[u32; 8]; 2] = std::array::from_fn(|odd| {
         std::array::from_fn(|d| match d {
-            0 => 1u32.wrapping_neg() << 3,
-            1 | 2 => u32::MAX
-                .wrapping_shl(17)
-                .wrapping_sub(dx(1 - odd as u32, d) << 3),
+            0 => dq[odd][0].wrapping_neg(),
+            1 | 2 => dq[1 - odd][d].wrapping_neg(),
             _ => 0,
         })
     });
@@ -263,15 +263,11 @@ fn grow_hex<R: RandomSource>(
         }
         *m = IN_TREE;
         let d = (lo & 7) as usize;
-        let at = lo.wrapping_add(back[((lo >> 17) & 1) as usize][d]);
-        let (ax, ay) = ((at >> 3) & (MAX_X - 1), at >> 17);
-        maze.open(l.forward_edge(ax, ay, FORWARD[d]));
+        let at = p.wrapping_add(back[((lo >> 17) & 1) as usize][d]);
+        maze.open(edges[at as usize] + FORWARD[d]);
         len = push_hex(front, mark, &dq, &step, len, v & !7);
     }
 }
-
-/// The coordinate field's width bound: `x < MAX_X` in `lo >> 3`.
-const MAX_X: u32 = super::hex_layout::MAX_SIDE;
 
 /// Push the entries of the hex cell of entry `v` (direction cleared), just joined, to free
 /// neighbours onto `front` from entry `len` on, in direction order, without a branch on the
