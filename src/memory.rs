@@ -72,10 +72,10 @@ fn walls_bytes(words: usize, chunk_mazes: u64) -> u64 {
 /// the maze's edge bits, the generator's and the measure's scratch), an upper bound from
 /// peak-RSS measurements of one maze on one thread, the run's peak minus that of a 4×4
 /// (polar: 2-ring) run, on 2048×2048 hex and triangle grids and a 1160-ring polar grid
-/// (`benches/grid_memory.sh`, December 3, 2026): kruskal, the largest everywhere, 161.1 (hex),
-/// 112.9 (triangle), 133.1 (polar); wilson 150.1 / 108.0 / 126.0; backtracker 147.5 / 105.2 /
-/// 123.3; every other generator at most 146.4 / 106.0 / 122.2 (the graph alone, a run refused
-/// after building it, 93.9 / 51.9 / 70.4). The cell graph is counted in
+/// (`benches/grid_memory.sh`, December 5, 2026): prim, the largest everywhere, 157.2 (hex),
+/// 94.1 (triangle), 123.0 (polar); kruskal 142.2 / 91.2 / 117.9; every other generator at most
+/// 134.9 / 86.1 / 110.9 (on December 3, the graph alone, a run refused after building it, took
+/// 93.9 / 51.9 / 70.4). The cell graph is counted in
 /// every worker's share although the workers share it. `tests/memory_estimate.rs` checks the
 /// bound against real runs.
 pub fn grid_bytes_per_cell(_algo: &Algorithm, grid: crate::topo::Grid) -> u64 {
