@@ -3,6 +3,8 @@
 # one, against the square grid, counted by valgrind's callgrind (repeatable where timings on a
 # shared machine are not): a 64x64 square, hex and triangle grid and a 36-ring polar grid
 # (3,931 cells against 4,096: rings of 1, 6, 12, 3 x 24, 6 x 48, 11 x 96 and 13 x 192 cells).
+# Each grid's cell count is read from its first run's output (`BIN summary`: dead ends,
+# junctions and corridors sum to the cells), not assumed.
 #
 #   benches/grids_callgrind.sh [BIN] [COUNT] [ALGOS]
 #
@@ -38,7 +40,7 @@ nm -C "$bin" >"$dir/symbols" 2>/dev/null || true
 grids=(square hex triangle polar)
 declare -A flags=([square]="--size 64x64" [hex]="--grid hex --size 64x64"
     [triangle]="--grid triangle --size 64x64" [polar]="--grid polar --size 36")
-declare -A cells=([square]=4096 [hex]=4096 [triangle]=4096 [polar]=3931)
+declare -A cells
 
 # Inclusive instructions of the functions whose name matches the regex $2 in profile $1 (the
 # outermost match on each call path: a matching function called by another is not added again).
@@ -80,6 +82,11 @@ for grid in "${grids[@]}"; do
         fi
         gen[$grid.$algo]=$g
         met[$grid]=$((${met[$grid]} + m))
+        if [[ -z ${cells[$grid]:-} ]]; then
+            cells[$grid]=$("$bin" summary "$dir/out.parquet" --format csv | awk -F, '
+                $4 == "dead_ends" || $4 == "junctions" || $4 == "corridors" { n += $5 }
+                END { printf "%.0f", n }')
+        fi
     done
 done
 
