@@ -199,8 +199,9 @@ fn push_flat(
 /// passages. An entry is `p << 32 | y << 17 | x << 3 | d`: the neighbour's padded index, its
 /// coordinates and the direction it was reached by, so a push is six adds to the drawn entry
 /// and six mark reads (no table of the graph), and the edge of a join is one read of the
-/// layout's forward edges ([`HexMoves::forward_edges`]) at the cell it belongs to. A stale draw is skipped by a branch, as in [`grow`]: pushing nothing through
-/// the masks instead, as the square grid does, took 25 ns per cell against 20 (median
+/// layout's forward edges ([`HexMoves::forward_edges`]) at the cell it belongs to. A stale draw
+/// is skipped by a branch, as in [`grow`]: pushing nothing through the masks instead, as the
+/// square grid does, took 25 ns per cell against 20 (median
 /// `gen_ns` per cell of `--algo prim --grid hex --size 64x64 --count 1000 --threads 1`), the
 /// next draw then waiting on seven mark reads per draw, at three draws per cell.
 #[inline(always)]
