@@ -72,17 +72,15 @@ fn walls_bytes(words: usize, chunk_mazes: u64) -> u64 {
 /// the maze's edge bits, the generator's and the measure's scratch), an upper bound from
 /// peak-RSS measurements of one maze on one thread, the run's peak minus that of a 4×4
 /// (polar: 2-ring) run, on 2048×2048 hex and triangle grids and a 1160-ring polar grid
-/// (`benches/grid_memory.sh`, December 5, 2026): prim, the largest everywhere, 157.2 (hex),
-/// 94.1 (triangle), 123.0 (polar); kruskal 142.2 / 91.2 / 117.9; every other generator at most
-/// 134.9 / 86.1 / 110.9 (on December 3, the graph alone, a run refused after building it, took
-/// 93.9 / 51.9 / 70.4). The cell graph is counted in
-/// every worker's share although the workers share it. `tests/memory_estimate.rs` checks the
-/// bound against real runs.
+/// (`benches/grid_memory.sh`, December 5, 2026): prim, the largest everywhere, 175.1 (hex),
+/// 103.0 (triangle), 134.9 (polar); kruskal 160.2 / 100.0 / 130.0; every other generator at
+/// most 152.8 / 95.1 / 122.9. The cell graph is counted in every worker's share although the
+/// workers share it. `tests/memory_estimate.rs` checks the bound against real runs.
 pub fn grid_bytes_per_cell(_algo: &Algorithm, grid: crate::topo::Grid) -> u64 {
     match grid {
-        crate::topo::Grid::Hex => 170,
+        crate::topo::Grid::Hex => 190,
         crate::topo::Grid::Triangle => 120,
-        _ => 140,
+        _ => 150,
     }
 }
 

@@ -84,9 +84,9 @@ pub struct CellGraph {
     slots16: Vec<[[u16; 2]; 8]>,
     /// The direction labels of each edge: from its smaller cell, and from its larger one.
     edge_dir: Vec<[u8; 2]>,
-    /// The index, among its neighbour's slots, of the slot back from each slot (when no cell has
-    /// more than 8 neighbours; empty otherwise).
-    back: Vec<u8>,
+    /// Per slot, its neighbour and the index of the slot back among the neighbour's slots, as
+    /// `neighbour << 3 | index` (when no cell has more than 8 neighbours; empty otherwise).
+    back: Vec<u32>,
     /// One bit per slot of each cell (bit `i` for its `i`-th slot), when no cell has more than
     /// 8 neighbours (empty otherwise): the neighbour masks the generators start from.
     full: Vec<u8>,
@@ -229,12 +229,14 @@ impl CellGraph {
             g.full = (0..len)
                 .map(|c| ((1u32 << g.slots(c).len()) - 1) as u8)
                 .collect();
+            // Cell ids are below `MAX_CELLS`, so a neighbour and a slot index fit 32 bits.
+            const _: () = assert!(crate::grid::MAX_CELLS <= 1 << 29);
             g.back = vec![0; g.nbr.len()];
             for u in 0..len {
                 for s in g.slots(u) {
                     let v = g.nbr[s as usize];
                     let i = g.slots(v).position(|t| g.nbr[t as usize] == u);
-                    g.back[s as usize] = i.expect("neighbours are symmetric") as u8;
+                    g.back[s as usize] = v << 3 | i.expect("neighbours are symmetric") as u32;
                 }
             }
         }
@@ -581,12 +583,13 @@ impl CellGraph {
         (self.max_deg <= 8).then_some(&self.full[..])
     }
 
-    /// The neighbours of cell `c` in slot order and, for each, the index of the slot back to
-    /// `c` among the neighbour's slots (empty indices when [`CellGraph::full_masks`] is `None`).
+    /// The neighbours of cell `c` in slot order, each with the index of the slot back to `c`
+    /// among the neighbour's slots, as `neighbour << 3 | index` (empty when
+    /// [`CellGraph::full_masks`] is `None`).
     #[inline(always)]
-    pub fn nbrs_back(&self, c: u32) -> (&[u32], &[u8]) {
+    pub fn nbrs_back(&self, c: u32) -> &[u32] {
         let r = self.off[c as usize] as usize..self.off[c as usize + 1] as usize;
-        (&self.nbr[r.clone()], self.back.get(r).unwrap_or(&[]))
+        self.back.get(r).unwrap_or(&[])
     }
 
     /// The direction label of slot `s` (see the module docs).
@@ -707,20 +710,21 @@ mod tests {
 
     /// The 16-bit slot records hold each cell's slots in order, then the padding (neighbour
     /// `len()`, edge 0); absent where an id or the padding does not fit 16 bits.
-    #[test]
-    fn slot_records_are_the_slots() {
+    /// Small graphs of every non-square grid: polar, triangle, hex, and a masked hex grid.
+    fn small_graphs() -> [CellGraph; 4] {
         let mask = [true, false, true, true, true, true, false, true, true];
-        for g in [
-            CellGraph::new(GridSize::new(
-                Grid::Polar,
-                36,
-                crate::topo::polar::FIRST_RING,
-            )),
+        [
             CellGraph::new(GridSize::new(Grid::Polar, 5, 3)),
             CellGraph::new(GridSize::new(Grid::Triangle, 9, 5)),
             CellGraph::new(GridSize::new(Grid::Hex, 7, 6)),
             CellGraph::masked(GridSize::new(Grid::Hex, 3, 3), 3, 3, &mask).unwrap(),
-        ] {
+        ]
+    }
+
+    #[test]
+    fn slot_records_are_the_slots() {
+        let polar = GridSize::new(Grid::Polar, 36, crate::topo::polar::FIRST_RING);
+        for g in std::iter::once(CellGraph::new(polar)).chain(small_graphs()) {
             let records = g.slots16().expect("ids fit 16 bits");
             assert_eq!(records.len(), g.len() as usize);
             for (c, r) in records.iter().enumerate() {
@@ -735,6 +739,30 @@ mod tests {
         }
         let wide = CellGraph::new(GridSize::new(Grid::Hex, 256, 255));
         assert!(wide.len() < 1 << 16 && wide.edges() > 1 << 16 && wide.slots16().is_none());
+    }
+
+    /// Each packed slot of `nbrs_back` is the slot's neighbour and the slot of that neighbour
+    /// that leads back; empty where a cell has more than 8 neighbours.
+    #[test]
+    fn nbrs_back_lead_back() {
+        // A centre of 8 neighbours: the most a mask holds.
+        let eight = CellGraph::new(GridSize::new(Grid::Polar, 2, 8));
+        for g in std::iter::once(eight).chain(small_graphs()) {
+            assert!(g.full_masks().is_some());
+            for c in g.ids().iter().copied() {
+                let packed = g.nbrs_back(c);
+                assert_eq!(packed.len(), g.slots(c).len(), "{} cell {c}", g.size());
+                for (t, &x) in g.slots(c).zip(packed) {
+                    let v = x >> 3;
+                    assert_eq!(v, g.nbr(t), "{} cell {c}", g.size());
+                    let back = g.slots(v).nth((x & 7) as usize).unwrap();
+                    assert_eq!(g.nbr(back), c, "{} cell {c}", g.size());
+                    assert_eq!(g.edge(back), g.edge(t), "{} cell {c}", g.size());
+                }
+            }
+        }
+        let crowded = CellGraph::new(GridSize::new(Grid::Polar, 2, 9));
+        assert!(crowded.full_masks().is_none() && crowded.nbrs_back(0).is_empty());
     }
 
     #[test]
