@@ -153,6 +153,9 @@ fn neighbour_masks_make_the_scans_mazes() {
         CellGraph::new(GridSize::new(Grid::Triangle, 10, 6)),
         CellGraph::new(GridSize::new(Grid::Polar, 6, 6)),
         CellGraph::new(GridSize::new(Grid::Polar, 5, 3)),
+        // Centres of 7 and 8 neighbours (8 is the most the masks hold).
+        CellGraph::new(GridSize::new(Grid::Polar, 4, 7)),
+        CellGraph::new(GridSize::new(Grid::Polar, 4, 8)),
         CellGraph::masked(GridSize::new(Grid::Hex, 8, 6), 8, 6, &ring).unwrap(),
     ];
     let policies = ["newest", "oldest", "random", "mix:0.5"].map(|p| {
