@@ -21,7 +21,7 @@ pub(super) struct HexLayout {
     pub h: u32,
 }
 
-/// The largest width and height the packed coordinates of [`HexLayout`]'s users hold.
+/// The largest width and height of a [`HexLayout`]: a walker's row fits its 14 bits.
 pub(super) const MAX_SIDE: u32 = 1 << 14;
 
 impl HexLayout {
@@ -119,9 +119,9 @@ pub(super) struct HexMasks {
 /// A visited cell's bit in the masks of [`HexMoves`].
 pub(super) const SEEN: u8 = 0x80;
 
-/// The moves of a walker on a full hex grid, `p << 32 | y << 17 | x << 3` (its padded index and
-/// coordinates): a step is one add, and the edge of a step is read from the table of forward
-/// edges ([`HexMoves::edge`]). The searches keep per padded cell a byte of unvisited
+/// The moves of a walker on a full hex grid, `p << 32 | y << 17` (its padded index and row, whose
+/// parity, bit 17, picks the diagonal steps): a step is one add, and the edge of a step is read
+/// from the table of forward edges ([`HexMoves::edge`]). The searches keep per padded cell a byte of unvisited
 /// neighbours by direction (bit `d`; a cell's directions in order are its slots in order, so
 /// the `i`-th choice is the graph's `i`-th) and [`SEEN`] once the cell is visited (the ring
 /// starts visited).
@@ -140,7 +140,8 @@ impl HexMoves {
             std::array::from_fn(|odd| std::array::from_fn(|d| l.step(odd as u32, d)));
         let step = std::array::from_fn(|odd| {
             std::array::from_fn(|d| {
-                let lo = (DY[d] << 17).wrapping_add(dx(odd as u32, d) << 3);
+                // A step up leaves a row of at least 1: the low word stays non-negative.
+                let lo = DY[d] << 17;
                 (((dq[odd][d] as i32 as i64) << 32) + lo as i32 as i64) as u64
             })
         });
@@ -149,9 +150,8 @@ impl HexMoves {
 
     /// The walker at padded index `p` (a cell).
     pub fn walker(&self, p: u32) -> u64 {
-        let pw = self.l.pw();
-        let (y, x) = (p / pw - 1, p % pw - 1);
-        (p as u64) << 32 | (y << 17 | x << 3) as u64
+        let y = p / self.l.pw() - 1;
+        (p as u64) << 32 | (y << 17) as u64
     }
 
     /// The walker at cell id `c`.

@@ -196,8 +196,8 @@ fn push_flat(
 
 /// [`grow`] on a full hex grid, on the padded layout ([`HexLayout`]): the same draws, the same
 /// frontier (each cell's entries in direction order, which is its slot order) and the same
-/// passages. An entry is `p << 32 | y << 17 | x << 3 | d`: the neighbour's padded index, its
-/// coordinates and the direction it was reached by, so a push is six adds to the drawn entry
+/// passages. An entry is `p << 32 | y << 17 | d`: the neighbour's padded index, its row and
+/// the direction it was reached by, so a push is six adds to the drawn entry
 /// and six mark reads (no table of the graph), and the edge of a join is one read of the
 /// layout's forward edges ([`HexMoves::forward_edges`]) at the cell it belongs to. A stale draw
 /// is skipped by a branch, as in [`grow`]: pushing nothing through the masks instead, as the
@@ -244,7 +244,7 @@ fn grow_hex<R: RandomSource>(
     let (x, y) = (start % l.w, start / l.w);
     let p = l.padded(x, y);
     mark[p as usize] = IN_TREE;
-    let first = (p as u64) << 32 | (y << 17 | x << 3) as u64;
+    let first = (p as u64) << 32 | (y << 17) as u64;
     let mut len = push_hex(front, mark, &dq, &step, 0, first);
     while len > 0 {
         let i = rng.choose(len as u32) as usize;
