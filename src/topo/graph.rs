@@ -592,6 +592,14 @@ impl CellGraph {
         self.back.get(r).unwrap_or(&[])
     }
 
+    /// The neighbour at slot `s` read from the packed table of [`CellGraph::nbrs_back`] (where
+    /// [`CellGraph::full_masks`] is `Some`): the same as [`CellGraph::nbr`], from the table a
+    /// visit reads anyway.
+    #[inline(always)]
+    pub fn nbr_packed(&self, s: u32) -> u32 {
+        self.back[s as usize] >> 3
+    }
+
     /// The direction label of slot `s` (see the module docs).
     #[inline(always)]
     pub fn dir(&self, s: u32) -> u8 {
@@ -755,6 +763,7 @@ mod tests {
                 for (t, &x) in g.slots(c).zip(packed) {
                     let v = x >> 3;
                     assert_eq!(v, g.nbr(t), "{} cell {c}", g.size());
+                    assert_eq!(g.nbr_packed(t), v, "{} cell {c}", g.size());
                     let back = g.slots(v).nth((x & 7) as usize).unwrap();
                     assert_eq!(g.nbr(back), c, "{} cell {c}", g.size());
                     assert_eq!(g.edge(back), g.edge(t), "{} cell {c}", g.size());

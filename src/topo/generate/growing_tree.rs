@@ -48,7 +48,7 @@ pub(super) fn generate<R: RandomSource>(
             continue;
         }
         let slot = slot_at(g, u, m, rng.choose(count(m)));
-        let v = g.nbr(slot);
+        let v = g.nbr_packed(slot);
         open.visit(g, v);
         maze.open(g.edge(slot));
         active.push(v);
@@ -101,7 +101,7 @@ fn mix<R: RandomSource>(
             continue;
         }
         let slot = slot_at(g, u, m, rng.choose(count(m)));
-        let v = g.nbr(slot);
+        let v = g.nbr_packed(slot);
         open.visit(g, v);
         maze.open(g.edge(slot));
         active[len] = v as u16;
