@@ -716,8 +716,6 @@ mod tests {
         assert!(big.len() > 1 << 16 && big.narrow_ends().is_none());
     }
 
-    /// The 16-bit slot records hold each cell's slots in order, then the padding (neighbour
-    /// `len()`, edge 0); absent where an id or the padding does not fit 16 bits.
     /// Small graphs of every non-square grid: polar, triangle, hex, and a masked hex grid.
     fn small_graphs() -> [CellGraph; 4] {
         let mask = [true, false, true, true, true, true, false, true, true];
@@ -729,6 +727,8 @@ mod tests {
         ]
     }
 
+    /// The 16-bit slot records hold each cell's slots in order, then the padding (neighbour
+    /// `len()`, edge 0); absent where an id or the padding does not fit 16 bits.
     #[test]
     fn slot_records_are_the_slots() {
         let polar = GridSize::new(Grid::Polar, 36, crate::topo::polar::FIRST_RING);

@@ -119,12 +119,12 @@ pub(super) struct HexMasks {
 /// A visited cell's bit in the masks of [`HexMoves`].
 pub(super) const SEEN: u8 = 0x80;
 
-/// The moves of a walker on a full hex grid, `p << 32 | y << 17` (its padded index and row, whose
-/// parity, bit 17, picks the diagonal steps): a step is one add, and the edge of a step is read
-/// from the table of forward edges ([`HexMoves::edge`]). The searches keep per padded cell a byte of unvisited
-/// neighbours by direction (bit `d`; a cell's directions in order are its slots in order, so
-/// the `i`-th choice is the graph's `i`-th) and [`SEEN`] once the cell is visited (the ring
-/// starts visited).
+/// The moves of a walker on a full hex grid, `p << 32 | y << 17` (its padded index and row,
+/// whose parity, bit 17, picks the diagonal steps): a step is one add, and the edge of a step is
+/// read from the table of forward edges ([`HexMoves::edge`]). The searches keep per padded cell
+/// a byte of unvisited neighbours by direction (bit `d`; a cell's directions in order are its
+/// slots in order, so the `i`-th choice is the graph's `i`-th) and [`SEEN`] once the cell is
+/// visited (the ring starts visited).
 pub(super) struct HexMoves {
     l: HexLayout,
     /// Per row parity and direction: the padded step, and the walker's step (sign-extended
