@@ -17,7 +17,11 @@
 //! A polar grid runs [`grow_flat`]: about half of its draws are stale, a coin flip for the
 //! branch above, so a stale draw pushes nothing instead (as on the square grid), and the
 //! drawn cell's slots come from one 16-bit record ([`CellGraph::slots16`]), not through the
-//! slot offsets.
+//! slot offsets. Its frontier entries are one word each (`edge << 16 | neighbour`), so a
+//! swap-remove moves one word and a push writes one per slot: against two words per entry,
+//! 36-ring polar mazes took 0.95× the instructions per cell (`benches/grids_callgrind.sh BIN
+//! 20 prim`: 215.8 against 205.4) and 0.94× the time (`benches/generators.sh OLD NEW 5 --
+//! --algo prim --grid polar --size 36 --count 3000`, release builds).
 //!
 //! A full hex grid (no mask) runs on the padded layout of [`HexLayout`] ([`grow_hex`]), with
 //! no read of the graph's tables: median `gen_ns` per cell of `--algo prim --grid hex --size
@@ -118,7 +122,8 @@ fn push(g: &CellGraph, front: &mut [u32], mark: &[u8], mut len: usize, c: u32) -
 /// the branch predictor. A push reads the drawn cell's record (its neighbours in one place,
 /// not through the slot offsets) over a fixed number of slots (the graph's largest degree,
 /// the padding's neighbour an extra mark that is never free), so the next draw waits on two
-/// reads after the drawn entry.
+/// reads after the drawn entry. A frontier entry is `edge << 16 | neighbour` (both fit 16 bits
+/// where the records exist).
 #[inline(always)]
 fn grow_flat<R: RandomSource>(
     g: &CellGraph,
@@ -133,8 +138,9 @@ fn grow_flat<R: RandomSource>(
     let start = random_cell(g, rng);
     // The padding's neighbour `n` reads as in the tree.
     s.mark[n] = 1;
-    // As in [`grow`]: every edge once, plus one cell's (padded) slots past the length.
-    let room = 2 * (g.edges() as usize + 8 + 1);
+    // As in [`grow`]: every edge once, plus one cell's (padded) slots past the length; an
+    // entry is one word, `edge << 16 | neighbour`.
+    let room = g.edges() as usize + 8 + 1;
     let front = &mut s.next;
     if front.len() < room {
         front.resize(room, 0);
@@ -146,15 +152,15 @@ fn grow_flat<R: RandomSource>(
     let mut len = push_flat(&slots[start as usize], deg, front, mark, 0, true);
     while len > 0 {
         let i = rng.choose(len as u32) as usize;
-        debug_assert!(i < len && 2 * len <= front.len());
+        debug_assert!(i < len && len <= front.len());
         // SAFETY: `i < len`, and the frontier's entries below `len` lie in the buffer (the
         // room above); a kept entry's cell is a neighbour, a cell id below `n`, and `mark`
         // and `slots` have `n + 1` and `n` entries (asserted above).
         let (v, fresh) = unsafe {
-            let (v, e) = (*front.get_unchecked(2 * i), *front.get_unchecked(2 * i + 1));
+            let x = *front.get_unchecked(i);
+            let (v, e) = (x & 0xffff, x >> 16);
             len -= 1;
-            *front.get_unchecked_mut(2 * i) = *front.get_unchecked(2 * len);
-            *front.get_unchecked_mut(2 * i + 1) = *front.get_unchecked(2 * len + 1);
+            *front.get_unchecked_mut(i) = *front.get_unchecked(len);
             let m = mark.get_unchecked_mut(v as usize);
             let fresh = *m == 0;
             *m = 1;
@@ -181,13 +187,12 @@ fn push_flat(
     fresh: bool,
 ) -> usize {
     for &[v, e] in cell.iter().take(deg) {
-        debug_assert!(2 * len + 1 < front.len() && (v as usize) < mark.len());
+        debug_assert!(len < front.len() && (v as usize) < mark.len());
         // SAFETY: the frontier holds each edge at most once, so `len` plus a cell's padded
         // slots stays within the room [`grow_flat`] made; a record's neighbour is a cell or
         // the padding's `n`, below `mark.len()` (asserted there).
         unsafe {
-            *front.get_unchecked_mut(2 * len) = v as u32;
-            *front.get_unchecked_mut(2 * len + 1) = e as u32;
+            *front.get_unchecked_mut(len) = (e as u32) << 16 | v as u32;
             len += (fresh & (*mark.get_unchecked(v as usize) == 0)) as usize;
         }
     }
