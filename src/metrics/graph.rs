@@ -63,7 +63,8 @@ pub(super) struct Buffers {
     /// Shortest-path counts towards the exit (all zeros between mazes).
     count: Vec<u64>,
     /// The cells that may still end a longest pair (diameter), in cell order, each with its
-    /// bounds kept beside it so that a pass over them reads one array in order.
+    /// bounds kept beside it so that a pass over them reads one array in order (until the
+    /// third search's pass, also the few the first two dropped: see [`tighten`]).
     cand: Vec<Candidate>,
     /// The walls of the 2-core (diameter; 0 for a cell of a pendant tree).
     core: Vec<u8>,
@@ -409,47 +410,18 @@ impl Buffers {
             }
             let dist = self.skeleton.dist();
             // The third search is from the central tip: its distances are the rings.
-            let central = step == 3;
-            let cand = &mut self.cand;
-            // Tighten the bounds, drop the settled candidates, find the next root: `top`, the
-            // fringe candidate with the largest (upper, lower) bounds; `low`, the candidate
-            // with the smallest (lower, upper) bounds.
-            let (mut top, mut low) = ((0u32, 0u32, UNSEEN), (UNSEEN, 0u32, 0u32));
-            let mut kept = 0;
-            for i in 0..cand.len() {
-                let mut k = cand[i];
-                let w = k.cell;
-                let d = if w == v {
-                    0
-                } else {
-                    hv + dist[k.slot as usize] + k.height
-                };
-                let h = k.hi.min(e + d);
-                if h <= best.0 {
-                    continue;
-                }
-                let l = k.lo.max(d.max(e - d));
-                k.hi = h;
-                k.lo = l;
-                if central {
-                    k.ring = d;
-                }
-                cand[kept] = k;
-                kept += 1;
-                // The central cell's ring is 0: never in the fringe.
-                let fringe = step < 3 || 2 * k.ring > best.0;
-                if fringe && (h, l) > (top.0, top.1) {
-                    top = (h, l, w);
-                }
-                if (l, h) < (low.0, low.1) {
-                    low = (l, h, w);
-                }
-            }
-            cand.truncate(kept);
-            if kept == 0 || top.2 == UNSEEN {
+            let pass = match step {
+                1 => tighten::<FIRST>,
+                2 => tighten::<SECOND>,
+                3 => tighten::<CENTRAL>,
+                _ => tighten::<FRINGE>,
+            };
+            let (kept, next) = pass(&mut self.cand, dist, hv, e, best.0);
+            self.cand.truncate(kept);
+            if kept == 0 || next == UNSEEN {
                 return best;
             }
-            v = if step == 2 { low.2 } else { top.2 };
+            v = next;
         }
     }
 
@@ -477,6 +449,80 @@ impl Buffers {
         );
         (e, far)
     }
+}
+
+/// [`tighten`] after the first search (from the tip farthest from the first cell): `top` is
+/// wanted, every candidate is in the fringe.
+const FIRST: u8 = 0;
+/// [`tighten`] after the second search: `low` is wanted.
+const SECOND: u8 = 1;
+/// [`tighten`] after the search from the central tip: its distances become the rings.
+const CENTRAL: u8 = 2;
+/// [`tighten`] after a search from a fringe candidate.
+const FRINGE: u8 = 3;
+
+/// One pass of [`Buffers::diameter`] over the candidates after a search from the tip of `v`
+/// (height `hv`, eccentricity `e`; `dist` the search's distances per skeleton slot, 0 only at
+/// `v`'s own slot), with `best` the longest distance found so far: tightens each candidate's
+/// bounds and returns how many candidates are left and the next root, [`UNSEEN`] for none:
+/// after the second search `low`, the candidate with the smallest (lower, upper) bounds,
+/// else `top`, the fringe candidate with the largest (upper, lower) bounds; each the first in
+/// cell order among equals.
+///
+/// A candidate whose upper bound is at most `best` is dropped. After the first two searches,
+/// which drop few, it stays in the list: its upper bound never rises and `best` never falls,
+/// so it is never chosen, and the third pass drops it. That pass and the later ones keep the
+/// candidates left in order at the front, without a branch: each is written to the next kept
+/// place, which moves on only when it stays. The choices are selects on packed
+/// (bound, bound) keys.
+#[inline(always)]
+fn tighten<const MODE: u8>(
+    cand: &mut [Candidate],
+    dist: &[u32],
+    hv: u32,
+    e: u32,
+    best: u32,
+) -> (usize, u32) {
+    let (mut top_key, mut top) = (0u64, UNSEEN);
+    let (mut low_key, mut low) = ((UNSEEN as u64) << 32, UNSEEN);
+    let mut kept = 0;
+    for i in 0..cand.len() {
+        let mut k = cand[i];
+        let ds = dist[k.slot as usize];
+        let d = if ds == 0 { 0 } else { hv + ds + k.height };
+        let h = k.hi.min(e + d);
+        let l = k.lo.max(d.max(e - d));
+        k.hi = h;
+        k.lo = l;
+        if MODE == CENTRAL {
+            k.ring = d;
+        }
+        let alive = h > best;
+        if MODE == FIRST || MODE == SECOND {
+            cand[i] = k;
+        } else {
+            cand[kept] = k;
+        }
+        kept += alive as usize;
+        if MODE == SECOND {
+            let lk = (l as u64) << 32 | h as u64;
+            let down = alive & (lk < low_key);
+            low_key = if down { lk } else { low_key };
+            low = if down { k.cell } else { low };
+        } else {
+            // The central cell's ring is 0: never in the fringe.
+            let fringe = MODE == FIRST || 2 * k.ring > best;
+            let tk = (h as u64) << 32 | l as u64;
+            let up = alive & fringe & (tk > top_key);
+            top_key = if up { tk } else { top_key };
+            top = if up { k.cell } else { top };
+        }
+    }
+    if MODE == FIRST || MODE == SECOND {
+        // Nothing was moved: the list stays whole.
+        kept = if kept == 0 { 0 } else { cand.len() };
+    }
+    (kept, if MODE == SECOND { low } else { top })
 }
 
 /// A BFS from `root` over the walls `walls` (`n` cells, `D` directions: 4 or 6) filling `dist`
