@@ -64,7 +64,8 @@ pub(super) struct Buffers {
     count: Vec<u64>,
     /// The cells that may still end a longest pair (diameter), in cell order, each with its
     /// bounds kept beside it so that a pass over them reads one array in order (until the
-    /// third search's pass, also the few the first two dropped: see [`tighten`]).
+    /// third search's pass, also the few the first two dropped: see
+    /// [`tighten`]).
     cand: Vec<Candidate>,
     /// The walls of the 2-core (diameter; 0 for a cell of a pendant tree).
     core: Vec<u8>,
@@ -85,25 +86,6 @@ pub(super) struct Buffers {
     pub(super) diameter_searches: u32,
     /// The core with its corridors contracted (diameter).
     skeleton: Skeleton,
-}
-
-/// A core cell that may still end a longest pair, with what the diameter's passes over the
-/// candidates read of it.
-#[derive(Debug, Clone, Copy)]
-struct Candidate {
-    /// The cell.
-    cell: u32,
-    /// The height of the pendant trees hanging off it.
-    height: u32,
-    /// Lower bound of its tip's eccentricity.
-    lo: u32,
-    /// Upper bound of its tip's eccentricity.
-    hi: u32,
-    /// Its tip's distance from the central tip (0 for the central cell itself, and before the
-    /// central cell is known).
-    ring: u32,
-    /// Its slot in the [`Skeleton`].
-    slot: u32,
 }
 
 impl Buffers {
@@ -369,14 +351,11 @@ impl Buffers {
         for c in 0..n {
             if self.core[c] != 0 {
                 let height = self.height[c];
-                self.cand.push(Candidate {
-                    cell: c as u32,
+                self.cand.push(Candidate::new(
+                    c as u32,
                     height,
-                    lo: 0,
-                    hi: UNSEEN,
-                    ring: 0,
-                    slot: self.skeleton.slot(c as u32),
-                });
+                    self.skeleton.slot(c as u32),
+                ));
                 let far = self.dist[c].saturating_add(height);
                 if v == UNSEEN || far > start {
                     (v, start) = (c as u32, far);
@@ -408,17 +387,9 @@ impl Buffers {
                 }
                 best = (e, self.deep[v as usize], self.deep[far as usize]);
             }
-            let dist = self.skeleton.dist();
-            // The third search is from the central tip: its distances are the rings.
-            let pass = match step {
-                1 => tighten::<FIRST>,
-                2 => tighten::<SECOND>,
-                3 => tighten::<CENTRAL>,
-                _ => tighten::<FRINGE>,
-            };
-            let (kept, next) = pass(&mut self.cand, dist, hv, e, best.0);
+            let (kept, next) = tighten(step, &mut self.cand, self.skeleton.dist(), hv, e, best.0);
             self.cand.truncate(kept);
-            if kept == 0 || next == UNSEEN {
+            if kept == 0 || next == NONE {
                 return best;
             }
             v = next;
@@ -451,23 +422,81 @@ impl Buffers {
     }
 }
 
-/// [`tighten`] after the first search (from the tip farthest from the first cell): `top` is
-/// wanted, every candidate is in the fringe.
+/// No next root, in what [`tighten`] returns.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// A core cell that may still end a longest pair, with what the passes over the candidates
+/// read of it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Candidate {
+    /// The cell.
+    pub(crate) cell: u32,
+    /// The height of the pendant trees hanging off it.
+    pub(crate) height: u32,
+    /// Lower bound of its tip's eccentricity.
+    pub(crate) lo: u32,
+    /// Upper bound of its tip's eccentricity.
+    pub(crate) hi: u32,
+    /// Its tip's distance from the central tip (0 for the central cell itself, and before the
+    /// central cell is known).
+    pub(crate) ring: u32,
+    /// Where a search's distances hold it: its slot in the [`Skeleton`] here, its cell on the
+    /// other grids.
+    pub(crate) at: u32,
+}
+
+impl Candidate {
+    /// A candidate before any search: no bounds yet.
+    pub(crate) fn new(cell: u32, height: u32, at: u32) -> Self {
+        Candidate {
+            cell,
+            height,
+            lo: 0,
+            hi: u32::MAX,
+            ring: 0,
+            at,
+        }
+    }
+}
+
+/// [`tighten_in`] after the first search (from the tip farthest from the cell the entrance's
+/// search started at): `top` is wanted, every candidate is in the fringe.
 const FIRST: u8 = 0;
-/// [`tighten`] after the second search: `low` is wanted.
+/// [`tighten_in`] after the second search: `low` is wanted.
 const SECOND: u8 = 1;
-/// [`tighten`] after the search from the central tip: its distances become the rings.
+/// [`tighten_in`] after the search from the central tip: its distances become the rings.
 const CENTRAL: u8 = 2;
-/// [`tighten`] after a search from a fringe candidate.
+/// [`tighten_in`] after a search from a fringe candidate.
 const FRINGE: u8 = 3;
 
-/// One pass of [`Buffers::diameter`] over the candidates after a search from the tip of `v`
-/// (height `hv`, eccentricity `e`; `dist` the search's distances per skeleton slot, 0 only at
-/// `v`'s own slot), with `best` the longest distance found so far: tightens each candidate's
-/// bounds and returns how many candidates are left and the next root, [`UNSEEN`] for none:
-/// after the second search `low`, the candidate with the smallest (lower, upper) bounds,
-/// else `top`, the fringe candidate with the largest (upper, lower) bounds; each the first in
-/// cell order among equals.
+/// The pass over the candidates after search number `step` (from 1), from the tip of a root
+/// of height `hv` and eccentricity `e` (`dist` the search's distances, read at each
+/// candidate's `at`, 0 only at the root's own), with `best` the longest distance found so far:
+/// tightens each candidate's bounds and returns how many candidates are left (the list is to be
+/// truncated to that) and the next root, [`NONE`] for none: after the second search `low`, the
+/// candidate with the smallest (lower, upper) bounds, else `top`, the fringe candidate with the
+/// largest (upper, lower) bounds; each the first in list order among equals. The fringe is
+/// every candidate until the third search, which is from the central tip; then the candidates
+/// farther than `best / 2` from it. The other grids' diameter (`crate::topo::measure_graph`,
+/// distances per cell) runs the same passes.
+pub(crate) fn tighten(
+    step: u32,
+    cand: &mut [Candidate],
+    dist: &[u32],
+    hv: u32,
+    e: u32,
+    best: u32,
+) -> (usize, u32) {
+    let pass = match step {
+        1 => tighten_in::<FIRST>,
+        2 => tighten_in::<SECOND>,
+        3 => tighten_in::<CENTRAL>,
+        _ => tighten_in::<FRINGE>,
+    };
+    pass(cand, dist, hv, e, best)
+}
+
+/// [`tighten`] for one kind of step.
 ///
 /// A candidate whose upper bound is at most `best` is dropped. After the first two searches,
 /// which drop few, it stays in the list: its upper bound never rises and `best` never falls,
@@ -476,19 +505,19 @@ const FRINGE: u8 = 3;
 /// place, which moves on only when it stays. The choices are selects on packed
 /// (bound, bound) keys.
 #[inline(always)]
-fn tighten<const MODE: u8>(
+fn tighten_in<const MODE: u8>(
     cand: &mut [Candidate],
     dist: &[u32],
     hv: u32,
     e: u32,
     best: u32,
 ) -> (usize, u32) {
-    let (mut top_key, mut top) = (0u64, UNSEEN);
-    let (mut low_key, mut low) = ((UNSEEN as u64) << 32, UNSEEN);
+    let (mut top_key, mut top) = (0u64, NONE);
+    let (mut low_key, mut low) = ((NONE as u64) << 32, NONE);
     let mut kept = 0;
     for i in 0..cand.len() {
         let mut k = cand[i];
-        let ds = dist[k.slot as usize];
+        let ds = dist[k.at as usize];
         let d = if ds == 0 { 0 } else { hv + ds + k.height };
         let h = k.hi.min(e + d);
         let l = k.lo.max(d.max(e - d));

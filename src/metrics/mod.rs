@@ -52,6 +52,8 @@
 pub mod definitions;
 pub(crate) mod degrees;
 mod graph;
+// The braided diameter's candidate passes, shared with the other grids' diameter.
+pub(crate) use graph::{tighten, Candidate, NONE};
 #[cfg(test)]
 mod pair_tests;
 mod row;

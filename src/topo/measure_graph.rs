@@ -27,6 +27,7 @@
 use super::measure::{grid_distance_with, measure as measure_tree, Columns};
 use super::{CellGraph, GraphEnds, GraphMaze, MeasureScratch};
 use crate::metrics::Metrics;
+use crate::metrics::{tighten, Candidate, NONE};
 
 /// Not reached yet, in the distance buffers.
 const UNSEEN: u32 = u32::MAX;
@@ -38,16 +39,6 @@ pub enum GridEnds {
     Cells(GraphEnds),
     /// Between a farthest pair (`--ends diameter`; see the module docs).
     Diameter,
-}
-
-/// A core cell that may still end a longest pair, with its bounds ([`Scratch::diameter`]).
-#[derive(Debug, Clone, Copy)]
-struct Candidate {
-    cell: u32,
-    height: u32,
-    lo: u32,
-    hi: u32,
-    ring: u32,
 }
 
 /// A worker's buffers for [`measure_maze`], reused for every maze.
@@ -280,13 +271,7 @@ impl Scratch {
         for &c in g.ids() {
             if self.core[c as usize] != 0 {
                 let height = self.height[c as usize];
-                self.cand.push(Candidate {
-                    cell: c,
-                    height,
-                    lo: 0,
-                    hi: UNSEEN,
-                    ring: 0,
-                });
+                self.cand.push(Candidate::new(c, height, c));
                 let far = self.dist[c as usize].saturating_add(height);
                 if v == UNSEEN || far > start {
                     (v, start) = (c, far);
@@ -310,41 +295,12 @@ impl Scratch {
             if e > best.0 {
                 best = (e, self.deep[v as usize], self.deep[far as usize]);
             }
-            let central = step == 3;
-            let (mut top, mut low) = ((0u32, 0u32, UNSEEN), (UNSEEN, 0u32, 0u32));
-            let mut kept = 0;
-            for i in 0..self.cand.len() {
-                let mut k = self.cand[i];
-                let w = k.cell;
-                let d = if w == v {
-                    0
-                } else {
-                    hv + self.dist[w as usize] + k.height
-                };
-                let h = k.hi.min(e + d);
-                if h <= best.0 {
-                    continue;
-                }
-                k.hi = h;
-                k.lo = k.lo.max(d.max(e.saturating_sub(d)));
-                if central {
-                    k.ring = d;
-                }
-                self.cand[kept] = k;
-                kept += 1;
-                let fringe = step < 3 || 2 * k.ring > best.0;
-                if fringe && (h, k.lo) > (top.0, top.1) {
-                    top = (h, k.lo, w);
-                }
-                if (k.lo, h) < (low.0, low.1) {
-                    low = (k.lo, h, w);
-                }
-            }
+            let (kept, next) = tighten(step, &mut self.cand, &self.dist, hv, e, best.0);
             self.cand.truncate(kept);
-            if kept == 0 || top.2 == UNSEEN {
+            if kept == 0 || next == NONE {
                 return best;
             }
-            v = if step == 2 { low.2 } else { top.2 };
+            v = next;
         }
     }
 
