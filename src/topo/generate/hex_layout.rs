@@ -275,11 +275,13 @@ impl HexMoves {
 
     /// The edge from the cell of walker `v` in direction `d`, to the cell of walker `t`:
     /// `edges` ([`HexMoves::forward_edges`]) holds each cell's first forward edge (E, SE, SW
-    /// count on from it), and the edge is the forward one of `v` (`d` < 3) or of `t`.
+    /// count on from it), and the edge is the forward one of `v` (`d` < 3) or of `t`. A cell
+    /// without an east edge holds the id below its first edge, which wraps below 0 where that
+    /// id is 0 ([`HexLayout::forward_edge`] is wrapping too), so the count wraps as well.
     #[inline(always)]
     pub fn edge(edges: &[u32], v: u64, t: u64, d: usize) -> u32 {
         let (lo, k) = if d < 3 { (v, d) } else { (t, d - 3) };
-        edges[Self::index(lo)] + k as u32
+        edges[Self::index(lo)].wrapping_add(k as u32)
     }
 }
 

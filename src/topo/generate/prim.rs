@@ -270,7 +270,9 @@ fn grow_hex<R: RandomSource>(
         *m = IN_TREE;
         let d = (lo & 7) as usize;
         let at = p.wrapping_add(back[((lo >> 17) & 1) as usize][d]);
-        maze.open(edges[at as usize] + FORWARD[d]);
+        // Wrapping, as in [`HexMoves::edge`]: a cell without an east edge may hold the id
+        // below 0.
+        maze.open(edges[at as usize].wrapping_add(FORWARD[d]));
         len = push_hex(front, mark, &dq, &step, len, v & !7);
     }
 }
