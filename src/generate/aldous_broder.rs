@@ -19,7 +19,10 @@
 //! 32 steps are written out one after another, so each takes its direction by a constant shift
 //! and the walk's cell and count stay in registers (0.66× the instructions of a loop over the
 //! word, `benches/counts.sh`); each cell's entrance is recorded without a branch, and the walls
-//! are written in one linear pass at the end. A batch worker makes 2D mazes two at a time
+//! are written in one linear pass at the end. Late in a walk most blocks enter no fresh cell
+//! and change nothing but the walk's position, so after a block that entered none the next is
+//! first walked reading only ([`scouted`]: a load and an OR per step), and taken again with its
+//! writes only when it does enter one. A batch worker makes 2D mazes two at a time
 //! ([`generate_pair`]): the walk's steps are a chain of dependent loads, and the steps of two
 //! walks interleaved keep the processor busy while each waits.
 
@@ -74,17 +77,30 @@ pub(crate) fn generate_pair<T: Walk, R: RandomSource>(
     let mut poll = Poll::new();
     let done = 'walks: {
         let (la, lb) = (&mut sa.next[..], &mut sb.next[..]);
+        // Whether each walk's last block entered a fresh cell (see [`walk`]).
+        let (mut fresh_a, mut fresh_b) = (true, true);
         while left_a > 0 && left_b > 0 {
             if poll.stop(2 * T::BLOCK) {
                 break 'walks false;
             }
             let (block_a, block_b) = (T::draw_block(ra), T::draw_block(rb));
-            let mut step2 = |i: u32| {
-                step::<T>(la, &dp, &mut ua, &mut left_a, block_a, i);
-                step::<T>(lb, &dp, &mut ub, &mut left_b, block_b, i);
-            };
-            unroll!(step2, T::BLOCK; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15
-                16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+            let write_a = fresh_a || !scouted::<T>(la, &dp, &mut ua, block_a);
+            let write_b = fresh_b || !scouted::<T>(lb, &dp, &mut ub, block_b);
+            let (was_a, was_b) = (left_a, left_b);
+            match (write_a, write_b) {
+                (true, true) => {
+                    let mut step2 = |i: u32| {
+                        step::<T>(la, &dp, &mut ua, &mut left_a, block_a, i);
+                        step::<T>(lb, &dp, &mut ub, &mut left_b, block_b, i);
+                    };
+                    unroll!(step2, T::BLOCK; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15
+                        16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+                }
+                (true, false) => steps_of::<T>(la, &dp, &mut ua, &mut left_a, block_a),
+                (false, true) => steps_of::<T>(lb, &dp, &mut ub, &mut left_b, block_b),
+                (false, false) => {}
+            }
+            (fresh_a, fresh_b) = (left_a != was_a, left_b != was_b);
         }
         // At most one of the two is still walking.
         walk::<T, R>(la, &dp, &mut ua, &mut left_a, ra, &mut poll)
@@ -129,20 +145,105 @@ fn walk<T: Walk, R: RandomSource>(
 ) -> bool {
     // In locals, so they stay in registers through the block.
     let (mut at, mut todo) = (*u, *left);
+    // Whether the last block entered a fresh cell: then this one likely does too, and is
+    // taken with its writes at once; otherwise it is scouted first.
+    let mut fresh = true;
     while todo > 0 {
         if poll.stop(T::BLOCK) {
             return false;
         }
         let block = T::draw_block(rng);
-        let mut step1 = |i: u32| step::<T>(link, dp, &mut at, &mut todo, block, i);
-        // Every step of a block is written out (`unroll!`), so the shifts are constants and
-        // the walk's position and count stay in registers; `i < T::BLOCK` is decided at
-        // compile time.
-        unroll!(step1, T::BLOCK; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15
-            16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+        if !fresh && scouted::<T>(link, dp, &mut at, block) {
+            continue;
+        }
+        let was = todo;
+        steps_of::<T>(link, dp, &mut at, &mut todo, block);
+        fresh = todo != was;
     }
     (*u, *left) = (at, todo);
     true
+}
+
+/// All the steps of a block from padded cell `u` ([`step`]). Every step is written out
+/// (`unroll!`), so the shifts are constants and the walk's position and count stay in
+/// registers; `i < T::BLOCK` is decided at compile time.
+#[inline(always)]
+fn steps_of<T: Walk>(link: &mut [u8], dp: &[u32; 8], u: &mut u32, left: &mut u32, block: u64) {
+    let mut step1 = |i: u32| step::<T>(link, dp, u, left, block, i);
+    unroll!(step1, T::BLOCK; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15
+        16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+}
+
+/// A bit that [`UNSEEN`] has and no parent direction (`0..=DIRS`, at most 6) has.
+const UNSEEN_BIT: u8 = 0x80;
+const _: () = assert!(UNSEEN & UNSEEN_BIT != 0 && 6 & UNSEEN_BIT == 0);
+
+/// Walk a block's steps from padded cell `u` reading only: when none of them enters a fresh
+/// cell, the block would change nothing but the walk's position, so move `u` to where it ends
+/// and return true; otherwise leave `u` and return false (the caller then takes the block with
+/// [`steps_of`]). Late in a walk most blocks reach only cells already in the tree, and a step
+/// that only reads (no store, no count, no choice of the byte to write) takes far fewer
+/// instructions. Only for blocks of many steps (2D); a 3D block is one step.
+#[inline(always)]
+fn scouted<T: Walk>(link: &[u8], dp: &[u32; 8], u: &mut u32, block: u64) -> bool {
+    if T::BLOCK == 1 {
+        return false;
+    }
+    let (mut at, mut seen) = (*u, 0u8);
+    // Every step written out (constant shifts), each a way out to the loop of the rest.
+    macro_rules! look {
+        ($($i:literal)*) => {$(
+            if $i < T::BLOCK {
+                let v = at.wrapping_add(dp[T::dir_at(block, $i)]);
+                debug_assert!((v as usize) < link.len());
+                // SAFETY: `at` is always a grid cell (the walk never moves onto padding), so
+                // its neighbour `v` lies inside the padded array.
+                let m = unsafe { *link.get_unchecked(v as usize) };
+                if m == EDGE {
+                    // Rare, and a way out rather than a select: the walk's position must not
+                    // wait on the load.
+                    return scouted_rest::<T>(link, dp, u, block, at, seen, $i + 1);
+                }
+                seen |= m;
+                at = v;
+            }
+        )*};
+    }
+    look!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+    let clean = seen & UNSEEN_BIT == 0;
+    if clean {
+        *u = at;
+    }
+    clean
+}
+
+/// [`scouted`] from step `from` of the block, at padded cell `at`, having seen `seen`: the
+/// steps after one off the grid, in a loop of their own, out of line (most blocks have no step
+/// off the grid).
+#[cold]
+#[inline(never)]
+fn scouted_rest<T: Walk>(
+    link: &[u8],
+    dp: &[u32; 8],
+    u: &mut u32,
+    block: u64,
+    mut at: u32,
+    mut seen: u8,
+    from: u32,
+) -> bool {
+    for i in from..T::BLOCK {
+        let v = at.wrapping_add(dp[T::dir_at(block, i)]);
+        let m = link[v as usize];
+        if m != EDGE {
+            seen |= m;
+            at = v;
+        }
+    }
+    let clean = seen & UNSEEN_BIT == 0;
+    if clean {
+        *u = at;
+    }
+    clean
 }
 
 /// Step `i` of a block: from padded cell `u`, in the block's direction `i`, unless that leads
