@@ -194,11 +194,7 @@ fn scouted<T: Walk>(link: &[u8], dp: &[u32; 8], u: &mut u32, block: u64) -> bool
     macro_rules! look {
         ($($i:literal)*) => {$(
             if $i < T::BLOCK {
-                let v = at.wrapping_add(dp[T::dir_at(block, $i)]);
-                debug_assert!((v as usize) < link.len());
-                // SAFETY: `at` is always a grid cell (the walk never moves onto padding), so
-                // its neighbour `v` lies inside the padded array.
-                let m = unsafe { *link.get_unchecked(v as usize) };
+                let (v, m) = neighbour(link, dp, at, T::dir_at(block, $i));
                 if m == EDGE {
                     // Rare, and a way out rather than a select: the walk's position must not
                     // wait on the load.
@@ -210,11 +206,7 @@ fn scouted<T: Walk>(link: &[u8], dp: &[u32; 8], u: &mut u32, block: u64) -> bool
         )*};
     }
     look!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
-    let clean = seen & UNSEEN_BIT == 0;
-    if clean {
-        *u = at;
-    }
-    clean
+    scout_end(u, at, seen)
 }
 
 /// [`scouted`] from step `from` of the block, at padded cell `at`, having seen `seen`: the
@@ -232,18 +224,34 @@ fn scouted_rest<T: Walk>(
     from: u32,
 ) -> bool {
     for i in from..T::BLOCK {
-        let v = at.wrapping_add(dp[T::dir_at(block, i)]);
-        let m = link[v as usize];
+        let (v, m) = neighbour(link, dp, at, T::dir_at(block, i));
         if m != EDGE {
             seen |= m;
             at = v;
         }
     }
+    scout_end(u, at, seen)
+}
+
+/// The end of a scouted block that ended at padded cell `at` having seen the links `seen`
+/// (ORed): whether it entered no fresh cell, and if so the walk moves to `at`.
+#[inline(always)]
+fn scout_end(u: &mut u32, at: u32, seen: u8) -> bool {
     let clean = seen & UNSEEN_BIT == 0;
     if clean {
         *u = at;
     }
     clean
+}
+
+/// The padded cell one step from the walk's cell `at` in direction `d`, and its link byte.
+#[inline(always)]
+fn neighbour(link: &[u8], dp: &[u32; 8], at: u32, d: usize) -> (u32, u8) {
+    let v = at.wrapping_add(dp[d]);
+    debug_assert!((v as usize) < link.len());
+    // SAFETY: `at` is always a grid cell (the walk never moves onto padding), so its neighbour
+    // `v` lies inside the padded array.
+    (v, unsafe { *link.get_unchecked(v as usize) })
 }
 
 /// Step `i` of a block: from padded cell `u`, in the block's direction `i`, unless that leads
@@ -252,11 +260,7 @@ fn scouted_rest<T: Walk>(
 #[inline(always)]
 fn step<T: Walk>(link: &mut [u8], dp: &[u32; 8], u: &mut u32, left: &mut u32, block: u64, i: u32) {
     let d = T::dir_at(block, i);
-    let v = u.wrapping_add(dp[d]);
-    debug_assert!((v as usize) < link.len());
-    // SAFETY: `u` is always a grid cell (the walk never moves onto padding), so its neighbour
-    // `v` lies inside the padded array.
-    let m = unsafe { *link.get_unchecked(v as usize) };
+    let (v, m) = neighbour(link, dp, *u, d);
     if m == EDGE {
         return;
     }
@@ -264,7 +268,7 @@ fn step<T: Walk>(link: &mut [u8], dp: &[u32; 8], u: &mut u32, left: &mut u32, bl
     // half the time early on and rarely late, which a branch would mispredict).
     let fresh = m == UNSEEN;
     let back = T::opposite(d) as u8;
-    // SAFETY: `v` is in bounds, as above.
+    // SAFETY: `v` is in bounds ([`neighbour`] read it).
     unsafe { *link.get_unchecked_mut(v as usize) = if fresh { back } else { m } };
     *left -= fresh as u32;
     *u = v;
