@@ -6,15 +6,17 @@
 //! north, then down, up in 3D) and one is chosen with an unbiased draw (no draw when there is a
 //! single choice); a cell with none is popped.
 //!
-//! Speed: the search runs on the padded state array of the topology (the padding, and a mask's
-//! holes, pre-marked outside), so neighbour tests are one byte read each and need no
-//! coordinates; each cell records the direction back to its parent, and the passages are
+//! Speed: the search runs on padded arrays of the topology, so it needs no coordinates. Each
+//! cell keeps a byte of its free (unvisited) neighbours ([`Topology::free_masks`]: the padding
+//! and a mask's holes are never in it), and a cell that joins clears its bit in each
+//! neighbour's byte ([`Topology::visit`]): a step finds its options in one byte where it read a
+//! mark per neighbour. Each cell records the direction back to its parent, and the passages are
 //! written to the maze in one linear pass at the end ([`Topology::carve_parent_links`]). The
-//! stack, marks and parent links are indexed without bounds checks (the invariants are in the
+//! stack, masks and parent links are indexed without bounds checks (the invariants are in the
 //! SAFETY comments of [`advance`]).
 //!
-//! A step is a chain of dependent operations (the cell, its four neighbours' marks, the count
-//! of free ones, the draw, the next cell, or the pop's load of the parent), so one search leaves
+//! A step is a chain of dependent operations (the cell, its mask, the count of free
+//! neighbours, the draw, the next cell, or the pop's load of the parent), so one search leaves
 //! the processor waiting. A batch worker makes 2D mazes two at a time ([`generate_pair`]): the
 //! steps of two searches, each drawing from its own source, are interleaved one by one, so each
 //! chain runs while the other waits. A search of a given grid (or mask) takes the same number
@@ -23,19 +25,19 @@
 //! take 0.89 of the CPU time of the single loop with bounds checks (`benches/whole_process.sh`,
 //! medians of 7 alternating runs: 58 against 65 µs per maze).
 
-use super::padded::{FREE, IN_TREE};
-use super::shared::pair_in_locals;
+use super::shared::{free_option, free_options, pair_in_locals};
 use super::topology::{Planar, Topology};
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
 
-/// One search in progress: its stack, marks and parent links, the current cell and the depth.
+/// One search in progress: its stack, free-neighbour masks and parent links, the current cell
+/// and the depth.
 struct Search<'a> {
     /// The ancestors of the current cell (below `sp`); it never holds more than every cell once.
     stack: &'a mut [u32],
-    /// The padded cell states.
-    mark: &'a mut [u8],
+    /// Each padded cell's free neighbours ([`Topology::free_masks`]).
+    free: &'a mut [u8],
     /// The direction from each reached padded cell to its parent.
     next: &'a mut [u8],
     /// Entries on the stack.
@@ -46,8 +48,8 @@ struct Search<'a> {
     start: u32,
 }
 
-/// Set up the search for `maze`: the topology's state, room for the stack, the first cell
-/// marked. Also returns the scratch's code buffer for [`Topology::carve_parent_links`].
+/// Set up the search for `maze`: the topology's state, room for the stack, the free-neighbour
+/// masks with the first cell taken. Also returns the scratch's code buffer for [`Topology::carve_parent_links`].
 #[inline(always)]
 fn begin<'a, T: Topology>(maze: &Maze, s: &'a mut Scratch) -> (T, Search<'a>, &'a mut Vec<u8>) {
     let t = T::state(s, maze);
@@ -56,11 +58,13 @@ fn begin<'a, T: Topology>(maze: &Maze, s: &'a mut Scratch) -> (T, Search<'a>, &'
     if s.cells.len() < n {
         s.cells.resize(n, 0);
     }
-    debug_assert_eq!(s.mark.len(), s.next.len());
-    s.mark[start as usize] = IN_TREE;
+    t.free_masks(&mut s.sides, &s.mark, maze);
+    t.visit(&mut s.sides, start);
+    // `advance` writes `next` at the padded indices `free` covers.
+    assert_eq!(s.sides.len(), s.next.len());
     let search = Search {
         stack: &mut s.cells[..],
-        mark: &mut s.mark[..],
+        free: &mut s.sides[..],
         next: &mut s.next[..],
         sp: 0,
         c: start,
@@ -74,8 +78,8 @@ fn begin<'a, T: Topology>(maze: &Maze, s: &'a mut Scratch) -> (T, Search<'a>, &'
 /// the whole tree is done (the stack is empty and the first cell has no free neighbour).
 #[inline(always)]
 fn advance<T: Topology, R: RandomSource>(t: &T, g: &mut Search<'_>, rng: &mut R) -> bool {
-    // The free neighbours in direction order, listed without branches.
-    let (opts, k) = t.options(g.mark, g.c, FREE);
+    // The free neighbours, one byte read.
+    let (free, k) = free_options(g.free, g.c);
     if k == 0 {
         if g.sp == 0 {
             return false;
@@ -87,13 +91,14 @@ fn advance<T: Topology, R: RandomSource>(t: &T, g: &mut Search<'_>, rng: &mut R)
         return true;
     }
     // No draw when there is one option (`choose`), without a branch on it in the batch.
-    let d = T::option(opts, rng.choose(k));
+    let d = free_option(free, rng.choose(k));
     let nb = g.c.wrapping_add(t.step(d)) as usize;
-    debug_assert!(nb < g.mark.len() && nb < g.next.len() && g.sp < g.stack.len());
-    // SAFETY: `nb` is a free neighbour, so a grid cell of the padded array.
-    unsafe { *g.mark.get_unchecked_mut(nb) = IN_TREE };
+    debug_assert!(nb < g.next.len() && g.sp < g.stack.len());
+    // `nb` is a free neighbour, so a cell of the grid.
+    t.visit(g.free, nb as u32);
     // Record the direction from the new cell back to its parent.
-    // SAFETY: as above; `next` is as long as `mark` (the topology's state sizes both).
+    // SAFETY: `nb` is a grid cell of the padded array, whose length `next` has (asserted in
+    // `begin`).
     unsafe { *g.next.get_unchecked_mut(nb) = T::opposite(d) as u8 };
     // SAFETY: the stack holds distinct cells other than the current one, so `sp` is below the
     // number of cells, and `begin` made the stack at least that long.

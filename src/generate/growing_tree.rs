@@ -21,7 +21,8 @@
 //! collected without branches and walls are opened through per-direction wall-id steps
 //! ([`Topology::wall`]), so the loop has no coordinate arithmetic and no border tests.
 
-use super::padded::{random_cell, FREE, IN_TREE as VISITED};
+use super::padded::{random_cell, IN_TREE as VISITED};
+use super::shared::{free_option, free_options};
 use super::topology::Topology;
 use super::{Policy, Scratch};
 use crate::grid::Maze;
@@ -170,6 +171,21 @@ pub(crate) fn generate<T: Topology, R: RandomSource>(
     }
 }
 
+/// The marks of `maze` in `s.mark` and its free-neighbour masks in `s.sides`
+/// ([`Topology::free_masks`]) with the start cell `start` taken: the topology and the start's
+/// padded index. Both loops keep a cell's list state in `mark` and read its options from its
+/// mask, one byte, where [`Topology::options`] reads a mark per neighbour.
+#[inline(always)]
+fn free_masks<T: Topology>(maze: &Maze, s: &mut Scratch, start: u32) -> (T, u32) {
+    let t = T::marks(&mut s.mark, maze);
+    t.free_masks(&mut s.sides, &s.mark, maze);
+    let ps = t.padded(start);
+    t.visit(&mut s.sides, ps);
+    // `mark` and `free` are read at the same padded indices.
+    assert_eq!(s.sides.len(), s.mark.len());
+    (t, ps)
+}
+
 /// The loop of [`generate`], inlined into each policy's arm.
 #[inline(always)]
 fn grow<T: Topology, R: RandomSource>(
@@ -180,24 +196,25 @@ fn grow<T: Topology, R: RandomSource>(
 ) {
     let start = random_cell(maze, rng);
     let n = maze.cells();
-    let t = T::marks(&mut s.mark, maze);
+    let (t, ps) = free_masks::<T>(maze, s, start);
     let mut walls = maze.wall_writer();
-    let ps = t.padded(start);
     let mut active = Active::start(&mut s.stack, n as usize, &mut s.mark, ps, start);
-    let (stack, mark) = (&mut s.stack[..], &mut s.mark[..]);
+    let (stack, mark, free) = (&mut s.stack[..], &mut s.mark[..], &mut s.sides[..]);
     while active.any() {
         let i = active.pick(stack, mark, policy, rng);
         let e = stack[i];
         let p = (e >> 32) as u32;
         let c = e as u32;
-        let (opts, k) = t.options(mark, p, FREE);
+        let (opts, k) = free_options(free, p);
         if k == 0 {
             active.retire(stack, mark, p);
             continue;
         }
-        let d = T::option(opts, rng.choose(k));
+        let d = free_option(opts, rng.choose(k));
         walls.open(t.wall(c, d));
         let (np, nc) = (p.wrapping_add(t.step(d)), c.wrapping_add(t.cell_step(d)));
+        // A free neighbour: a cell of the grid.
+        t.visit(free, np);
         active.push(stack, mark, np, nc);
     }
 }

@@ -12,15 +12,17 @@
 //! listed in direction order (east, south, west, north, then down, up in 3D; no draw when there
 //! is one option), like the backtracker.
 //!
-//! Speed: the walk runs on the padded byte array of the topology, whose padding is marked
-//! outside, so a neighbour test is one byte read with no coordinate check, and the options are
-//! collected without branches. The walk carries its padded index and its cell id side by side
+//! Speed: the walk runs on padded byte arrays of the topology, whose padding is marked outside,
+//! so it needs no coordinate check. Each cell also keeps a byte of its free (unvisited)
+//! neighbours ([`Topology::free_masks`]), and a cell that joins clears its bit in each
+//! neighbour's byte ([`Topology::visit`]): a walk step finds its options in one byte where it
+//! read a mark per neighbour; the hunt reads the marks. The walk carries its padded index and its cell id side by side
 //! (one step table each), and opens walls with a third table of wall-id steps
 //! ([`Topology::wall`]). The marks and walls are written without bounds checks (the
 //! invariants are in the SAFETY comments of [`advance`]).
 //!
-//! A walk step is a chain of dependent operations (the cell, its four neighbours' marks, the
-//! count of free ones, the draw, the next cell), so one maze leaves the processor waiting. A
+//! A walk step is a chain of dependent operations (the cell, its mask, the count of free
+//! neighbours, the draw, the next cell), so one maze leaves the processor waiting. A
 //! batch worker makes 2D mazes two at a time ([`generate_pair`]): the steps of two mazes, each
 //! drawing from its own source, are interleaved one by one, so each chain runs while the other
 //! waits. A step joins one cell (a walk step, or a hunt and its link), so two mazes on the
@@ -32,7 +34,7 @@
 //! on from it to the first unvisited cell with a visited neighbour.
 
 use super::padded::{FREE, IN_TREE as VISITED};
-use super::shared::pair_in_locals;
+use super::shared::{free_option, free_options, pair_in_locals};
 use super::topology::{Planar, Topology};
 use super::Scratch;
 use crate::grid::{Maze, WallWriter};
@@ -42,6 +44,8 @@ use crate::rng::{with_local_rng, RandomSource};
 struct Hunt<'a> {
     /// The padded cell states.
     mark: &'a mut [u8],
+    /// Each padded cell's free neighbours ([`Topology::free_masks`]).
+    free: &'a mut [u8],
     /// The maze's walls.
     walls: WallWriter<'a>,
     /// The walk's cell (padded index).
@@ -62,10 +66,15 @@ fn begin<'a, T: Topology>(maze: &'a mut Maze, s: &'a mut Scratch) -> (T, Hunt<'a
     let t = T::marks(&mut s.mark, maze);
     let c = maze.first_cell();
     let p = t.padded(c);
+    t.free_masks(&mut s.sides, &s.mark, maze);
+    t.visit(&mut s.sides, p);
+    // `mark` and `free` are read and written at the same padded indices.
+    assert_eq!(s.sides.len(), s.mark.len());
     let mark = &mut s.mark[..];
     mark[p as usize] = VISITED;
     let h = Hunt {
         mark,
+        free: &mut s.sides[..],
         walls: maze.wall_writer(),
         p,
         c,
@@ -87,9 +96,9 @@ fn advance<T: Topology, R: RandomSource, const MASKED: bool>(
     rng: &mut R,
 ) -> bool {
     // Kill: step into a random unvisited neighbour.
-    let (opts, k) = t.options(h.mark, h.p, FREE);
+    let (opts, k) = free_options(h.free, h.p);
     if k > 0 {
-        let d = T::option(opts, rng.choose(k));
+        let d = free_option(opts, rng.choose(k));
         // SAFETY: the wall between two grid cells (the walk's and a free neighbour) is interior.
         unsafe { h.walls.open_if_unchecked(t.wall(h.c, d), true) };
         h.p = h.p.wrapping_add(t.step(d));
@@ -98,6 +107,7 @@ fn advance<T: Topology, R: RandomSource, const MASKED: bool>(
         // SAFETY: a free neighbour is a grid cell (padding and holes are outside), so its
         // padded index is inside `mark`.
         unsafe { *h.mark.get_unchecked_mut(h.p as usize) = VISITED };
+        t.visit(h.free, h.p);
         return true;
     }
     // Hunt: the first unvisited cell in cell-id order (the cursor in locals while it scans).
@@ -142,6 +152,7 @@ fn advance<T: Topology, R: RandomSource, const MASKED: bool>(
     // SAFETY: the hunted cell and its visited neighbour are grid cells: an interior wall.
     unsafe { h.walls.open_if_unchecked(t.wall(h.c, d), true) };
     h.mark[p as usize] = VISITED;
+    t.visit(h.free, p);
     true
 }
 

@@ -6,6 +6,7 @@
 
 use super::Scratch;
 use crate::grid::Maze;
+use crate::popcount::{ONES, SELECT};
 use crate::rng::{with_local_rng, RandomSource};
 
 /// The body of a generator's `generate_pair(a, sa, ra, b, sb, rb)`: checks that the two mazes
@@ -154,6 +155,23 @@ pub(super) fn options4(mark: &[u8], delta: &[u32; 4], p: u32, want: u8) -> (u32,
     // and leaves its slot to the next one.
     let packed = (f[1] << (2 * p1)) | ((2 * f[2]) << (2 * p2)) | ((3 * f[3]) << (2 * p3));
     (packed, (f[0] + f[1]) + (f[2] + f[3]))
+}
+
+/// The free neighbours of padded cell `p` by its mask
+/// ([`Topology::free_masks`](super::topology::Topology::free_masks)): the mask (read option `j`
+/// with [`free_option`]) and their count. Two loads, no branch.
+#[inline(always)]
+pub(super) fn free_options(free: &[u8], p: u32) -> (u32, u32) {
+    debug_assert!((p as usize) < free.len());
+    // SAFETY: callers pass a grid cell `p` of the padded array, whose length `free` has.
+    let m = unsafe { *free.get_unchecked(p as usize) };
+    (m as u32, ONES[m as usize] as u32)
+}
+
+/// Option `j` (in direction order, below the count) of a mask from [`free_options`].
+#[inline(always)]
+pub(super) fn free_option(mask: u32, j: u32) -> usize {
+    SELECT[mask as usize & 0xff][j as usize & 7] as usize
 }
 
 /// Option `j` of a packed list from [`options4`].

@@ -16,11 +16,13 @@
 //! state only they need, are the subtrait [`Walk`].
 
 use super::padded::{carve_parent_links, padded_marks_steps_of, padded_of, padded_state_of};
-use super::padded::{padded_delta, padded_holes, padded_links};
+use super::padded::{padded_delta, padded_holes, padded_links, padded_sides, padded_sides_masked};
 use super::padded::{wilson_root, EDGE};
+#[cfg(doc)]
+use super::shared::free_options;
 use super::shared::{option, options4};
-use super::space::padded_links3;
 use super::space::{carve_parent_links3, options_with, padded_marks3, padded_state3, Space};
+use super::space::{padded_links3, padded_sides3};
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;
@@ -74,6 +76,20 @@ pub(crate) trait Topology: Copy {
 
     /// Option `j` of a packed list from [`Topology::options`].
     fn option(packed: u32, j: u32) -> usize;
+
+    /// Fill `free` (one byte per padded cell) with each cell's free-neighbour mask before any
+    /// cell has joined: bit `d` set when the neighbour in direction `d` is a cell of the maze
+    /// (not the padding, not a hole), read from `mark` as [`Topology::marks`] or
+    /// [`Topology::state`] left it. [`Topology::visit`] then takes each joining cell out of
+    /// its neighbours' masks, so a step reads its free neighbours from one byte
+    /// ([`free_options`]) where [`Topology::options`] reads a mark per neighbour.
+    fn free_masks(&self, free: &mut Vec<u8>, mark: &[u8], maze: &Maze);
+
+    /// Take padded cell `q` (a cell of the grid) out of its neighbours' masks
+    /// ([`Topology::free_masks`]): clear the bit of the direction back to `q` in each.
+    /// Branch-free; taking a cell out again changes nothing. `free` is as long as the padded
+    /// array (as [`Topology::free_masks`] leaves it).
+    fn visit(&self, free: &mut [u8], q: u32);
 
     /// Write the maze from parent directions: `next[p]` is the direction from padded cell `p`
     /// to its parent, except at `root` (set to "no parent" here).
@@ -190,6 +206,20 @@ impl Topology for Planar {
     }
 
     #[inline(always)]
+    fn free_masks(&self, free: &mut Vec<u8>, mark: &[u8], maze: &Maze) {
+        if maze.mask().is_some() {
+            padded_sides_masked(free, mark, self.w, self.h);
+        } else {
+            padded_sides(free, self.w, self.h);
+        }
+    }
+
+    #[inline(always)]
+    fn visit(&self, free: &mut [u8], q: u32) {
+        visit_with::<Planar, 4>(free, &self.dp, q);
+    }
+
+    #[inline(always)]
     fn carve_parent_links(&self, maze: &mut Maze, next: &mut [u8], codes: &mut Vec<u8>, root: u32) {
         carve_parent_links(maze, next, codes, root)
     }
@@ -263,8 +293,30 @@ impl Topology for Space {
     }
 
     #[inline(always)]
+    fn free_masks(&self, free: &mut Vec<u8>, _: &[u8], _: &Maze) {
+        padded_sides3(free, self);
+    }
+
+    #[inline(always)]
+    fn visit(&self, free: &mut [u8], q: u32) {
+        visit_with::<Space, 6>(free, &self.dp, q);
+    }
+
+    #[inline(always)]
     fn carve_parent_links(&self, maze: &mut Maze, next: &mut [u8], _: &mut Vec<u8>, root: u32) {
         carve_parent_links3(maze, self, next, root)
+    }
+}
+
+/// [`Topology::visit`] on a topology `T` of `N` directions whose padded steps are `dp`.
+#[inline(always)]
+fn visit_with<T: Topology, const N: usize>(free: &mut [u8], dp: &[u32; N], q: u32) {
+    for (d, &step) in dp.iter().enumerate() {
+        let x = q.wrapping_add(step) as usize;
+        debug_assert!(x < free.len());
+        // SAFETY: `q` is a cell of the grid (the callers' promise), so each of its neighbours
+        // lies inside the padded array, whose length `free` has.
+        unsafe { *free.get_unchecked_mut(x) &= !(1 << T::opposite(d)) };
     }
 }
 
@@ -396,6 +448,59 @@ mod tests {
                     assert_ne!(mark[p.wrapping_add(t.step(d)) as usize], 0);
                 }
             }
+        }
+    }
+
+    /// Take the cells of `maze` one by one in a random order, marking each in the tree and
+    /// taking it out of the free masks: at every step every cell's mask lists exactly the
+    /// neighbours the marks call free, in the order [`Topology::options`] lists them.
+    fn check_free_masks<T: Topology>(maze: &Maze, seed: u64) {
+        use super::super::padded::{FREE, IN_TREE};
+        use super::super::shared::{free_option, free_options};
+        use crate::rng::Rng;
+        let (mut mark, mut free) = (Vec::new(), Vec::new());
+        let t = T::marks(&mut mark, maze);
+        t.free_masks(&mut free, &mark, maze);
+        assert_eq!(free.len(), mark.len());
+        let mut cells: Vec<u32> = match maze.mask() {
+            None => (0..maze.cells()).collect(),
+            Some(m) => m.ids().to_vec(),
+        };
+        let mut rng = Rng::from_maze_seed(seed);
+        rng.shuffle(&mut cells);
+        for (i, &c) in cells.iter().enumerate() {
+            for &x in &cells {
+                let p = t.padded(x);
+                let (opts, k) = t.options(&mark, p, FREE);
+                let (m, n) = free_options(&free, p);
+                assert_eq!(n, k, "{} cell {x} after {i} joined", maze.size());
+                for j in 0..k {
+                    assert_eq!(free_option(m, j), T::option(opts, j));
+                }
+            }
+            let p = t.padded(c);
+            mark[p as usize] = IN_TREE;
+            t.visit(&mut free, p);
+        }
+    }
+
+    #[test]
+    fn free_masks_follow_the_marks() {
+        use crate::grid::Mask;
+        use std::sync::Arc;
+        for (i, (w, h)) in [(5, 4), (1, 7), (6, 1), (1, 1), (9, 9)]
+            .into_iter()
+            .enumerate()
+        {
+            check_free_masks::<Planar>(&Maze::new(w, h), i as u64);
+        }
+        let mask = Arc::new(Mask::from_text("..#....\n.##.#..\n....#..\n.#.....\n").unwrap());
+        check_free_masks::<Planar>(&Maze::masked(mask), 7);
+        for (i, size) in [Size::new(3, 2, 4), Size::new(1, 1, 3), Size::new(5, 4, 3)]
+            .into_iter()
+            .enumerate()
+        {
+            check_free_masks::<Space>(&Maze::with_size(size), 10 + i as u64);
         }
     }
 

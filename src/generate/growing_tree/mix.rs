@@ -15,8 +15,9 @@
 //! the list is compacted in order once retired entries outnumber live ones, exactly as in the
 //! general loop. Slot `cells` of both buffers takes the unused new entry of a step that retires.
 
-use super::{at_least, padded, RETIRED};
-use crate::generate::padded::{random_cell, FREE, IN_TREE as ACTIVE};
+use super::{at_least, free_masks, padded, RETIRED};
+use crate::generate::padded::{random_cell, IN_TREE as ACTIVE};
+use crate::generate::shared::{free_option, free_options};
 use crate::generate::topology::Topology;
 use crate::generate::Scratch;
 use crate::grid::Maze;
@@ -227,9 +228,8 @@ pub(crate) fn generate<T: Topology, R: RandomSource>(
 fn grow<T: Topology, R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, newest: f64) {
     let start = random_cell(maze, rng);
     let n = maze.cells() as usize;
-    let t = T::marks(&mut s.mark, maze);
+    let (t, ps) = free_masks::<T>(maze, s, start);
     let mut walls = maze.wall_writer();
-    let ps = t.padded(start);
     let mut active = Active::start(
         &mut s.stack,
         &mut s.cells,
@@ -240,18 +240,22 @@ fn grow<T: Topology, R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mu
         newest,
     );
     let (stack, link, mark) = (&mut s.stack[..], &mut s.cells[..], &mut s.mark[..]);
+    let free = &mut s.sides[..];
     while active.live > 0 {
         let i = active.pick(stack, mark, rng);
         let e = stack[i];
         let p = (e >> 32) as u32;
         let c = e as u32;
-        let (opts, k) = t.options(mark, p, FREE);
+        let (opts, k) = free_options(free, p);
         let add = k > 0;
         // With no option, `opts` is 0: direction 0, whose wall stays shut and whose cell is
         // not written.
-        let d = T::option(opts, rng.choose_flat(k));
+        let d = free_option(opts, rng.choose_flat(k));
         walls.open_if(t.wall(c, d), add);
         let (np, nc) = (p.wrapping_add(t.step(d)), c.wrapping_add(t.cell_step(d)));
+        // The joining cell, or when retiring `p` again (it was taken out when it joined): no
+        // branch.
+        t.visit(free, std::hint::select_unpredictable(add, np, p));
         active.step(stack, link, mark, add, i, np, nc);
     }
 }

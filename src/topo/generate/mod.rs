@@ -30,6 +30,7 @@ mod wilson_biased;
 
 use super::{CellGraph, GraphMaze, Grid};
 use crate::dsu::Dsu;
+use crate::popcount::SELECT;
 use crate::rng::RandomSource;
 use crate::Algorithm;
 
@@ -245,24 +246,6 @@ fn slots_with(g: &CellGraph, mark: &[u8], u: u32, want: u8, out: &mut [u32]) -> 
 struct Unvisited<'a> {
     masks: &'a mut [u8],
 }
-
-/// `SELECT[m][i]`: the position of the `i`-th set bit of `m` (for `i` below its set bits).
-static SELECT: [[u8; 8]; 256] = {
-    let mut t = [[0u8; 8]; 256];
-    let mut m = 0;
-    while m < 256 {
-        let (mut b, mut i) = (0, 0);
-        while b < 8 {
-            if m >> b & 1 != 0 {
-                t[m][i] = b as u8;
-                i += 1;
-            }
-            b += 1;
-        }
-        m += 1;
-    }
-    t
-};
 
 impl<'a> Unvisited<'a> {
     /// Every neighbour unvisited, in `buf` (reused).
