@@ -16,9 +16,10 @@
 //! `below`; `mix:P` also draws `unit_f64` (sampled, not enumerable). `mix:P` runs its own
 //! branch-free loop with the same draws ([`mix`]).
 //!
-//! Speed: cells live on the padded byte array of the topology (the padding, and a mask's holes,
-//! outside), list entries carry the padded index next to the cell id, neighbour options are
-//! collected without branches and walls are opened through per-direction wall-id steps
+//! Speed: cells live on padded byte arrays of the topology (the padding, and a mask's holes,
+//! outside), list entries carry the padded index next to the cell id, a cell's free neighbours
+//! are one byte that joining cells clear bits of ([`Topology::free_masks`],
+//! [`Topology::visit`]), and walls are opened through per-direction wall-id steps
 //! ([`Topology::wall`]), so the loop has no coordinate arithmetic and no border tests.
 
 use super::padded::{random_cell, IN_TREE as VISITED};
