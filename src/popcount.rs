@@ -14,6 +14,12 @@ pub(crate) const ONES: [u8; 256] = {
     t
 };
 
+/// The number of set bits of `m`.
+#[inline(always)]
+pub(crate) fn count(m: u8) -> u32 {
+    ONES[m as usize] as u32
+}
+
 /// `SELECT[m][i]`: the position of the `i`-th set bit of `m` (for `i` below its set bits).
 pub(crate) static SELECT: [[u8; 8]; 256] = {
     let mut t = [[0u8; 8]; 256];

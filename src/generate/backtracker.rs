@@ -25,7 +25,7 @@
 //! take 0.89 of the CPU time of the single loop with bounds checks (`benches/whole_process.sh`,
 //! medians of 7 alternating runs: 58 against 65 µs per maze).
 
-use super::shared::{free_option, free_options, pair_in_locals};
+use super::shared::{free_masks_from, free_option, free_options, pair_in_locals};
 use super::topology::{Planar, Topology};
 use super::Scratch;
 use crate::grid::Maze;
@@ -49,7 +49,8 @@ struct Search<'a> {
 }
 
 /// Set up the search for `maze`: the topology's state, room for the stack, the free-neighbour
-/// masks with the first cell taken. Also returns the scratch's code buffer for [`Topology::carve_parent_links`].
+/// masks with the first cell taken. Also returns the scratch's code buffer for
+/// [`Topology::carve_parent_links`].
 #[inline(always)]
 fn begin<'a, T: Topology>(maze: &Maze, s: &'a mut Scratch) -> (T, Search<'a>, &'a mut Vec<u8>) {
     let t = T::state(s, maze);
@@ -58,8 +59,7 @@ fn begin<'a, T: Topology>(maze: &Maze, s: &'a mut Scratch) -> (T, Search<'a>, &'
     if s.cells.len() < n {
         s.cells.resize(n, 0);
     }
-    t.free_masks(&mut s.sides, &s.mark, maze);
-    t.visit(&mut s.sides, start);
+    free_masks_from(&t, s, maze, start);
     // `advance` writes `next` at the padded indices `free` covers.
     assert_eq!(s.sides.len(), s.next.len());
     let search = Search {

@@ -23,7 +23,7 @@
 //! ([`Topology::wall`]), so the loop has no coordinate arithmetic and no border tests.
 
 use super::padded::{random_cell, IN_TREE as VISITED};
-use super::shared::{free_option, free_options};
+use super::shared::{free_masks_from, free_option, free_options};
 use super::topology::Topology;
 use super::{Policy, Scratch};
 use crate::grid::Maze;
@@ -179,11 +179,8 @@ pub(crate) fn generate<T: Topology, R: RandomSource>(
 #[inline(always)]
 fn free_masks<T: Topology>(maze: &Maze, s: &mut Scratch, start: u32) -> (T, u32) {
     let t = T::marks(&mut s.mark, maze);
-    t.free_masks(&mut s.sides, &s.mark, maze);
     let ps = t.padded(start);
-    t.visit(&mut s.sides, ps);
-    // `mark` and `free` are read at the same padded indices.
-    assert_eq!(s.sides.len(), s.mark.len());
+    free_masks_from(&t, s, maze, ps);
     (t, ps)
 }
 

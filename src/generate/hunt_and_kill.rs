@@ -16,8 +16,9 @@
 //! so it needs no coordinate check. Each cell also keeps a byte of its free (unvisited)
 //! neighbours ([`Topology::free_masks`]), and a cell that joins clears its bit in each
 //! neighbour's byte ([`Topology::visit`]): a walk step finds its options in one byte where it
-//! read a mark per neighbour; the hunt reads the marks. The walk carries its padded index and its cell id side by side
-//! (one step table each), and opens walls with a third table of wall-id steps
+//! read a mark per neighbour; the hunt reads the marks. The walk carries its padded index and
+//! its cell id side by side (one step table each), and opens walls with a third table of
+//! wall-id steps
 //! ([`Topology::wall`]). The marks and walls are written without bounds checks (the
 //! invariants are in the SAFETY comments of [`advance`]).
 //!
@@ -34,7 +35,7 @@
 //! on from it to the first unvisited cell with a visited neighbour.
 
 use super::padded::{FREE, IN_TREE as VISITED};
-use super::shared::{free_option, free_options, pair_in_locals};
+use super::shared::{free_masks_from, free_option, free_options, pair_in_locals};
 use super::topology::{Planar, Topology};
 use super::Scratch;
 use crate::grid::{Maze, WallWriter};
@@ -66,10 +67,7 @@ fn begin<'a, T: Topology>(maze: &'a mut Maze, s: &'a mut Scratch) -> (T, Hunt<'a
     let t = T::marks(&mut s.mark, maze);
     let c = maze.first_cell();
     let p = t.padded(c);
-    t.free_masks(&mut s.sides, &s.mark, maze);
-    t.visit(&mut s.sides, p);
-    // `mark` and `free` are read and written at the same padded indices.
-    assert_eq!(s.sides.len(), s.mark.len());
+    free_masks_from(&t, s, maze, p);
     let mark = &mut s.mark[..];
     mark[p as usize] = VISITED;
     let h = Hunt {

@@ -4,9 +4,10 @@
 //! look at the stop flag ([`Poll`]).
 //! The padded per-cell state and parent-link carving live in [`super::padded`].
 
+use super::topology::Topology;
 use super::Scratch;
 use crate::grid::Maze;
-use crate::popcount::{ONES, SELECT};
+use crate::popcount::{count, SELECT};
 use crate::rng::{with_local_rng, RandomSource};
 
 /// The body of a generator's `generate_pair(a, sa, ra, b, sb, rb)`: checks that the two mazes
@@ -157,15 +158,25 @@ pub(super) fn options4(mark: &[u8], delta: &[u32; 4], p: u32, want: u8) -> (u32,
     (packed, (f[0] + f[1]) + (f[2] + f[3]))
 }
 
-/// The free neighbours of padded cell `p` by its mask
-/// ([`Topology::free_masks`](super::topology::Topology::free_masks)): the mask (read option `j`
+/// Fill `s.sides` with the free-neighbour masks of `maze` ([`Topology::free_masks`], from the
+/// marks in `s.mark`) and take the first cell `first` (padded index) out of them: the state a
+/// loop that reads its steps' options with [`free_options`] starts from.
+#[inline(always)]
+pub(super) fn free_masks_from<T: Topology>(t: &T, s: &mut Scratch, maze: &Maze, first: u32) {
+    t.free_masks(&mut s.sides, &s.mark, maze);
+    // The masks are read and written at the padded indices of the marks.
+    assert_eq!(s.sides.len(), s.mark.len());
+    t.visit(&mut s.sides, first);
+}
+
+/// The free neighbours of padded cell `p` by its mask ([`Topology::free_masks`]): the mask (read option `j`
 /// with [`free_option`]) and their count. Two loads, no branch.
 #[inline(always)]
 pub(super) fn free_options(free: &[u8], p: u32) -> (u32, u32) {
     debug_assert!((p as usize) < free.len());
     // SAFETY: callers pass a grid cell `p` of the padded array, whose length `free` has.
     let m = unsafe { *free.get_unchecked(p as usize) };
-    (m as u32, ONES[m as usize] as u32)
+    (m as u32, count(m))
 }
 
 /// Option `j` (in direction order, below the count) of a mask from [`free_options`].

@@ -30,7 +30,7 @@ mod wilson_biased;
 
 use super::{CellGraph, GraphMaze, Grid};
 use crate::dsu::Dsu;
-use crate::popcount::SELECT;
+use crate::popcount::{count, SELECT};
 use crate::rng::RandomSource;
 use crate::Algorithm;
 
@@ -295,12 +295,6 @@ impl<'a> Unvisited<'a> {
     fn of(&self, u: u32) -> u8 {
         self.masks[u as usize]
     }
-}
-
-/// The number of set bits of `m`.
-#[inline(always)]
-fn count(m: u8) -> u32 {
-    crate::popcount::ONES[m as usize] as u32
 }
 
 /// The slot of `u` at the `i`-th set bit of `m` (a mask of `u`'s slots).
