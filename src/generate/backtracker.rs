@@ -25,8 +25,8 @@
 //! take 0.89 of the CPU time of the single loop with bounds checks (`benches/whole_process.sh`,
 //! medians of 7 alternating runs: 58 against 65 µs per maze).
 
-use super::shared::{free_masks_from, free_option, free_options, pair_in_locals};
-use super::topology::{Planar, Topology};
+use super::shared::{free_option, free_options, pair_in_locals};
+use super::topology::{free_masks_from, Planar, Topology};
 use super::Scratch;
 use crate::grid::Maze;
 use crate::rng::RandomSource;

@@ -23,8 +23,8 @@
 //! ([`Topology::wall`]), so the loop has no coordinate arithmetic and no border tests.
 
 use super::padded::{random_cell, IN_TREE as VISITED};
-use super::shared::{free_masks_from, free_option, free_options};
-use super::topology::Topology;
+use super::shared::{free_option, free_options};
+use super::topology::{free_masks_from, Topology};
 use super::{Policy, Scratch};
 use crate::grid::Maze;
 use crate::rng::RandomSource;

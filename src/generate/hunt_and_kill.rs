@@ -35,8 +35,8 @@
 //! on from it to the first unvisited cell with a visited neighbour.
 
 use super::padded::{FREE, IN_TREE as VISITED};
-use super::shared::{free_masks_from, free_option, free_options, pair_in_locals};
-use super::topology::{Planar, Topology};
+use super::shared::{free_option, free_options, pair_in_locals};
+use super::topology::{free_masks_from, Planar, Topology};
 use super::Scratch;
 use crate::grid::{Maze, WallWriter};
 use crate::rng::{with_local_rng, RandomSource};

@@ -4,7 +4,6 @@
 //! look at the stop flag ([`Poll`]).
 //! The padded per-cell state and parent-link carving live in [`super::padded`].
 
-use super::topology::Topology;
 use super::Scratch;
 use crate::grid::Maze;
 use crate::popcount::{count, SELECT};
@@ -158,18 +157,8 @@ pub(super) fn options4(mark: &[u8], delta: &[u32; 4], p: u32, want: u8) -> (u32,
     (packed, (f[0] + f[1]) + (f[2] + f[3]))
 }
 
-/// Fill `s.sides` with the free-neighbour masks of `maze` ([`Topology::free_masks`], from the
-/// marks in `s.mark`) and take the first cell `first` (padded index) out of them: the state a
-/// loop that reads its steps' options with [`free_options`] starts from.
-#[inline(always)]
-pub(super) fn free_masks_from<T: Topology>(t: &T, s: &mut Scratch, maze: &Maze, first: u32) {
-    t.free_masks(&mut s.sides, &s.mark, maze);
-    // The masks are read and written at the padded indices of the marks.
-    assert_eq!(s.sides.len(), s.mark.len());
-    t.visit(&mut s.sides, first);
-}
-
-/// The free neighbours of padded cell `p` by its mask ([`Topology::free_masks`]): the mask (read option `j`
+/// The free neighbours of padded cell `p` by its mask
+/// ([`Topology::free_masks`](super::topology::Topology::free_masks)): the mask (read option `j`
 /// with [`free_option`]) and their count. Two loads, no branch.
 #[inline(always)]
 pub(super) fn free_options(free: &[u8], p: u32) -> (u32, u32) {

@@ -308,6 +308,17 @@ impl Topology for Space {
     }
 }
 
+/// Fill `s.sides` with the free-neighbour masks of `maze` ([`Topology::free_masks`], from the
+/// marks in `s.mark`) and take the first cell `first` (padded index) out of them: the state a
+/// loop that reads its steps' options with [`free_options`] starts from.
+#[inline(always)]
+pub(super) fn free_masks_from<T: Topology>(t: &T, s: &mut Scratch, maze: &Maze, first: u32) {
+    t.free_masks(&mut s.sides, &s.mark, maze);
+    // The masks are read and written at the padded indices of the marks.
+    assert_eq!(s.sides.len(), s.mark.len());
+    t.visit(&mut s.sides, first);
+}
+
 /// [`Topology::visit`] on a topology `T` of `N` directions whose padded steps are `dp`.
 #[inline(always)]
 fn visit_with<T: Topology, const N: usize>(free: &mut [u8], dp: &[u32; N], q: u32) {
