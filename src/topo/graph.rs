@@ -600,6 +600,39 @@ impl CellGraph {
         self.back[s as usize] >> 3
     }
 
+    /// [`CellGraph::nbrs_back`] without bounds checks (for the generators' inner loops).
+    ///
+    /// # Safety
+    ///
+    /// `c < self.len()` and [`CellGraph::full_masks`] is `Some` (the packed table then has an
+    /// entry for every slot).
+    #[inline(always)]
+    pub unsafe fn nbrs_back_unchecked(&self, c: u32) -> &[u32] {
+        debug_assert!(c < self.len() && self.full_masks().is_some());
+        // SAFETY: the caller promises `c < len()`, and `off` has `len() + 1` entries, each at
+        // most the slot count, which is the packed table's length when the masks exist.
+        unsafe {
+            let (a, b) = (
+                *self.off.get_unchecked(c as usize),
+                *self.off.get_unchecked(c as usize + 1),
+            );
+            self.back.get_unchecked(a as usize..b as usize)
+        }
+    }
+
+    /// [`CellGraph::nbr_packed`] without a bounds check (for the generators' inner loops).
+    ///
+    /// # Safety
+    ///
+    /// `s` is a slot of a cell (below `off[len()]`) and [`CellGraph::full_masks`] is `Some`.
+    #[inline(always)]
+    pub unsafe fn nbr_packed_unchecked(&self, s: u32) -> u32 {
+        debug_assert!((s as usize) < self.back.len());
+        // SAFETY: the caller promises `s` is a slot, and the packed table has one entry per
+        // slot when the masks exist.
+        unsafe { *self.back.get_unchecked(s as usize) >> 3 }
+    }
+
     /// The direction label of slot `s` (see the module docs).
     #[inline(always)]
     pub fn dir(&self, s: u32) -> u8 {

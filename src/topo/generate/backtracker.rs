@@ -6,7 +6,8 @@
 //! reading each neighbour's mark (once when it is pushed and again each time a child returns).
 //! On a full hex grid the search runs on the padded layout of [`HexLayout`] instead: a step
 //! is one add and a visit six byte updates at fixed offsets ([`HexMoves`]), with the same
-//! draws and passages. A step is then a chain of dependent loads (the mask, the draw, the
+//! draws and passages. Elsewhere the stack is a slice with room for every cell (each is pushed
+//! once), not a growing vector. A step is then a chain of dependent loads (the mask, the draw, the
 //! next cell's neighbours), so a batch worker makes two mazes of one graph at once
 //! ([`generate_pair`]), their steps interleaved one by one: each search's chain runs while the
 //! other's waits. The two end together (each cell is entered once and left once, whatever the
@@ -17,52 +18,58 @@ use super::{candidates, random_cell, slots_with, GraphScratch, Unvisited};
 use crate::rng::RandomSource;
 use crate::topo::{CellGraph, GraphMaze};
 
-/// One search over a graph whose cells have at most 8 neighbours: its stack and the masks of
-/// unvisited neighbours.
+/// One search over a graph whose cells have at most 8 neighbours: its stack (`stack[..top]`,
+/// room for every cell) and the masks of unvisited neighbours.
 struct Search<'a> {
     open: Unvisited<'a>,
-    stack: &'a mut Vec<u32>,
+    stack: &'a mut [u32],
+    top: usize,
 }
 
 impl<'a> Search<'a> {
-    /// Start at a random cell of `g` (the first draw), with `full` the full masks.
+    /// Start at a random cell of `g` (the first draw).
     #[inline(always)]
     fn begin<R: RandomSource>(
-        g: &CellGraph,
-        full: &[u8],
+        g: &'a CellGraph,
         s: &'a mut GraphScratch,
         rng: &mut R,
     ) -> Search<'a> {
-        let mut open = Unvisited::new(full, &mut s.open);
+        let mut open = Unvisited::new(g, &mut s.open);
         let start = random_cell(g, rng);
-        open.visit(g, start);
-        s.stack.clear();
-        s.stack.push(start);
+        // SAFETY: a drawn cell is a cell id.
+        unsafe { open.visit(start) };
+        // Each cell is pushed once (when it is visited).
+        let len = g.len() as usize;
+        if s.stack.len() < len {
+            s.stack.resize(len, 0);
+        }
+        let stack = &mut s.stack[..len];
+        stack[0] = start;
         Search {
             open,
-            stack: &mut s.stack,
+            stack,
+            top: 1,
         }
     }
 
     /// One step: carve to a random unvisited neighbour of the top cell (slot order, `choose`)
     /// or pop it when it has none. False once the stack is empty.
     #[inline(always)]
-    fn advance<R: RandomSource>(
-        &mut self,
-        g: &CellGraph,
-        maze: &mut GraphMaze,
-        rng: &mut R,
-    ) -> bool {
-        let Some(&u) = self.stack.last() else {
+    fn advance<R: RandomSource>(&mut self, maze: &mut GraphMaze, rng: &mut R) -> bool {
+        if self.top == 0 {
             return false;
-        };
+        }
+        // SAFETY: `0 < top <= stack.len()`: `top` moves up only past a store at `stack[top]`.
+        let u = unsafe { *self.stack.get_unchecked(self.top - 1) };
         let m = self.open.of(u);
         if m == 0 {
-            self.stack.pop();
+            self.top -= 1;
             return true;
         }
-        let v = self.open.carve(g, maze, u, m, rng);
-        self.stack.push(v);
+        // SAFETY: `u` is a cell id (a drawn cell or a carved-to neighbour) and `m` its mask.
+        let v = unsafe { self.open.carve(maze, u, m, rng) };
+        self.stack[self.top] = v;
+        self.top += 1;
         true
     }
 }
@@ -126,11 +133,11 @@ pub(super) fn generate<R: RandomSource>(
         while search.advance(&mv, maze, rng) {}
         return;
     }
-    let Some(full) = g.full_masks() else {
+    if g.full_masks().is_none() {
         return scan(g, maze, s, rng);
-    };
-    let mut search = Search::begin(g, full, s, rng);
-    while search.advance(g, maze, rng) {}
+    }
+    let mut search = Search::begin(g, s, rng);
+    while search.advance(maze, rng) {}
 }
 
 /// Two mazes of `g` at once, each with its own buffers and random source: exactly the mazes
@@ -153,17 +160,17 @@ pub(super) fn generate_pair<RA: RandomSource, RB: RandomSource>(
         debug_assert!(!b.advance(&mv, mb, rb));
         return;
     }
-    let Some(full) = g.full_masks() else {
+    if g.full_masks().is_none() {
         scan(g, ma, sa, ra);
         return scan(g, mb, sb, rb);
-    };
-    let mut a = Search::begin(g, full, sa, ra);
-    let mut b = Search::begin(g, full, sb, rb);
-    while a.advance(g, ma, ra) {
-        let more_b = b.advance(g, mb, rb);
+    }
+    let mut a = Search::begin(g, sa, ra);
+    let mut b = Search::begin(g, sb, rb);
+    while a.advance(ma, ra) {
+        let more_b = b.advance(mb, rb);
         debug_assert!(more_b);
     }
-    debug_assert!(!b.advance(g, mb, rb));
+    debug_assert!(!b.advance(mb, rb));
 }
 
 /// [`generate`] reading the neighbours' marks (any degree).

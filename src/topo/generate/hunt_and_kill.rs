@@ -33,21 +33,22 @@ impl<'a> Hunt<'a> {
     /// Start at a random cell of `g` (the first draw), with `full` the full masks.
     #[inline(always)]
     fn begin<R: RandomSource>(
-        g: &CellGraph,
+        g: &'a CellGraph,
         full: &'a [u8],
         s: &'a mut GraphScratch,
         rng: &mut R,
     ) -> Hunt<'a> {
         s.marks(g.len());
         let mark = &mut s.mark[..];
-        let mut open = Unvisited::new(full, &mut s.open);
+        let mut open = Unvisited::new(g, &mut s.open);
         // The reads of `add` skip their bound checks on these lengths: every cell id is below
         // `g.len()`.
         assert!(mark.len() == g.len() as usize && open.masks.len() == mark.len());
         assert!(full.len() == mark.len() && g.ids().len() <= mark.len());
         let u = random_cell(g, rng);
         mark[u as usize] = 1;
-        open.visit(g, u);
+        // SAFETY: a drawn cell is a cell id.
+        unsafe { open.visit(u) };
         Hunt {
             mark,
             open,
@@ -72,7 +73,8 @@ impl<'a> Hunt<'a> {
         // SAFETY: `u` is a cell id (above).
         let m = unsafe { *self.open.masks.get_unchecked(self.u as usize) };
         if m != 0 {
-            self.u = self.open.carve(g, maze, self.u, m, rng);
+            // SAFETY: `u` is a cell id (above) and `m` its mask.
+            self.u = unsafe { self.open.carve(maze, self.u, m, rng) };
             // SAFETY: the carved-to cell is a cell id (above).
             unsafe { *mark.get_unchecked_mut(self.u as usize) = 1 };
             return;
@@ -105,7 +107,8 @@ impl<'a> Hunt<'a> {
         let slot = slot_at(g, c, seen, rng.choose(count(seen)));
         maze.open(g.edge(slot));
         mark[c as usize] = 1;
-        self.open.visit(g, c);
+        // SAFETY: `c` is an id of `ids`, a cell id.
+        unsafe { self.open.visit(c) };
         self.u = c;
     }
 }
