@@ -6,8 +6,8 @@
 //! reading each neighbour's mark (once when it is pushed and again each time a child returns).
 //! On a full hex grid the search runs on the padded layout of [`HexLayout`] instead: a step
 //! is one add and a visit six byte updates at fixed offsets ([`HexMoves`]), with the same
-//! draws and passages. Elsewhere the stack is a slice with room for every cell (each is pushed
-//! once), not a growing vector. A step is then a chain of dependent loads (the mask, the draw, the
+//! draws and passages. The stack is a slice with room for every cell (each is pushed once),
+//! not a growing vector. A step is then a chain of dependent loads (the mask, the draw, the
 //! next cell's neighbours), so a batch worker makes two mazes of one graph at once
 //! ([`generate_pair`]), their steps interleaved one by one: each search's chain runs while the
 //! other's waits. The two end together (each cell is entered once and left once, whatever the
@@ -74,12 +74,13 @@ impl<'a> Search<'a> {
     }
 }
 
-/// One search on a full hex grid's padded layout: its stack of walkers and the masks of
-/// unvisited directions ([`HexMoves`]).
+/// One search on a full hex grid's padded layout: its stack of walkers (`stack[..top]`, room
+/// for every cell) and the masks of unvisited directions ([`HexMoves`]).
 struct HexSearch<'a> {
     open: &'a mut [u8],
     edges: &'a [u32],
-    stack: &'a mut Vec<u64>,
+    stack: &'a mut [u64],
+    top: usize,
 }
 
 impl<'a> HexSearch<'a> {
@@ -93,9 +94,19 @@ impl<'a> HexSearch<'a> {
     ) -> HexSearch<'a> {
         let (open, stack) = (&mut s.open, &mut s.wide);
         let (_, edges, v) = mv.start(g, open, &mut s.hex, rng);
-        stack.clear();
-        stack.push(v);
-        HexSearch { open, edges, stack }
+        // Each cell is pushed once (when it is visited).
+        let len = g.len() as usize;
+        if stack.len() < len {
+            stack.resize(len, 0);
+        }
+        let stack = &mut stack[..len];
+        stack[0] = v;
+        HexSearch {
+            open,
+            edges,
+            stack,
+            top: 1,
+        }
     }
 
     /// One step, as [`Search::advance`].
@@ -106,16 +117,19 @@ impl<'a> HexSearch<'a> {
         maze: &mut GraphMaze,
         rng: &mut R,
     ) -> bool {
-        let Some(&v) = self.stack.last() else {
+        if self.top == 0 {
             return false;
-        };
+        }
+        // SAFETY: `0 < top <= stack.len()`: `top` moves up only past a store at `stack[top]`.
+        let v = unsafe { *self.stack.get_unchecked(self.top - 1) };
         let m = self.open[HexMoves::index(v)] & !SEEN;
         if m == 0 {
-            self.stack.pop();
+            self.top -= 1;
             return true;
         }
         let t = mv.carve(self.open, self.edges, maze, v, m, rng);
-        self.stack.push(t);
+        self.stack[self.top] = t;
+        self.top += 1;
         true
     }
 }
