@@ -2,28 +2,31 @@
 //! unvisited neighbour (slot order, `choose`), carving; when there is none, back up the stack.
 //!
 //! Speed: where no cell has more than 8 neighbours, each cell keeps the mask of its unvisited
-//! neighbours ([`Unvisited`]), so the top of the stack finds its choices in one byte instead of
-//! reading each neighbour's mark (once when it is pushed and again each time a child returns).
+//! neighbours ([`Unvisited`]), so the current cell finds its choices in one byte instead of
+//! reading each neighbour's mark (once when it is reached and again each time a child returns).
 //! On a full hex grid the search runs on the padded layout of [`HexLayout`] instead: a step
 //! is one add and a visit six byte updates at fixed offsets ([`HexMoves`]), with the same
 //! draws and passages. The stack is a slice with room for every cell (each is pushed once),
-//! not a growing vector. A step is then a chain of dependent loads (the mask, the draw, the
-//! next cell's neighbours), so a batch worker makes two mazes of one graph at once
-//! ([`generate_pair`]), their steps interleaved one by one: each search's chain runs while the
-//! other's waits. The two end together (each cell is entered once and left once, whatever the
-//! draws).
+//! not a growing vector, and the current cell is kept out of it (as on the square grid). A
+//! step is then a chain of dependent loads (the mask, the draw, the next cell's neighbours), so
+//! a batch worker makes two mazes of one graph at once ([`generate_pair`]), their steps
+//! interleaved one by one: each search's chain runs while the other's waits. The two end
+//! together (each cell is entered once and left once, whatever the draws).
 
 use super::hex_layout::{HexLayout, HexMoves, SEEN};
 use super::{candidates, random_cell, slots_with, GraphScratch, Unvisited};
 use crate::rng::RandomSource;
 use crate::topo::{CellGraph, GraphMaze};
 
-/// One search over a graph whose cells have at most 8 neighbours: its stack (`stack[..top]`,
-/// room for every cell) and the masks of unvisited neighbours.
+/// One search over a graph whose cells have at most 8 neighbours: the current cell, its
+/// ancestors (`stack[..top]`, room for every cell) and the masks of unvisited neighbours.
 struct Search<'a> {
     open: Unvisited<'a>,
     stack: &'a mut [u32],
     top: usize,
+    /// The current cell, kept out of the stack: a step reads its mask without waiting on the
+    /// store of the step before.
+    cur: u32,
 }
 
 impl<'a> Search<'a> {
@@ -43,44 +46,47 @@ impl<'a> Search<'a> {
         if s.stack.len() < len {
             s.stack.resize(len, 0);
         }
-        let stack = &mut s.stack[..len];
-        stack[0] = start;
         Search {
             open,
-            stack,
-            top: 1,
+            stack: &mut s.stack[..len],
+            top: 0,
+            cur: start,
         }
     }
 
-    /// One step: carve to a random unvisited neighbour of the top cell (slot order, `choose`)
-    /// or pop it when it has none. False once the stack is empty.
+    /// One step: carve to a random unvisited neighbour of the current cell (slot order,
+    /// `choose`) or go back to its parent when it has none. False, with nothing changed, once
+    /// the first cell has none left.
     #[inline(always)]
     fn advance<R: RandomSource>(&mut self, maze: &mut GraphMaze, rng: &mut R) -> bool {
-        if self.top == 0 {
-            return false;
-        }
-        // SAFETY: `0 < top <= stack.len()`: `top` moves up only past a store at `stack[top]`.
-        let u = unsafe { *self.stack.get_unchecked(self.top - 1) };
+        let u = self.cur;
         let m = self.open.of(u);
         if m == 0 {
+            if self.top == 0 {
+                return false;
+            }
             self.top -= 1;
+            // SAFETY: `top < stack.len()`: it moved up only past a store at `stack[top]`.
+            self.cur = unsafe { *self.stack.get_unchecked(self.top) };
             return true;
         }
         // SAFETY: `u` is a cell id (a drawn cell or a carved-to neighbour) and `m` its mask.
-        let v = unsafe { self.open.carve(maze, u, m, rng) };
-        self.stack[self.top] = v;
+        self.cur = unsafe { self.open.carve(maze, u, m, rng) };
+        self.stack[self.top] = u;
         self.top += 1;
         true
     }
 }
 
-/// One search on a full hex grid's padded layout: its stack of walkers (`stack[..top]`, room
-/// for every cell) and the masks of unvisited directions ([`HexMoves`]).
+/// One search on a full hex grid's padded layout: the current walker, its ancestors
+/// (`stack[..top]`, room for every cell) and the masks of unvisited directions ([`HexMoves`]).
 struct HexSearch<'a> {
     open: &'a mut [u8],
     edges: &'a [u32],
     stack: &'a mut [u64],
     top: usize,
+    /// The current walker, kept out of the stack (as in [`Search`]).
+    cur: u64,
 }
 
 impl<'a> HexSearch<'a> {
@@ -99,13 +105,12 @@ impl<'a> HexSearch<'a> {
         if stack.len() < len {
             stack.resize(len, 0);
         }
-        let stack = &mut stack[..len];
-        stack[0] = v;
         HexSearch {
             open,
             edges,
-            stack,
-            top: 1,
+            stack: &mut stack[..len],
+            top: 0,
+            cur: v,
         }
     }
 
@@ -117,18 +122,19 @@ impl<'a> HexSearch<'a> {
         maze: &mut GraphMaze,
         rng: &mut R,
     ) -> bool {
-        if self.top == 0 {
-            return false;
-        }
-        // SAFETY: `0 < top <= stack.len()`: `top` moves up only past a store at `stack[top]`.
-        let v = unsafe { *self.stack.get_unchecked(self.top - 1) };
+        let v = self.cur;
         let m = self.open[HexMoves::index(v)] & !SEEN;
         if m == 0 {
+            if self.top == 0 {
+                return false;
+            }
             self.top -= 1;
+            // SAFETY: `top < stack.len()`: it moved up only past a store at `stack[top]`.
+            self.cur = unsafe { *self.stack.get_unchecked(self.top) };
             return true;
         }
-        let t = mv.carve(self.open, self.edges, maze, v, m, rng);
-        self.stack[self.top] = t;
+        self.cur = mv.carve(self.open, self.edges, maze, v, m, rng);
+        self.stack[self.top] = v;
         self.top += 1;
         true
     }
@@ -156,7 +162,7 @@ pub(super) fn generate<R: RandomSource>(
 
 /// Two mazes of `g` at once, each with its own buffers and random source: exactly the mazes
 /// [`generate`] makes of each alone (each search takes its own draws in its own order). The
-/// steps are interleaved one by one; both searches take `2 · cells` steps, so they end
+/// steps are interleaved one by one; both searches take `2 · (cells − 1)` steps, so they end
 /// together. A graph with a cell of more than 8 neighbours makes the two one after the other.
 pub(super) fn generate_pair<RA: RandomSource, RB: RandomSource>(
     g: &CellGraph,

@@ -246,8 +246,8 @@ fn slots_with(g: &CellGraph, mark: &[u8], u: u32, want: u8, out: &mut [u32]) -> 
 ///
 /// The masks keep their graph, which has them ([`Unvisited::new`] asserts their length once), so
 /// a visit and a carve read the graph's tables without bounds checks (their callers promise a
-/// cell id): instructions per cell of the backtracker on a 64x64 triangle grid 119.4 → 102.2 and
-/// on a 36-ring polar grid 131.1 → 114.1 (with its flat stack), of hunt-and-kill 131.8 → 115.8
+/// cell id): instructions per cell of the backtracker on a 64x64 triangle grid 119.4 → 102.4 and
+/// on a 36-ring polar grid 131.1 → 114.2 (with its flat stack), of hunt-and-kill 131.8 → 115.8
 /// and 132.8 → 116.7 (`benches/grids_callgrind.sh BIN 20`), and 0.95× and 0.98× the time per
 /// cell of both (`benches/generators.sh OLD NEW 5 -- --algo backtracker,hunt-and-kill --grid
 /// triangle --size 64x64 --count 3000`, and `--grid polar --size 36`).
