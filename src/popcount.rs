@@ -20,6 +20,13 @@ pub(crate) fn count(m: u8) -> u32 {
     ONES[m as usize] as u32
 }
 
+/// The position of the `i`-th set bit of `m` (for `i` below its set bits): [`SELECT`], its index
+/// masked so that the read needs no bounds check.
+#[inline(always)]
+pub(crate) fn select(m: u8, i: u32) -> u32 {
+    SELECT[m as usize][i as usize & 7] as u32
+}
+
 /// `SELECT[m][i]`: the position of the `i`-th set bit of `m` (for `i` below its set bits).
 pub(crate) static SELECT: [[u8; 8]; 256] = {
     let mut t = [[0u8; 8]; 256];

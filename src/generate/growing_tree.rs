@@ -24,7 +24,7 @@
 
 use super::padded::{random_cell, IN_TREE as VISITED};
 use super::shared::{free_option, free_options};
-use super::topology::{free_masks_from, Topology};
+use super::topology::{marks_and_free_masks, Topology};
 use super::{Policy, Scratch};
 use crate::grid::Maze;
 use crate::rng::RandomSource;
@@ -172,18 +172,6 @@ pub(crate) fn generate<T: Topology, R: RandomSource>(
     }
 }
 
-/// The marks of `maze` in `s.mark` and its free-neighbour masks in `s.sides`
-/// ([`Topology::free_masks`]) with the start cell `start` taken: the topology and the start's
-/// padded index. Both loops keep a cell's list state in `mark` and read its options from its
-/// mask, one byte, where [`Topology::options`] reads a mark per neighbour.
-#[inline(always)]
-fn free_masks<T: Topology>(maze: &Maze, s: &mut Scratch, start: u32) -> (T, u32) {
-    let t = T::marks(&mut s.mark, maze);
-    let ps = t.padded(start);
-    free_masks_from(&t, s, maze, ps);
-    (t, ps)
-}
-
 /// The loop of [`generate`], inlined into each policy's arm.
 #[inline(always)]
 fn grow<T: Topology, R: RandomSource>(
@@ -194,7 +182,7 @@ fn grow<T: Topology, R: RandomSource>(
 ) {
     let start = random_cell(maze, rng);
     let n = maze.cells();
-    let (t, ps) = free_masks::<T>(maze, s, start);
+    let (t, ps) = marks_and_free_masks::<T>(maze, s, start);
     let mut walls = maze.wall_writer();
     let mut active = Active::start(&mut s.stack, n as usize, &mut s.mark, ps, start);
     let (stack, mark, free) = (&mut s.stack[..], &mut s.mark[..], &mut s.sides[..]);

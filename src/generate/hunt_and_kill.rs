@@ -36,7 +36,7 @@
 
 use super::padded::{FREE, IN_TREE as VISITED};
 use super::shared::{free_option, free_options, pair_in_locals};
-use super::topology::{free_masks_from, Planar, Topology};
+use super::topology::{marks_and_free_masks, Planar, Topology};
 use super::Scratch;
 use crate::grid::{Maze, WallWriter};
 use crate::rng::{with_local_rng, RandomSource};
@@ -64,10 +64,8 @@ struct Hunt<'a> {
 /// Mark the grid of `maze` and start the walk at its first cell.
 #[inline(always)]
 fn begin<'a, T: Topology>(maze: &'a mut Maze, s: &'a mut Scratch) -> (T, Hunt<'a>) {
-    let t = T::marks(&mut s.mark, maze);
     let c = maze.first_cell();
-    let p = t.padded(c);
-    free_masks_from(&t, s, maze, p);
+    let (t, p) = marks_and_free_masks::<T>(maze, s, c);
     let mark = &mut s.mark[..];
     mark[p as usize] = VISITED;
     let h = Hunt {

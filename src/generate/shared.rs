@@ -6,7 +6,7 @@
 
 use super::Scratch;
 use crate::grid::Maze;
-use crate::popcount::{count, SELECT};
+use crate::popcount::{count, select};
 use crate::rng::{with_local_rng, RandomSource};
 
 /// The body of a generator's `generate_pair(a, sa, ra, b, sb, rb)`: checks that the two mazes
@@ -171,7 +171,7 @@ pub(super) fn free_options(free: &[u8], p: u32) -> (u32, u32) {
 /// Option `j` (in direction order, below the count) of a mask from [`free_options`].
 #[inline(always)]
 pub(super) fn free_option(mask: u32, j: u32) -> usize {
-    SELECT[mask as usize & 0xff][j as usize & 7] as usize
+    select(mask as u8, j) as usize
 }
 
 /// Option `j` of a packed list from [`options4`].

@@ -319,6 +319,23 @@ pub(super) fn free_masks_from<T: Topology>(t: &T, s: &mut Scratch, maze: &Maze, 
     t.visit(&mut s.sides, first);
 }
 
+/// The marks of `maze` in `s.mark` ([`Topology::marks`]) and its free-neighbour masks in
+/// `s.sides` with the cell `start` taken ([`free_masks_from`]): the topology and the start's
+/// padded index. The growing tree and hunt-and-kill keep a cell's state in `mark` and read a
+/// step's options from its mask, one byte, where [`Topology::options`] reads a mark per
+/// neighbour.
+#[inline(always)]
+pub(super) fn marks_and_free_masks<T: Topology>(
+    maze: &Maze,
+    s: &mut Scratch,
+    start: u32,
+) -> (T, u32) {
+    let t = T::marks(&mut s.mark, maze);
+    let ps = t.padded(start);
+    free_masks_from(&t, s, maze, ps);
+    (t, ps)
+}
+
 /// [`Topology::visit`] on a topology `T` of `N` directions whose padded steps are `dp`.
 #[inline(always)]
 fn visit_with<T: Topology, const N: usize>(free: &mut [u8], dp: &[u32; N], q: u32) {

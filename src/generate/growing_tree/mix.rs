@@ -15,10 +15,10 @@
 //! the list is compacted in order once retired entries outnumber live ones, exactly as in the
 //! general loop. Slot `cells` of both buffers takes the unused new entry of a step that retires.
 
-use super::{at_least, free_masks, padded, RETIRED};
+use super::{at_least, padded, RETIRED};
 use crate::generate::padded::{random_cell, IN_TREE as ACTIVE};
 use crate::generate::shared::{free_option, free_options};
-use crate::generate::topology::Topology;
+use crate::generate::topology::{marks_and_free_masks, Topology};
 use crate::generate::Scratch;
 use crate::grid::Maze;
 use crate::rng::{with_local_rng, Chance, RandomSource};
@@ -228,7 +228,7 @@ pub(crate) fn generate<T: Topology, R: RandomSource>(
 fn grow<T: Topology, R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mut R, newest: f64) {
     let start = random_cell(maze, rng);
     let n = maze.cells() as usize;
-    let (t, ps) = free_masks::<T>(maze, s, start);
+    let (t, ps) = marks_and_free_masks::<T>(maze, s, start);
     let mut walls = maze.wall_writer();
     let mut active = Active::start(
         &mut s.stack,

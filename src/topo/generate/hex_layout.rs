@@ -9,7 +9,7 @@
 //! the backtracker 0.91× and Prim 0.96× the time (`benches/generators.sh OLD NEW 5 -- --algo
 //! prim,hunt-and-kill,backtracker --grid hex --size 64x64 --count 3000`).
 
-use super::{count, SELECT};
+use super::{count, select};
 use crate::rng::RandomSource;
 use crate::topo::{CellGraph, GraphMaze, Grid};
 
@@ -266,7 +266,7 @@ impl HexMoves {
         m: u8,
         rng: &mut R,
     ) -> u64 {
-        let d = SELECT[m as usize][rng.choose(count(m)) as usize & 7] as usize;
+        let d = select(m, rng.choose(count(m))) as usize;
         let t = self.moved(v, d);
         maze.open(Self::edge(edges, v, t, d));
         self.visit(open, t);

@@ -12,7 +12,7 @@
 //! dependent loads, so a batch worker makes two mazes of one graph at once ([`generate_pair`]):
 //! every step adds one cell, so two hunts of the same cells end in the same round.
 use super::hex_layout::{HexLayout, HexMoves, SEEN};
-use super::SELECT;
+use super::select;
 use super::{candidates, count, random_cell, slot_at, slots_with, GraphScratch, Unvisited};
 use crate::rng::RandomSource;
 use crate::topo::{CellGraph, GraphMaze};
@@ -167,7 +167,7 @@ impl<'a> HexHunt<'a> {
         }
         let c = mv.walker(i as u32);
         let seen = full[i] & !open[i];
-        let d = SELECT[seen as usize][rng.choose(count(seen)) as usize & 7] as usize;
+        let d = select(seen, rng.choose(count(seen))) as usize;
         let t = mv.moved(c, d);
         maze.open(HexMoves::edge(self.edges, c, t, d));
         mv.visit(open, c);

@@ -30,7 +30,7 @@ mod wilson_biased;
 
 use super::{CellGraph, GraphMaze, Grid};
 use crate::dsu::Dsu;
-use crate::popcount::{count, SELECT};
+use crate::popcount::{count, select};
 use crate::rng::RandomSource;
 use crate::Algorithm;
 
@@ -303,7 +303,7 @@ impl<'a> Unvisited<'a> {
         debug_assert!(m != 0 && m & !self.masks[u as usize] == 0);
         // SAFETY: `u < len()` (the caller's promise).
         let (first, _) = unsafe { self.g.slot_span_unchecked(u) };
-        let slot = first + SELECT[m as usize][rng.choose(count(m)) as usize & 7] as u32;
+        let slot = first + select(m, rng.choose(count(m)));
         // SAFETY: `slot` is a slot of `u`: the `i`-th set bit of `m` (`i < count(m)`) is the
         // index of one of its slots (the caller's promise), and the graph has its masks.
         let (v, e) = unsafe {
@@ -328,7 +328,7 @@ impl<'a> Unvisited<'a> {
 /// The slot of `u` at the `i`-th set bit of `m` (a mask of `u`'s slots).
 #[inline(always)]
 fn slot_at(g: &CellGraph, u: u32, m: u8, i: u32) -> u32 {
-    g.slots(u).start + SELECT[m as usize][i as usize & 7] as u32
+    g.slots(u).start + select(m, i)
 }
 
 /// `buf` sized for [`slots_with`] on `g`: one entry per slot of the cell with the most.
