@@ -524,6 +524,11 @@ pub struct Chunk<'a> {
     pub words_per_maze: usize,
     /// Candidates tried so far for this algorithm, this chunk included.
     pub candidates: u64,
+    /// Summed over the workers: the time spent making, measuring and copying this chunk's
+    /// candidates. Chunks are made ahead of the caller (up to [`CHUNKS_IN_FLIGHT`] at once,
+    /// of several algorithms when mazes are small), so the time between two chunks' arrivals
+    /// is not what either cost; this is.
+    pub busy: Duration,
 }
 
 /// Per-algorithm totals of a run.
@@ -778,6 +783,8 @@ struct Slot {
     start: u64,
     len: usize,
     filled: usize,
+    /// The workers' time spent on its rows so far ([`Chunk::busy`]).
+    busy: Duration,
     buf: Buffers,
 }
 
@@ -788,6 +795,7 @@ impl Default for Slot {
             start: 0,
             len: 0,
             filled: 0,
+            busy: Duration::ZERO,
             buf: Buffers::default(),
         }
     }
@@ -870,7 +878,8 @@ fn work(shared: &Shared<'_>, job: &Job, bases: &[u64], block: u64, timed: bool) 
                 open = shared.work.wait(open).unwrap_or_else(|e| e.into_inner());
             }
         };
-        let t = timed.then(Instant::now);
+        // One clock reading per block (tens of mazes): the chunk's busy time.
+        let t = Instant::now();
         let algo = &job.algos[c.algo];
         let pairs = match &job.graph {
             None => true,
@@ -910,13 +919,17 @@ fn work(shared: &Shared<'_>, job: &Job, bases: &[u64], block: u64, timed: bool) 
                     slot.buf.walls[at * wpm..(at + rows.len()) * wpm].copy_from_slice(&walls);
                 }
                 slot.filled += rows.len();
+                let spent = t.elapsed();
+                slot.busy += spent;
+                if timed {
+                    leave.busy += spent;
+                }
                 if slot.filled == slot.len {
                     cv.notify_all();
                 }
+            } else if timed {
+                leave.busy += t.elapsed();
             }
-        }
-        if let Some(t) = t {
-            leave.busy += t.elapsed();
         }
     }
 }
@@ -1030,6 +1043,7 @@ impl Caller<'_, '_> {
                 start,
                 len,
                 filled: 0,
+                busy: Duration::ZERO,
                 buf,
             };
             lock(&self.shared.plan).chunks.push_back(Claim {
@@ -1048,8 +1062,9 @@ impl Caller<'_, '_> {
         }
     }
 
-    /// Chunk `p`'s buffers once it is complete, or `None` when the run stops first.
-    fn take(&mut self, p: Planned) -> Option<Buffers> {
+    /// Chunk `p`'s buffers and the workers' time on it once it is complete, or `None` when
+    /// the run stops first.
+    fn take(&mut self, p: Planned) -> Option<(Buffers, Duration)> {
         let t = self.timed.then(Instant::now);
         let (m, cv) = &self.shared.slots[(p.seq % CHUNKS_IN_FLIGHT as u64) as usize];
         let mut slot = lock(m);
@@ -1066,7 +1081,7 @@ impl Caller<'_, '_> {
             return None;
         }
         let slot = std::mem::take(&mut *slot);
-        Some(slot.buf)
+        Some((slot.buf, slot.busy))
     }
 
     /// Drop the opened chunks (a filtered algorithm that is settled): their slots are freed and
@@ -1095,7 +1110,7 @@ impl Caller<'_, '_> {
             let Some(p) = self.queue.pop_front() else {
                 return Ok(std::mem::take(&mut self.tallies));
             };
-            let Some(mut buf) = self.take(p) else {
+            let Some((mut buf, busy)) = self.take(p) else {
                 return stopped(self, p.algo);
             };
             if self.shared.cancel.load(Ordering::Relaxed) {
@@ -1155,6 +1170,7 @@ impl Caller<'_, '_> {
                 },
                 words_per_maze: wpm,
                 candidates: tally.candidates,
+                busy,
             };
             let handed = on_chunk(&done);
             self.free.push(buf);
@@ -1330,6 +1346,28 @@ mod tests {
             .iter()
             .enumerate()
             .all(|(k, (_, r))| r.index == k as u64 % 300));
+    }
+
+    /// Each chunk carries the workers' time on its own candidates: some time, and all of it
+    /// together no more than the workers had.
+    #[test]
+    fn each_chunk_carries_its_workers_time() {
+        let job = Job::new(Algorithm::all(), 16, 16, 500, 3);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let began = Instant::now();
+        let (mut busy, mut chunks) = (Duration::ZERO, 0);
+        run::<()>(&job, &pool, |c| {
+            assert!(c.busy > Duration::ZERO, "{}", c.algo.name());
+            busy += c.busy;
+            chunks += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(chunks, job.algos.len());
+        assert!(busy <= began.elapsed() * 2, "{busy:?}");
     }
 }
 

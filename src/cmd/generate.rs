@@ -428,7 +428,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
         sinks.push(s);
     }
     let result = run.execute(&pool, stop, &mut sinks, |pos, chunk| {
-        bar.chunk(pos, chunk.rows.len() as u64, chunk.candidates)
+        bar.chunk(pos, chunk.rows.len() as u64, chunk.candidates, chunk.busy)
     });
     drop(sinks);
     let tallies = match result {

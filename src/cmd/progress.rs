@@ -22,6 +22,13 @@
 //! [`CALIBRATION_MAX_CELLS`] cells are not calibrated (one maze alone could take seconds): the
 //! generators to come are then estimated at the mean cost per candidate seen so far.
 //!
+//! **Time per generator.** The workers make chunks ahead of the writer (up to
+//! [`batchgen::batch::CHUNKS_IN_FLIGHT`] at once, of several generators when mazes are small), so
+//! the time between two chunks' arrivals says little about what either cost. A generator's time
+//! (in the bar's rate and the closing table) is the run's wall time so far shared out among the
+//! generators in proportion to the workers' time on their chunks
+//! ([`batchgen::batch::Chunk::busy`]): the times add up to the run's.
+//!
 //! The bar is updated once per chunk (tens of milliseconds of work) and redrawn by indicatif's
 //! own ticker at most five times a second, so drawing costs the run nothing measurable. It is
 //! not shown with `--quiet` or when stderr is not a terminal; the closing table is printed to
@@ -53,8 +60,12 @@ pub struct GenStats {
     pub mazes: u64,
     /// Candidates generated and measured.
     pub candidates: u64,
-    /// Wall-clock seconds spent on it.
+    /// Wall-clock seconds spent on it: the run's time so far shared out among the generators
+    /// in proportion to `busy` (see the module docs).
     pub seconds: f64,
+    /// The workers' seconds spent making, measuring and copying its candidates, summed over
+    /// the workers.
+    pub busy: f64,
     /// Its own Parquet part file and size (dataset folders).
     pub out: Option<(PathBuf, u64)>,
     /// Its own maze store part file and size (dataset folders).
@@ -80,7 +91,6 @@ pub struct Progress {
     per_gen: u64,
     /// Calibrated seconds per candidate (one thread), when calibrated.
     cost: Option<Vec<f64>>,
-    last: Instant,
     started: Instant,
     current: usize,
     accept: bool,
@@ -200,7 +210,6 @@ impl Progress {
                 .collect(),
             per_gen,
             cost,
-            last: now,
             started: now,
             current: 0,
             accept,
@@ -209,23 +218,33 @@ impl Progress {
         p
     }
 
-    /// A chunk of generator `pos` is done: `rows` more mazes, `candidates` tried so far.
-    pub fn chunk(&mut self, pos: usize, rows: u64, candidates: u64) {
-        let now = Instant::now();
+    /// A chunk of generator `pos` is done: `rows` more mazes, `candidates` tried so far, and
+    /// `busy`, the workers' time spent on the chunk ([`batchgen::batch::Chunk::busy`]).
+    pub fn chunk(&mut self, pos: usize, rows: u64, candidates: u64, busy: Duration) {
         let s = &mut self.stats[pos];
         s.mazes += rows;
         s.candidates = candidates;
-        s.seconds += now.duration_since(self.last).as_secs_f64();
-        self.last = now;
+        s.busy += busy.as_secs_f64();
         self.current = if s.mazes >= self.per_gen {
             (pos + 1).min(self.stats.len().saturating_sub(1))
         } else {
             pos
         };
+        self.share(self.started.elapsed().as_secs_f64());
         self.bar
             .set_position(self.stats.iter().map(|s| s.mazes).sum());
         if !self.bar.is_hidden() {
             self.redraw();
+        }
+    }
+
+    /// Share `elapsed` seconds out among the generators in proportion to their busy time.
+    fn share(&mut self, elapsed: f64) {
+        let busy: f64 = self.stats.iter().map(|s| s.busy).sum();
+        if busy > 0.0 {
+            for s in &mut self.stats {
+                s.seconds = elapsed * s.busy / busy;
+            }
         }
     }
 
@@ -439,6 +458,25 @@ mod tests {
         assert!((eta - 0.0405).abs() < 1e-9, "{eta}");
     }
 
+    /// Chunks are made ahead of the writer, several generators' at once when mazes are small:
+    /// each generator's time is its share of the run's by the workers' time on its chunks, not
+    /// the time between chunk arrivals (which gives a cheap generator made meanwhile none).
+    #[test]
+    fn time_is_shared_by_the_workers_time() {
+        let names = vec!["slow".to_string(), "cheap".to_string(), "later".to_string()];
+        let mut p = Progress::new(&names, 100, None, false, false);
+        p.chunk(0, 100, 100, Duration::from_millis(300));
+        p.chunk(1, 100, 100, Duration::from_millis(100));
+        p.share(2.0);
+        let secs: Vec<f64> = p.stats().iter().map(|s| s.seconds).collect();
+        assert!(
+            (secs[0] - 1.5).abs() < 1e-12 && (secs[1] - 0.5).abs() < 1e-12,
+            "{secs:?}"
+        );
+        assert_eq!(secs[2], 0.0);
+        assert!((p.stats()[1].rate() - 200.0).abs() < 1e-9);
+    }
+
     #[test]
     fn table_has_one_line_per_generator_and_a_total() {
         let stats = vec![
@@ -447,6 +485,7 @@ mod tests {
                 mazes: 1000,
                 candidates: 1000,
                 seconds: 0.5,
+                busy: 0.9,
                 out: Some(("a".into(), 12_300)),
                 store: None,
             },
@@ -455,6 +494,7 @@ mod tests {
                 mazes: 1000,
                 candidates: 1000,
                 seconds: 0.25,
+                busy: 0.45,
                 out: Some(("b".into(), 1_000)),
                 store: None,
             },
