@@ -550,6 +550,31 @@ fn seeded_run(dir: &Path) {
         .success();
 }
 
+/// Each generator's seconds are its share of the run's (the workers make chunks of several
+/// generators at once, so the gaps between chunks are not what each cost): they add up to the
+/// run's seconds, and each rate is its mazes over its seconds.
+#[test]
+fn generator_seconds_add_up_to_the_run() {
+    let d = tempfile::tempdir().unwrap();
+    seeded_run(d.path());
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.path().join("run.json")).unwrap()).unwrap();
+    let gens = run["generators"].as_array().unwrap();
+    assert_eq!(gens.len(), 2);
+    let total = run["totals"]["seconds"].as_f64().unwrap();
+    let sum: f64 = gens.iter().map(|g| g["seconds"].as_f64().unwrap()).sum();
+    assert!(
+        total > 0.0 && (sum - total).abs() <= 1e-9 * total,
+        "{sum} {total}"
+    );
+    for g in gens {
+        let (n, secs) = (g["mazes"].as_f64().unwrap(), g["seconds"].as_f64().unwrap());
+        assert!(secs > 0.0, "{g}");
+        let rate = g["mazes_per_second"].as_f64().unwrap();
+        assert!((rate - n / secs).abs() <= 1e-9 * rate, "{g}");
+    }
+}
+
 #[test]
 fn json_outputs_are_the_reference_outputs() {
     let d = tempfile::tempdir().unwrap();

@@ -458,6 +458,7 @@ pub fn run(cfg: &Config, command_line: &str) -> anyhow::Result<()> {
     // Parquet first, then maze stores.
     outputs.sort_by_key(|o| o.0 != "parquet");
     let secs = started.elapsed().as_secs_f64();
+    bar.share(secs);
     let summary = cfg.summary_json.as_ref().map(|_| {
         let facts = RunFacts {
             command_line,

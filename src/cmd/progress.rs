@@ -238,8 +238,10 @@ impl Progress {
         }
     }
 
-    /// Share `elapsed` seconds out among the generators in proportion to their busy time.
-    fn share(&mut self, elapsed: f64) {
+    /// Share `elapsed` seconds out among the generators in proportion to their busy time (after
+    /// each chunk, the run's time so far; at the end, the whole run's, completing the files
+    /// included, so that the times add up to the total).
+    pub fn share(&mut self, elapsed: f64) {
         let busy: f64 = self.stats.iter().map(|s| s.busy).sum();
         if busy > 0.0 {
             for s in &mut self.stats {
