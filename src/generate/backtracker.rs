@@ -59,7 +59,8 @@ fn begin<'a, T: Topology>(maze: &Maze, s: &'a mut Scratch) -> (T, Search<'a>, &'
     if s.cells.len() < n {
         s.cells.resize(n, 0);
     }
-    free_masks_from(&t, s, maze, start);
+    // SAFETY: the padded index of the maze's first cell, a cell id.
+    unsafe { free_masks_from(&t, s, maze, start) };
     // `advance` writes `next` at the padded indices `free` covers.
     assert_eq!(s.sides.len(), s.next.len());
     let search = Search {
@@ -79,7 +80,9 @@ fn begin<'a, T: Topology>(maze: &Maze, s: &'a mut Scratch) -> (T, Search<'a>, &'
 #[inline(always)]
 fn advance<T: Topology, R: RandomSource>(t: &T, g: &mut Search<'_>, rng: &mut R) -> bool {
     // The free neighbours, one byte read.
-    let (free, k) = free_options(g.free, g.c);
+    // SAFETY: the current cell is a grid cell (the first cell, a free neighbour carved to, or
+    // one back from the stack, which holds only those), and `free` the padded array's masks.
+    let (free, k) = unsafe { free_options(g.free, g.c) };
     if k == 0 {
         if g.sp == 0 {
             return false;
@@ -94,8 +97,8 @@ fn advance<T: Topology, R: RandomSource>(t: &T, g: &mut Search<'_>, rng: &mut R)
     let d = free_option(free, rng.choose(k));
     let nb = g.c.wrapping_add(t.step(d)) as usize;
     debug_assert!(nb < g.next.len() && g.sp < g.stack.len());
-    // `nb` is a free neighbour, so a cell of the grid.
-    t.visit(g.free, nb as u32);
+    // SAFETY: `nb` is a free neighbour (its bit was set in the mask), so a cell of the grid.
+    unsafe { t.visit(g.free, nb as u32) };
     // Record the direction from the new cell back to its parent.
     // SAFETY: `nb` is a grid cell of the padded array, whose length `next` has (asserted in
     // `begin`).

@@ -191,7 +191,9 @@ fn grow<T: Topology, R: RandomSource>(
         let e = stack[i];
         let p = (e >> 32) as u32;
         let c = e as u32;
-        let (opts, k) = free_options(free, p);
+        // SAFETY: an entry's cell is a grid cell (the first cell or a free neighbour it
+        // joined from), and `free` the padded array's masks.
+        let (opts, k) = unsafe { free_options(free, p) };
         if k == 0 {
             active.retire(stack, mark, p);
             continue;
@@ -199,8 +201,8 @@ fn grow<T: Topology, R: RandomSource>(
         let d = free_option(opts, rng.choose(k));
         walls.open(t.wall(c, d));
         let (np, nc) = (p.wrapping_add(t.step(d)), c.wrapping_add(t.cell_step(d)));
-        // A free neighbour: a cell of the grid.
-        t.visit(free, np);
+        // SAFETY: a free neighbour (its bit was set in the mask) is a cell of the grid.
+        unsafe { t.visit(free, np) };
         active.push(stack, mark, np, nc);
     }
 }

@@ -92,7 +92,9 @@ fn advance<T: Topology, R: RandomSource, const MASKED: bool>(
     rng: &mut R,
 ) -> bool {
     // Kill: step into a random unvisited neighbour.
-    let (opts, k) = free_options(h.free, h.p);
+    // SAFETY: the walk's cell is a grid cell (the first cell, a free neighbour or a hunted
+    // cell), and `free` the padded array's masks.
+    let (opts, k) = unsafe { free_options(h.free, h.p) };
     if k > 0 {
         let d = free_option(opts, rng.choose(k));
         // SAFETY: the wall between two grid cells (the walk's and a free neighbour) is interior.
@@ -103,7 +105,8 @@ fn advance<T: Topology, R: RandomSource, const MASKED: bool>(
         // SAFETY: a free neighbour is a grid cell (padding and holes are outside), so its
         // padded index is inside `mark`.
         unsafe { *h.mark.get_unchecked_mut(h.p as usize) = VISITED };
-        t.visit(h.free, h.p);
+        // SAFETY: as above, a grid cell.
+        unsafe { t.visit(h.free, h.p) };
         return true;
     }
     // Hunt: the first unvisited cell in cell-id order (the cursor in locals while it scans).
@@ -133,7 +136,8 @@ fn advance<T: Topology, R: RandomSource, const MASKED: bool>(
     if MASKED {
         // On to the first unvisited cell with a visited neighbour (holes and padding are
         // outside, so this stays on the grid; the mask is connected, so one exists).
-        while h.mark[p as usize] != FREE || t.options(h.mark, p, VISITED).1 == 0 {
+        // SAFETY (`options`): asked only of a cell marked free, a cell of the grid.
+        while h.mark[p as usize] != FREE || unsafe { t.options(h.mark, p, VISITED) }.1 == 0 {
             p += 1;
         }
         h.c = t.cell(p);
@@ -142,13 +146,15 @@ fn advance<T: Topology, R: RandomSource, const MASKED: bool>(
     }
     h.p = p;
     // Link it to a random visited neighbour (west and north ones are before the cursor).
-    let (opts, k) = t.options(h.mark, p, VISITED);
+    // SAFETY: the hunted cell is a grid cell (marked free), and `mark` the padded array.
+    let (opts, k) = unsafe { t.options(h.mark, p, VISITED) };
     debug_assert!(k > 0, "hunted cell has no visited neighbour");
     let d = T::option(opts, rng.choose(k));
     // SAFETY: the hunted cell and its visited neighbour are grid cells: an interior wall.
     unsafe { h.walls.open_if_unchecked(t.wall(h.c, d), true) };
     h.mark[p as usize] = VISITED;
-    t.visit(h.free, p);
+    // SAFETY: as above, a grid cell.
+    unsafe { t.visit(h.free, p) };
     true
 }
 

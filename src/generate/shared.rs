@@ -140,13 +140,17 @@ pub(super) fn or_bits(b: &mut [u64], p: u32, v: u64) {
 /// side and the count is summed as a tree, so a walker's dependency chain (neighbour loads →
 /// count → draw → direction → next cell) carries two adds instead of four and no store and
 /// reload of an options array.
+///
+/// # Safety
+///
+/// `p` is a grid cell of the padded array `mark` (not its padding) and `delta` the array's
+/// steps, so that each of its four neighbours `p + delta[d]` lies inside `mark`.
 #[inline(always)]
-pub(super) fn options4(mark: &[u8], delta: &[u32; 4], p: u32, want: u8) -> (u32, u32) {
+pub(super) unsafe fn options4(mark: &[u8], delta: &[u32; 4], p: u32, want: u8) -> (u32, u32) {
     let f: [u32; 4] = std::array::from_fn(|d| {
         let nb = p.wrapping_add(delta[d]) as usize;
         debug_assert!(nb < mark.len());
-        // SAFETY: callers pass a grid cell `p` of a padded array (the walkers never enter the
-        // padding), so each of its four neighbours lies inside `mark`.
+        // SAFETY: each of `p`'s four neighbours lies inside `mark` (the caller's promise).
         (unsafe { *mark.get_unchecked(nb) } == want) as u32
     });
     let (p1, p2) = (f[0], f[0] + f[1]);
@@ -160,10 +164,14 @@ pub(super) fn options4(mark: &[u8], delta: &[u32; 4], p: u32, want: u8) -> (u32,
 /// The free neighbours of padded cell `p` by its mask
 /// ([`Topology::free_masks`](super::topology::Topology::free_masks)): the mask (read option `j`
 /// with [`free_option`]) and their count. Two loads, no branch.
+///
+/// # Safety
+///
+/// `p` is a cell of the padded array whose masks `free` holds (below `free.len()`).
 #[inline(always)]
-pub(super) fn free_options(free: &[u8], p: u32) -> (u32, u32) {
+pub(super) unsafe fn free_options(free: &[u8], p: u32) -> (u32, u32) {
     debug_assert!((p as usize) < free.len());
-    // SAFETY: callers pass a grid cell `p` of the padded array, whose length `free` has.
+    // SAFETY: `p < free.len()` (the caller's promise).
     let m = unsafe { *free.get_unchecked(p as usize) };
     (m as u32, count(m))
 }
@@ -210,7 +218,8 @@ mod tests {
                     mark[4u32.wrapping_add(step) as usize] = 7;
                 }
             }
-            let (packed, k) = options4(&mark, &delta, 4, 7);
+            // SAFETY: cell 4 is the middle of the 3x3 array: its neighbours are inside.
+            let (packed, k) = unsafe { options4(&mark, &delta, 4, 7) };
             let want: Vec<u32> = (0..4).filter(|d| set >> d & 1 == 1).collect();
             let got: Vec<u32> = (0..k).map(|j| option(packed, j)).collect();
             assert_eq!(got, want, "neighbour set {set:04b}");

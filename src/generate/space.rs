@@ -103,13 +103,17 @@ impl Space {
 /// order, without branches: the directions packed three bits each (option `j` in bits
 /// `3j..3j+3`) and their count. As [`super::shared::options4`] in 2D: the six tests load side
 /// by side, the slot positions are prefix sums, and no options array is stored and reloaded.
+///
+/// # Safety
+///
+/// `p` is a cell of the box (not the padding layer) and `mark` the padded array of `sp`, so
+/// that each of its six neighbours lies inside `mark`.
 #[inline(always)]
-pub(crate) fn options_with(mark: &[u8], sp: &Space, p: u32, want: u8) -> (u32, usize) {
+pub(crate) unsafe fn options_with(mark: &[u8], sp: &Space, p: u32, want: u8) -> (u32, usize) {
     let f: [u32; 6] = std::array::from_fn(|d| {
         let nb = p.wrapping_add(sp.dp[d]) as usize;
         debug_assert!(nb < mark.len());
-        // SAFETY: callers pass a cell of the box (the walkers never enter the padding layer),
-        // so each of its six neighbours lies inside the padded array `mark`.
+        // SAFETY: each of `p`'s six neighbours lies inside `mark` (the caller's promise).
         (unsafe { *mark.get_unchecked(nb) } == want) as u32
     });
     let (a, b) = (f[0] + f[1], f[2] + f[3]);
@@ -340,7 +344,8 @@ mod tests {
             for (d, &step) in sp.dp.iter().enumerate() {
                 mark[p.wrapping_add(step) as usize] = if set >> d & 1 == 1 { 7 } else { FREE };
             }
-            let (packed, k) = options_with(&mark, &sp, p, 7);
+            // SAFETY: (1, 1, 1) is a cell of the box and `mark` its padded array.
+            let (packed, k) = unsafe { options_with(&mark, &sp, p, 7) };
             let want: Vec<u32> = (0..6).filter(|d| set >> d & 1 == 1).collect();
             let got: Vec<u32> = (0..k).map(|j| packed >> (3 * j) & 7).collect();
             assert_eq!(got, want, "neighbour set {set:06b}");

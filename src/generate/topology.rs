@@ -72,7 +72,12 @@ pub(crate) trait Topology: Copy {
 
     /// The directions whose neighbour of padded cell `p` has state `want`, in direction order,
     /// packed (read option `j` with [`Topology::option`]), and their count. Branch-free.
-    fn options(&self, mark: &[u8], p: u32, want: u8) -> (u32, u32);
+    ///
+    /// # Safety
+    ///
+    /// `p` is the padded index of a cell of the grid (not the padding) and `mark` is as long as
+    /// the padded array (as [`Topology::marks`] or [`Topology::state`] leaves it).
+    unsafe fn options(&self, mark: &[u8], p: u32, want: u8) -> (u32, u32);
 
     /// Option `j` of a packed list from [`Topology::options`].
     fn option(packed: u32, j: u32) -> usize;
@@ -85,11 +90,15 @@ pub(crate) trait Topology: Copy {
     /// ([`free_options`]) where [`Topology::options`] reads a mark per neighbour.
     fn free_masks(&self, free: &mut Vec<u8>, mark: &[u8], maze: &Maze);
 
-    /// Take padded cell `q` (a cell of the grid) out of its neighbours' masks
-    /// ([`Topology::free_masks`]): clear the bit of the direction back to `q` in each.
-    /// Branch-free; taking a cell out again changes nothing. `free` is as long as the padded
-    /// array (as [`Topology::free_masks`] leaves it).
-    fn visit(&self, free: &mut [u8], q: u32);
+    /// Take padded cell `q` out of its neighbours' masks ([`Topology::free_masks`]): clear the
+    /// bit of the direction back to `q` in each. Branch-free; taking a cell out again changes
+    /// nothing.
+    ///
+    /// # Safety
+    ///
+    /// `q` is the padded index of a cell of the grid (not the padding) and `free` is as long as
+    /// the padded array (as [`Topology::free_masks`] leaves it).
+    unsafe fn visit(&self, free: &mut [u8], q: u32);
 
     /// Write the maze from parent directions: `next[p]` is the direction from padded cell `p`
     /// to its parent, except at `root` (set to "no parent" here).
@@ -196,8 +205,10 @@ impl Topology for Planar {
     }
 
     #[inline(always)]
-    fn options(&self, mark: &[u8], p: u32, want: u8) -> (u32, u32) {
-        options4(mark, &self.dp, p, want)
+    unsafe fn options(&self, mark: &[u8], p: u32, want: u8) -> (u32, u32) {
+        // SAFETY: `p` is a grid cell and `mark` the padded array (the caller's promise), whose
+        // steps `dp` are.
+        unsafe { options4(mark, &self.dp, p, want) }
     }
 
     #[inline(always)]
@@ -215,8 +226,9 @@ impl Topology for Planar {
     }
 
     #[inline(always)]
-    fn visit(&self, free: &mut [u8], q: u32) {
-        visit_with::<Planar, 4>(free, &self.dp, q);
+    unsafe fn visit(&self, free: &mut [u8], q: u32) {
+        // SAFETY: the caller's promise, with this grid's steps.
+        unsafe { visit_with::<Planar, 4>(free, &self.dp, q) };
     }
 
     #[inline(always)]
@@ -282,8 +294,9 @@ impl Topology for Space {
     }
 
     #[inline(always)]
-    fn options(&self, mark: &[u8], p: u32, want: u8) -> (u32, u32) {
-        let (packed, k) = options_with(mark, self, p, want);
+    unsafe fn options(&self, mark: &[u8], p: u32, want: u8) -> (u32, u32) {
+        // SAFETY: `p` is a cell of the box and `mark` its padded array (the caller's promise).
+        let (packed, k) = unsafe { options_with(mark, self, p, want) };
         (packed, k as u32)
     }
 
@@ -298,8 +311,9 @@ impl Topology for Space {
     }
 
     #[inline(always)]
-    fn visit(&self, free: &mut [u8], q: u32) {
-        visit_with::<Space, 6>(free, &self.dp, q);
+    unsafe fn visit(&self, free: &mut [u8], q: u32) {
+        // SAFETY: the caller's promise, with this box's steps.
+        unsafe { visit_with::<Space, 6>(free, &self.dp, q) };
     }
 
     #[inline(always)]
@@ -311,38 +325,50 @@ impl Topology for Space {
 /// Fill `s.sides` with the free-neighbour masks of `maze` ([`Topology::free_masks`], from the
 /// marks in `s.mark`) and take the first cell `first` (padded index) out of them: the state a
 /// loop that reads its steps' options with [`free_options`] starts from.
+///
+/// # Safety
+///
+/// `first` is the padded index of a cell of `maze`'s grid (`t.padded(c)` of a cell id `c`).
 #[inline(always)]
-pub(super) fn free_masks_from<T: Topology>(t: &T, s: &mut Scratch, maze: &Maze, first: u32) {
+pub(super) unsafe fn free_masks_from<T: Topology>(t: &T, s: &mut Scratch, maze: &Maze, first: u32) {
     t.free_masks(&mut s.sides, &s.mark, maze);
     // The masks are read and written at the padded indices of the marks.
     assert_eq!(s.sides.len(), s.mark.len());
-    t.visit(&mut s.sides, first);
+    // SAFETY: `first` is a grid cell (the caller's promise), and `free_masks` left the masks
+    // as long as the padded array.
+    unsafe { t.visit(&mut s.sides, first) };
 }
 
 /// The marks of `maze` in `s.mark` ([`Topology::marks`]) and its free-neighbour masks in
 /// `s.sides` with the cell `start` taken ([`free_masks_from`]): the topology and the start's
 /// padded index. The growing tree and hunt-and-kill keep a cell's state in `mark` and read a
 /// step's options from its mask, one byte, where [`Topology::options`] reads a mark per
-/// neighbour.
+/// neighbour. `start` is a cell id of `maze` (asserted: it comes from a random source).
 #[inline(always)]
 pub(super) fn marks_and_free_masks<T: Topology>(
     maze: &Maze,
     s: &mut Scratch,
     start: u32,
 ) -> (T, u32) {
+    assert!(start < maze.cells());
     let t = T::marks(&mut s.mark, maze);
     let ps = t.padded(start);
-    free_masks_from(&t, s, maze, ps);
+    // SAFETY: the padded index of a cell id (asserted above).
+    unsafe { free_masks_from(&t, s, maze, ps) };
     (t, ps)
 }
 
 /// [`Topology::visit`] on a topology `T` of `N` directions whose padded steps are `dp`.
+///
+/// # Safety
+///
+/// As [`Topology::visit`], `dp` being the padded array's steps.
 #[inline(always)]
-fn visit_with<T: Topology, const N: usize>(free: &mut [u8], dp: &[u32; N], q: u32) {
+unsafe fn visit_with<T: Topology, const N: usize>(free: &mut [u8], dp: &[u32; N], q: u32) {
     for (d, &step) in dp.iter().enumerate() {
         let x = q.wrapping_add(step) as usize;
         debug_assert!(x < free.len());
-        // SAFETY: `q` is a cell of the grid (the callers' promise), so each of its neighbours
+        // SAFETY: `q` is a cell of the grid (the caller's promise), so each of its neighbours
         // lies inside the padded array, whose length `free` has.
         unsafe { *free.get_unchecked_mut(x) &= !(1 << T::opposite(d)) };
     }
@@ -499,8 +525,9 @@ mod tests {
         for (i, &c) in cells.iter().enumerate() {
             for &x in &cells {
                 let p = t.padded(x);
-                let (opts, k) = t.options(&mark, p, FREE);
-                let (m, n) = free_options(&free, p);
+                // SAFETY: `x` is a cell of the maze, and `mark` and `free` the padded arrays.
+                let ((opts, k), (m, n)) =
+                    unsafe { (t.options(&mark, p, FREE), free_options(&free, p)) };
                 assert_eq!(n, k, "{} cell {x} after {i} joined", maze.size());
                 for j in 0..k {
                     assert_eq!(free_option(m, j), T::option(opts, j));
@@ -508,7 +535,8 @@ mod tests {
             }
             let p = t.padded(c);
             mark[p as usize] = IN_TREE;
-            t.visit(&mut free, p);
+            // SAFETY: as above.
+            unsafe { t.visit(&mut free, p) };
         }
     }
 

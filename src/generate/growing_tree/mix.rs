@@ -246,7 +246,9 @@ fn grow<T: Topology, R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mu
         let e = stack[i];
         let p = (e >> 32) as u32;
         let c = e as u32;
-        let (opts, k) = free_options(free, p);
+        // SAFETY: an entry's cell is a grid cell (the first cell or a free neighbour it
+        // joined from), and `free` the padded array's masks.
+        let (opts, k) = unsafe { free_options(free, p) };
         let add = k > 0;
         // With no option, `opts` is 0: direction 0, whose wall stays shut and whose cell is
         // not written.
@@ -255,7 +257,8 @@ fn grow<T: Topology, R: RandomSource>(maze: &mut Maze, s: &mut Scratch, rng: &mu
         let (np, nc) = (p.wrapping_add(t.step(d)), c.wrapping_add(t.cell_step(d)));
         // The joining cell, or when retiring `p` again (it was taken out when it joined): no
         // branch.
-        t.visit(free, std::hint::select_unpredictable(add, np, p));
+        // SAFETY: `np` is a free neighbour of `p` when adding, a grid cell; `p` is one.
+        unsafe { t.visit(free, std::hint::select_unpredictable(add, np, p)) };
         active.step(stack, link, mark, add, i, np, nc);
     }
 }

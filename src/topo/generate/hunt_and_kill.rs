@@ -58,10 +58,14 @@ impl<'a> Hunt<'a> {
         }
     }
 
-    /// Add one cell: a step of the walk, or when it is stuck the hunt's find. Only while some
-    /// cell is unvisited (`g.cells() - 1` calls in all).
+    /// Add one cell: a step of the walk, or when it is stuck the hunt's find.
+    ///
+    /// # Safety
+    ///
+    /// Some cell of `g` (the graph of [`Hunt::begin`]) is unvisited: at most `g.cells() - 1`
+    /// calls in all.
     #[inline(always)]
-    fn add<R: RandomSource>(&mut self, g: &CellGraph, maze: &mut GraphMaze, rng: &mut R) {
+    unsafe fn add<R: RandomSource>(&mut self, g: &CellGraph, maze: &mut GraphMaze, rng: &mut R) {
         let (mark, full, ids) = (&mut *self.mark, self.full, g.ids());
         // The reads and writes below skip their bound checks: a cell id (`u`, an id of `ids`,
         // a carved-to neighbour) is below `g.len()`, the length of `mark`, `full` and the
@@ -195,7 +199,8 @@ pub(super) fn generate<R: RandomSource>(
     };
     let mut h = Hunt::begin(g, full, s, rng);
     for _ in 1..g.cells() {
-        h.add(g, maze, rng);
+        // SAFETY: each call adds one cell; before each of these `cells - 1`, one is unvisited.
+        unsafe { h.add(g, maze, rng) };
     }
 }
 
@@ -225,8 +230,11 @@ pub(super) fn generate_pair<RA: RandomSource, RB: RandomSource>(
     let mut a = Hunt::begin(g, full, sa, ra);
     let mut b = Hunt::begin(g, full, sb, rb);
     for _ in 1..g.cells() {
-        a.add(g, ma, ra);
-        b.add(g, mb, rb);
+        // SAFETY: as in `generate`, for each maze.
+        unsafe {
+            a.add(g, ma, ra);
+            b.add(g, mb, rb);
+        }
     }
 }
 
