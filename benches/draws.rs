@@ -41,7 +41,8 @@ impl Recorder<'_> {
 
 /// Every method of the trait forwards to [`Rng`]'s own (never to a default built on other
 /// methods), so each call of the generator is one log entry.
-impl RandomSource for Recorder<'_> {
+// SAFETY: every draw is `Rng`'s, in range.
+unsafe impl RandomSource for Recorder<'_> {
     fn below(&mut self, n: u32) -> u32 {
         let v = RandomSource::below(&mut self.inner, n);
         self.keep(v)
@@ -120,7 +121,9 @@ impl Replay<'_> {
     }
 }
 
-impl RandomSource for Replay<'_> {
+// SAFETY: a replay runs the recording's generator on the same mazes (their hashes are asserted
+// equal), so each call is the recorded call and gets the value `Rng` returned to it, in range.
+unsafe impl RandomSource for Replay<'_> {
     #[inline(always)]
     fn below(&mut self, _: u32) -> u32 {
         self.next() as u32

@@ -77,7 +77,8 @@ struct Counting {
     draws: u64,
 }
 
-impl RandomSource for Counting {
+// SAFETY: every draw is `Rng`'s, in range.
+unsafe impl RandomSource for Counting {
     fn below(&mut self, n: u32) -> u32 {
         self.draws += 1;
         self.rng.below(n)

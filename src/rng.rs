@@ -118,7 +118,15 @@ pub fn maze_seed(seed: u64, algo: &str, width: u32, height: u32, index: u64) -> 
 ///
 /// Every method is a uniform draw over a finite range, except [`RandomSource::unit_f64`], which
 /// enumerating sources cannot branch on (generators that use it are sampled, not enumerated).
-pub trait RandomSource {
+///
+/// # Safety
+///
+/// The generators index their buffers by these draws without bounds checks, so every draw an
+/// implementation returns must lie in its documented range: `below(n) < n`, `bits(k) < 2^k`,
+/// `unit_f64()` in `[0, 1)`, and the same for each provided method it overrides (the provided
+/// ones keep to their ranges when the three required ones do). Uniformity is what makes a
+/// source useful; the range is what makes it safe.
+pub unsafe trait RandomSource {
     /// A uniform integer in `0..n` (`n > 0`), unbiased.
     fn below(&mut self, n: u32) -> u32;
     /// A uniform integer in `0..2^k` (`1 <= k <= 8`).
@@ -392,7 +400,10 @@ impl Rng {
     }
 }
 
-impl RandomSource for Rng {
+// SAFETY: every draw is in its range: `below` by Lemire's method (a high product word,
+// below `n`), `bits` and the buffered draws by masking or shifting to their widths, `unit_f64`
+// from 53 bits times 2^-53; the overridden provided methods select among in-range values.
+unsafe impl RandomSource for Rng {
     #[inline]
     fn as_rng(&mut self) -> Option<&mut Rng> {
         Some(self)
@@ -813,7 +824,8 @@ mod tests {
     /// An [`Rng`] seen only through the required draws, so the trait's default methods run.
     struct Plain(Rng);
 
-    impl RandomSource for Plain {
+    // SAFETY: the required draws are `Rng`'s, in range.
+    unsafe impl RandomSource for Plain {
         fn below(&mut self, n: u32) -> u32 {
             self.0.below(n)
         }

@@ -337,7 +337,8 @@ struct Every {
     pos: usize,
 }
 
-impl crate::RandomSource for Every {
+// SAFETY: each draw is a path entry's choice, which counts from 0 up to its arity minus one.
+unsafe impl crate::RandomSource for Every {
     fn below(&mut self, n: u32) -> u32 {
         if self.pos == self.path.len() {
             self.path.push((0, n));

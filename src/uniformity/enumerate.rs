@@ -141,7 +141,10 @@ impl EnumSource {
 /// enumerated, so it aborts the walk ([`NotEnumerable::UsesFloat`]) and the fallback answers.
 macro_rules! choice_source {
     ($t:ty) => {
-        impl RandomSource for $t {
+        // SAFETY: `draw(arity)` returns a recorded choice below its arity (a path entry
+        // `(c, a)` is replayed only when `a == arity`, and `c` counts up to `a - 1`) or the
+        // fallback `Rng`'s draw below `arity`; `bits(k)` is `draw(1 << k)`.
+        unsafe impl RandomSource for $t {
             fn below(&mut self, n: u32) -> u32 {
                 self.draw(n)
             }
