@@ -28,7 +28,7 @@ pub(crate) fn select(m: u8, i: u32) -> u32 {
 }
 
 /// `SELECT[m][i]`: the position of the `i`-th set bit of `m` (for `i` below its set bits).
-pub(crate) static SELECT: [[u8; 8]; 256] = {
+static SELECT: [[u8; 8]; 256] = {
     let mut t = [[0u8; 8]; 256];
     let mut m = 0;
     while m < 256 {
