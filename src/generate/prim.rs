@@ -61,10 +61,12 @@ use crate::rng::{with_local_rng, RandomSource};
 /// on the cells: every slot is written (entry `base + step[d]`) and each is kept by adding its
 /// condition to the returned count.
 ///
+/// # Safety
+///
 /// `base`'s cell must be a grid cell of `mark`'s topology `t` (so its neighbours lie in the
-/// padded array) and `at + T::DIRS <= buf.len()`.
+/// padded array) and `at + T::DIRS <= buf.len()`: both are indexed without bounds checks.
 #[inline(always)]
-fn push<T: Topology>(
+unsafe fn push<T: Topology>(
     t: &T,
     step: &[u64; 6],
     buf: &mut [u64],
@@ -163,7 +165,9 @@ fn start<'a, T: Topology, R: RandomSource>(
         list.resize(64, 0);
     }
     let base = (ps as u64) << 32 | (first as u64) << 3;
-    let len = push(&t, &steps(&t), list, 0, mark, base, true);
+    // SAFETY: `first` is a grid cell (drawn below the cell count), so `ps` is its padded
+    // index in `t`'s marks, and the buffer has 64 entries, more than `T::DIRS`.
+    let len = unsafe { push(&t, &steps(&t), list, 0, mark, base, true) };
     let walls = maze.wall_writer();
     (
         t,
@@ -177,10 +181,15 @@ fn start<'a, T: Topology, R: RandomSource>(
 }
 
 /// Take entry `i` out of the first `len` entries of `buf` (swap-remove) and, if its far cell
-/// is outside the maze, open its wall and push that cell's walls. `i < len` and
-/// `len + T::DIRS - 1 <= buf.len()`; every entry below `len` has a grid cell as its far cell.
+/// is outside the maze, open its wall and push that cell's walls.
+///
+/// # Safety
+///
+/// `i < len` and `len + T::DIRS - 1 <= buf.len()`, and every entry below `len` has a grid
+/// cell of `t` as its far cell (`mark` and `walls` being `t`'s maze's): the entries, marks and
+/// walls are indexed without bounds checks.
 #[inline(always)]
-fn take<T: Topology>(
+unsafe fn take<T: Topology>(
     t: &T,
     step: &[u64; 6],
     buf: &mut [u64],
@@ -212,12 +221,19 @@ fn take<T: Topology>(
     let b = t.wall(c, T::opposite((e & 7) as usize));
     // SAFETY: a wall between two grid cells is interior.
     unsafe { walls.open_if_unchecked(b, fresh) };
-    *len = n + push(t, step, buf, n, mark, e & !7, fresh);
+    // SAFETY: `e`'s far cell is a grid cell (above), and `n + T::DIRS <= buf.len()` (the
+    // caller's room).
+    *len = n + unsafe { push(t, step, buf, n, mark, e & !7, fresh) };
 }
 
 /// One draw from a list of at least two walls: [`take`] a uniform one.
+///
+/// # Safety
+///
+/// As [`take`]'s, with `len >= 2` in place of `i < len` (the draw is below `len`: a
+/// [`RandomSource`] keeps its draws in range).
 #[inline(always)]
-fn draw<T: Topology, R: RandomSource>(
+unsafe fn draw<T: Topology, R: RandomSource>(
     t: &T,
     step: &[u64; 6],
     buf: &mut [u64],
@@ -228,7 +244,8 @@ fn draw<T: Topology, R: RandomSource>(
 ) {
     debug_assert!(*len >= 2);
     let i = rng.below(*len as u32) as usize;
-    take(t, step, buf, len, i, mark, walls);
+    // SAFETY: `i < len` (a draw below it), the rest is the caller's.
+    unsafe { take(t, step, buf, len, i, mark, walls) };
 }
 
 /// Draw until `g`'s list is empty. A list of one wall takes it without a draw; that happens
@@ -237,7 +254,9 @@ fn draw<T: Topology, R: RandomSource>(
 fn finish<T: Topology, R: RandomSource>(t: &T, step: &[u64; 6], g: &mut Growth<'_>, rng: &mut R) {
     while g.room::<T>() {
         if g.len == 1 {
-            take(t, step, g.list, &mut g.len, 0, g.mark, &mut g.walls);
+            // SAFETY: `0 < len = 1`, `room` left `len + T::DIRS <= buf.len()`, and the list
+            // holds only pushed entries, whose far cells are grid cells.
+            unsafe { take(t, step, g.list, &mut g.len, 0, g.mark, &mut g.walls) };
             continue;
         }
         let buf = &mut g.list[..];
@@ -245,7 +264,9 @@ fn finish<T: Topology, R: RandomSource>(t: &T, step: &[u64; 6], g: &mut Growth<'
         let fits = buf.len() - T::DIRS - 1;
         let mut len = g.len;
         while len.wrapping_sub(2) < fits {
-            draw(t, step, buf, &mut len, g.mark, &mut g.walls, rng);
+            // SAFETY: `2 <= len <= buf.len() - T::DIRS` (the loop's test), and the list holds
+            // only pushed entries, whose far cells are grid cells.
+            unsafe { draw(t, step, buf, &mut len, g.mark, &mut g.walls, rng) };
         }
         g.len = len;
     }
@@ -308,12 +329,15 @@ fn grow_pair<RA: RandomSource, RB: RandomSource>(
         if ga.len == 0 || gb.len == 0 {
             break;
         }
+        // SAFETY (both takes): `0 < len = 1`, both buffers hold `cap >= len + Planar::DIRS`
+        // entries (grown above), and the lists hold only pushed entries, whose far cells are
+        // grid cells of `t`, the geometry of both mazes.
         if ga.len == 1 {
-            take(&t, &step, ga.list, &mut ga.len, 0, ga.mark, &mut ga.walls);
+            unsafe { take(&t, &step, ga.list, &mut ga.len, 0, ga.mark, &mut ga.walls) };
             continue;
         }
         if gb.len == 1 {
-            take(&t, &step, gb.list, &mut gb.len, 0, gb.mark, &mut gb.walls);
+            unsafe { take(&t, &step, gb.list, &mut gb.len, 0, gb.mark, &mut gb.walls) };
             continue;
         }
         let (bufa, bufb) = (&mut ga.list[..cap], &mut gb.list[..cap]);
@@ -321,8 +345,12 @@ fn grow_pair<RA: RandomSource, RB: RandomSource>(
         let fits = cap - Planar::DIRS - 1;
         let (mut la, mut lb) = (ga.len, gb.len);
         while (la.wrapping_sub(2) < fits) & (lb.wrapping_sub(2) < fits) {
-            draw(&t, &step, bufa, &mut la, ga.mark, &mut ga.walls, ra);
-            draw(&t, &step, bufb, &mut lb, gb.mark, &mut gb.walls, rb);
+            // SAFETY: `2 <= la, lb <= cap - Planar::DIRS` (the loop's test) with buffers of
+            // `cap` entries, and as above for the entries.
+            unsafe {
+                draw(&t, &step, bufa, &mut la, ga.mark, &mut ga.walls, ra);
+                draw(&t, &step, bufb, &mut lb, gb.mark, &mut gb.walls, rb);
+            }
         }
         (ga.len, gb.len) = (la, lb);
     }

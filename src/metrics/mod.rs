@@ -802,10 +802,14 @@ fn measure_2d_pair(mazes: [&Maze; 2], ends: Ends, s: &mut Scratch) -> [Metrics; 
     let (ra, ea) = ba.ends::<4>(mazes[0], ends, masks[0], table, n);
     let (rb, eb) = bb.ends::<4>(mazes[1], ends, masks[1], table, n);
     let exit_pos = bfs_pair((ba, bb), masks, table, n, [ra, rb], [ea, eb]);
-    let longest = Longest::pass_pair(
-        (&ba.queue[..n], &mut ba.node[..n]),
-        (&bb.queue[..n], &mut bb.node[..n]),
-    );
+    // SAFETY: `bfs_pair` returned, so both queues' first `n` entries are whole searches (it
+    // panics on a maze that is not a tree).
+    let longest = unsafe {
+        Longest::pass_pair(
+            (&ba.queue[..n], &mut ba.node[..n]),
+            (&bb.queue[..n], &mut bb.node[..n]),
+        )
+    };
     [
         finish::<4>(mazes[0], ends, deg[0], ba, exit_pos[0], longest[0]),
         finish::<4>(mazes[1], ends, deg[1], bb, exit_pos[1], longest[1]),
@@ -876,7 +880,9 @@ fn traverse<const D: usize>(
     s.grow::<D>(n);
     let (root, exit) = s.ends::<D>(maze, ends, masks, table, n);
     let exit_pos = bfs::<D, true>(s, masks, table, n, root, exit);
-    let longest = Longest::pass(&s.queue[..n], &mut s.node[..n]);
+    // SAFETY: `bfs` returned, so the queue's first `n` entries are a whole search (it panics
+    // on a maze that is not a tree).
+    let longest = unsafe { Longest::pass(&s.queue[..n], &mut s.node[..n]) };
     finish::<D>(maze, ends, deg, s, exit_pos, longest)
 }
 
@@ -908,12 +914,19 @@ impl Longest {
         forked: 0,
     };
 
-    /// Position `pos` (> 0) hands its values to its parent. The callers check that `queue` and
-    /// `node` hold position `pos`.
+    /// Position `pos` (> 0) hands its values to its parent.
+    ///
+    /// # Safety
+    ///
+    /// `0 < pos < queue.len() <= node.len()`, and `queue` is a whole search's ([`bfs`]), whose
+    /// entry at `pos` names a parent position below `pos`: both are indexed without bounds
+    /// checks.
     #[inline(always)]
-    fn step(&mut self, queue: &[u64], node: &mut [Node], pos: usize) {
-        // SAFETY: `pos < n`, and the callers assert that both slices hold `n` positions.
+    unsafe fn step(&mut self, queue: &[u64], node: &mut [Node], pos: usize) {
+        debug_assert!(0 < pos && pos < queue.len() && queue.len() <= node.len());
+        // SAFETY: `pos < queue.len() <= node.len()` (the caller's).
         let (p, me) = unsafe { (parent(*queue.get_unchecked(pos)), *node.get_unchecked(pos)) };
+        debug_assert!(p < pos);
         // SAFETY: the search wrote every position `1..n` from a position before it (a push
         // lands at `tail`, past `head`), and the parent field is that position: `p < pos`.
         let par = unsafe { *node.get_unchecked(p) };
@@ -935,14 +948,20 @@ impl Longest {
     }
 
     /// The reverse pass over the `queue.len()` positions of one search.
+    ///
+    /// # Safety
+    ///
+    /// `queue` is a whole search's ([`bfs`]): every entry after the first names a parent
+    /// position before its own, which [`Longest::step`] reads unchecked.
     #[inline(always)]
-    fn pass(queue: &[u64], node: &mut [Node]) -> Longest {
+    unsafe fn pass(queue: &[u64], node: &mut [Node]) -> Longest {
         let n = queue.len();
         assert!(n >= 1 && node.len() >= n);
         let mut l = Longest::START;
         let mut pos = n - 1;
         while pos != 0 {
-            l.step(queue, node, pos);
+            // SAFETY: `0 < pos < n <= node.len()` (asserted), and the search is the caller's.
+            unsafe { l.step(queue, node, pos) };
             pos -= 1;
         }
         l
@@ -951,15 +970,26 @@ impl Longest {
     /// [`Longest::pass`] over two searches of the same length, one step of each per round:
     /// consecutive positions are often siblings, so a step reads the parent's values the step
     /// before it wrote (a store-to-load chain); two passes in one loop overlap two chains.
+    ///
+    /// # Safety
+    ///
+    /// As [`Longest::pass`]'s, for both queues.
     #[inline(never)]
-    fn pass_pair((qa, na): (&[u64], &mut [Node]), (qb, nb): (&[u64], &mut [Node])) -> [Longest; 2] {
+    unsafe fn pass_pair(
+        (qa, na): (&[u64], &mut [Node]),
+        (qb, nb): (&[u64], &mut [Node]),
+    ) -> [Longest; 2] {
         let n = qa.len();
         assert!(n >= 1 && qb.len() == n && na.len() >= n && nb.len() >= n);
         let (mut a, mut b) = (Longest::START, Longest::START);
         let mut pos = n - 1;
         while pos != 0 {
-            a.step(qa, na, pos);
-            b.step(qb, nb, pos);
+            // SAFETY: `0 < pos < n`, both queues hold `n` entries and both node slices at least
+            // `n` (asserted), and the searches are the caller's.
+            unsafe {
+                a.step(qa, na, pos);
+                b.step(qb, nb, pos);
+            }
             pos -= 1;
         }
         [a, b]
