@@ -125,6 +125,26 @@ fn refusals_name_flag_value_and_grid() {
         ),
         (vec!["--size", "12"], vec!["--size", "'12'", "--grid polar"]),
         (
+            vec!["--grid", "polar", "--size", "0"],
+            vec!["--size", "'0'", "rings of --grid polar", "from 1"],
+        ),
+        (
+            vec!["--grid", "polar", "--size", "3x3x3"],
+            vec!["--size", "3x3x3", "polar is 2D", "R (rings"],
+        ),
+        (
+            vec!["--grid", "polar", "--size", "4000000000"],
+            vec![
+                "--size",
+                "4000000000",
+                "rings hold more than the 67108864 cells",
+            ],
+        ),
+        (
+            vec!["--grid", "hex", "--size", "3x3x3"],
+            vec!["--size", "3x3x3", "hex is 2D", "WIDTHxHEIGHT"],
+        ),
+        (
             vec!["--grid", "polar", "--size", "4x2"],
             vec!["--size", "4x2", "at least 3"],
         ),

@@ -116,11 +116,21 @@ impl SizeArg {
     }
 }
 
-/// [`size`], or a bare positive number ([`SizeArg::Rings`]).
+/// [`size`], or a bare positive number ([`SizeArg::Rings`]); a bare number that is not one
+/// (`0`, or past `u32`) is refused as rings, not as a malformed `WxH`.
 pub fn size_arg(s: &str) -> Result<SizeArg, String> {
-    match s.trim().parse::<u32>() {
-        Ok(r) if r > 0 => Ok(SizeArg::Rings(r)),
-        _ => size(s).map(SizeArg::Grid),
+    match s.trim().parse::<u64>() {
+        Ok(r) if r > 0 && r <= u32::MAX as u64 => Ok(SizeArg::Rings(r as u32)),
+        Ok(0) => Err(
+            "a single number is the rings of --grid polar, from 1 up (other grids take \
+             WIDTHxHEIGHT, e.g. 64x64)"
+                .into(),
+        ),
+        Ok(r) => Err(format!(
+            "{r} rings of --grid polar hold more than the {} cells a maze may have",
+            batchgen::grid::MAX_CELLS
+        )),
+        Err(_) => size(s).map(SizeArg::Grid),
     }
 }
 

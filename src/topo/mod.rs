@@ -141,10 +141,19 @@ impl GridSize {
         }
         let cells = size.cells_u64();
         if cells > crate::grid::MAX_CELLS {
-            return Err(format!(
-                "{cells} cells is more than the {} a maze may have",
-                crate::grid::MAX_CELLS
-            ));
+            // A polar grid's count stops at the first ring past the limit: not its size.
+            return Err(if grid == Grid::Polar {
+                format!(
+                    "{} rings hold more than the {} cells a maze may have",
+                    size.a,
+                    crate::grid::MAX_CELLS
+                )
+            } else {
+                format!(
+                    "{cells} cells is more than the {} a maze may have",
+                    crate::grid::MAX_CELLS
+                )
+            });
         }
         Ok(size)
     }

@@ -49,12 +49,17 @@ pub fn grid_size(
         ));
     }
     if let Some(s) = size.filter(|s| s.is_3d()) {
+        let expected = if grid == Grid::Polar {
+            "R (rings, the centre included) or RxC, e.g. 12"
+        } else {
+            "WIDTHxHEIGHT"
+        };
         return Err(RunError::value(
             Field::Size,
             s,
             Reason::text("")
                 .field(Field::Grid)
-                .then(format!(" {grid} is 2D: expected WIDTHxHEIGHT")),
+                .then(format!(" {grid} is 2D: expected {expected}")),
         ));
     }
     let (a, b) = match (size, mask) {
