@@ -7,8 +7,9 @@
 //! `--mask FILE` the study is over the spanning trees of the mask's cells; the mask sets the
 //! size, and one too large for an exact τ is refused (exit 2). With `--grid hex|triangle|polar`
 //! the lab on that grid ([`batchgen::uniformity::grid_lab`]): τ exactly, the exact
-//! distribution of each generator that runs there wherever its choices can be enumerated, and
-//! chi-square against uniform when τ is small, with the square grid's budgets and rules.
+//! distribution of each generator that runs there wherever its choices can be enumerated,
+//! chi-square against uniform when τ is small and the per-edge test when it is not, with the
+//! square grid's budgets and rules.
 
 use std::path::PathBuf;
 
@@ -132,7 +133,8 @@ pub fn run(args: &UniformityArgs) -> anyhow::Result<()> {
 }
 
 /// `batchgen uniformity --grid hex|triangle|polar`: the grid's τ, each generator's exact
-/// distribution where its choices can be enumerated, and the samples' chi-square.
+/// distribution where its choices can be enumerated, and the samples' chi-square or per-edge
+/// test.
 fn run_grid(args: &UniformityArgs) -> anyhow::Result<()> {
     use batchgen::topo::generate as tgen;
     use batchgen::uniformity::grid_lab;

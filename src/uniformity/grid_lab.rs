@@ -12,12 +12,16 @@
 //!   uniform when every tree is expected at least 5 times; a request whose sampling is
 //!   estimated over the square lab's budget ([`super::report::SAMPLING_BUDGET_SECONDS`]) is
 //!   refused up front unless forced;
+//! * each edge's exact probability of being open in a uniform spanning tree (its effective
+//!   resistance, [`super::wall_bias::uniform_open_exact_graph`], up to 144 cells, as on
+//!   squares; in floating point beyond,
+//!   [`super::wall_bias::uniform_open_graph_f64`]) and the per-edge test of each sample against
+//!   them ([`super::wall_bias::wall_test`]), which needs no sample per tree;
 //! * a verdict per generator from the exact distribution, else the chi-square at
-//!   [`super::report::ALPHA`] (fixed seed: reproducible).
+//!   [`super::report::ALPHA`], else the per-edge test (fixed seed: reproducible).
 //!
-//! The square grid's per-wall parts (effective resistances, Kruskal over all wall orders) are
-//! not computed here. [`GridStudy::table`] prints the study; its JSON is in
-//! [`super::report_json`].
+//! The square grid's Kruskal over all wall orders is not computed here. [`GridStudy::table`]
+//! prints the study; its JSON is in [`super::report_json`].
 
 use std::time::Instant;
 
@@ -26,16 +30,19 @@ use num_traits::ToPrimitive;
 
 use super::enumerate;
 use super::kirchhoff::spanning_trees_graph;
+use super::render::wall_test_table;
 use super::render::{
     exact_cells, exact_head, exact_intro, exact_table, noise_note, sample_cells, sample_head,
     sampling_intro, skip,
 };
+use super::report::UniformWalls;
 use super::report::{
     exact_part_with, fits_in_memory, probes_for, refuse_long_sampling, sampled, AlgoReport, Part,
     Refused, MIN_EXPECTED_PER_TREE,
 };
 use super::sample;
-use super::verdict::{self, exact_or_chi, legend, verdict_lines, wrap, Outcome, Verdict};
+use super::verdict::{self, exact_or_chi, legend, verdict_lines, wall_verdict, wrap, Verdict};
+use super::wall_bias;
 use crate::thousands::thousands;
 use crate::topo::{CellGraph, GridSize};
 use crate::Algorithm;
@@ -70,6 +77,10 @@ pub struct GridStudy {
     pub tau: BigInt,
     /// One entry per generator.
     pub algos: Vec<AlgoReport>,
+    /// Each edge's probability of being open in a uniform spanning tree, in edge order.
+    pub(crate) uniform_edges: UniformWalls,
+    /// Each cell id's place, `(x, y)` on hex and triangle grids, `(ring, i)` on polar ones.
+    pub(crate) places: Vec<(u32, u32)>,
     /// Remarks on what was skipped and why.
     pub notes: Vec<String>,
     /// Total wall-clock seconds.
@@ -93,12 +104,13 @@ pub fn run(
     if opts.samples > 0 && !track_trees {
         notes.push(format!(
             "τ = {} trees but only {} samples: a chi-square over trees needs about {} samples \
-             per tree, so it is meaningless here",
+             per tree, so it is meaningless here; per-edge bias is tested instead",
             thousands(&tau),
             thousands(opts.samples),
             MIN_EXPECTED_PER_TREE
         ));
     }
+    let uniform_edges = uniform_edges_of(g);
     let name = format!("the {} grid {size}", size.grid);
     if opts.samples > 0 {
         // Planned before any long work, as on squares: the sampling's size is the user's.
@@ -139,25 +151,62 @@ pub fn run(
         edges: (0..g.edges()).map(|e| g.ends(e)).collect(),
         tau,
         algos,
+        uniform_edges,
+        places: (0..size.cells_u64() as u32)
+            .map(|c| {
+                let (r, i) = g.ring_of(c);
+                if size.grid == crate::topo::Grid::Polar {
+                    (r, i)
+                } else {
+                    (i, r)
+                }
+            })
+            .collect(),
         notes,
         seconds: t0.elapsed().as_secs_f64(),
     })
 }
 
+/// Each edge's uniform probability of being open: exact up to
+/// [`wall_bias::EXACT_WALL_MAX_CELLS`] cells, in floating point up to
+/// [`wall_bias::FLOAT_WALL_MAX_WORK`], as on the square grid.
+fn uniform_edges_of(g: &CellGraph) -> UniformWalls {
+    let cells = u64::from(g.cells());
+    if cells <= wall_bias::EXACT_WALL_MAX_CELLS {
+        UniformWalls::Exact(wall_bias::uniform_open_exact_graph(g))
+    } else if wall_bias::float_work_graph(g) <= wall_bias::FLOAT_WALL_MAX_WORK {
+        UniformWalls::Float(wall_bias::uniform_open_graph_f64(g))
+    } else {
+        UniformWalls::Unavailable(format!(
+            "per-edge uniform probabilities are computed only up to about {:.1e} floating-point \
+             steps ({} cells need {:.1e})",
+            wall_bias::FLOAT_WALL_MAX_WORK,
+            cells,
+            wall_bias::float_work_graph(g)
+        ))
+    }
+}
+
 impl GridStudy {
     /// The verdict on one generator, by the square grid's rules: from its exact distribution
-    /// when known, else from the chi-square over trees.
+    /// when known, else from the chi-square over trees, else from the per-edge test.
     pub fn verdict(&self, a: &AlgoReport) -> Verdict {
-        exact_or_chi(
-            &a.exact,
-            Some(&self.tau),
-            a.sample.as_ref(),
-            self.options.samples,
-        )
-        .unwrap_or_else(|| Verdict {
-            outcome: Outcome::Unknown,
-            text: "no verdict: too few samples for a test on this grid".into(),
+        let sample = a.sample.as_ref();
+        if let Some(v) = exact_or_chi(&a.exact, Some(&self.tau), sample, self.options.samples) {
+            return v;
+        }
+        let sm = sample.expect("sampled: exact_or_chi decides otherwise");
+        let u = self.uniform_edges.as_f64();
+        wall_verdict(sm, self.options.samples, u.as_deref(), "edge", |e| {
+            self.edge_label(e)
         })
+    }
+
+    /// Edge `e` by its cells' places: `(x,y)–(x,y)` on hex and triangle grids, `(ring,i)–(ring,i)`
+    /// on polar ones (the forms `--entrance` takes).
+    pub fn edge_label(&self, e: usize) -> String {
+        let [a, b] = self.edges[e].map(|c| self.places[c as usize]);
+        format!("({},{})–({},{})", a.0, a.1, b.0, b.1)
     }
 
     /// The human-readable study, without colour.
@@ -198,6 +247,24 @@ impl GridStudy {
         s += &self.exact_section(color);
         if self.options.samples > 0 {
             s += &self.sampling_section(color);
+            match self.uniform_edges.as_f64() {
+                Some(u) => {
+                    s += &wall_test_table(
+                        &self.algos,
+                        self.options.samples,
+                        &u,
+                        "edge",
+                        color,
+                        |e| self.edge_label(e),
+                    )
+                }
+                None => {
+                    if let UniformWalls::Unavailable(why) = &self.uniform_edges {
+                        s.push('\n');
+                        s += &wrap(&format!("Per-edge bias: {why}"), "", "  ");
+                    }
+                }
+            }
         }
         for n in &self.notes {
             s.push('\n');
@@ -259,6 +326,7 @@ impl GridStudy {
 mod tests {
     use super::*;
     use crate::topo::Grid;
+    use crate::uniformity::verdict::Outcome;
     use num_rational::BigRational;
     use num_traits::One;
 

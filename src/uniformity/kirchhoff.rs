@@ -31,7 +31,10 @@ pub(crate) fn reduced_laplacian(size: Size) -> Vec<Vec<i64>> {
 
 /// The Laplacian of the graph on vertices `0..n` with the given edges, without the row and
 /// column of vertex `n − 1`.
-fn reduced_laplacian_of(n: usize, edges: impl Iterator<Item = (usize, usize)>) -> Vec<Vec<i64>> {
+pub(crate) fn reduced_laplacian_of(
+    n: usize,
+    edges: impl Iterator<Item = (usize, usize)>,
+) -> Vec<Vec<i64>> {
     let m = n - 1;
     let mut l = vec![vec![0i64; m]; m];
     for (a, b) in edges {

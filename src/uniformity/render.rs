@@ -297,54 +297,12 @@ impl Report {
     /// Each sampled generator's worst wall against its uniform probability.
     fn wall_test_section(&self, color: bool) -> String {
         let o = &self.options;
-        let size = o.size;
-        let mut s = String::new();
-        if let Some(u) = self.uniform_walls.as_f64() {
-            let _ = writeln!(s);
-            s += &wrap(
-                &format!(
-                    "Per-wall test (each wall's open count vs its uniform probability; \
-                     worst wall, Bonferroni over walls, α = {ALPHA}):"
-                ),
-                "",
-                "  ",
-            );
-            let mut rows = vec![[
-                "generator",
-                "wall",
-                "observed",
-                "uniform",
-                "z",
-                "p-value",
-                "verdict",
-            ]
-            .map(String::from)
-            .to_vec()];
-            for a in &self.algos {
-                let Some(sm) = &a.sample else { continue };
-                let Some(t) = wall_bias::wall_test(&sm.counts.wall_open, o.samples, &u) else {
-                    continue;
-                };
-                let verdict = if t.p_bonferroni < ALPHA {
-                    "NOT uniform"
-                } else {
-                    "consistent"
-                };
-                rows.push(vec![
-                    a.algo.name(),
-                    self.walls[t.worst].label(size),
-                    format!("{:.4}", t.observed),
-                    format!("{:.4}", t.expected),
-                    format!("{:.1}", t.z),
-                    p_str(t.p_bonferroni),
-                    paint_cell(verdict, color),
-                ]);
-            }
-            if rows.len() > 1 {
-                s += &verdict::blocks(&rows, &[0, 6], 1);
-            }
+        match self.uniform_walls.as_f64() {
+            Some(u) => wall_test_table(&self.algos, o.samples, &u, "wall", color, |i| {
+                self.walls[i].label(o.size)
+            }),
+            None => String::new(),
         }
-        s
     }
 
     /// Per-wall open frequency: uniform, over all Kruskal orders, and per sampled generator.
@@ -658,6 +616,63 @@ pub(crate) fn sample_cells(
             "no test over trees (see note)".into(),
         ],
     }
+}
+
+/// The per-wall test's section ([`wall_bias::wall_test`]): each sampled generator's worst wall
+/// (`what`: "wall", or "edge" on the other grids, named by `label`) against its uniform
+/// probability `uniform`, out of `samples` mazes.
+pub(crate) fn wall_test_table(
+    algos: &[AlgoReport],
+    samples: u64,
+    uniform: &[f64],
+    what: &str,
+    color: bool,
+    label: impl Fn(usize) -> String,
+) -> String {
+    let mut s = String::from("\n");
+    s += &wrap(
+        &format!(
+            "Per-{what} test (each {what}'s open count vs its uniform probability; worst \
+             {what}, Bonferroni over {what}s, α = {ALPHA}):"
+        ),
+        "",
+        "  ",
+    );
+    let mut rows = vec![[
+        "generator",
+        what,
+        "observed",
+        "uniform",
+        "z",
+        "p-value",
+        "verdict",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for a in algos {
+        let Some(sm) = &a.sample else { continue };
+        let Some(t) = wall_bias::wall_test(&sm.counts.wall_open, samples, uniform) else {
+            continue;
+        };
+        let verdict = if t.p_bonferroni < ALPHA {
+            "NOT uniform"
+        } else {
+            "consistent"
+        };
+        rows.push(vec![
+            a.algo.name(),
+            label(t.worst),
+            format!("{:.4}", t.observed),
+            format!("{:.4}", t.expected),
+            format!("{:.1}", t.z),
+            p_str(t.p_bonferroni),
+            paint_cell(verdict, color),
+        ]);
+    }
+    if rows.len() > 1 {
+        s += &verdict::blocks(&rows, &[0, 6], 1);
+    }
+    s
 }
 
 /// The TV distance a uniform sampler shows from sampling noise alone at `samples` mazes over

@@ -373,11 +373,23 @@ struct EdgeDoc {
     edge: usize,
     a: u32,
     b: u32,
+    /// The two cells' places (`(x,y)–(x,y)`, polar `(ring,i)–(ring,i)`).
+    label: String,
+    /// The exact probability that the edge is open in a uniform spanning tree (small graphs).
+    uniform_open: Option<String>,
+    /// The same in floating point (when computed).
+    uniform_open_f64: Option<f64>,
 }
 
 impl GridStudy {
     /// The machine-readable study (print it with [`crate::json::pretty`]).
     pub fn to_json(&self) -> GridDocument<'_> {
+        let uniform_f64 = self.uniform_edges.as_f64();
+        let exact = match &self.uniform_edges {
+            UniformWalls::Exact(e) => Some(e),
+            _ => None,
+        };
+        let samples = self.options.samples;
         GridDocument {
             grid: GridOf {
                 grid: self.size.grid.name(),
@@ -392,14 +404,32 @@ impl GridStudy {
             },
             tree_code: "hex of the maze's edge words (bit e = edge e open, edges as listed)",
             edges: (self.edges.iter().enumerate())
-                .map(|(edge, &[a, b])| EdgeDoc { edge, a, b })
+                .map(|(edge, &[a, b])| EdgeDoc {
+                    edge,
+                    a,
+                    b,
+                    label: self.edge_label(edge),
+                    uniform_open: exact.map(|e| ratio_str(&e[edge])),
+                    uniform_open_f64: uniform_f64.as_ref().map(|f| f[edge]),
+                })
                 .collect(),
             generators: (self.algos.iter())
                 .map(|a| Generator {
                     algo: a.algo.name(),
                     claims_uniform: a.algo.is_uniform(),
                     exact: exact_status(&a.exact, Some(&self.tau)),
-                    sample: a.sample.as_ref().map(|s| sample_doc(s, None)),
+                    sample: a.sample.as_ref().map(|s| {
+                        let test = (uniform_f64.as_deref())
+                            .and_then(|u| wall_bias::wall_test(&s.counts.wall_open, samples, u))
+                            .map(|t| WallTestDoc {
+                                worst_wall: self.edge_label(t.worst),
+                                observed: t.observed,
+                                uniform: t.expected,
+                                z: t.z,
+                                p_bonferroni: t.p_bonferroni,
+                            });
+                        sample_doc(s, test)
+                    }),
                 })
                 .collect(),
             notes: &self.notes,

@@ -169,35 +169,10 @@ impl Report {
             return v;
         }
         let sm = sample.expect("sampled: exact_or_chi decides otherwise");
-        let n = thousands(self.options.samples);
-        if let Some(u) = self.uniform_walls.as_f64() {
-            if let Some(t) = wall_bias::wall_test(&sm.counts.wall_open, self.options.samples, &u) {
-                let wall = self.walls[t.worst].label(self.options.size);
-                return if t.p_bonferroni < ALPHA {
-                    Verdict {
-                        outcome: Outcome::Biased,
-                        text: format!(
-                            "biased: wall {wall} is open in {:.1}% of the sampled mazes, {:.1}% under \
-                             uniform ({n} samples)",
-                            100.0 * t.observed,
-                            100.0 * t.expected
-                        ),
-                    }
-                } else {
-                    Verdict {
-                        outcome: Outcome::Uniform,
-                        text: format!(
-                            "uniform as far as measured — passes (no wall opens more or less \
-                             often than under uniform in {n} samples)"
-                        ),
-                    }
-                };
-            }
-        }
-        Verdict {
-            outcome: Outcome::Unknown,
-            text: "no verdict: too few samples for a test on this grid".into(),
-        }
+        let u = self.uniform_walls.as_f64();
+        wall_verdict(sm, self.options.samples, u.as_deref(), "wall", |i| {
+            self.walls[i].label(self.options.size)
+        })
     }
 
     /// The "Verdicts" section: one wrapped line per generator.
@@ -206,6 +181,43 @@ impl Report {
             .map(|a| (a.algo.name(), self.verdict(a)))
             .collect();
         verdict_lines(&verdicts, color)
+    }
+}
+
+/// The verdict of the per-wall test ([`wall_bias::wall_test`]) on a sample `sm` of `samples`
+/// mazes against the uniform probabilities `uniform` (when computed), naming the worst wall
+/// (`what`: "wall", or "edge" on the other grids) by `label`; no verdict without the test.
+pub(crate) fn wall_verdict(
+    sm: &Sampled,
+    samples: u64,
+    uniform: Option<&[f64]>,
+    what: &str,
+    label: impl Fn(usize) -> String,
+) -> Verdict {
+    let n = thousands(samples);
+    let test = uniform.and_then(|u| wall_bias::wall_test(&sm.counts.wall_open, samples, u));
+    match test {
+        Some(t) if t.p_bonferroni < ALPHA => Verdict {
+            outcome: Outcome::Biased,
+            text: format!(
+                "biased: {what} {} is open in {:.1}% of the sampled mazes, {:.1}% under uniform \
+                 ({n} samples)",
+                label(t.worst),
+                100.0 * t.observed,
+                100.0 * t.expected
+            ),
+        },
+        Some(_) => Verdict {
+            outcome: Outcome::Uniform,
+            text: format!(
+                "uniform as far as measured — passes (no {what} opens more or less often than \
+                 under uniform in {n} samples)"
+            ),
+        },
+        None => Verdict {
+            outcome: Outcome::Unknown,
+            text: "no verdict: too few samples for a test on this grid".into(),
+        },
     }
 }
 

@@ -9,9 +9,12 @@
 //! tree has that many edges). For grids too large for exact arithmetic, [`uniform_open_f64`]
 //! solves the same system in floating point with a banded Cholesky factor.
 
-use super::kirchhoff::{det_and_adjugate, mask_walls, reduced_laplacian, reduced_laplacian_masked};
+use super::kirchhoff::{
+    det_and_adjugate, mask_walls, reduced_laplacian, reduced_laplacian_masked, reduced_laplacian_of,
+};
 use super::{interior_walls, Wall};
 use crate::grid::{Dir, Mask, Size};
+use crate::topo::CellGraph;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -85,11 +88,9 @@ pub fn float_work(size: Size) -> f64 {
 
 /// The same probabilities as [`uniform_open_exact`] in floating point, for grids up to
 /// [`FLOAT_WALL_MAX_WORK`] of [`float_work`]: the reduced Laplacian (cells by id) is banded
-/// with bandwidth W (W·H in 3D), so its Cholesky factor `L` (`A = L Lᵀ`) costs `n·W²`, and each wall's
-/// resistance is `‖L⁻¹(e_a − e_b)‖²`, one banded forward solve starting at cell `a` (rayon
-/// over walls).
+/// with bandwidth W (W·H in 3D), so its Cholesky factor costs `n·W²`, and each wall's
+/// resistance is one banded forward solve (the solver every cell graph's probabilities use).
 pub fn uniform_open_f64(size: Size) -> Vec<f64> {
-    use rayon::prelude::*;
     let walls = interior_walls(size);
     let n = size.cells() as usize;
     if n == 1 {
@@ -97,7 +98,6 @@ pub fn uniform_open_f64(size: Size) -> Vec<f64> {
     }
     let m = n - 1; // unknowns: every cell but the last (ground)
     let bw = (bandwidth(size) as usize).min(m - 1).max(1);
-    let stride = bw + 1;
     // a(i, j) for j in i−bw..=i: the degree on the diagonal, −1 where j is a neighbour of i.
     let a = |i: usize, j: usize| -> f64 {
         let c = i as u32;
@@ -115,6 +115,23 @@ pub fn uniform_open_f64(size: Size) -> Vec<f64> {
             0.0
         }
     };
+    let pairs: Vec<(usize, usize)> = walls.iter().map(|w| (w.a as usize, w.b as usize)).collect();
+    banded_resistances(m, bw, a, &pairs)
+}
+
+/// The effective resistance between the two rows of each pair `(a, b)`, `a < b`, of a graph
+/// whose reduced Laplacian (ground: row `m`, removed) has `m` rows, bandwidth `bw` and entries
+/// `a(i, j)` for `j` in `i − bw..=i`: its Cholesky factor `L` (`A = L Lᵀ`) costs `m·bw²`, and
+/// each pair's resistance is `‖L⁻¹(e_a − e_b)‖²` (`e_m` = 0), one banded forward solve
+/// starting at row `a` (rayon over pairs).
+fn banded_resistances(
+    m: usize,
+    bw: usize,
+    a: impl Fn(usize, usize) -> f64,
+    pairs: &[(usize, usize)],
+) -> Vec<f64> {
+    use rayon::prelude::*;
+    let stride = bw + 1;
     let mut l = vec![0.0f64; m * stride];
     let at = |i: usize, j: usize| i * stride + (j + bw - i);
     for i in 0..m {
@@ -127,12 +144,12 @@ pub fn uniform_open_f64(size: Size) -> Vec<f64> {
             l[at(i, j)] = if i == j { s.sqrt() } else { s / l[at(j, j)] };
         }
     }
-    walls
+    pairs
         .par_iter()
         .map_init(
             || vec![0.0f64; m],
-            |y, w| {
-                let (a, b) = (w.a as usize, w.b as usize);
+            |y, &(a, b)| {
+                debug_assert!(a < b);
                 let mut r = 0.0;
                 for i in a..m {
                     let rhs = if i == a {
@@ -153,6 +170,71 @@ pub fn uniform_open_f64(size: Size) -> Vec<f64> {
             },
         )
         .collect()
+}
+
+/// The edges of `g` as pairs of rows of its Laplacian (cells in id order), the lower first.
+fn graph_pairs(g: &CellGraph) -> Vec<(usize, usize)> {
+    let row = |c: u32| g.ids().binary_search(&c).expect("a cell of the graph");
+    (0..g.edges())
+        .map(|e| {
+            let [a, b] = g.ends(e);
+            let (a, b) = (row(a), row(b));
+            (a.min(b), a.max(b))
+        })
+        .collect()
+}
+
+/// The bandwidth of `g`'s Laplacian with cells in id order: the largest row distance of an
+/// edge's ends.
+fn graph_bandwidth(pairs: &[(usize, usize)]) -> usize {
+    pairs.iter().map(|&(a, b)| b - a).max().unwrap_or(1)
+}
+
+/// Floating-point work of [`uniform_open_graph_f64`] on `g` (multiply-adds), as [`float_work`].
+pub fn float_work_graph(g: &CellGraph) -> f64 {
+    let pairs = graph_pairs(g);
+    let (n, bw) = (g.cells() as f64, graph_bandwidth(&pairs) as f64);
+    n * bw * bw + pairs.len() as f64 * n * bw / 2.0
+}
+
+/// The exact probability that each edge of `g` (in edge order) is open in a uniformly random
+/// spanning tree of `g` (ground: its last cell): [`uniform_open_exact`] on any cell graph.
+pub fn uniform_open_exact_graph(g: &CellGraph) -> Vec<BigRational> {
+    if g.cells() == 1 {
+        return Vec::new();
+    }
+    let pairs = graph_pairs(g);
+    let l = reduced_laplacian_of(g.cells() as usize, pairs.iter().copied());
+    resistances(&l, pairs.into_iter())
+}
+
+/// [`uniform_open_exact_graph`] in floating point (a banded Cholesky solve, as
+/// [`uniform_open_f64`]), for graphs up to
+/// [`FLOAT_WALL_MAX_WORK`] of [`float_work_graph`].
+pub fn uniform_open_graph_f64(g: &CellGraph) -> Vec<f64> {
+    let n = g.cells() as usize;
+    if n == 1 {
+        return Vec::new();
+    }
+    let m = n - 1;
+    let pairs = graph_pairs(g);
+    let bw = graph_bandwidth(&pairs).min(m - 1).max(1);
+    // Each row's degree and its neighbours of lower rows (the entries left of the diagonal).
+    let mut degree = vec![0f64; n];
+    let mut lower: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(a, b) in &pairs {
+        degree[a] += 1.0;
+        degree[b] += 1.0;
+        lower[b].push(a);
+    }
+    let a = |i: usize, j: usize| -> f64 {
+        if i == j {
+            degree[i]
+        } else {
+            -(lower[i].iter().filter(|&&k| k == j).count() as f64)
+        }
+    };
+    banded_resistances(m, bw, a, &pairs)
 }
 
 /// How many times each wall (in `walls` order) is open, weighted: `counts[i] += weight` for every
@@ -258,6 +340,118 @@ mod tests {
         assert!(t.p_bonferroni < 1e-20);
         let t = wall_test(&[5000, 5010, 10_000], 10_000, &u).unwrap();
         assert!(t.p_bonferroni > 0.5);
+    }
+
+    /// Each edge's share of the spanning trees of `g`, counted by brute force: every set of
+    /// `cells − 1` edges that joins all cells (a union-find written here, not the lab's
+    /// Kirchhoff code).
+    fn edge_shares_by_enumeration(g: &CellGraph) -> Vec<BigRational> {
+        let row = |c: u32| g.ids().binary_search(&c).unwrap();
+        let ends: Vec<(usize, usize)> = (0..g.edges())
+            .map(|e| {
+                let [a, b] = g.ends(e);
+                (row(a), row(b))
+            })
+            .collect();
+        let (n, m) = (g.cells() as usize, ends.len());
+        assert!(m <= 20, "small graphs only");
+        let mut trees = 0u64;
+        let mut with = vec![0u64; m];
+        for set in 0u32..1 << m {
+            if set.count_ones() as usize != n - 1 {
+                continue;
+            }
+            let mut up: Vec<usize> = (0..n).collect();
+            fn top(up: &mut [usize], mut x: usize) -> usize {
+                while up[x] != x {
+                    x = up[x];
+                }
+                x
+            }
+            let mut joins = 0;
+            for (e, &(a, b)) in ends.iter().enumerate() {
+                if set >> e & 1 == 1 {
+                    let (ra, rb) = (top(&mut up, a), top(&mut up, b));
+                    if ra != rb {
+                        up[ra] = rb;
+                        joins += 1;
+                    }
+                }
+            }
+            if joins == n - 1 {
+                trees += 1;
+                for (e, w) in with.iter_mut().enumerate() {
+                    *w += u64::from(set >> e & 1);
+                }
+            }
+        }
+        with.iter()
+            .map(|&k| BigRational::new(k.into(), trees.into()))
+            .collect()
+    }
+
+    #[test]
+    fn grid_edges_open_with_their_share_of_the_trees() {
+        use crate::topo::{Grid, GridSize};
+        for size in [
+            GridSize::new(Grid::Hex, 2, 2),
+            GridSize::new(Grid::Hex, 3, 2),
+            GridSize::new(Grid::Triangle, 4, 2),
+            GridSize::new(Grid::Triangle, 3, 3),
+            GridSize::new(Grid::Polar, 2, 6),
+            GridSize::new(Grid::Polar, 2, 3),
+        ] {
+            let g = CellGraph::new(size);
+            assert_eq!(
+                uniform_open_exact_graph(&g),
+                edge_shares_by_enumeration(&g),
+                "{} {size}",
+                size.grid
+            );
+        }
+        // On the 2x2 hex grid (5 edges, 8 trees: two triangles sharing an edge) the shared edge
+        // is in 4 of the 8 trees (contracted, it leaves two pairs of parallel edges: 2 × 2), and
+        // the other four edges share the remaining 8 × 3 − 4 = 20 places: 5 of 8 each.
+        let g = CellGraph::new(GridSize::new(Grid::Hex, 2, 2));
+        let mut p = uniform_open_exact_graph(&g);
+        p.sort();
+        let half = BigRational::new(1.into(), 2.into());
+        let five_eighths = BigRational::new(5.into(), 8.into());
+        assert_eq!(p[0], half);
+        assert!(p[1..].iter().all(|x| *x == five_eighths), "{p:?}");
+    }
+
+    #[test]
+    fn grid_float_matches_exact() {
+        use crate::topo::{Grid, GridSize};
+        for size in [
+            GridSize::new(Grid::Hex, 5, 4),
+            GridSize::new(Grid::Hex, 1, 3),
+            GridSize::new(Grid::Triangle, 6, 3),
+            GridSize::new(Grid::Triangle, 2, 5),
+            GridSize::new(Grid::Polar, 3, 6),
+            GridSize::new(Grid::Polar, 4, 3),
+        ] {
+            let g = CellGraph::new(size);
+            let e = uniform_open_exact_graph(&g);
+            let f = uniform_open_graph_f64(&g);
+            assert_eq!(e.len(), f.len());
+            for (a, b) in e.iter().zip(&f) {
+                assert!(
+                    (a.to_f64().unwrap() - b).abs() < 1e-12,
+                    "{size}: {a} vs {b}"
+                );
+            }
+        }
+        // Foster's theorem on graphs too large for exact arithmetic: the shares sum to cells − 1.
+        for size in [
+            GridSize::new(Grid::Hex, 30, 20),
+            GridSize::new(Grid::Polar, 12, 6),
+        ] {
+            let g = CellGraph::new(size);
+            let s: f64 = uniform_open_graph_f64(&g).iter().sum();
+            assert!((s - f64::from(g.cells() - 1)).abs() < 1e-8, "{size}: {s}");
+        }
     }
 
     #[test]
