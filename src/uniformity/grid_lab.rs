@@ -30,15 +30,13 @@ use num_traits::ToPrimitive;
 
 use super::enumerate;
 use super::kirchhoff::spanning_trees_graph;
-use super::render::wall_test_table;
 use super::render::{
     exact_cells, exact_head, exact_intro, exact_table, noise_note, sample_cells, sample_head,
-    sampling_intro, skip,
+    sampling_intro, skip, wall_test_table,
 };
-use super::report::UniformWalls;
 use super::report::{
     exact_part_with, fits_in_memory, probes_for, refuse_long_sampling, sampled, AlgoReport, Part,
-    Refused, MIN_EXPECTED_PER_TREE,
+    Refused, UniformWalls, MIN_EXPECTED_PER_TREE,
 };
 use super::sample;
 use super::verdict::{self, exact_or_chi, legend, verdict_lines, wall_verdict, wrap, Verdict};
