@@ -171,16 +171,16 @@ pub fn run(
 fn uniform_edges_of(g: &CellGraph) -> UniformWalls {
     let cells = u64::from(g.cells());
     if cells <= wall_bias::EXACT_WALL_MAX_CELLS {
-        UniformWalls::Exact(wall_bias::uniform_open_exact_graph(g))
-    } else if wall_bias::float_work_graph(g) <= wall_bias::FLOAT_WALL_MAX_WORK {
+        return UniformWalls::Exact(wall_bias::uniform_open_exact_graph(g));
+    }
+    let work = wall_bias::float_work_graph(g);
+    if work <= wall_bias::FLOAT_WALL_MAX_WORK {
         UniformWalls::Float(wall_bias::uniform_open_graph_f64(g))
     } else {
         UniformWalls::Unavailable(format!(
             "per-edge uniform probabilities are computed only up to about {:.1e} floating-point \
-             steps ({} cells need {:.1e})",
+             steps ({cells} cells need {work:.1e})",
             wall_bias::FLOAT_WALL_MAX_WORK,
-            cells,
-            wall_bias::float_work_graph(g)
         ))
     }
 }

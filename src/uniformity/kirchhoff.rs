@@ -135,12 +135,21 @@ pub fn spanning_trees_graph(g: &crate::topo::CellGraph) -> BigInt {
     if g.cells() == 1 {
         return BigInt::one();
     }
-    let row = |c: u32| g.ids().binary_search(&c).expect("a cell of the graph");
-    let edges = (0..g.edges()).map(|e| {
-        let [a, b] = g.ends(e);
-        (row(a), row(b))
-    });
+    let edges = graph_edge_rows(g).into_iter();
     bareiss_det(to_big(&reduced_laplacian_of(g.cells() as usize, edges)))
+}
+
+/// The edges of `g`, in edge order, as pairs of rows of its Laplacian (its cells in id order),
+/// the lower row first.
+pub(crate) fn graph_edge_rows(g: &crate::topo::CellGraph) -> Vec<(usize, usize)> {
+    let row = |c: u32| g.ids().binary_search(&c).expect("a cell of the graph");
+    (0..g.edges())
+        .map(|e| {
+            let [a, b] = g.ends(e);
+            let (a, b) = (row(a), row(b));
+            (a.min(b), a.max(b))
+        })
+        .collect()
 }
 
 /// `log10 τ` of the grid of `size` from the eigenvalue product (floating point; any size).

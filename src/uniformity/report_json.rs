@@ -274,18 +274,28 @@ impl Report {
     }
 
     fn sample_json(&self, sm: &Sampled, uniform_f64: Option<&[f64]>) -> Sample {
-        let c = &sm.counts;
-        let wall_test = uniform_f64
-            .and_then(|u| wall_bias::wall_test(&c.wall_open, c.samples, u))
-            .map(|t| WallTestDoc {
-                worst_wall: self.walls[t.worst].label(self.options.size),
-                observed: t.observed,
-                uniform: t.expected,
-                z: t.z,
-                p_bonferroni: t.p_bonferroni,
-            });
+        let wall_test = wall_test_doc(sm, uniform_f64, |i| self.walls[i].label(self.options.size));
         sample_doc(sm, wall_test)
     }
+}
+
+/// The per-wall (per-edge) test of a sample against the `uniform` probabilities, when computed,
+/// its worst wall named by `label`.
+fn wall_test_doc(
+    sm: &Sampled,
+    uniform: Option<&[f64]>,
+    label: impl Fn(usize) -> String,
+) -> Option<WallTestDoc> {
+    let c = &sm.counts;
+    uniform
+        .and_then(|u| wall_bias::wall_test(&c.wall_open, c.samples, u))
+        .map(|t| WallTestDoc {
+            worst_wall: label(t.worst),
+            observed: t.observed,
+            uniform: t.expected,
+            z: t.z,
+            p_bonferroni: t.p_bonferroni,
+        })
 }
 
 /// A generator's exact distribution (or why it has none) against `tau` when known.
@@ -389,7 +399,6 @@ impl GridStudy {
             UniformWalls::Exact(e) => Some(e),
             _ => None,
         };
-        let samples = self.options.samples;
         GridDocument {
             grid: GridOf {
                 grid: self.size.grid.name(),
@@ -419,15 +428,7 @@ impl GridStudy {
                     claims_uniform: a.algo.is_uniform(),
                     exact: exact_status(&a.exact, Some(&self.tau)),
                     sample: a.sample.as_ref().map(|s| {
-                        let test = (uniform_f64.as_deref())
-                            .and_then(|u| wall_bias::wall_test(&s.counts.wall_open, samples, u))
-                            .map(|t| WallTestDoc {
-                                worst_wall: self.edge_label(t.worst),
-                                observed: t.observed,
-                                uniform: t.expected,
-                                z: t.z,
-                                p_bonferroni: t.p_bonferroni,
-                            });
+                        let test = wall_test_doc(s, uniform_f64.as_deref(), |e| self.edge_label(e));
                         sample_doc(s, test)
                     }),
                 })

@@ -10,7 +10,8 @@
 //! solves the same system in floating point with a banded Cholesky factor.
 
 use super::kirchhoff::{
-    det_and_adjugate, mask_walls, reduced_laplacian, reduced_laplacian_masked, reduced_laplacian_of,
+    det_and_adjugate, graph_edge_rows, mask_walls, reduced_laplacian, reduced_laplacian_masked,
+    reduced_laplacian_of,
 };
 use super::{interior_walls, Wall};
 use crate::grid::{Dir, Mask, Size};
@@ -172,18 +173,6 @@ fn banded_resistances(
         .collect()
 }
 
-/// The edges of `g` as pairs of rows of its Laplacian (cells in id order), the lower first.
-fn graph_pairs(g: &CellGraph) -> Vec<(usize, usize)> {
-    let row = |c: u32| g.ids().binary_search(&c).expect("a cell of the graph");
-    (0..g.edges())
-        .map(|e| {
-            let [a, b] = g.ends(e);
-            let (a, b) = (row(a), row(b));
-            (a.min(b), a.max(b))
-        })
-        .collect()
-}
-
 /// The bandwidth of `g`'s Laplacian with cells in id order: the largest row distance of an
 /// edge's ends.
 fn graph_bandwidth(pairs: &[(usize, usize)]) -> usize {
@@ -192,7 +181,7 @@ fn graph_bandwidth(pairs: &[(usize, usize)]) -> usize {
 
 /// Floating-point work of [`uniform_open_graph_f64`] on `g` (multiply-adds), as [`float_work`].
 pub fn float_work_graph(g: &CellGraph) -> f64 {
-    let pairs = graph_pairs(g);
+    let pairs = graph_edge_rows(g);
     let (n, bw) = (g.cells() as f64, graph_bandwidth(&pairs) as f64);
     n * bw * bw + pairs.len() as f64 * n * bw / 2.0
 }
@@ -203,7 +192,7 @@ pub fn uniform_open_exact_graph(g: &CellGraph) -> Vec<BigRational> {
     if g.cells() == 1 {
         return Vec::new();
     }
-    let pairs = graph_pairs(g);
+    let pairs = graph_edge_rows(g);
     let l = reduced_laplacian_of(g.cells() as usize, pairs.iter().copied());
     resistances(&l, pairs.into_iter())
 }
@@ -217,7 +206,7 @@ pub fn uniform_open_graph_f64(g: &CellGraph) -> Vec<f64> {
         return Vec::new();
     }
     let m = n - 1;
-    let pairs = graph_pairs(g);
+    let pairs = graph_edge_rows(g);
     let bw = graph_bandwidth(&pairs).min(m - 1).max(1);
     // Each row's degree and its neighbours of lower rows (the entries left of the diagonal).
     let mut degree = vec![0f64; n];
