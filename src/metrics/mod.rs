@@ -62,7 +62,6 @@ mod skeleton;
 pub use row::{column_index, Column, Filter, Get, Row, RowView, COLUMNS};
 
 use crate::grid::{Maze, Size};
-use crate::popcount::ONES;
 
 /// The measurements of one maze (the Parquet row minus the run's identifiers and timing).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -282,9 +281,9 @@ pub struct Scratch {
     /// Open sides per cell, one byte each ([`degrees::prepare`]).
     masks: Vec<u8>,
     /// The 2D push table of [`bfs`] and the width it was built for.
-    pushes: (Vec<[u64; 4]>, u32),
+    pushes: (Vec<Push>, u32),
     /// The 3D push table and the (width, cells per layer) it was built for.
-    pushes_3d: (Vec<[u64; 6]>, (u32, u32)),
+    pushes_3d: (Vec<Push>, (u32, u32)),
     /// The per-position buffers (apart from the tables, so the search can borrow both).
     bufs: Bufs,
     /// The first maze's cell masks and buffers in [`measure_pair`] (the second uses `masks`
@@ -372,16 +371,26 @@ fn parent(e: u64) -> usize {
     (e >> 32) as usize
 }
 
+/// A row of a push table ([`push_table`]): up to six values to add, then (at [`COUNT`]) how
+/// many of them are children. One 64-byte row, so a row's index is a shift and the count is
+/// read through the table's own base: with the count in a table of its own (a popcount of the
+/// row's index), [`bfs_pair`] needed one more base register than the two searches' pointers
+/// left, and reloaded the push table's from the stack twice a round.
+type Push = [u64; 8];
+
+/// Where a [`Push`] row keeps its child count.
+const COUNT: usize = 7;
+
 /// The push table for `D` directions (4 or 6) with the cell offsets `offsets` (in the order
 /// E, S, W, N, Down, Up; each as a wrapping addition): for each set of forward sides `f`, the
 /// values to add to `pack(v, 0, head)` to get the queue entries of the children, in direction
 /// order (the cell offset, and the sides the child keeps open ahead: all but the one back to
-/// `v`); unused slots add 0. 256 rows, one per byte value, so a byte indexes it with no bound
-/// check; only the first `2^D` are ever read.
-fn push_table<const D: usize>(offsets: [u64; D]) -> Vec<[u64; D]> {
+/// `v`); unused slots add 0; the row's last word counts the children. 256 rows, one per byte
+/// value, so a byte indexes it with no bound check; only the first `2^D` are ever read.
+fn push_table<const D: usize>(offsets: [u64; D]) -> Vec<Push> {
     (0..256usize)
         .map(|f| {
-            let mut row = [0u64; D];
+            let mut row = [0u64; 8];
             let mut j = 0;
             for (d, &off) in offsets.iter().enumerate() {
                 if f >> d & 1 == 1 && f < 1 << D {
@@ -392,19 +401,20 @@ fn push_table<const D: usize>(offsets: [u64; D]) -> Vec<[u64; D]> {
                     j += 1;
                 }
             }
+            row[COUNT] = j as u64;
             row
         })
         .collect()
 }
 
 /// The 2D push table for width `w` ([`push_table`]).
-fn push_table_2d(w: u32) -> Vec<[u64; 4]> {
+fn push_table_2d(w: u32) -> Vec<Push> {
     let w = w as u64;
     push_table([1, w, 1u64.wrapping_neg(), w.wrapping_neg()])
 }
 
 /// The 3D push table for width `w` and `layer` cells per layer ([`push_table`]).
-fn push_table_3d(w: u32, layer: u32) -> Vec<[u64; 6]> {
+fn push_table_3d(w: u32, layer: u32) -> Vec<Push> {
     let (w, l) = (w as u64, layer as u64);
     push_table([
         1,
@@ -461,7 +471,7 @@ impl<'a, const D: usize> Search<'a, D> {
     /// Take position `head` (below the tail) out of the queue and push its children; if
     /// `FULL`, record its first child, reset its [`Node`] and note the exit.
     #[inline(always)]
-    fn step<const FULL: bool>(&mut self, table: &[[u64; D]; 256], head: usize) {
+    fn step<const FULL: bool>(&mut self, table: &[Push; 256], head: usize) {
         assert!(
             self.tail <= self.n,
             "measure: the maze has a loop (not a perfect maze)"
@@ -494,7 +504,7 @@ impl<'a, const D: usize> Search<'a, D> {
             .try_into()
             .expect("D slots");
         *slots = std::array::from_fn(|j| base.wrapping_add(row[j]));
-        self.tail += ONES[fwd as usize] as usize;
+        self.tail += row[COUNT] as usize;
     }
 
     /// Check that every cell was reached exactly once; finish the first-child table; the
@@ -520,7 +530,7 @@ impl<'a, const D: usize> Search<'a, D> {
 fn bfs<const D: usize, const FULL: bool>(
     s: &mut Bufs,
     masks: &[u8],
-    table: &[[u64; D]; 256],
+    table: &[Push; 256],
     n: usize,
     root: u32,
     exit: u32,
@@ -544,7 +554,7 @@ fn bfs<const D: usize, const FULL: bool>(
 fn bfs_pair(
     (sa, sb): (&mut Bufs, &mut Bufs),
     masks: [&[u8]; 2],
-    table: &[[u64; 4]; 256],
+    table: &[Push; 256],
     n: usize,
     roots: [u32; 2],
     exits: [u32; 2],
@@ -770,7 +780,7 @@ pub fn measure_pair(mazes: [&Maze; 2], ends: Ends, s: &mut Scratch) -> [Metrics;
 }
 
 /// The 2D push table for width `w` in `pushes`, built if it was built for another width.
-fn table_2d(pushes: &mut (Vec<[u64; 4]>, u32), w: u32) -> &[[u64; 4]; 256] {
+fn table_2d(pushes: &mut (Vec<Push>, u32), w: u32) -> &[Push; 256] {
     if pushes.1 != w || pushes.0.is_empty() {
         *pushes = (push_table_2d(w), w);
     }
@@ -782,7 +792,7 @@ fn table_2d(pushes: &mut (Vec<[u64; 4]>, u32), w: u32) -> &[[u64; 4]; 256] {
 fn measure_2d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     let deg = degrees::prepare(maze, &mut s.masks);
     let table = table_2d(&mut s.pushes, maze.width());
-    traverse(maze, ends, deg, &s.masks, table, &mut s.bufs)
+    traverse::<4>(maze, ends, deg, &s.masks, table, &mut s.bufs)
 }
 
 /// [`measure_pair`] on two perfect mazes of depth 1 with the same width and cell count: the
@@ -825,8 +835,8 @@ fn measure_3d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     if s.pushes_3d.1 != key || s.pushes_3d.0.is_empty() {
         s.pushes_3d = (push_table_3d(key.0, key.1), key);
     }
-    let table: &[[u64; 6]; 256] = s.pushes_3d.0[..].try_into().expect("256 rows");
-    traverse(maze, ends, deg, &s.masks, table, &mut s.bufs)
+    let table: &[Push; 256] = s.pushes_3d.0[..].try_into().expect("256 rows");
+    traverse::<6>(maze, ends, deg, &s.masks, table, &mut s.bufs)
 }
 
 impl Bufs {
@@ -850,7 +860,7 @@ impl Bufs {
         maze: &Maze,
         ends: Ends,
         masks: &[u8],
-        table: &[[u64; D]; 256],
+        table: &[Push; 256],
         n: usize,
     ) -> (u32, u32) {
         match ends {
@@ -871,7 +881,7 @@ fn traverse<const D: usize>(
     ends: Ends,
     deg: degrees::Degrees,
     masks: &[u8],
-    table: &[[u64; D]; 256],
+    table: &[Push; 256],
     s: &mut Bufs,
 ) -> Metrics {
     // The cells of the tree: the mask's, when the maze has one (holes have no passage and
