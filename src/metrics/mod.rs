@@ -386,14 +386,16 @@ const COUNT: usize = 7;
 /// values to add to `pack(v, 0, head)` to get the queue entries of the children, in direction
 /// order (the cell offset, and the sides the child keeps open ahead: all but the one back to
 /// `v`); unused slots add 0; the row's last word counts the children. 256 rows, one per byte
-/// value, so a byte indexes it with no bound check; only the first `2^D` are ever read.
+/// value, so a byte indexes it with no bound check; the bits of a byte past the `D` sides are
+/// ignored (row `f` is row `f mod 2^D`), as the exit's mask byte carries [`EXIT`] into the
+/// index.
 fn push_table<const D: usize>(offsets: [u64; D]) -> Vec<Push> {
     (0..256usize)
         .map(|f| {
             let mut row = [0u64; 8];
             let mut j = 0;
             for (d, &off) in offsets.iter().enumerate() {
-                if f >> d & 1 == 1 && f < 1 << D {
+                if f >> d & 1 == 1 {
                     // The side back to `v`.
                     let back = opposite(d);
                     let keep = ((1u64 << D) - 1) & !(1 << back);
@@ -426,6 +428,20 @@ fn push_table_3d(w: u32, layer: u32) -> Vec<Push> {
     ])
 }
 
+/// The bit of a cell's mask byte, past the six sides, that marks the exit during a full search
+/// ([`bfs`], [`bfs_pair`]): the step tests the byte it has just loaded, where a compare with
+/// the exit's cell took a register in each search ([`mark_exit`]).
+const EXIT: u8 = 0x40;
+
+/// Set (`on`) or clear [`EXIT`] in the mask byte of cell `exit`, if it has one (no bit for an
+/// exit off the maze, e.g. the `u32::MAX` of a search without an exit: such a search never
+/// meets it, as before).
+fn mark_exit(masks: &mut [u8], exit: u32, on: bool) {
+    if let Some(m) = masks.get_mut(exit as usize) {
+        *m = if on { *m | EXIT } else { *m & !EXIT };
+    }
+}
+
 /// One breadth-first search in progress over one maze's buffers (see [`bfs`]): the queue's
 /// tail, the exit's position once met, and the slices it writes. A struct so that [`bfs`] and
 /// [`bfs_pair`] run the same step, one search or two interleaved.
@@ -435,16 +451,15 @@ struct Search<'a, const D: usize> {
     node: &'a mut [Node],
     masks: &'a [u8],
     n: usize,
-    exit: u32,
     tail: usize,
     exit_pos: usize,
 }
 
 impl<'a, const D: usize> Search<'a, D> {
     /// A search of the `n` cells of the maze whose open sides are `masks`, from `root`, looking
-    /// for `exit`, in `s`'s buffers (at least `n + D` long).
+    /// for the cell marked [`EXIT`], in `s`'s buffers (at least `n + D` long).
     #[inline(always)]
-    fn new(s: &'a mut Bufs, masks: &'a [u8], n: usize, root: u32, exit: u32) -> Self {
+    fn new(s: &'a mut Bufs, masks: &'a [u8], n: usize, root: u32) -> Self {
         const { assert!(D == 4 || D == 6) };
         // The reads of `masks` below skip the bound check: the root is checked here, and every
         // other cell is pushed through an open side, which never leads off the grid (border
@@ -462,7 +477,6 @@ impl<'a, const D: usize> Search<'a, D> {
             node: &mut s.node[..n],
             masks,
             n,
-            exit,
             tail: 1,
             exit_pos: 0,
         }
@@ -482,12 +496,14 @@ impl<'a, const D: usize> Search<'a, D> {
         // so it is a cell of the grid and `masks` has a byte for it.
         let open = unsafe { *self.masks.get_unchecked(v as usize) };
         // The open sides but the one back to the parent: bits 26.. of the entry hold the sides
-        // kept open ahead (bits 32.. are the parent's position, above the mask's bits).
-        let fwd = open & (e >> 26) as u8;
+        // kept open ahead (bits 32.. are the parent's position, above the sides' bits; they
+        // meet only the exit's [`EXIT`], which the push table ignores). A word, not a byte: the
+        // mask byte bounds it, and a byte's `and` was then widened again for the index.
+        let fwd = open as u32 & (e >> 26) as u32;
         if FULL {
             // A branch taken once per maze, not a select: a select kept `exit_pos` in a
             // stack slot, read and written every step (a store-to-load chain through the loop).
-            if v == self.exit {
+            if open & EXIT != 0 {
                 self.exit_pos = met(head);
             }
             self.first[head] = self.tail as u32;
@@ -522,7 +538,7 @@ impl<'a, const D: usize> Search<'a, D> {
 /// Breadth-first search from `root` over the mask table with `D` directions (4 or 6) and the
 /// push table `table` ([`push_table`]): fills the queue and, if `FULL`, the first-child table
 /// and resets the positions' [`Node`]s.
-/// Returns the position of `exit` (0 if it is never met).
+/// Returns the position of the cell marked [`EXIT`] (0 if it is never met).
 /// Panics unless every cell is reached exactly once (a tree).
 ///
 /// Out of line: inside [`traverse`] the loop's counters spilled to the stack.
@@ -533,9 +549,8 @@ fn bfs<const D: usize, const FULL: bool>(
     table: &[Push; 256],
     n: usize,
     root: u32,
-    exit: u32,
 ) -> usize {
-    let mut a = Search::<D>::new(s, masks, n, root, exit);
+    let mut a = Search::<D>::new(s, masks, n, root);
     for head in 0..n {
         if head == a.tail {
             break;
@@ -557,10 +572,9 @@ fn bfs_pair(
     table: &[Push; 256],
     n: usize,
     roots: [u32; 2],
-    exits: [u32; 2],
 ) -> [usize; 2] {
-    let mut a = Search::<4>::new(sa, masks[0], n, roots[0], exits[0]);
-    let mut b = Search::<4>::new(sb, masks[1], n, roots[1], exits[1]);
+    let mut a = Search::<4>::new(sa, masks[0], n, roots[0]);
+    let mut b = Search::<4>::new(sb, masks[1], n, roots[1]);
     for head in 0..n {
         // A stalled search is a maze that is not connected: `end` reports it.
         if head == a.tail || head == b.tail {
@@ -792,7 +806,7 @@ fn table_2d(pushes: &mut (Vec<Push>, u32), w: u32) -> &[Push; 256] {
 fn measure_2d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
     let deg = degrees::prepare(maze, &mut s.masks);
     let table = table_2d(&mut s.pushes, maze.width());
-    traverse::<4>(maze, ends, deg, &s.masks, table, &mut s.bufs)
+    traverse::<4>(maze, ends, deg, &mut s.masks, table, &mut s.bufs)
 }
 
 /// [`measure_pair`] on two perfect mazes of depth 1 with the same width and cell count: the
@@ -806,12 +820,16 @@ fn measure_2d_pair(mazes: [&Maze; 2], ends: Ends, s: &mut Scratch) -> [Metrics; 
     let table = table_2d(&mut s.pushes, mazes[0].width());
     let n = mazes[0].tree_cells() as usize;
     let (ba, bb) = (&mut s.twin.bufs, &mut s.bufs);
-    let masks = [&s.twin.masks[..], &s.masks[..]];
+    let (ma, mb) = (&mut s.twin.masks, &mut s.masks);
     ba.grow::<4>(n);
     bb.grow::<4>(n);
-    let (ra, ea) = ba.ends::<4>(mazes[0], ends, masks[0], table, n);
-    let (rb, eb) = bb.ends::<4>(mazes[1], ends, masks[1], table, n);
-    let exit_pos = bfs_pair((ba, bb), masks, table, n, [ra, rb], [ea, eb]);
+    let (ra, ea) = ba.ends::<4>(mazes[0], ends, ma, table, n);
+    let (rb, eb) = bb.ends::<4>(mazes[1], ends, mb, table, n);
+    mark_exit(ma, ea, true);
+    mark_exit(mb, eb, true);
+    let exit_pos = bfs_pair((ba, bb), [ma, mb], table, n, [ra, rb]);
+    mark_exit(ma, ea, false);
+    mark_exit(mb, eb, false);
     // SAFETY: `bfs_pair` returned, so both queues' first `n` entries are whole searches (it
     // panics on a maze that is not a tree).
     let longest = unsafe {
@@ -836,7 +854,7 @@ fn measure_3d(maze: &Maze, ends: Ends, s: &mut Scratch) -> Metrics {
         s.pushes_3d = (push_table_3d(key.0, key.1), key);
     }
     let table: &[Push; 256] = s.pushes_3d.0[..].try_into().expect("256 rows");
-    traverse::<6>(maze, ends, deg, &s.masks, table, &mut s.bufs)
+    traverse::<6>(maze, ends, deg, &mut s.masks, table, &mut s.bufs)
 }
 
 impl Bufs {
@@ -866,7 +884,7 @@ impl Bufs {
         match ends {
             Ends::Cells { entrance, exit } => (entrance, exit),
             Ends::Diameter => {
-                bfs::<D, false>(self, masks, table, n, maze.first_cell(), u32::MAX);
+                bfs::<D, false>(self, masks, table, n, maze.first_cell());
                 (cell(self.queue[n - 1]), u32::MAX)
             }
         }
@@ -874,13 +892,13 @@ impl Bufs {
 }
 
 /// Everything of [`measure`] after the degree pass, for `D` directions (4 or 6) with the push
-/// table `table` (`T = 2^D` rows) and the cell masks `masks`.
+/// table `table` and the cell masks `masks` (the exit's marked with [`EXIT`] for its search).
 #[inline(always)]
 fn traverse<const D: usize>(
     maze: &Maze,
     ends: Ends,
     deg: degrees::Degrees,
-    masks: &[u8],
+    masks: &mut [u8],
     table: &[Push; 256],
     s: &mut Bufs,
 ) -> Metrics {
@@ -889,7 +907,9 @@ fn traverse<const D: usize>(
     let n = maze.tree_cells() as usize;
     s.grow::<D>(n);
     let (root, exit) = s.ends::<D>(maze, ends, masks, table, n);
-    let exit_pos = bfs::<D, true>(s, masks, table, n, root, exit);
+    mark_exit(masks, exit, true);
+    let exit_pos = bfs::<D, true>(s, masks, table, n, root);
+    mark_exit(masks, exit, false);
     // SAFETY: `bfs` returned, so the queue's first `n` entries are a whole search (it panics
     // on a maze that is not a tree).
     let longest = unsafe { Longest::pass(&s.queue[..n], &mut s.node[..n]) };
