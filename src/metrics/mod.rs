@@ -434,8 +434,7 @@ fn push_table_3d(w: u32, layer: u32) -> Vec<Push> {
 const EXIT: u8 = 0x40;
 
 /// Set (`on`) or clear [`EXIT`] in the mask byte of cell `exit`, if it has one (no bit for an
-/// exit off the maze, e.g. the `u32::MAX` of a search without an exit: such a search never
-/// meets it, as before).
+/// exit off the maze, e.g. the `u32::MAX` of a search without an exit, which never meets it).
 fn mark_exit(masks: &mut [u8], exit: u32, on: bool) {
     if let Some(m) = masks.get_mut(exit as usize) {
         *m = if on { *m | EXIT } else { *m & !EXIT };
