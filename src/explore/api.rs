@@ -208,12 +208,8 @@ fn grid_ends_flags(g: &Group) -> Result<Vec<(String, String)>, String> {
         return Ok(Vec::new());
     }
     let text = |c: u32| {
-        let (a, b) = graph.ring_of(c);
-        if g.grid == Grid::Polar {
-            format!("{a},{b}")
-        } else {
-            format!("{b},{a}")
-        }
+        let (a, b) = graph.place(c);
+        format!("{a},{b}")
     };
     Ok(vec![
         ("entrance".into(), text(entrance)),

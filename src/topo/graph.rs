@@ -664,6 +664,17 @@ impl CellGraph {
         }
     }
 
+    /// Cell `c` as `--entrance` and `--exit` name it: `(x, y)` on hex and triangle grids,
+    /// `(ring, i)` on polar ones (`src/topo/README.md`).
+    pub fn place(&self, c: u32) -> (u32, u32) {
+        let (r, i) = self.ring_of(c);
+        if self.size.grid == Grid::Polar {
+            (r, i)
+        } else {
+            (i, r)
+        }
+    }
+
     /// Polar: the cells of ring `r`. Other grids: the cells of row `r`.
     pub fn ring_len(&self, r: u32) -> u32 {
         if self.size.grid == Grid::Polar {

@@ -77,7 +77,7 @@ pub struct GridStudy {
     pub algos: Vec<AlgoReport>,
     /// Each edge's probability of being open in a uniform spanning tree, in edge order.
     pub(crate) uniform_edges: UniformWalls,
-    /// Each cell id's place, `(x, y)` on hex and triangle grids, `(ring, i)` on polar ones.
+    /// Each cell id's place ([`CellGraph::place`]).
     pub(crate) places: Vec<(u32, u32)>,
     /// Remarks on what was skipped and why.
     pub notes: Vec<String>,
@@ -150,16 +150,7 @@ pub fn run(
         tau,
         algos,
         uniform_edges,
-        places: (0..size.cells_u64() as u32)
-            .map(|c| {
-                let (r, i) = g.ring_of(c);
-                if size.grid == crate::topo::Grid::Polar {
-                    (r, i)
-                } else {
-                    (i, r)
-                }
-            })
-            .collect(),
+        places: (0..size.cells_u64() as u32).map(|c| g.place(c)).collect(),
         notes,
         seconds: t0.elapsed().as_secs_f64(),
     })
