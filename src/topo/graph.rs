@@ -87,6 +87,14 @@ pub struct CellGraph {
     /// Per slot, its neighbour and the index of the slot back among the neighbour's slots, as
     /// `neighbour << 3 | index` (when no cell has more than 8 neighbours; empty otherwise).
     back: Vec<u32>,
+    /// `back` again with every cell's entries padded to [`CellGraph::back_stride`] entries by
+    /// `len() << 3` (a cell past the graph's), so that a visit reads a fixed number of entries
+    /// (empty when `back` is, and under `back_stride` 0).
+    back_fixed: Vec<u32>,
+    /// The entries per cell of `back_fixed` (0 when it is empty).
+    stride: u32,
+    /// The one cell with more neighbours than `stride` (a polar grid's centre), or `u32::MAX`.
+    wide: u32,
     /// One bit per slot of each cell (bit `i` for its `i`-th slot), when no cell has more than
     /// 8 neighbours (empty otherwise): the neighbour masks the generators start from.
     full: Vec<u8>,
@@ -174,6 +182,9 @@ impl CellGraph {
             slots16: Vec::new(),
             edge_dir: Vec::new(),
             back: Vec::new(),
+            back_fixed: Vec::new(),
+            stride: 0,
+            wide: u32::MAX,
             full: Vec::new(),
             tree_edge: Vec::new(),
             tree_slot: Vec::new(),
@@ -239,6 +250,7 @@ impl CellGraph {
                     g.back[s as usize] = v << 3 | i.expect("neighbours are symmetric") as u32;
                 }
             }
+            g.build_back_fixed();
         }
         if g.max_deg <= 8 && len < 1 << 16 && g.ends.len() <= 1 << 16 {
             g.slots16 = (0..len)
@@ -256,6 +268,31 @@ impl CellGraph {
         }
         g.check_connected()?;
         Ok(g)
+    }
+
+    /// Fill `back_fixed`, `stride` and `wide` from `back` (see
+    /// [`CellGraph::nbrs_back_fixed_unchecked`]). The stride is the most neighbours a cell has,
+    /// but on a polar grid that of the cells around the centre (at most 5: inward, two outward,
+    /// the two along the ring), the centre, whose first ring may have up to 8 cells, being the
+    /// one wide cell.
+    fn build_back_fixed(&mut self) {
+        let len = self.len();
+        let deg = |c: u32| self.slots(c).len() as u32;
+        let (stride, wide) = if self.size.grid == Grid::Polar && len > 1 {
+            let rest = (1..len).map(deg).max().unwrap_or(0);
+            (rest, if deg(0) > rest { 0 } else { u32::MAX })
+        } else {
+            (self.max_deg, u32::MAX)
+        };
+        // The padding's cell `len` fits beside a 3-bit slot index.
+        const _: () = assert!(crate::grid::MAX_CELLS < 1 << 29);
+        let mut fixed = vec![len << 3; (len * stride) as usize];
+        for c in (0..len).filter(|&c| c != wide) {
+            let at = (c * stride) as usize;
+            let back = self.nbrs_back(c);
+            fixed[at..at + back.len()].copy_from_slice(back);
+        }
+        (self.back_fixed, self.stride, self.wide) = (fixed, stride, wide);
     }
 
     /// Fill `tree_edge` and `tree_slot` (see [`CellGraph::tree_tables`]); only when every id
@@ -620,6 +657,32 @@ impl CellGraph {
         }
     }
 
+    /// The entries per cell that [`CellGraph::nbrs_back_fixed_unchecked`] reads, and the one
+    /// cell with more neighbours than that (whose visit reads [`CellGraph::nbrs_back`]), or
+    /// `u32::MAX`; `(0, u32::MAX)` when [`CellGraph::full_masks`] is `None`.
+    #[inline]
+    pub(crate) fn back_stride(&self) -> (u32, u32) {
+        (self.stride, self.wide)
+    }
+
+    /// [`CellGraph::nbrs_back`] of `c` padded to `K` entries (the stride of
+    /// [`CellGraph::back_stride`]) with `len() << 3`: neighbour `len()`, past every cell, so a
+    /// mask buffer with one byte more than the cells takes the padding's writes. A fixed count
+    /// lets a visit run without a loop (a loop over 4 or 5 entries spent more instructions on
+    /// its control than on the entries).
+    ///
+    /// # Safety
+    ///
+    /// `c < self.len()`, `c` is not the wide cell of [`CellGraph::back_stride`], and `K` is
+    /// its stride, not 0.
+    #[inline(always)]
+    pub(crate) unsafe fn nbrs_back_fixed_unchecked<const K: usize>(&self, c: u32) -> &[u32; K] {
+        debug_assert!(c < self.len() && c != self.wide && K == self.stride as usize && K > 0);
+        // SAFETY: the table has `stride` entries for each of the `len()` cells, and the caller
+        // promises `c < len()` and `K == stride`.
+        unsafe { &*(self.back_fixed.as_ptr().add(c as usize * K) as *const [u32; K]) }
+    }
+
     /// [`CellGraph::nbr_packed`] without a bounds check (for the generators' inner loops).
     ///
     /// # Safety
@@ -791,6 +854,50 @@ mod tests {
         }
         let wide = CellGraph::new(GridSize::new(Grid::Hex, 256, 255));
         assert!(wide.len() < 1 << 16 && wide.edges() > 1 << 16 && wide.slots16().is_none());
+    }
+
+    /// The fixed-count visits' table is `nbrs_back` padded with `len() << 3` to the stride: the
+    /// most neighbours of a cell, but around the centre of a polar grid whose centre has more
+    /// (that one cell is the wide one and is visited through `nbrs_back`).
+    #[test]
+    fn fixed_back_is_back_padded() {
+        let polar = |r, c| CellGraph::new(GridSize::new(Grid::Polar, r, c));
+        let graphs = [polar(36, crate::topo::polar::FIRST_RING), polar(4, 8), polar(3, 3)];
+        for g in graphs.into_iter().chain(small_graphs()) {
+            let (stride, wide) = g.back_stride();
+            let degree = |c: u32| g.slots(c).len() as u32;
+            let most = (0..g.len()).filter(|&c| c != wide).map(degree).max().unwrap();
+            assert_eq!(stride, most, "{}", g.size());
+            if wide != u32::MAX {
+                assert_eq!((g.size().grid, wide), (Grid::Polar, 0), "{}", g.size());
+                assert!(degree(0) > stride, "{}", g.size());
+            }
+            for c in (0..g.len()).filter(|&c| c != wide) {
+                let want: Vec<u32> = g
+                    .nbrs_back(c)
+                    .iter()
+                    .copied()
+                    .chain(std::iter::repeat(g.len() << 3))
+                    .take(stride as usize)
+                    .collect();
+                macro_rules! fixed {
+                    ($($k:literal)*) => {
+                        match stride {
+                            // SAFETY: `c` is a cell id other than the wide one, at the graph's
+                            // stride.
+                            $($k => unsafe { g.nbrs_back_fixed_unchecked::<$k>(c) }.to_vec(),)*
+                            k => panic!("{}: stride {k}", g.size()),
+                        }
+                    };
+                }
+                let got = fixed!(1 2 3 4 5 6 7 8);
+                assert_eq!(got, want, "{} cell {c}", g.size());
+            }
+        }
+        assert_eq!(polar(4, 8).back_stride(), (5, 0));
+        assert_eq!(polar(3, 3).back_stride(), (7, u32::MAX));
+        let crowded = polar(3, 9);
+        assert!(crowded.full_masks().is_none() && crowded.back_stride() == (0, u32::MAX));
     }
 
     /// Each packed slot of `nbrs_back` is the slot's neighbour and the slot of that neighbour

@@ -14,14 +14,15 @@
 //! together (each cell is entered once and left once, whatever the draws).
 
 use super::hex_layout::{HexLayout, HexMoves, SEEN};
-use super::{candidates, random_cell, slots_with, GraphScratch, Unvisited};
+use super::{by_stride, candidates, random_cell, slots_with, GraphScratch, Unvisited};
 use crate::rng::RandomSource;
 use crate::topo::{CellGraph, GraphMaze};
 
 /// One search over a graph whose cells have at most 8 neighbours: the current cell, its
 /// ancestors (`stack[..top]`, room for every cell) and the masks of unvisited neighbours.
-struct Search<'a> {
-    open: Unvisited<'a>,
+/// `K` is the stride of the masks' visits ([`Unvisited`]).
+struct Search<'a, const K: usize> {
+    open: Unvisited<'a, K>,
     stack: &'a mut [u32],
     top: usize,
     /// The current cell, kept out of the stack: a step reads its mask without waiting on the
@@ -29,14 +30,14 @@ struct Search<'a> {
     cur: u32,
 }
 
-impl<'a> Search<'a> {
+impl<'a, const K: usize> Search<'a, K> {
     /// Start at a random cell of `g` (the first draw).
     #[inline(always)]
     fn begin<R: RandomSource>(
         g: &'a CellGraph,
         s: &'a mut GraphScratch,
         rng: &mut R,
-    ) -> Search<'a> {
+    ) -> Search<'a, K> {
         let mut open = Unvisited::new(g, &mut s.open);
         let start = random_cell(g, rng);
         // SAFETY: a drawn cell is a cell id.
@@ -156,7 +157,17 @@ pub(super) fn generate<R: RandomSource>(
     if g.full_masks().is_none() {
         return scan(g, maze, s, rng);
     }
-    let mut search = Search::begin(g, s, rng);
+    by_stride!(g, K => search::<K, _>(g, maze, s, rng))
+}
+
+/// [`generate`] by the masks of [`Unvisited`], whose visits clear `K` bits.
+fn search<const K: usize, R: RandomSource>(
+    g: &CellGraph,
+    maze: &mut GraphMaze,
+    s: &mut GraphScratch,
+    rng: &mut R,
+) {
+    let mut search = Search::<K>::begin(g, s, rng);
     while search.advance(maze, rng) {}
 }
 
@@ -184,8 +195,17 @@ pub(super) fn generate_pair<RA: RandomSource, RB: RandomSource>(
         scan(g, ma, sa, ra);
         return scan(g, mb, sb, rb);
     }
-    let mut a = Search::begin(g, sa, ra);
-    let mut b = Search::begin(g, sb, rb);
+    by_stride!(g, K => search_pair::<K, _, _>(g, (ma, sa, ra), (mb, sb, rb)))
+}
+
+/// [`generate_pair`] by the masks of [`Unvisited`], whose visits clear `K` bits.
+fn search_pair<const K: usize, RA: RandomSource, RB: RandomSource>(
+    g: &CellGraph,
+    (ma, sa, ra): (&mut GraphMaze, &mut GraphScratch, &mut RA),
+    (mb, sb, rb): (&mut GraphMaze, &mut GraphScratch, &mut RB),
+) {
+    let mut a = Search::<K>::begin(g, sa, ra);
+    let mut b = Search::<K>::begin(g, sb, rb);
     while a.advance(ma, ra) {
         let more_b = b.advance(mb, rb);
         debug_assert!(more_b);

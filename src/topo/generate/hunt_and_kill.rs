@@ -13,15 +13,17 @@
 //! every step adds one cell, so two hunts of the same cells end in the same round.
 use super::hex_layout::{HexLayout, HexMoves, SEEN};
 use super::select;
-use super::{candidates, count, random_cell, slot_at, slots_with, GraphScratch, Unvisited};
+use super::{by_stride, candidates, count, random_cell, slot_at, slots_with, GraphScratch};
+use super::Unvisited;
 use crate::rng::RandomSource;
 use crate::topo::{CellGraph, GraphMaze};
 
 /// One hunt-and-kill over a graph whose cells have at most 8 neighbours: the marks, the masks
-/// of unvisited neighbours, the current cell and where the hunt resumes.
-struct Hunt<'a> {
+/// of unvisited neighbours (visited by `K`: [`Unvisited`]), the current cell and where the hunt
+/// resumes.
+struct Hunt<'a, const K: usize> {
     mark: &'a mut [u8],
-    open: Unvisited<'a>,
+    open: Unvisited<'a, K>,
     full: &'a [u8],
     /// The current cell.
     u: u32,
@@ -29,7 +31,7 @@ struct Hunt<'a> {
     lo: usize,
 }
 
-impl<'a> Hunt<'a> {
+impl<'a, const K: usize> Hunt<'a, K> {
     /// Start at a random cell of `g` (the first draw), with `full` the full masks.
     #[inline(always)]
     fn begin<R: RandomSource>(
@@ -37,13 +39,13 @@ impl<'a> Hunt<'a> {
         full: &'a [u8],
         s: &'a mut GraphScratch,
         rng: &mut R,
-    ) -> Hunt<'a> {
+    ) -> Hunt<'a, K> {
         s.marks(g.len());
         let mark = &mut s.mark[..];
         let mut open = Unvisited::new(g, &mut s.open);
         // The reads of `add` skip their bound checks on these lengths: every cell id is below
         // `g.len()`.
-        assert!(mark.len() == g.len() as usize && open.masks.len() == mark.len());
+        assert!(mark.len() == g.len() as usize && open.masks.len() > mark.len());
         assert!(full.len() == mark.len() && g.ids().len() <= mark.len());
         let u = random_cell(g, rng);
         mark[u as usize] = 1;
@@ -197,7 +199,18 @@ pub(super) fn generate<R: RandomSource>(
     let Some(full) = g.full_masks() else {
         return scan(g, maze, s, rng);
     };
-    let mut h = Hunt::begin(g, full, s, rng);
+    by_stride!(g, K => hunt::<K, _>(g, full, maze, s, rng))
+}
+
+/// [`generate`] by [`Hunt`], whose visits clear `K` bits.
+fn hunt<const K: usize, R: RandomSource>(
+    g: &CellGraph,
+    full: &[u8],
+    maze: &mut GraphMaze,
+    s: &mut GraphScratch,
+    rng: &mut R,
+) {
+    let mut h = Hunt::<K>::begin(g, full, s, rng);
     for _ in 1..g.cells() {
         // SAFETY: each call adds one cell; before each of these `cells - 1`, one is unvisited.
         unsafe { h.add(g, maze, rng) };
@@ -227,8 +240,18 @@ pub(super) fn generate_pair<RA: RandomSource, RB: RandomSource>(
         scan(g, ma, sa, ra);
         return scan(g, mb, sb, rb);
     };
-    let mut a = Hunt::begin(g, full, sa, ra);
-    let mut b = Hunt::begin(g, full, sb, rb);
+    by_stride!(g, K => hunt_pair::<K, _, _>(g, full, (ma, sa, ra), (mb, sb, rb)))
+}
+
+/// [`generate_pair`] by two [`Hunt`]s, whose visits clear `K` bits.
+fn hunt_pair<const K: usize, RA: RandomSource, RB: RandomSource>(
+    g: &CellGraph,
+    full: &[u8],
+    (ma, sa, ra): (&mut GraphMaze, &mut GraphScratch, &mut RA),
+    (mb, sb, rb): (&mut GraphMaze, &mut GraphScratch, &mut RB),
+) {
+    let mut a = Hunt::<K>::begin(g, full, sa, ra);
+    let mut b = Hunt::<K>::begin(g, full, sb, rb);
     for _ in 1..g.cells() {
         // SAFETY: as in `generate`, for each maze.
         unsafe {

@@ -230,6 +230,34 @@ fn slots_with(g: &CellGraph, mark: &[u8], u: u32, want: u8, out: &mut [u32]) -> 
     k as u32
 }
 
+/// `body` with the const `K` the stride of `g`'s fixed visits ([`CellGraph::back_stride`]) where
+/// the generators have a copy for it (3: triangle grids; 5: polar grids; 6: masked hex grids),
+/// else 0 (a visit loops over the cell's slots): the one dispatch of the loops over
+/// [`Unvisited`].
+macro_rules! by_stride {
+    ($g:expr, $k:ident => $body:expr) => {
+        match $g.back_stride().0 {
+            3 => {
+                const $k: usize = 3;
+                $body
+            }
+            5 => {
+                const $k: usize = 5;
+                $body
+            }
+            6 => {
+                const $k: usize = 6;
+                $body
+            }
+            _ => {
+                const $k: usize = 0;
+                $body
+            }
+        }
+    };
+}
+use by_stride;
+
 /// The unvisited neighbours of every cell as one byte per cell (bit `i` for the cell's `i`-th
 /// slot), on a graph whose cells have at most 8 neighbours ([`CellGraph::full_masks`]).
 /// Visiting a cell clears its bit in each neighbour's mask, once; then the choices of a cell are
@@ -251,24 +279,41 @@ fn slots_with(g: &CellGraph, mark: &[u8], u: u32, want: u8, out: &mut [u32]) -> 
 /// and 132.8 → 116.7 (`benches/grids_callgrind.sh BIN 20`), and 0.95× and 0.98× the time per
 /// cell of both (`benches/generators.sh OLD NEW 5 -- --algo backtracker,hunt-and-kill --grid
 /// triangle --size 64x64 --count 3000`, and `--grid polar --size 36`).
-struct Unvisited<'a> {
+///
+/// `K` is the graph's stride of [`CellGraph::back_stride`] (3, 5 or 6: see [`by_stride`]), or 0:
+/// with a stride, a visit clears exactly `K` bits, through the padded table of
+/// [`CellGraph::nbrs_back_fixed_unchecked`], unrolled (the padding's bits land in a byte past
+/// the cells); with 0 it loops over the cell's slots.
+struct Unvisited<'a, const K: usize = 0> {
     g: &'a CellGraph,
     masks: &'a mut [u8],
+    /// The graph's one cell with more neighbours than `K` (`u32::MAX` when none), visited by
+    /// the loop.
+    wide: u32,
 }
 
-impl<'a> Unvisited<'a> {
-    /// Every neighbour of `g`'s cells unvisited, in `buf` (reused).
+impl<'a, const K: usize> Unvisited<'a, K> {
+    /// Every neighbour of `g`'s cells unvisited, in `buf` (reused), with one byte more for the
+    /// padding of a fixed-count visit.
     ///
     /// # Panics
     ///
-    /// If `g` has a cell of more than 8 neighbours ([`CellGraph::full_masks`] is `None`).
-    fn new(g: &'a CellGraph, buf: &'a mut Vec<u8>) -> Unvisited<'a> {
+    /// If `g` has a cell of more than 8 neighbours ([`CellGraph::full_masks`] is `None`), or
+    /// `K` is neither 0 nor the graph's stride.
+    fn new(g: &'a CellGraph, buf: &'a mut Vec<u8>) -> Unvisited<'a, K> {
         let full = g.full_masks().expect("at most 8 neighbours per cell");
         // The reads below skip their bound checks on this length: every cell id is below it.
         assert_eq!(full.len(), g.len() as usize);
+        let (stride, wide) = g.back_stride();
+        assert!(K == 0 || K == stride as usize, "a visit of {K} for a stride of {stride}");
         buf.clear();
         buf.extend_from_slice(full);
-        Unvisited { g, masks: buf }
+        buf.push(0);
+        Unvisited {
+            g,
+            masks: &mut buf[..],
+            wide,
+        }
     }
 
     /// Mark `v` visited.
@@ -278,9 +323,19 @@ impl<'a> Unvisited<'a> {
     /// `v` is a cell id of the graph (below its `len()`).
     #[inline(always)]
     unsafe fn visit(&mut self, v: u32) {
+        if K > 0 && v != self.wide {
+            // SAFETY: `v < len()` (the caller's promise), not the wide cell, and `K` the
+            // graph's stride (`new`).
+            for &x in unsafe { self.g.nbrs_back_fixed_unchecked::<K>(v) } {
+                // SAFETY: `x >> 3` is a neighbour, below `len()`, or the padding's `len()`:
+                // below the masks' length `len() + 1`.
+                unsafe { *self.masks.get_unchecked_mut((x >> 3) as usize) &= !(1 << (x & 7)) };
+            }
+            return;
+        }
         // SAFETY: `v < len()` (the caller's promise) and the graph has its masks (`new`).
         for &x in unsafe { self.g.nbrs_back_unchecked(v) } {
-            // SAFETY: `x >> 3` is a neighbour, a cell id below `len()`, the masks' length.
+            // SAFETY: `x >> 3` is a neighbour, a cell id below `len()`, inside the masks.
             unsafe { *self.masks.get_unchecked_mut((x >> 3) as usize) &= !(1 << (x & 7)) };
         }
     }
