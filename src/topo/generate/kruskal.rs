@@ -13,7 +13,7 @@
 use super::GraphScratch;
 use crate::dsu::{Dsu, Forest};
 use crate::rng::{with_local_rng, RandomSource};
-use crate::topo::{CellGraph, GraphMaze};
+use crate::topo::{CellGraph, GraphMaze, Grid};
 
 /// One maze (see the module docs).
 pub(super) fn generate<R: RandomSource>(
@@ -58,21 +58,52 @@ pub(super) fn generate_pair<R: RandomSource>(
         }
     }));
     assert!(sa.dsu.len() >= g.len() && sb.dsu.len() >= g.len());
-    let (mut fa, mut fb) = (sa.dsu.forest(), sb.dsu.forest());
-    let mut a = Joins::new(g, oa);
-    let mut b = Joins::new(g, ob);
-    // SAFETY (each `join`): the forests cover the graph's cells (asserted above).
+    let (fa, fb) = (sa.dsu.forest(), sb.dsu.forest());
+    let (a, b) = (Joins::new(g, oa), Joins::new(g, ob));
+    // SAFETY: the forests cover the graph's cells (asserted above).
+    unsafe {
+        if links(g) == 3 {
+            join_pair::<3>(&ends, (a, fa, ma), (b, fb, mb));
+        } else {
+            join_pair::<4>(&ends, (a, fa, ma), (b, fb, mb));
+        }
+    }
+}
+
+/// The two union loops of [`generate_pair`], step by step together, then each alone; the
+/// finds follow `LINKS` links before their first test ([`links`]).
+///
+/// # Safety
+///
+/// `ends` gives cell ids of the graph, which both forests cover.
+#[inline(always)]
+unsafe fn join_pair<const LINKS: u32>(
+    ends: &impl Fn(u32) -> [u32; 2],
+    (mut a, mut fa, ma): (Joins<'_, u16>, Forest<'_>, &mut GraphMaze),
+    (mut b, mut fb, mb): (Joins<'_, u16>, Forest<'_>, &mut GraphMaze),
+) {
+    // SAFETY (each `join`): the caller's promise.
     while a.left > 0 && b.left > 0 {
         unsafe {
-            a.join(&ends, &mut fa, ma);
-            b.join(&ends, &mut fb, mb);
+            a.join::<LINKS>(ends, &mut fa, ma);
+            b.join::<LINKS>(ends, &mut fb, mb);
         }
     }
     while a.left > 0 {
-        unsafe { a.join(&ends, &mut fa, ma) };
+        unsafe { a.join::<LINKS>(ends, &mut fa, ma) };
     }
     while b.left > 0 {
-        unsafe { b.join(&ends, &mut fb, mb) };
+        unsafe { b.join::<LINKS>(ends, &mut fb, mb) };
+    }
+}
+
+/// The links a find of the union loops follows before its first test, on `g`
+/// ([`Forest::union_unchecked_links`]): three on a hex grid, four on the others.
+fn links(g: &CellGraph) -> u32 {
+    if g.size().grid == Grid::Hex {
+        3
+    } else {
+        4
     }
 }
 
@@ -113,8 +144,9 @@ impl<'a, T: Copy + Into<u32>> Joins<'a, T> {
     /// # Safety
     ///
     /// `ends` gives cell ids of the graph, which `forest` covers.
+    /// The finds follow `LINKS` links before their first test ([`links`]).
     #[inline(always)]
-    unsafe fn join(
+    unsafe fn join<const LINKS: u32>(
         &mut self,
         ends: &impl Fn(u32) -> [u32; 2],
         forest: &mut Forest<'_>,
@@ -124,7 +156,7 @@ impl<'a, T: Copy + Into<u32>> Joins<'a, T> {
         self.next += 1;
         let [a, b] = ends(e);
         // SAFETY: the ends are cell ids, which the forest covers (the caller's promise).
-        let joined = unsafe { forest.union_unchecked(a, b) };
+        let joined = unsafe { forest.union_unchecked_links::<LINKS>(a, b) };
         maze.open_if(e, joined);
         self.left -= joined as u32;
     }
@@ -186,10 +218,16 @@ fn shuffle_join<R: RandomSource, T: Copy + Into<u32>>(
     assert!(dsu.len() >= g.len(), "the forest covers the graph's cells");
     let mut forest = dsu.forest();
     let mut joins = Joins::new(g, order);
-    while joins.left > 0 {
-        // SAFETY: `ends` gives cells of `g`, ids below `g.len()`, which the forest covers
-        // (checked above).
-        unsafe { joins.join(&ends, &mut forest, maze) };
+    // SAFETY (each `join`): `ends` gives cells of `g`, ids below `g.len()`, which the forest
+    // covers (checked above).
+    if links(g) == 3 {
+        while joins.left > 0 {
+            unsafe { joins.join::<3>(&ends, &mut forest, maze) };
+        }
+    } else {
+        while joins.left > 0 {
+            unsafe { joins.join::<4>(&ends, &mut forest, maze) };
+        }
     }
 }
 
