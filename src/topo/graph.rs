@@ -89,7 +89,7 @@ pub struct CellGraph {
     back: Vec<u32>,
     /// `back` again with every cell's entries padded to [`CellGraph::back_stride`] entries by
     /// `len() << 3` (a cell past the graph's), so that a visit reads a fixed number of entries
-    /// (empty when `back` is, and under `back_stride` 0).
+    /// (empty when `back` is or the graph has more than 2^16 cells, with `stride` 0).
     back_fixed: Vec<u32>,
     /// The entries per cell of `back_fixed` (0 when it is empty).
     stride: u32,
@@ -250,7 +250,13 @@ impl CellGraph {
                     g.back[s as usize] = v << 3 | i.expect("neighbours are symmetric") as u32;
                 }
             }
-            g.build_back_fixed();
+            // Past 2^16 cells a grid's tables outweigh the time the padding saves: its
+            // generators' scratch and the slot tables set how large a grid fits
+            // (`memory::grid_bytes_per_cell`), and the padded table would add 12 to 24 bytes
+            // per cell.
+            if len <= 1 << 16 {
+                g.build_back_fixed();
+            }
         }
         if g.max_deg <= 8 && len < 1 << 16 && g.ends.len() <= 1 << 16 {
             g.slots16 = (0..len)
@@ -659,7 +665,8 @@ impl CellGraph {
 
     /// The entries per cell that [`CellGraph::nbrs_back_fixed_unchecked`] reads, and the one
     /// cell with more neighbours than that (whose visit reads [`CellGraph::nbrs_back`]), or
-    /// `u32::MAX`; `(0, u32::MAX)` when [`CellGraph::full_masks`] is `None`.
+    /// `u32::MAX`; `(0, u32::MAX)` when [`CellGraph::full_masks`] is `None` or the graph has
+    /// more than 2^16 cells (no padded table).
     #[inline]
     pub(crate) fn back_stride(&self) -> (u32, u32) {
         (self.stride, self.wide)
@@ -862,11 +869,19 @@ mod tests {
     #[test]
     fn fixed_back_is_back_padded() {
         let polar = |r, c| CellGraph::new(GridSize::new(Grid::Polar, r, c));
-        let graphs = [polar(36, crate::topo::polar::FIRST_RING), polar(4, 8), polar(3, 3)];
+        let graphs = [
+            polar(36, crate::topo::polar::FIRST_RING),
+            polar(4, 8),
+            polar(3, 3),
+        ];
         for g in graphs.into_iter().chain(small_graphs()) {
             let (stride, wide) = g.back_stride();
             let degree = |c: u32| g.slots(c).len() as u32;
-            let most = (0..g.len()).filter(|&c| c != wide).map(degree).max().unwrap();
+            let most = (0..g.len())
+                .filter(|&c| c != wide)
+                .map(degree)
+                .max()
+                .unwrap();
             assert_eq!(stride, most, "{}", g.size());
             if wide != u32::MAX {
                 assert_eq!((g.size().grid, wide), (Grid::Polar, 0), "{}", g.size());
@@ -898,6 +913,8 @@ mod tests {
         assert_eq!(polar(3, 3).back_stride(), (7, u32::MAX));
         let crowded = polar(3, 9);
         assert!(crowded.full_masks().is_none() && crowded.back_stride() == (0, u32::MAX));
+        let big = CellGraph::new(GridSize::new(Grid::Triangle, 257, 256));
+        assert!(big.full_masks().is_some() && big.back_stride() == (0, u32::MAX));
     }
 
     /// Each packed slot of `nbrs_back` is the slot's neighbour and the slot of that neighbour

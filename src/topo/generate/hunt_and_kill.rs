@@ -13,8 +13,8 @@
 //! every step adds one cell, so two hunts of the same cells end in the same round.
 use super::hex_layout::{HexLayout, HexMoves, SEEN};
 use super::select;
-use super::{by_stride, candidates, count, random_cell, slot_at, slots_with, GraphScratch};
 use super::Unvisited;
+use super::{by_stride, candidates, count, random_cell, slot_at, slots_with, GraphScratch};
 use crate::rng::RandomSource;
 use crate::topo::{CellGraph, GraphMaze};
 
