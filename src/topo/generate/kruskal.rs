@@ -169,13 +169,13 @@ impl<'a, T: Copy> Joins<'a, T> {
         }
     }
 
-    /// Take the next edge, opening it when it joins two sets (only while `left > 0`).
+    /// Take the next entry, whose edge id and ends `edge` gives, opening the edge when it joins
+    /// two sets (only while `left > 0`); the finds follow `LINKS` links before their first test
+    /// ([`links`]).
     ///
     /// # Safety
     ///
-    /// `edge` gives cell ids of the graph, which `forest` covers.
-    /// `edge` gives an entry's edge id and ends; the finds follow `LINKS` links before their
-    /// first test ([`links`]).
+    /// `edge` gives ends that are cell ids of the graph, which `forest` covers.
     #[inline(always)]
     unsafe fn join<const LINKS: u32>(
         &mut self,
