@@ -118,11 +118,9 @@ unsafe fn join_pair<const LINKS: u32>(
             b.join::<LINKS>(&unpack, &mut fb, mb);
         }
     }
-    while a.left > 0 {
-        unsafe { a.join::<LINKS>(&unpack, &mut fa, ma) };
-    }
-    while b.left > 0 {
-        unsafe { b.join::<LINKS>(&unpack, &mut fb, mb) };
+    unsafe {
+        a.finish::<LINKS>(&unpack, &mut fa, ma);
+        b.finish::<LINKS>(&unpack, &mut fb, mb);
     }
 }
 
@@ -190,6 +188,24 @@ impl<'a, T: Copy> Joins<'a, T> {
         maze.open_if(e, joined);
         self.left -= joined as u32;
     }
+
+    /// [`Joins::join`] until the tree spans the cells.
+    ///
+    /// # Safety
+    ///
+    /// As [`Joins::join`].
+    #[inline(always)]
+    unsafe fn finish<const LINKS: u32>(
+        &mut self,
+        edge: &impl Fn(T) -> (u32, [u32; 2]),
+        forest: &mut Forest<'_>,
+        maze: &mut GraphMaze,
+    ) {
+        while self.left > 0 {
+            // SAFETY: the caller's promise.
+            unsafe { self.join::<LINKS>(edge, forest, maze) };
+        }
+    }
 }
 
 /// Every edge id of `g` in `s.narrow`, in order, 16 bits wide (the graph has at most 2¹⁶
@@ -252,15 +268,13 @@ fn shuffle_join<R: RandomSource, T: Copy + Into<u32>>(
         let e: u32 = t.into();
         (e, ends(e))
     };
-    // SAFETY (each `join`): `ends` gives cells of `g`, ids below `g.len()`, which the forest
-    // covers (checked above).
-    if links(g) == 3 {
-        while joins.left > 0 {
-            unsafe { joins.join::<3>(&edge, &mut forest, maze) };
-        }
-    } else {
-        while joins.left > 0 {
-            unsafe { joins.join::<4>(&edge, &mut forest, maze) };
+    // SAFETY: `ends` gives cells of `g`, ids below `g.len()`, which the forest covers
+    // (checked above).
+    unsafe {
+        if links(g) == 3 {
+            joins.finish::<3>(&edge, &mut forest, maze);
+        } else {
+            joins.finish::<4>(&edge, &mut forest, maze);
         }
     }
 }
