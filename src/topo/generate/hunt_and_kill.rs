@@ -12,9 +12,8 @@
 //! dependent loads, so a batch worker makes two mazes of one graph at once ([`generate_pair`]):
 //! every step adds one cell, so two hunts of the same cells end in the same round.
 use super::hex_layout::{HexLayout, HexMoves, SEEN};
-use super::select;
-use super::Unvisited;
 use super::{by_stride, candidates, count, random_cell, slot_at, slots_with, GraphScratch};
+use super::{select, Unvisited};
 use crate::rng::RandomSource;
 use crate::topo::{CellGraph, GraphMaze};
 
