@@ -1,9 +1,10 @@
 //! Aldous–Broder on a cell graph: a random walk (each step to a uniform neighbour, `below` of
 //! the cell's degree) from a random cell; the first entry into each cell opens the edge it came
 //! by. Uniform over the spanning trees of the graph. The walk moves by [`super::walk_steps`]
-//! (on a hex grid, by additions: the same draws and cells, fewer dependent reads).
+//! (on hex and polar grids by additions, reading one byte per step: the same draws and
+//! cells).
 
-use super::walk_steps::{self, SlotWalk, Slots, Steps, Walk};
+use super::walk_steps::{self, FastSteps, SlotWalk, Slots, Walk};
 use super::{random_cell, GraphScratch};
 use crate::rng::RandomSource;
 use crate::topo::{CellGraph, GraphMaze};
@@ -82,30 +83,43 @@ impl SlotWalk for Walker {
 }
 
 impl Walk for AldousBroder {
+    /// One byte per cell: [`SEEN`] once the walk has entered it, and [`walk_steps::SLOW`]
+    /// ([`FastSteps`]). The edge of a first entry is looked up then, from the cell left and the
+    /// drawn slot's index in its span.
     #[inline(always)]
-    fn walk<R: RandomSource, S: Steps, D: Fn(&mut R, u32) -> u32>(
+    fn walk<R: RandomSource, F: FastSteps, D: Fn(&mut R, u32) -> u32>(
         g: &CellGraph,
-        steps: &S,
+        steps: &F,
         maze: &mut GraphMaze,
         s: &mut GraphScratch,
         rng: &mut R,
         draw: D,
     ) {
-        // The pair's start; the loop keeps the walker in locals (through `Walker::step` the
-        // polar walk ran slower).
         let Walker { p: first, mut left } = Walker::start(g, s, rng);
         let mark = &mut s.mark[..];
+        steps.mark_slow(g, mark);
         let mut p = steps.at(g, first);
+        let mut b = mark[first as usize];
         while left > 0 {
-            let slot = steps.step(g, &mut p, rng, &draw);
-            // SAFETY: a neighbour is a cell, below `len()`, and `start` made one mark per
-            // cell id.
-            let m = unsafe { mark.get_unchecked_mut(S::cell(&p) as usize) };
-            if *m == 0 {
-                *m = 1;
-                maze.open(g.edge(slot));
+            let at = F::cell(&p);
+            let k = steps.step(g, &mut p, b, rng, &draw);
+            let u = F::cell(&p);
+            debug_assert_eq!(u, g.nbr(g.slots(at).start + k));
+            // SAFETY: a neighbour is a cell, below `len()`, the marks' length (`mark_slow`
+            // asserts it).
+            let m = unsafe { mark.get_unchecked_mut(u as usize) };
+            b = *m;
+            if b & SEEN == 0 {
+                b |= SEEN;
+                *m = b;
+                // SAFETY: `at` is a cell, as above.
+                let (a, _) = unsafe { g.slot_span_unchecked(at) };
+                maze.open(g.edge(a + k));
                 left -= 1;
             }
         }
     }
 }
+
+/// Entered by the walk (the mark of [`Walker`]), in [`AldousBroder::walk`]'s bytes.
+const SEEN: u8 = 1;

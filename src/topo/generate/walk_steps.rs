@@ -1,45 +1,27 @@
-//! The random walks' steps (Aldous–Broder, Wilson). On a hex grid a cell with six
-//! neighbours has them at fixed offsets (by its row's parity): the walker keeps its cell and its
-//! row's parity and computes the next cell by additions, so the walk's chain from one cell to
-//! the next is a few adds instead of two dependent table reads (the cell's slot span, then the
-//! neighbour of the drawn slot). The draws and the values are those of the graph walk: `draw`
-//! of the cell's degree, then the neighbour of that slot, since a cell with six neighbours has
-//! its slots in direction order (E, SE, SW, W, NW, NE: the layout of
-//! [`crate::topo::CellGraph`]). A cell with fewer (the border, a mask's edge) draws from its
-//! slot span as the graph walk does and moves by the slot's direction label. On a polar grid,
-//! [`PolarSteps`] does the same for the cells of a run of equal rings; other grids walk by the
-//! graph's slots ([`Slots`]).
+//! The random walks' steps (Aldous–Broder, Wilson). On hex and polar grids most cells have
+//! their neighbours at fixed offsets, slot `d` in direction `d` ([`FastSteps`]): on a hex grid a
+//! cell with six neighbours (by its row's parity: E, SE, SW, W, NW, NE, the layout of
+//! [`crate::topo::CellGraph`]), on a polar grid a cell inside a run of rings of one count
+//! (clockwise, outward, counter-clockwise, inward). The walker computes the next cell by
+//! additions, and the walk keeps one byte per cell that tells both its own state of the cell
+//! and whether the cell is such a *fast* cell ([`SLOW`] when not), so a step reads one byte:
+//! the cell it lands on, which is also the next step's cell. The draws and the values are
+//! those of the graph walk: `draw` of the cell's degree, then the neighbour of that slot. A
+//! slow cell (the border, a mask's edge, a polar ring's seam or a ring whose neighbours differ
+//! from it) draws from its slot span as the graph walk does. Other grids walk by the graph's
+//! slots ([`Slots`]: no cell is fast).
 
 use super::hex_layout::{DIAG, DX, DY};
 use super::GraphScratch;
 use crate::rng::{with_local_rng, RandomSource};
 use crate::topo::{CellGraph, GraphMaze, Grid};
 
-/// How a walk moves from cell to cell on a graph: a walker, and its step.
-pub(super) trait Steps {
-    /// Where the walker is: its cell and what the steps keep about it.
-    type At: Copy;
-    /// The walker at cell `u` of `g`.
-    fn at(&self, g: &CellGraph, u: u32) -> Self::At;
-    /// The walker's cell.
-    fn cell(p: &Self::At) -> u32;
-    /// One step from `p`: draws the slot as the graph walk does (`draw` of the cell's degree,
-    /// in slot order), moves `p` to that slot's neighbour and returns the slot.
-    fn step<R, D: Fn(&mut R, u32) -> u32>(
-        &self,
-        g: &CellGraph,
-        p: &mut Self::At,
-        rng: &mut R,
-        draw: &D,
-    ) -> u32;
-}
-
-/// A random-walk generator's loop, for any [`Steps`] and draw.
+/// A random-walk generator's loop, for any [`FastSteps`] and draw.
 pub(super) trait Walk {
     /// One maze on `g` by `steps`, each step's slot drawn by `draw`.
-    fn walk<R: RandomSource, S: Steps, D: Fn(&mut R, u32) -> u32>(
+    fn walk<R: RandomSource, F: FastSteps, D: Fn(&mut R, u32) -> u32>(
         g: &CellGraph,
-        steps: &S,
+        steps: &F,
         maze: &mut GraphMaze,
         s: &mut GraphScratch,
         rng: &mut R,
@@ -47,10 +29,10 @@ pub(super) trait Walk {
     );
 }
 
-/// One maze of the walk `W` on `g`: by [`HexSteps`] on a hex grid, by the graph's slots
-/// otherwise. The batch's generator runs on a copy in locals (kept in registers across the
-/// walk, where through `rng` its state went to memory every draw), stored back once: the same
-/// draws.
+/// One maze of the walk `W` on `g`: by [`HexSteps`] on a hex grid, by [`PolarSteps`] on a
+/// polar one, by the graph's slots otherwise. The batch's generator runs on a copy in locals
+/// (kept in registers across the walk, where through `rng` its state went to memory every
+/// draw), stored back once: the same draws.
 pub(super) fn run<W: Walk, R: RandomSource>(
     g: &CellGraph,
     maze: &mut GraphMaze,
@@ -78,16 +60,10 @@ fn run_on<W: Walk, R: RandomSource>(
                 false => W::walk(g, &h, maze, s, rng, R::choose),
             }
         }
-        Grid::Polar => {
-            // The ring table lives in the scratch's stack (unused by the walks), reused.
-            let mut bands = std::mem::take(&mut s.stack);
-            let p = PolarSteps::new(g, &mut bands);
-            match two {
-                true => W::walk(g, &p, maze, s, rng, R::below),
-                false => W::walk(g, &p, maze, s, rng, R::choose),
-            }
-            s.stack = bands;
-        }
+        Grid::Polar => match two {
+            true => W::walk(g, &PolarSteps, maze, s, rng, R::below),
+            false => W::walk(g, &PolarSteps, maze, s, rng, R::choose),
+        },
         _ => match two {
             true => W::walk(g, &Slots, maze, s, rng, R::below),
             false => W::walk(g, &Slots, maze, s, rng, R::choose),
@@ -157,21 +133,15 @@ pub(super) fn slot_pair<W: SlotWalk, R: RandomSource>(
     }))
 }
 
-/// The graph walk's steps: the cell's slot span, the drawn slot, its neighbour.
+/// The graph walk's steps: the cell's slot span, the drawn slot, its neighbour. As
+/// [`FastSteps`], a grid with no fast cell.
 pub(super) struct Slots;
 
-impl Steps for Slots {
-    type At = u32;
+impl Slots {
+    /// One step from `p`: draws the slot as the graph walk does (`draw` of the cell's degree,
+    /// in slot order), moves `p` to that slot's neighbour and returns the slot.
     #[inline(always)]
-    fn at(&self, _g: &CellGraph, u: u32) -> u32 {
-        u
-    }
-    #[inline(always)]
-    fn cell(p: &u32) -> u32 {
-        *p
-    }
-    #[inline(always)]
-    fn step<R, D: Fn(&mut R, u32) -> u32>(
+    pub(super) fn step<R, D: Fn(&mut R, u32) -> u32>(
         &self,
         g: &CellGraph,
         p: &mut u32,
@@ -186,185 +156,204 @@ impl Steps for Slots {
     }
 }
 
-/// A walker on a hex grid: its cell and whether the cell's row is odd.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct HexAt {
-    /// The cell id, `y·W + x`.
-    u: u32,
-    /// `y & 1`.
-    odd: u32,
+impl FastSteps for Slots {
+    type At = u32;
+    const DEGREE: u32 = 0;
+    #[inline(always)]
+    fn at(&self, _g: &CellGraph, u: u32) -> u32 {
+        u
+    }
+    #[inline(always)]
+    fn cell(p: &u32) -> u32 {
+        *p
+    }
+    fn mark_slow(&self, g: &CellGraph, mark: &mut [u8]) {
+        assert!(mark.len() == g.len() as usize);
+        for m in mark {
+            *m |= SLOW;
+        }
+    }
+    fn fast(&self, _p: &mut u32, _d: u32) {
+        unreachable!("a graph walked by its slots has no fast cell")
+    }
+    #[inline(always)]
+    fn slow(&self, g: &CellGraph, p: &mut u32, slot: u32) {
+        *p = g.nbr(slot);
+    }
 }
 
-/// The constants of a hex grid's steps.
+/// In a walk's byte per cell ([`FastSteps::mark_slow`]): the cell is not fast, so a step
+/// from it draws from its slot span.
+pub(super) const SLOW: u8 = 2;
+
+/// How a walk moves on a grid whose fast cells have their neighbours at fixed offsets, slot
+/// `d` in direction `d` (see the module docs).
+pub(super) trait FastSteps {
+    /// Where the walker is: its cell and what the steps keep about it.
+    type At: Copy;
+    /// The degree of a fast cell.
+    const DEGREE: u32;
+    /// The walker at cell `u` of `g`.
+    fn at(&self, g: &CellGraph, u: u32) -> Self::At;
+    /// The walker's cell.
+    fn cell(p: &Self::At) -> u32;
+    /// Add [`SLOW`] to the byte in `mark` (one per cell of `g`) of every cell that is not fast.
+    fn mark_slow(&self, g: &CellGraph, mark: &mut [u8]);
+    /// From a fast cell, to its neighbour in direction `d`, below [`FastSteps::DEGREE`].
+    fn fast(&self, p: &mut Self::At, d: u32);
+    /// To the neighbour at slot `slot` of the walker's cell (any cell).
+    fn slow(&self, g: &CellGraph, p: &mut Self::At, slot: u32);
+
+    /// One step from `p`, whose cell's byte is `b`: draws the slot as the graph walk does
+    /// (`draw` of the cell's degree, in slot order), moves `p` to that slot's neighbour and
+    /// returns the slot's index in the cell's slot span. A fast cell's slot span is not read.
+    #[inline(always)]
+    fn step<R, D: Fn(&mut R, u32) -> u32>(
+        &self,
+        g: &CellGraph,
+        p: &mut Self::At,
+        b: u8,
+        rng: &mut R,
+        draw: &D,
+    ) -> u32 {
+        if b & SLOW == 0 {
+            let d = draw(rng, Self::DEGREE);
+            self.fast(p, d);
+            d
+        } else {
+            // SAFETY: the walker's cell is a cell (the start, then always a neighbour), below
+            // `len()`.
+            let (a, n) = unsafe { g.slot_span_unchecked(Self::cell(p)) };
+            let k = draw(rng, n);
+            self.slow(g, p, a + k);
+            k
+        }
+    }
+}
+
+/// The steps of a hex grid: a cell with six neighbours is fast.
 pub(super) struct HexSteps {
     w: u32,
-    /// Per direction, the id offset on an even row (wrapping); 8 entries so that `d & 7`
-    /// indexes without a check.
-    du: [u32; 8],
+    /// Per `8 · (y & 1) + d`: the id offset of direction `d` from a row of that parity
+    /// (wrapping); 16 entries so that an index `& 15` needs no check.
+    add: [u32; 16],
+    /// Per direction: 8 when it changes the row's parity (the diagonals), else 0.
+    flip: [u32; 8],
 }
 
 impl HexSteps {
     /// The steps of `g`, a hex grid (a mask's or a full one).
     fn new(g: &CellGraph) -> HexSteps {
         let w = g.size().a;
-        let du = std::array::from_fn(|d| DY[d].wrapping_mul(w).wrapping_add(DX[d]));
-        HexSteps { w, du }
+        HexSteps {
+            w,
+            add: std::array::from_fn(|i| {
+                let (odd, d) = ((i >> 3) as u32, i & 7);
+                DY[d]
+                    .wrapping_mul(w)
+                    .wrapping_add(DX[d])
+                    .wrapping_add((DIAG >> d) & odd)
+            }),
+            flip: std::array::from_fn(|d| ((DIAG >> d) & 1) << 3),
+        }
     }
 }
 
-impl Steps for HexSteps {
+/// A walker on a hex grid: its cell and `8 · (y & 1)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct HexAt {
+    /// The cell id, `y·W + x`.
+    u: u32,
+    /// 8 on an odd row, else 0.
+    po: u32,
+}
+
+impl FastSteps for HexSteps {
     type At = HexAt;
+    const DEGREE: u32 = 6;
     #[inline(always)]
     fn at(&self, _g: &CellGraph, u: u32) -> HexAt {
         HexAt {
             u,
-            odd: (u / self.w) & 1,
+            po: ((u / self.w) & 1) << 3,
         }
     }
     #[inline(always)]
     fn cell(p: &HexAt) -> u32 {
         p.u
     }
+    fn mark_slow(&self, g: &CellGraph, mark: &mut [u8]) {
+        assert!(mark.len() == g.len() as usize);
+        for (c, m) in mark.iter_mut().enumerate() {
+            // SAFETY: `c` is below `len()`.
+            let (_, n) = unsafe { g.slot_span_unchecked(c as u32) };
+            *m |= SLOW * (n != 6) as u8;
+        }
+    }
     #[inline(always)]
-    fn step<R, D: Fn(&mut R, u32) -> u32>(
-        &self,
-        g: &CellGraph,
-        p: &mut HexAt,
-        rng: &mut R,
-        draw: &D,
-    ) -> u32 {
-        // SAFETY: `p.u` is a cell (the start, then always a neighbour), below `len()`.
-        let (a, n) = unsafe { g.slot_span_unchecked(p.u) };
-        let (slot, d) = if n == 6 {
-            // Six neighbours, slot `i` in direction `i`: the next cell does not wait for the
-            // slot span (read above), which only confirms the branch and names the slot.
-            let d = draw(rng, 6);
-            (a + d, d)
-        } else {
-            let slot = a + draw(rng, n);
-            (slot, g.dir(slot) as u32)
-        };
-        let q = (DIAG >> d) & 1;
-        p.u =
-            p.u.wrapping_add(self.du[d as usize & 7])
-                .wrapping_add(q & p.odd);
-        p.odd ^= q;
+    fn fast(&self, p: &mut HexAt, d: u32) {
+        p.u = p.u.wrapping_add(self.add[((p.po + d) & 15) as usize]);
+        p.po ^= self.flip[(d & 7) as usize];
+    }
+    #[inline(always)]
+    fn slow(&self, g: &CellGraph, p: &mut HexAt, slot: u32) {
+        self.fast(p, g.dir(slot) as u32);
         debug_assert_eq!(p.u, g.nbr(slot));
-        slot
     }
 }
 
-/// The steps of a polar grid. Where three rings in a row have the same count `n` (a band), a
-/// cell `i` of the middle ring with `1 <= i <= n - 2` has four neighbours at fixed offsets, in
-/// slot order: clockwise `+1`, outward `+n`, counter-clockwise `−1`, inward `−n` (slot `d`
-/// in direction `d`). The walker keeps its cell, its index in the ring and its band's id range
-/// and count, so such a step is `draw(4)` and additions; any other cell draws from its slot
-/// span as the graph walk does and looks up where it lands (its ring, index and band).
-pub(super) struct PolarSteps<'a> {
-    /// Per ring: the first id and the number of ids of the band of rings it belongs to, and
-    /// the band's count (a band of no ids for a ring whose neighbours differ from it).
-    bands: &'a [u32],
-}
+/// The steps of a polar grid. Where three rings in a row have the same count `n`, a cell `i`
+/// of the middle ring with `1 <= i <= n - 2` is fast: its four neighbours are at fixed
+/// offsets, in slot order clockwise `+1`, outward `+n`, counter-clockwise `−1`, inward `−n`.
+/// The walker keeps its cell and its ring's count, which a fast step keeps (it stays in a ring
+/// of that count) and a slow one looks up where it lands.
+pub(super) struct PolarSteps;
 
-/// A walker on a polar grid.
-#[derive(Clone, Copy, Debug)]
+/// A walker on a polar grid: its cell and its ring's count.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct PolarAt {
     u: u32,
-    /// The index of `u` in its ring.
-    i: u32,
-    /// The first id and the number of ids of the band `u` was last found in, and its count.
-    lo: u32,
-    ids: u32,
     n: u32,
 }
 
-impl<'a> PolarSteps<'a> {
-    /// The steps of `g`, a polar grid; `buf` (reused) holds the ring table.
-    fn new(g: &CellGraph, buf: &'a mut Vec<u32>) -> PolarSteps<'a> {
-        let rings = g.rings();
-        buf.clear();
-        let count = |r: u32| g.ring_len(r);
-        let fast = |r: u32| {
-            r >= 1 && r + 1 < rings && count(r) >= 3 && {
-                let n = count(r);
-                count(r - 1) == n && count(r + 1) == n
-            }
-        };
-        let mut start = 0u32;
-        let mut r = 0;
-        while r < rings {
-            if !fast(r) {
-                buf.extend([0, 0, count(r)]);
-                start += count(r);
-                r += 1;
-                continue;
-            }
-            let (a, n) = (r, count(r));
-            let mut b = r;
-            while b + 1 < rings && fast(b + 1) && count(b + 1) == n {
-                b += 1;
-            }
-            for _ in a..=b {
-                buf.extend([start, (b - a + 1) * n, n]);
-            }
-            start += (b - a + 1) * n;
-            r = b + 1;
-        }
-        PolarSteps { bands: buf }
-    }
-
-    /// The walker at cell `u`.
-    #[inline(always)]
-    fn locate(&self, g: &CellGraph, u: u32) -> PolarAt {
-        let (r, i) = g.ring_of(u);
-        let b = &self.bands[3 * r as usize..3 * r as usize + 3];
-        PolarAt {
-            u,
-            i,
-            lo: b[0],
-            ids: b[1],
-            n: b[2],
-        }
-    }
-}
-
-/// Per direction of a band cell: the index offset in the ring (wrapping).
-const DI: [u32; 4] = [1, 0, u32::MAX, 0];
-
-impl Steps for PolarSteps<'_> {
+impl FastSteps for PolarSteps {
     type At = PolarAt;
+    const DEGREE: u32 = 4;
     #[inline(always)]
     fn at(&self, g: &CellGraph, u: u32) -> PolarAt {
-        self.locate(g, u)
+        PolarAt {
+            u,
+            n: g.ring_len(g.ring_of(u).0),
+        }
     }
     #[inline(always)]
     fn cell(p: &PolarAt) -> u32 {
         p.u
     }
-    #[inline(always)]
-    fn step<R, D: Fn(&mut R, u32) -> u32>(
-        &self,
-        g: &CellGraph,
-        p: &mut PolarAt,
-        rng: &mut R,
-        draw: &D,
-    ) -> u32 {
-        // SAFETY: `p.u` is a cell (the start, then always a neighbour), below `len()`.
-        let (a, n) = unsafe { g.slot_span_unchecked(p.u) };
-        if (p.u.wrapping_sub(p.lo) < p.ids) & (p.i.wrapping_sub(1) < p.n.wrapping_sub(2)) {
-            debug_assert_eq!(n, 4);
-            let d = draw(rng, 4);
-            let m = if d & 1 != 0 { p.n } else { 1 };
-            let du = if d & 2 != 0 { m.wrapping_neg() } else { m };
-            p.u = p.u.wrapping_add(du);
-            p.i = p.i.wrapping_add(DI[d as usize & 3]);
-            debug_assert_eq!(p.u, g.nbr(a + d));
-            a + d
-        } else {
-            let slot = a + draw(rng, n);
-            *p = self.locate(g, g.nbr(slot));
-            slot
+    fn mark_slow(&self, g: &CellGraph, mark: &mut [u8]) {
+        assert!(mark.len() == g.len() as usize);
+        let (rings, count) = (g.rings(), |r: u32| g.ring_len(r));
+        let mut c = 0usize;
+        for r in 0..rings {
+            let n = count(r);
+            let band = r >= 1 && r + 1 < rings && n >= 3 && count(r - 1) == n && count(r + 1) == n;
+            for (i, m) in mark[c..c + n as usize].iter_mut().enumerate() {
+                let fast = band && i >= 1 && i + 2 <= n as usize;
+                *m |= SLOW * !fast as u8;
+            }
+            c += n as usize;
         }
+        assert_eq!(c, mark.len(), "the rings hold the cells, in id order");
+    }
+    #[inline(always)]
+    fn fast(&self, p: &mut PolarAt, d: u32) {
+        let m = if d & 1 != 0 { p.n } else { 1 };
+        p.u =
+            p.u.wrapping_add(if d & 2 != 0 { m.wrapping_neg() } else { m });
+    }
+    #[inline(always)]
+    fn slow(&self, g: &CellGraph, p: &mut PolarAt, slot: u32) {
+        *p = self.at(g, g.nbr(slot));
     }
 }
 
@@ -374,22 +363,35 @@ mod tests {
     use crate::topo::GridSize;
 
     /// From every cell, each draw `k` of its degree names slot `k` and moves the walker to that
-    /// slot's neighbour, in the state a walker placed there has (`same`).
-    fn every_step<S: Steps>(g: &CellGraph, steps: &S, same: impl Fn(&S::At, &S::At) -> bool) {
+    /// slot's neighbour, in the state a walker placed there has, by the fast step exactly where
+    /// `mark_slow` leaves the cell fast; and a fast cell's slot `d` is its direction `d`.
+    /// Returns the number of fast cells.
+    fn every_step<F: FastSteps>(g: &CellGraph, steps: &F) -> usize
+    where
+        F::At: PartialEq + std::fmt::Debug,
+    {
+        let mut mark = vec![0u8; g.len() as usize];
+        steps.mark_slow(g, &mut mark);
+        let mut fast = 0;
         for &u in g.ids() {
             let slots = g.slots(u);
+            let b = mark[u as usize];
+            if b & SLOW == 0 {
+                fast += 1;
+                assert_eq!(slots.len() as u32, F::DEGREE, "cell {u}");
+            }
             for k in 0..slots.len() as u32 {
                 let mut p = steps.at(g, u);
                 let draw = |_: &mut (), n: u32| {
                     assert_eq!(n, slots.len() as u32, "cell {u}");
                     k
                 };
-                let slot = steps.step(g, &mut p, &mut (), &draw);
-                assert_eq!(slot, slots.start + k, "cell {u}");
-                assert_eq!(S::cell(&p), g.nbr(slot), "cell {u} slot {k}");
-                assert!(same(&p, &steps.at(g, S::cell(&p))), "cell {u} slot {k}");
+                assert_eq!(steps.step(g, &mut p, b, &mut (), &draw), k, "cell {u}");
+                assert_eq!(F::cell(&p), g.nbr(slots.start + k), "cell {u} slot {k}");
+                assert_eq!(p, steps.at(g, F::cell(&p)), "cell {u} slot {k}");
             }
         }
+        fast
     }
 
     #[test]
@@ -399,14 +401,25 @@ mod tests {
             .into();
         let cells: Vec<bool> = (0..48).map(|c| c % 7 != 3 && c != 20).collect();
         grids.push(CellGraph::masked(GridSize::new(Grid::Hex, 8, 6), 8, 6, &cells).unwrap());
-        for g in &grids {
-            every_step(g, &HexSteps::new(g), |a, b| (a.u, a.odd) == (b.u, b.odd));
+        let fast: Vec<usize> = grids
+            .iter()
+            .map(|g| every_step(g, &HexSteps::new(g)))
+            .collect();
+        // The inner cells of the full grids (a 5x4 grid has 3 x 2), and some of the mask's.
+        assert_eq!(fast[..5], [0, 0, 1, 6, 30]);
+        assert!(fast[5] > 0);
+    }
+
+    #[test]
+    fn slot_steps_are_the_graph_steps() {
+        for (w, h) in [(1, 1), (3, 2), (9, 7)] {
+            let g = CellGraph::new(GridSize::new(Grid::Triangle, w, h));
+            assert_eq!(every_step(&g, &Slots), 0);
         }
     }
 
     #[test]
     fn polar_steps_are_the_graph_steps() {
-        let mut buf = Vec::new();
         for (r, c) in [
             (1, 6),
             (2, 6),
@@ -418,8 +431,11 @@ mod tests {
             (9, 2),
         ] {
             let g = CellGraph::new(GridSize::new(Grid::Polar, r, c));
-            let steps = PolarSteps::new(&g, &mut buf);
-            every_step(&g, &steps, |a, b| (a.u, a.i) == (b.u, b.i));
+            let fast = every_step(&g, &PolarSteps);
+            // 36 rings: the bands of 24, 48, 96 and 192 cells have 1, 4, 9 and 11 inner rings.
+            if (r, c) == (36, 6) {
+                assert_eq!(fast, 22 + 4 * 46 + 9 * 94 + 11 * 190);
+            }
         }
     }
 }

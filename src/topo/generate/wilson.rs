@@ -2,10 +2,10 @@
 //! in id order, starts a random walk (uniform neighbour each step) that runs until it meets the
 //! tree, remembering the slot it last left each cell by (`next`); retracing those slots from the
 //! start is the loop-erased walk, which joins the tree. Uniform over the spanning trees. The
-//! walks move by [`super::walk_steps`] (on a hex grid, by additions: the same draws and cells,
-//! fewer dependent reads).
+//! walks move by [`super::walk_steps`] (on hex and polar grids by additions, reading one byte
+//! per step: the same draws and cells).
 
-use super::walk_steps::{self, SlotWalk, Slots, Steps, Walk};
+use super::walk_steps::{self, FastSteps, SlotWalk, Slots, Walk};
 use super::GraphScratch;
 use crate::rng::RandomSource;
 use crate::topo::{CellGraph, GraphMaze};
@@ -36,6 +36,16 @@ pub(super) fn generate_pair<R: RandomSource>(
     walk_steps::slot_pair::<Walks, R>(g, a, b)
 }
 
+/// The marks and `next` of a maze begun: only the root, the middle cell of the graph's ids, in
+/// the tree ([`IN`]).
+fn begin(g: &CellGraph, s: &mut GraphScratch) {
+    s.marks(g.len());
+    s.next.clear();
+    s.next.resize(g.len() as usize, 0);
+    let ids = g.ids();
+    s.mark[ids[ids.len() / 2] as usize] = IN;
+}
+
 /// The walks of one maze of [`generate_pair`] in progress: the place in the graph's ids of
 /// the start whose walk runs, and the walker's cell (`u32::MAX` once every start is in the
 /// tree).
@@ -59,11 +69,7 @@ impl Walks {
 impl SlotWalk for Walks {
     /// The root in the tree, and the first walk begun (no draw).
     fn start<R: RandomSource>(g: &CellGraph, s: &mut GraphScratch, _rng: &mut R) -> Walks {
-        s.marks(g.len());
-        s.next.clear();
-        s.next.resize(g.len() as usize, 0);
-        let ids = g.ids();
-        s.mark[ids[ids.len() / 2] as usize] = 1;
+        begin(g, s);
         let mut w = Walks { at: 0, p: 0 };
         w.next_start(g, s);
         w
@@ -99,36 +105,52 @@ impl SlotWalk for Walks {
 struct Wilson;
 
 impl Walk for Wilson {
+    /// One byte per cell: [`IN`] once the cell is in the tree, and [`walk_steps::SLOW`]
+    /// ([`FastSteps`]). `next` keeps the drawn slot's index in the cell's span, which the join
+    /// turns into the slot.
     #[inline(always)]
-    fn walk<R: RandomSource, S: Steps, D: Fn(&mut R, u32) -> u32>(
+    fn walk<R: RandomSource, F: FastSteps, D: Fn(&mut R, u32) -> u32>(
         g: &CellGraph,
-        steps: &S,
+        steps: &F,
         maze: &mut GraphMaze,
         s: &mut GraphScratch,
         rng: &mut R,
         draw: D,
     ) {
-        s.marks(g.len());
-        s.next.clear();
-        s.next.resize(g.len() as usize, 0);
+        begin(g, s);
         let ids = g.ids();
-        s.mark[ids[ids.len() / 2] as usize] = 1;
+        let (mark, next) = (&mut s.mark[..], &mut s.next[..]);
+        steps.mark_slow(g, mark);
+        assert!(next.len() == mark.len());
         for &start in ids {
-            if s.mark[start as usize] != 0 {
+            if mark[start as usize] & IN != 0 {
                 continue;
             }
-            let (mark, next) = (&s.mark[..], &mut s.next[..]);
             let mut p = steps.at(g, start);
+            let mut b = mark[start as usize];
             // The walker's cell is always a cell (the start, then a neighbour): below `len()`,
-            // the length of `mark` and `next`.
-            // SAFETY: `S::cell(&p) < len()`.
-            while unsafe { *mark.get_unchecked(S::cell(&p) as usize) } == 0 {
-                let u = S::cell(&p);
-                let slot = steps.step(g, &mut p, rng, &draw);
-                // SAFETY: `u < len()`.
-                unsafe { *next.get_unchecked_mut(u as usize) = slot };
+            // the length of `mark` and `next` (asserted above).
+            while b & IN == 0 {
+                let at = F::cell(&p);
+                let k = steps.step(g, &mut p, b, rng, &draw);
+                debug_assert_eq!(F::cell(&p), g.nbr(g.slots(at).start + k));
+                // SAFETY: `at < len()` and the neighbour `F::cell(&p) < len()`.
+                unsafe {
+                    *next.get_unchecked_mut(at as usize) = k;
+                    b = *mark.get_unchecked(F::cell(&p) as usize);
+                }
             }
-            super::wilson_biased::join(g, maze, s, start);
+            // The loop-erased walk joins the tree (`join`, with slot indices).
+            let mut u = start;
+            while mark[u as usize] & IN == 0 {
+                mark[u as usize] |= IN;
+                let slot = g.slots(u).start + next[u as usize];
+                maze.open(g.edge(slot));
+                u = g.nbr(slot);
+            }
         }
     }
 }
+
+/// In the tree: a cell's mark (with [`walk_steps::SLOW`] in [`Wilson::walk`]'s bytes).
+const IN: u8 = 1;
