@@ -243,7 +243,7 @@ pub(super) struct HexSteps {
 
 impl HexSteps {
     /// The steps of `g`, a hex grid (a mask's or a full one).
-    fn new(g: &CellGraph) -> HexSteps {
+    pub(super) fn new(g: &CellGraph) -> HexSteps {
         let w = g.size().a;
         HexSteps {
             w,
