@@ -6,6 +6,7 @@
 //! per step: the same draws and cells).
 
 use super::walk_steps::{self, FastSteps, SlotWalk, Slots, Walk};
+use super::wilson_biased::IN;
 use super::GraphScratch;
 use crate::rng::RandomSource;
 use crate::topo::{CellGraph, GraphMaze};
@@ -151,6 +152,3 @@ impl Walk for Wilson {
         }
     }
 }
-
-/// In the tree: a cell's mark (with [`walk_steps::SLOW`] in [`Wilson::walk`]'s bytes).
-const IN: u8 = 1;

@@ -85,8 +85,9 @@ pub(super) fn generate<R: RandomSource>(
     s.stack = turns;
 }
 
-/// In the tree: a cell's mark (with [`SLOW`] in [`generate`]'s bytes).
-const IN: u8 = 1;
+/// In the tree: bit 0 of a cell's mark, which [`join`] tests and sets (the walks of
+/// [`generate`] and of Wilson on hex and polar grids keep [`SLOW`] beside it).
+pub(super) const IN: u8 = 1;
 
 /// The slot of a step from `u` by its slot list, the walk having come in by direction `last`
 /// (`u8::MAX` before the first step): the preferred slot with the chance when there is one,
@@ -132,12 +133,11 @@ pub(super) fn join(g: &CellGraph, maze: &mut GraphMaze, s: &mut GraphScratch, st
     let (mark, next) = (&mut s.mark[..], &s.next[..]);
     let mut u = start;
     loop {
-        // Bit 0 is the tree mark (other bits may tell a walk more of the cell).
         let m = &mut mark[u as usize];
-        if *m & 1 != 0 {
+        if *m & IN != 0 {
             break;
         }
-        *m |= 1;
+        *m |= IN;
         let slot = next[u as usize];
         maze.open(g.edge(slot));
         u = g.nbr(slot);
