@@ -155,14 +155,16 @@ pub fn generate<R: RandomSource>(
 }
 
 /// Whether [`generate_pair`] makes two mazes of `algo` on `g` together, faster than one after
-/// the other: the backtracker, hunt-and-kill, Kruskal (where its ids fit 16 bits), and
-/// Aldous–Broder and Wilson on a triangle grid (whose walks read the graph's tables: the hex
-/// and polar walkers step by additions, and two of those interleaved were slower), whose steps
-/// are chains of dependent loads that two interleaved mazes overlap.
+/// the other: the backtracker, hunt-and-kill, Kruskal (where its ids fit 16 bits), Prim (where
+/// the graph has 16-bit slot records), and Aldous–Broder and Wilson on a triangle grid (whose
+/// walks read the graph's tables: the hex and polar walkers step by additions, and two of
+/// those interleaved were slower), whose steps are chains of dependent loads that two
+/// interleaved mazes overlap.
 pub fn pairs_faster(algo: &Algorithm, g: &CellGraph) -> bool {
     match algo {
         Algorithm::Backtracker | Algorithm::HuntAndKill => true,
         Algorithm::Kruskal => kruskal::pairs(g),
+        Algorithm::Prim => prim::pairs(g),
         Algorithm::AldousBroder | Algorithm::Wilson => g.size().grid == Grid::Triangle,
         _ => false,
     }
@@ -192,6 +194,7 @@ pub fn generate_pair<R: RandomSource>(
         Algorithm::Backtracker => backtracker::generate_pair(g, (ma, sa, ra), (mb, sb, rb)),
         Algorithm::HuntAndKill => hunt_and_kill::generate_pair(g, (ma, sa, ra), (mb, sb, rb)),
         Algorithm::Kruskal => kruskal::generate_pair(g, (ma, sa, ra), (mb, sb, rb)),
+        Algorithm::Prim => prim::generate_pair(g, (ma, sa, ra), (mb, sb, rb)),
         Algorithm::AldousBroder => aldous_broder::generate_pair(g, (ma, sa, ra), (mb, sb, rb)),
         Algorithm::Wilson => wilson::generate_pair(g, (ma, sa, ra), (mb, sb, rb)),
         _ => unreachable!("pairs_faster"),

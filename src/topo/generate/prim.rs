@@ -27,6 +27,15 @@
 //! no read of the graph's tables: median `gen_ns` per cell of `--algo prim --grid hex --size
 //! 64x64 --count 1000 --threads 1`, three runs in turn, 20.1 to 20.2 ns against 22.1 to
 //! 22.3 ns through the graph.
+//!
+//! A batch worker makes two mazes at once ([`generate_pair`]) wherever the slot records exist:
+//! both run [`grow_flat`]'s loop, one draw of each in turn, so the two chains from a draw to
+//! the next overlap. Against one maze after the other, median `gen_ns` per cell
+//! (`benches/generators.sh OLD NEW 5 -- --algo prim --grid G --size S --count 3000`, release
+//! builds): 0.64× on a 36-ring polar grid, 0.53× on a 64x64 triangle grid, 0.88× on a 64x64
+//! hex grid (where the single maze's branch on stale draws is the faster loop, and the padded
+//! layout's loop without that branch, paired, took 0.93×), 0.57× on a hex grid with
+//! `data/masks/rooms.txt` (`--count 20000`).
 
 use super::hex_layout::{HexLayout, HexMoves};
 use super::{random_cell, GraphScratch};
@@ -132,30 +141,112 @@ fn grow_flat<R: RandomSource>(
     s: &mut GraphScratch,
     rng: &mut R,
 ) {
-    let n = g.len() as usize;
-    let deg = g.max_degree() as usize;
-    s.marks(g.len() + 1);
-    let start = random_cell(g, rng);
-    // The padding's neighbour `n` reads as in the tree.
-    s.mark[n] = 1;
-    // As in [`grow`]: every edge once, plus one cell's (padded) slots past the length; an
-    // entry is one word, `edge << 16 | neighbour`.
-    let room = g.edges() as usize + 8 + 1;
-    let front = &mut s.next;
-    if front.len() < room {
-        front.resize(room, 0);
+    let mut f = Flat::begin(g, slots, s, rng);
+    while f.len > 0 {
+        f.advance(slots, maze, rng);
     }
-    let front = &mut front[..];
-    let mark = &mut s.mark[..];
-    assert!(mark.len() == n + 1 && slots.len() == n && deg <= 8 && front.len() >= room);
-    mark[start as usize] = 1;
-    let mut len = push_flat(&slots[start as usize], deg, front, mark, 0, true);
-    while len > 0 {
+}
+
+/// Whether [`generate_pair`] interleaves two mazes of `g`: where the graph has slot records
+/// ([`CellGraph::slots16`]), on every grid.
+pub(super) fn pairs(g: &CellGraph) -> bool {
+    g.slots16().is_some()
+}
+
+/// Two mazes of `g` at once, each with its own buffers and random source: exactly the mazes
+/// [`generate`] makes of each alone. Where [`pairs`], both run [`grow_flat`]'s loop, one draw
+/// of each in turn, so the two chains from a draw to the next (the drawn entry, its mark, the
+/// drawn cell's record and its neighbours' marks) overlap; the maze whose frontier lasts
+/// longer then goes on alone. On a full hex grid that is also the loop a single maze does not
+/// run (it skips stale draws by a branch, [`grow_hex`]): interleaved, the loop without the
+/// branch is the faster. Elsewhere one maze after the other.
+pub(super) fn generate_pair<R: RandomSource>(
+    g: &CellGraph,
+    (ma, sa, ra): (&mut GraphMaze, &mut GraphScratch, &mut R),
+    (mb, sb, rb): (&mut GraphMaze, &mut GraphScratch, &mut R),
+) {
+    let Some(slots) = g.slots16() else {
+        generate(g, ma, sa, ra);
+        return generate(g, mb, sb, rb);
+    };
+    with_local_rng!(ra, |x| with_local_rng!(rb, |y| {
+        let mut a = Flat::begin(g, slots, sa, x);
+        let mut b = Flat::begin(g, slots, sb, y);
+        while a.len > 0 && b.len > 0 {
+            a.advance(slots, ma, x);
+            b.advance(slots, mb, y);
+        }
+        while a.len > 0 {
+            a.advance(slots, ma, x);
+        }
+        while b.len > 0 {
+            b.advance(slots, mb, y);
+        }
+    }));
+}
+
+/// The state of [`grow_flat`]'s loop over one maze: its frontier, marks and length.
+struct Flat<'a> {
+    /// The frontier: entry `k` is `front[k]`, `edge << 16 | neighbour`.
+    front: &'a mut [u32],
+    /// Per cell (and the padding's neighbour `n`), 1 once in the tree.
+    mark: &'a mut [u8],
+    /// Entries in the frontier.
+    len: usize,
+    /// The slots a push reads of each record (the graph's largest degree).
+    deg: usize,
+}
+
+impl<'a> Flat<'a> {
+    /// The loop's state after the first cell (drawn from `rng`) joined, in `s`'s buffers.
+    #[inline(always)]
+    fn begin<R: RandomSource>(
+        g: &CellGraph,
+        slots: &[[[u16; 2]; 8]],
+        s: &'a mut GraphScratch,
+        rng: &mut R,
+    ) -> Flat<'a> {
+        let n = g.len() as usize;
+        let deg = g.max_degree() as usize;
+        s.marks(g.len() + 1);
+        let start = random_cell(g, rng);
+        // The padding's neighbour `n` reads as in the tree.
+        s.mark[n] = 1;
+        // As in [`grow`]: every edge once, plus one cell's (padded) slots past the length; an
+        // entry is one word, `edge << 16 | neighbour`.
+        let room = g.edges() as usize + 8 + 1;
+        if s.next.len() < room {
+            s.next.resize(room, 0);
+        }
+        let front = &mut s.next[..];
+        let mark = &mut s.mark[..];
+        assert!(mark.len() == n + 1 && slots.len() == n && deg <= 8 && front.len() >= room);
+        mark[start as usize] = 1;
+        let len = push_flat(&slots[start as usize], deg, front, mark, 0, true);
+        Flat {
+            front,
+            mark,
+            len,
+            deg,
+        }
+    }
+
+    /// One draw from the frontier (`len > 0`): its entry leaves, and when its cell is outside
+    /// the tree the cell joins by the entry's edge and its slots to cells outside are pushed.
+    #[inline(always)]
+    fn advance<R: RandomSource>(
+        &mut self,
+        slots: &[[[u16; 2]; 8]],
+        maze: &mut GraphMaze,
+        rng: &mut R,
+    ) {
+        let (front, mark) = (&mut *self.front, &mut *self.mark);
+        let mut len = self.len;
         let i = rng.choose(len as u32) as usize;
         debug_assert!(i < len && len <= front.len());
         // SAFETY: `i < len`, and the frontier's entries below `len` lie in the buffer (the
-        // room above); a kept entry's cell is a neighbour, a cell id below `n`, and `mark`
-        // and `slots` have `n + 1` and `n` entries (asserted above).
+        // room of [`Flat::begin`]); a kept entry's cell is a neighbour, a cell id below `n`,
+        // and `mark` and `slots` have `n + 1` and `n` entries (asserted there).
         let (v, fresh) = unsafe {
             let x = *front.get_unchecked(i);
             let (v, e) = (x & 0xffff, x >> 16);
@@ -167,10 +258,10 @@ fn grow_flat<R: RandomSource>(
             maze.open_if(e, fresh);
             (v, fresh)
         };
-        debug_assert!((v as usize) < n);
+        debug_assert!((v as usize) < slots.len());
         // SAFETY: as above, `v < n`.
         let cell = unsafe { slots.get_unchecked(v as usize) };
-        len = push_flat(cell, deg, front, mark, len, fresh);
+        self.len = push_flat(cell, self.deg, front, mark, len, fresh);
     }
 }
 
