@@ -143,7 +143,7 @@ fn grow_flat<R: RandomSource>(
 ) {
     let mut f = Flat::begin(g, slots, s, rng);
     while f.len > 0 {
-        f.advance(slots, maze, rng);
+        f.advance(maze, rng);
     }
 }
 
@@ -173,20 +173,23 @@ pub(super) fn generate_pair<R: RandomSource>(
         let mut a = Flat::begin(g, slots, sa, x);
         let mut b = Flat::begin(g, slots, sb, y);
         while a.len > 0 && b.len > 0 {
-            a.advance(slots, ma, x);
-            b.advance(slots, mb, y);
+            a.advance(ma, x);
+            b.advance(mb, y);
         }
         while a.len > 0 {
-            a.advance(slots, ma, x);
+            a.advance(ma, x);
         }
         while b.len > 0 {
-            b.advance(slots, mb, y);
+            b.advance(mb, y);
         }
     }));
 }
 
-/// The state of [`grow_flat`]'s loop over one maze: its frontier, marks and length.
+/// The state of [`grow_flat`]'s loop over one maze: its frontier, marks and length, and the
+/// graph's slot records.
 struct Flat<'a> {
+    /// The graph's slot records ([`CellGraph::slots16`]), one per cell.
+    slots: &'a [[[u16; 2]; 8]],
     /// The frontier: entry `k` is `front[k]`, `edge << 16 | neighbour`.
     front: &'a mut [u32],
     /// Per cell (and the padding's neighbour `n`), 1 once in the tree.
@@ -202,7 +205,7 @@ impl<'a> Flat<'a> {
     #[inline(always)]
     fn begin<R: RandomSource>(
         g: &CellGraph,
-        slots: &[[[u16; 2]; 8]],
+        slots: &'a [[[u16; 2]; 8]],
         s: &'a mut GraphScratch,
         rng: &mut R,
     ) -> Flat<'a> {
@@ -224,6 +227,7 @@ impl<'a> Flat<'a> {
         mark[start as usize] = 1;
         let len = push_flat(&slots[start as usize], deg, front, mark, 0, true);
         Flat {
+            slots,
             front,
             mark,
             len,
@@ -234,13 +238,8 @@ impl<'a> Flat<'a> {
     /// One draw from the frontier (`len > 0`): its entry leaves, and when its cell is outside
     /// the tree the cell joins by the entry's edge and its slots to cells outside are pushed.
     #[inline(always)]
-    fn advance<R: RandomSource>(
-        &mut self,
-        slots: &[[[u16; 2]; 8]],
-        maze: &mut GraphMaze,
-        rng: &mut R,
-    ) {
-        let (front, mark) = (&mut *self.front, &mut *self.mark);
+    fn advance<R: RandomSource>(&mut self, maze: &mut GraphMaze, rng: &mut R) {
+        let (slots, front, mark) = (self.slots, &mut *self.front, &mut *self.mark);
         let mut len = self.len;
         let i = rng.choose(len as u32) as usize;
         debug_assert!(i < len && len <= front.len());
